@@ -1,0 +1,1 @@
+export { HaiPayApi } from './credentials/HaiPayApi.credentials';

@@ -1,0 +1,11 @@
+/** Unit and in-process integration tests. Type checking is `npm run typecheck`'s job, so ts-jest only transpiles. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
+	},
+	testTimeout: 30000,
+};

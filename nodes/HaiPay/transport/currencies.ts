@@ -1,0 +1,24 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+/** Every currency the gateway's paths know, in the order merchants meet them. */
+export const CURRENCIES = {
+	TZS: 'Tanzanian Shilling',
+	ZAR: 'South African Rand',
+	NGN: 'Nigerian Naira',
+	EGP: 'Egyptian Pound',
+	BDT: 'Bangladeshi Taka',
+	USD: 'US Dollar',
+	BRL: 'Brazilian Real',
+	MYR: 'Malaysian Ringgit',
+	SAR: 'Saudi Riyal',
+	IDR: 'Indonesian Rupiah',
+	USDC: 'USD Coin',
+} as const;
+
+export type Currency = keyof typeof CURRENCIES;
+
+export function currencyOptions(codes: readonly Currency[]): INodePropertyOptions[] {
+	return codes.map((code) => ({ name: `${code} (${CURRENCIES[code]})`, value: code }));
+}
+
+export const CURRENCY_OPTIONS = currencyOptions(Object.keys(CURRENCIES) as Currency[]);

@@ -1,0 +1,111 @@
+import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'crypto';
+
+/**
+ * HaiPay hands keys around as bare base64 (PEM armour and line breaks stripped); merchants paste them as PEM,
+ * as base64, with line breaks, or with literal "\n" sequences copied out of JSON. All of those are accepted.
+ */
+
+export class KeyFormatError extends Error {
+	constructor(
+		readonly keyLabel: string,
+		readonly triedFormats: string[],
+	) {
+		super(
+			`The ${keyLabel} could not be read. Tried: ${triedFormats.join(', ')}. ` +
+				'Paste the key as PEM (with its BEGIN/END lines) or as the bare base64 text, without other characters.',
+		);
+		this.name = 'KeyFormatError';
+	}
+}
+
+const PEM_ARMOUR = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/;
+
+interface KeyText {
+	pem?: string;
+	der?: Buffer;
+}
+
+function normalise(text: string): KeyText {
+	const unescaped = text.replace(/\\n/g, '\n').replace(/\\r/g, '').trim();
+	const armoured = PEM_ARMOUR.exec(unescaped);
+	if (armoured) {
+		const body = armoured[2].replace(/\s+/g, '');
+		const lines = body.match(/.{1,64}/g) ?? [];
+		return { pem: `-----BEGIN ${armoured[1]}-----\n${lines.join('\n')}\n-----END ${armoured[1]}-----\n` };
+	}
+	const bare = unescaped.replace(/\s+/g, '');
+	if (bare === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(bare)) return {};
+	return { der: Buffer.from(bare, 'base64') };
+}
+
+type Attempt = { format: string; load: () => KeyObject };
+
+function firstThatLoads(label: string, attempts: Attempt[]): KeyObject {
+	for (const attempt of attempts) {
+		try {
+			const key = attempt.load();
+			if (key.asymmetricKeyType === 'rsa') return key;
+		} catch {
+			// The next format is tried; the error names every format once all have failed.
+		}
+	}
+	throw new KeyFormatError(
+		label,
+		attempts.map((attempt) => attempt.format),
+	);
+}
+
+function privateAttempts(text: KeyText): Attempt[] {
+	if (text.pem !== undefined) {
+		const pem = text.pem;
+		return [{ format: 'PEM (PKCS#8 or PKCS#1)', load: () => createPrivateKey(pem) }];
+	}
+	const der = text.der;
+	if (der === undefined) return [{ format: 'PEM', load: fail }, { format: 'base64', load: fail }];
+	return [
+		{ format: 'base64 PKCS#8', load: () => createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) },
+		{ format: 'base64 PKCS#1', load: () => createPrivateKey({ key: der, format: 'der', type: 'pkcs1' }) },
+	];
+}
+
+function publicAttempts(text: KeyText): Attempt[] {
+	if (text.pem !== undefined) {
+		const pem = text.pem;
+		return [{ format: 'PEM (SPKI or PKCS#1)', load: () => createPublicKey(pem) }];
+	}
+	const der = text.der;
+	if (der === undefined) return [{ format: 'PEM', load: fail }, { format: 'base64', load: fail }];
+	return [
+		{ format: 'base64 X.509 SubjectPublicKeyInfo', load: () => createPublicKey({ key: der, format: 'der', type: 'spki' }) },
+		{ format: 'base64 PKCS#1', load: () => createPublicKey({ key: der, format: 'der', type: 'pkcs1' }) },
+	];
+}
+
+function fail(): KeyObject {
+	throw new Error('not a key');
+}
+
+/*
+ * Parsing a key costs far more than one signature, and a bulk run signs thousands of bodies with the same key.
+ * The cache is keyed by a digest so the key text itself is not kept as a map key.
+ */
+const cache = new Map<string, KeyObject>();
+const CACHE_LIMIT = 32;
+
+function cached(kind: string, text: string, parse: () => KeyObject): KeyObject {
+	const id = createHash('sha256').update(kind).update('\0').update(text).digest('hex');
+	const hit = cache.get(id);
+	if (hit) return hit;
+	const key = parse();
+	if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+	cache.set(id, key);
+	return key;
+}
+
+export function parsePrivateKey(text: string, label = 'merchant private key'): KeyObject {
+	return cached('private', text, () => firstThatLoads(label, privateAttempts(normalise(text))));
+}
+
+export function parsePublicKey(text: string, label = 'HaiPay public key'): KeyObject {
+	return cached('public', text, () => firstThatLoads(label, publicAttempts(normalise(text))));
+}

@@ -1,0 +1,166 @@
+import { execFileSync } from 'child_process';
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { canonicalString } from '../../nodes/HaiPay/transport/canonical';
+import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../../nodes/HaiPay/transport/keys';
+import { signBody, verifyBody, withSignature } from '../../nodes/HaiPay/transport/signature';
+import vectors from '../fixtures/signing/vectors.json';
+import { bareBase64, TEST_KEYS } from '../helpers/keys';
+
+type Vector = (typeof vectors)[number] & { arrayStyle?: 'json' | 'list' };
+
+const privateKey = parsePrivateKey(TEST_KEYS.merchantPkcs8);
+const publicKey = parsePublicKey(TEST_KEYS.merchantPublic);
+
+describe('known-answer vectors signed by the openssl command line', () => {
+	it.each(vectors as Vector[])('$name', (vector) => {
+		const options = { arrayStyle: vector.arrayStyle };
+		expect(canonicalString(vector.body, vector.secret, options)).toBe(vector.canonical);
+		expect(signBody(vector.body, vector.secret, privateKey, options)).toBe(vector.signature);
+		expect(verifyBody(vector.body, vector.signature, vector.secret, publicKey, options)).toBe(true);
+	});
+
+	it('a signature made here verifies with openssl', () => {
+		const body = { appId: 1001, orderId: 'OSSL-1', amount: '1000', name: 'Zoë Ämber' };
+		const dir = mkdtempSync(join(tmpdir(), 'haipay-sig-'));
+		writeFileSync(join(dir, 'msg'), canonicalString(body, 'sec'), 'utf8');
+		writeFileSync(join(dir, 'sig'), Buffer.from(signBody(body, 'sec', privateKey), 'base64'));
+		writeFileSync(join(dir, 'pub.pem'), TEST_KEYS.merchantPublic);
+		const out = execFileSync('openssl', ['dgst', '-sha256', '-verify', join(dir, 'pub.pem'), '-signature', join(dir, 'sig'), join(dir, 'msg')]);
+		expect(out.toString()).toContain('Verified OK');
+	});
+});
+
+describe('canonical string', () => {
+	it('does not depend on the order of the fields', () => {
+		const a = { orderId: 'A', amount: '1.00', appId: 3, name: 'X Y' };
+		const b = { name: 'X Y', appId: 3, amount: '1.00', orderId: 'A' };
+		expect(canonicalString(a, 's')).toBe(canonicalString(b, 's'));
+		expect(signBody(a, 's', privateKey)).toBe(signBody(b, 's', privateKey));
+	});
+
+	it('leaves out null, undefined and the empty string, and keeps 0, "0", false and a space', () => {
+		expect(canonicalString({ a: null, b: undefined, c: '', d: 0, e: '0', f: false, g: ' ' }, 's')).toBe(
+			'd=0&e=0&f=false&g= &key=s',
+		);
+	});
+
+	it('leaves out sign whatever its value', () => {
+		expect(canonicalString({ sign: 'abc', x: '1' }, 's')).toBe('x=1&key=s');
+	});
+
+	it('does not URL-encode', () => {
+		expect(canonicalString({ url: 'https://a.b/c?d=1&e=%20' }, 's')).toBe('url=https://a.b/c?d=1&e=%20&key=s');
+	});
+
+	it('sorts by bytes, not by locale', () => {
+		expect(canonicalString({ b: '1', B: '2', a: '3', _: '4' }, 's')).toBe('B=2&_=4&a=3&b=1&key=s');
+	});
+
+	it('prints numbers as JSON does', () => {
+		expect(canonicalString({ appId: 1054, rate: 1.5, big: 1e21 }, 's')).toBe('appId=1054&big=1e+21&rate=1.5&key=s');
+	});
+
+	it('of an empty body is the secret alone', () => {
+		expect(canonicalString({}, 's')).toBe('key=s');
+	});
+});
+
+describe('sign and verify', () => {
+	const body = { appId: 1001, orderId: 'T-1', amount: '2500', name: 'Amina Juma', subject: 'Malipo' };
+	const signature = signBody(body, 'secret', privateKey);
+
+	it('round-trips, whatever form the key was pasted in', () => {
+		const forms = [TEST_KEYS.merchantPkcs8, TEST_KEYS.merchantPkcs1, bareBase64(TEST_KEYS.merchantPkcs8), bareBase64(TEST_KEYS.merchantPkcs1)];
+		for (const form of forms) expect(signBody(body, 'secret', parsePrivateKey(form))).toBe(signature);
+		for (const form of [TEST_KEYS.merchantPublic, bareBase64(TEST_KEYS.merchantPublic)]) {
+			expect(verifyBody(body, signature, 'secret', parsePublicKey(form))).toBe(true);
+		}
+	});
+
+	it('is standard padded base64 of a 2048-bit signature', () => {
+		expect(signature).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+		expect(Buffer.from(signature, 'base64')).toHaveLength(256);
+	});
+
+	it.each(Object.keys(body))('is false when %s is changed', (field) => {
+		const tampered = { ...body, [field]: `${(body as Record<string, unknown>)[field]}x` };
+		expect(verifyBody(tampered, signature, 'secret', publicKey)).toBe(false);
+	});
+
+	it('is false when a field is added or removed', () => {
+		expect(verifyBody({ ...body, extra: '1' }, signature, 'secret', publicKey)).toBe(false);
+		const { subject: _subject, ...fewer } = body;
+		expect(verifyBody(fewer, signature, 'secret', publicKey)).toBe(false);
+	});
+
+	it('is false with another secret or another key pair', () => {
+		expect(verifyBody(body, signature, 'secreT', publicKey)).toBe(false);
+		expect(verifyBody(body, signature, 'secret', parsePublicKey(TEST_KEYS.otherPublic))).toBe(false);
+		const forged = signBody(body, 'secret', parsePrivateKey(TEST_KEYS.otherPrivate));
+		expect(verifyBody(body, forged, 'secret', publicKey)).toBe(false);
+	});
+
+	it('is false, and never throws, for a tampered or malformed signature', () => {
+		const bytes = Buffer.from(signature, 'base64');
+		bytes[100] ^= 1;
+		const malformed: unknown[] = [bytes.toString('base64'), '', 'not base64!', 'AAAA', signature.slice(0, -4), `${signature}AAAA`, null, undefined, 42, {}, []];
+		for (const candidate of malformed) expect(verifyBody(body, candidate, 'secret', publicKey)).toBe(false);
+	});
+
+	it('accepts a signature wrapped over several lines', () => {
+		const wrapped = signature.match(/.{1,76}/g)!.join('\r\n');
+		expect(verifyBody(body, wrapped, 'secret', publicKey)).toBe(true);
+	});
+
+	it('withSignature signs exactly the body it returns and replaces a stale sign', () => {
+		const signed = withSignature({ ...body, sign: 'stale' }, 'secret', privateKey);
+		expect(signed.sign).not.toBe('stale');
+		expect(verifyBody(signed, signed.sign, 'secret', publicKey)).toBe(true);
+		expect({ ...signed, sign: undefined }).toEqual({ ...body, sign: undefined });
+	});
+});
+
+describe('key parsing', () => {
+	it('tolerates line breaks, spaces, CRLF, literal \\n and armour on one line', () => {
+		const pem = TEST_KEYS.merchantPkcs8;
+		const variants = [
+			pem.replace(/\n/g, '\r\n'),
+			pem.replace(/\n/g, '\\n'),
+			pem.replace(/\n/g, ''),
+			`  ${pem.replace(/\n/g, '\n   ')}  `,
+			bareBase64(pem).match(/.{1,64}/g)!.join('\n'),
+		];
+		const expected = signBody({ a: '1' }, 's', privateKey);
+		for (const variant of variants) expect(signBody({ a: '1' }, 's', parsePrivateKey(variant))).toBe(expected);
+	});
+
+	it('names the key and the formats tried, without any key material', () => {
+		const broken = `${bareBase64(TEST_KEYS.merchantPkcs8).slice(0, 300)}`;
+		let error: unknown;
+		try {
+			parsePrivateKey(broken);
+		} catch (caught) {
+			error = caught;
+		}
+		expect(error).toBeInstanceOf(KeyFormatError);
+		const message = (error as Error).message;
+		expect(message).toContain('merchant private key');
+		expect(message).toContain('PKCS#8');
+		expect(message).toContain('PKCS#1');
+		expect(message).not.toContain(broken.slice(20, 40));
+	});
+
+	it('rejects a public key where a private key is expected, and the reverse', () => {
+		expect(() => parsePrivateKey(TEST_KEYS.merchantPublic)).toThrow(/merchant private key could not be read/);
+		expect(() => parsePublicKey('hello world', 'HaiPay public key')).toThrow(/HaiPay public key could not be read/);
+		expect(() => parsePublicKey('')).toThrow(KeyFormatError);
+	});
+
+	it('reads a public key given as a private key file (its public half)', () => {
+		const fromPrivate = parsePublicKey(TEST_KEYS.merchantPkcs8);
+		expect(verifyBody({ a: '1' }, signBody({ a: '1' }, 's', privateKey), 's', fromPrivate)).toBe(true);
+	});
+});
