@@ -1,0 +1,63 @@
+/**
+ * Readable names for the numeric order `status`. Collection values are HaiPay's documented ones; payout values
+ * 2 and 3 are final as documented, 0 and 1 follow the collection meaning by analogy (haipay-facts.md).
+ */
+
+export type OrderKind = 'payout' | 'collection';
+
+const COMMON: Record<number, string> = {
+	0: 'not started',
+	1: 'processing',
+	2: 'success',
+	3: 'failed',
+};
+
+const COLLECTION_ONLY: Record<number, string> = {
+	4: 'partially collected',
+	5: 'over-collected',
+	[-1]: 'abnormal, awaiting confirmation',
+};
+
+/** Final states: the money moved (or definitively did not) and the order will not change again. */
+const FINAL = new Set([2, 3, 4, 5]);
+
+/** Outcome groups a workflow routes on. */
+export type StatusGroup = 'success' | 'failed' | 'partial' | 'pending' | 'abnormal' | 'unknown';
+
+function asNumber(status: unknown): number | undefined {
+	if (typeof status === 'number' && Number.isInteger(status)) return status;
+	if (typeof status === 'string' && /^-?\d+$/.test(status.trim())) return Number(status.trim());
+	return undefined;
+}
+
+export function statusLabel(status: unknown, kind?: OrderKind): string | undefined {
+	const value = asNumber(status);
+	if (value === undefined) return undefined;
+	if (COMMON[value] !== undefined) return COMMON[value];
+	if (kind !== 'payout' && COLLECTION_ONLY[value] !== undefined) return COLLECTION_ONLY[value];
+	return undefined;
+}
+
+export function isFinalStatus(status: unknown): boolean {
+	const value = asNumber(status);
+	return value !== undefined && FINAL.has(value);
+}
+
+export function statusGroup(status: unknown): StatusGroup {
+	switch (asNumber(status)) {
+		case 2:
+			return 'success';
+		case 3:
+			return 'failed';
+		case 4:
+		case 5:
+			return 'partial';
+		case 0:
+		case 1:
+			return 'pending';
+		case -1:
+			return 'abnormal';
+		default:
+			return 'unknown';
+	}
+}
