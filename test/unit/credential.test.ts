@@ -1,0 +1,126 @@
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { HaiPayApi } from '../../credentials/HaiPayApi.credentials';
+import { parsePublicKey } from '../../nodes/HaiPay/transport/keys';
+import { PRODUCTION_URL, SANDBOX_URL, settingsOf } from '../../nodes/HaiPay/transport/settings';
+import { verifyBody } from '../../nodes/HaiPay/transport/signature';
+import { bareBase64, TEST_KEYS } from '../helpers/keys';
+
+const credential = new HaiPayApi();
+
+function credentials(overrides: Partial<ICredentialDataDecryptedObject> = {}): ICredentialDataDecryptedObject {
+	return {
+		environment: 'custom',
+		baseUrl: 'http://127.0.0.1:8642/',
+		appId: 1001,
+		currency: 'TZS',
+		secretKey: 'test-only-secret-tzs',
+		privateKey: TEST_KEYS.merchantPkcs8,
+		haipayPublicKey: TEST_KEYS.platformPublic,
+		arrayStyle: 'json',
+		...overrides,
+	};
+}
+
+function request(url: string, body: object = { orderId: 'O-1', amount: '1000' }): IHttpRequestOptions {
+	return { method: 'POST', url, body };
+}
+
+const merchantPublic = parsePublicKey(TEST_KEYS.merchantPublic);
+
+describe('credential authenticate', () => {
+	it('adds the appId, signs, and sends exactly the body it signed', async () => {
+		const signed = await credential.authenticate(credentials(), request('/tzs/pay/apply'));
+		const body = signed.body as Record<string, unknown>;
+		expect(body).toMatchObject({ orderId: 'O-1', amount: '1000', appId: 1001 });
+		expect(verifyBody(body, body.sign, 'test-only-secret-tzs', merchantPublic)).toBe(true);
+		expect(signed.baseURL).toBe('http://127.0.0.1:8642');
+		expect(signed.headers).toMatchObject({ 'Content-Type': 'application/json' });
+	});
+
+	it('overrides an appId smuggled into the body with the credential one', async () => {
+		const signed = await credential.authenticate(credentials(), request('/tzs/pay/apply', { appId: 9999, orderId: 'X' }));
+		expect((signed.body as Record<string, unknown>).appId).toBe(1001);
+	});
+
+	it('does not change the caller\'s body object', async () => {
+		const body = { orderId: 'O-2' };
+		await credential.authenticate(credentials(), request('/tzs/pay/query', body));
+		expect(body).toEqual({ orderId: 'O-2' });
+	});
+
+	it('renders arrays as the credential says', async () => {
+		const listed = await credential.authenticate(
+			credentials({ arrayStyle: 'list', currency: '' }),
+			request('/common/voucher/pdf', { orderNos: ['A', 'B'] }),
+		);
+		const body = listed.body as Record<string, unknown>;
+		expect(verifyBody(body, body.sign, 'test-only-secret-tzs', merchantPublic, { arrayStyle: 'list' })).toBe(true);
+		expect(verifyBody(body, body.sign, 'test-only-secret-tzs', merchantPublic, { arrayStyle: 'json' })).toBe(false);
+	});
+
+	it('accepts the private key as bare base64 PKCS#1', async () => {
+		const signed = await credential.authenticate(
+			credentials({ privateKey: bareBase64(TEST_KEYS.merchantPkcs1) }),
+			request('/tzs/pay/apply'),
+		);
+		const body = signed.body as Record<string, unknown>;
+		expect(verifyBody(body, body.sign, 'test-only-secret-tzs', merchantPublic)).toBe(true);
+	});
+
+	it('refuses an operation in another currency before signing, naming both currencies', async () => {
+		await expect(credential.authenticate(credentials(), request('/ngn/pay/apply'))).rejects.toThrow(
+			/for TZS \(App ID 1001\), but the operation is in NGN.*nothing was sent/,
+		);
+	});
+
+	it('lets the currency-neutral voucher path through, and any currency when none is set', async () => {
+		await expect(credential.authenticate(credentials(), request('/common/voucher/pdf'))).resolves.toBeDefined();
+		await expect(credential.authenticate(credentials({ currency: '' }), request('/ngn/pay/apply'))).resolves.toBeDefined();
+	});
+
+	it.each([
+		[{ appId: 0 }, /needs an App ID/],
+		[{ appId: 1.5 }, /needs an App ID/],
+		[{ secretKey: ' ' }, /needs its secret key/],
+		[{ privateKey: '' }, /needs the merchant private key/],
+		[{ baseUrl: 'ftp://x' }, /base URL that starts with http/],
+		[{ privateKey: 'MIIB-not-a-key' }, /merchant private key could not be read/],
+	])('explains a misconfiguration %p without leaking secrets', async (overrides, message) => {
+		const attempt = credential.authenticate(credentials(overrides), request('/tzs/pay/apply'));
+		await expect(attempt).rejects.toThrow(message);
+		const error = await attempt.catch((caught: Error) => caught);
+		expect(String((error as Error).message)).not.toContain('test-only-secret-tzs');
+		expect(String((error as Error).message)).not.toContain(bareBase64(TEST_KEYS.merchantPkcs8).slice(40, 80));
+	});
+
+	it('asks for the currency when the credential test runs without one', async () => {
+		await expect(credential.authenticate(credentials({ currency: '' }), request('/-/account/ledger', {}))).rejects.toThrow(
+			/To test this credential, set its Currency/,
+		);
+	});
+});
+
+describe('credential settings', () => {
+	it('picks the base URL per environment', () => {
+		expect(settingsOf(credentials({ environment: 'sandbox' })).baseUrl).toBe(SANDBOX_URL);
+		expect(settingsOf(credentials({ environment: 'production', productionUrl: '' })).baseUrl).toBe(PRODUCTION_URL);
+		expect(settingsOf(credentials({ environment: 'production', productionUrl: 'https://live.example/' })).baseUrl).toBe(
+			'https://live.example',
+		);
+		expect(settingsOf(credentials()).baseUrl).toBe('http://127.0.0.1:8642');
+	});
+
+	it('keeps every secret field a password field and the public key readable', () => {
+		const byName = Object.fromEntries(credential.properties.map((property) => [property.name, property]));
+		expect(byName.secretKey.typeOptions?.password).toBe(true);
+		expect(byName.privateKey.typeOptions?.password).toBe(true);
+		expect(byName.haipayPublicKey.typeOptions?.password).toBeUndefined();
+	});
+
+	it('tests with a signed, read-only balance call of the credential currency', () => {
+		expect(credential.test.request.method).toBe('POST');
+		expect(credential.test.request.url).toContain('/account/ledger');
+		expect(credential.test.request.url).toContain('$credentials.currency');
+	});
+});

@@ -1,0 +1,59 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
+import { join } from 'path';
+
+/*
+ * What n8n's verified community-node checks look at in the published package. `npm test` builds first,
+ * so dist/ is what `npm publish` would ship.
+ */
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+function filesUnder(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? filesUnder(path) : [path];
+	});
+}
+
+describe('published package', () => {
+	it('has no runtime dependencies and peer-depends on n8n-workflow only', () => {
+		expect(pkg.dependencies ?? {}).toEqual({});
+		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(pkg.keywords).toContain('n8n-community-node-package');
+		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.license).toBe('MIT');
+	});
+
+	it('points n8n at built files that exist', () => {
+		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
+		expect(pkg.n8n.strict).toBe(true);
+		const paths: string[] = [...pkg.n8n.credentials, ...pkg.n8n.nodes];
+		expect(paths.length).toBeGreaterThan(0);
+		for (const path of paths) expect(existsSync(join(root, path))).toBe(true);
+		expect(existsSync(join(root, 'dist', 'index.js'))).toBe(true);
+	});
+
+	it('ships its icons beside the built code', () => {
+		expect(existsSync(join(root, 'dist', 'icons', 'haipay.svg'))).toBe(true);
+		expect(existsSync(join(root, 'dist', 'icons', 'haipay.dark.svg'))).toBe(true);
+	});
+
+	it('requires nothing at run time but n8n-workflow, crypto and its own files', () => {
+		const required = new Set<string>();
+		for (const file of filesUnder(join(root, 'dist')).filter((path) => path.endsWith('.js'))) {
+			for (const match of readFileSync(file, 'utf8').matchAll(/require\("([^"]+)"\)/g)) required.add(match[1]);
+		}
+		const external = [...required].filter((name) => !name.startsWith('.'));
+		expect(external.sort()).toEqual(expect.arrayContaining(['n8n-workflow']));
+		expect(external.filter((name) => !['n8n-workflow', 'crypto', 'node:crypto'].includes(name))).toEqual([]);
+	});
+
+	it('loads in n8n: every class named in the n8n field is exported and constructible', () => {
+		for (const path of [...pkg.n8n.credentials, ...pkg.n8n.nodes] as string[]) {
+			const module = jest.requireActual(join(root, path));
+			const classes = Object.values(module) as Array<new () => object>;
+			expect(classes).toHaveLength(1);
+			expect(new classes[0]()).toBeDefined();
+		}
+	});
+});
