@@ -1,0 +1,40 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { runOptions } from './descriptions/options';
+import { operationSelectors, resourceSelector } from './descriptions/resources';
+import { runOperation } from './execute/runner';
+import { findOperation, OPERATIONS } from './resources';
+
+export class HaiPay implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'HaiPay',
+		name: 'haiPay',
+		icon: { light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Send payouts, collect USD card payments, query orders, download vouchers and read balances with HaiPay',
+		defaults: { name: 'HaiPay' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'haiPayApi', required: true }],
+		properties: [
+			resourceSelector,
+			...operationSelectors,
+			...OPERATIONS.flatMap((operation) => operation.properties),
+			runOptions,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const resource = this.getNodeParameter('resource', 0) as string;
+		const name = this.getNodeParameter('operation', 0) as string;
+		const operation = findOperation(resource, name);
+		if (operation === undefined) {
+			throw new NodeOperationError(this.getNode(), `The operation "${name}" of "${resource}" is not supported`);
+		}
+		return [await runOperation(this, operation)];
+	}
+}

@@ -1,0 +1,105 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import type { FieldRule, RequestRules } from '../rules/types';
+
+/**
+ * Turns the contract's field rules into node parameters, so what the panel shows and what is checked before
+ * signing can never drift apart. Required fields are top-level; optional ones go into "Additional Fields".
+ */
+
+interface Scope {
+	resource: string;
+	operation: string;
+	/** Currencies these rules apply to, or none for a single-currency operation. */
+	currency?: string[];
+}
+
+function show(scope: Scope): INodeProperties['displayOptions'] {
+	const conditions: Record<string, string[]> = { resource: [scope.resource], operation: [scope.operation] };
+	if (scope.currency) conditions.currency = scope.currency;
+	return { show: conditions };
+}
+
+function options(rule: FieldRule): INodePropertyOptions[] {
+	return (rule.enum ?? [])
+		.map((value) => ({ name: rule.enumLabels?.[value] ?? value, value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The parameter for one field, without display conditions. */
+export function parameterFor(rule: FieldRule): INodeProperties {
+	const base = {
+		displayName: rule.displayName,
+		name: rule.name,
+		description: rule.description,
+	};
+	if (rule.enum) {
+		const choices = options(rule);
+		const first = rule.integerEnum ? String(rule.integerEnum[0]) : rule.enum[0];
+		return { ...base, type: 'options', options: choices, default: first };
+	}
+	return { ...base, type: 'string', default: '', placeholder: rule.placeholder };
+}
+
+/** Groups identical parameters across currencies, so a field shared by all shows once. */
+function merged(entries: Array<{ currency: string; property: INodeProperties }>): Array<{ currencies: string[]; property: INodeProperties }> {
+	const groups = new Map<string, { currencies: string[]; property: INodeProperties }>();
+	for (const { currency, property } of entries) {
+		const key = JSON.stringify(property);
+		const group = groups.get(key);
+		if (group) group.currencies.push(currency);
+		else groups.set(key, { currencies: [currency], property });
+	}
+	return [...groups.values()];
+}
+
+export function requiredParameters(rulesByCurrency: Record<string, RequestRules>, scope: Scope): INodeProperties[] {
+	const byField = new Map<string, Array<{ currency: string; property: INodeProperties }>>();
+	for (const [currency, rules] of Object.entries(rulesByCurrency)) {
+		for (const rule of rules.fields.filter((field) => field.required)) {
+			const list = byField.get(rule.name) ?? [];
+			list.push({ currency, property: { ...parameterFor(rule), required: true } });
+			byField.set(rule.name, list);
+		}
+	}
+	const properties: INodeProperties[] = [];
+	for (const entries of byField.values()) {
+		for (const group of merged(entries)) {
+			const currency = scope.currency ? group.currencies : undefined;
+			properties.push({ ...group.property, displayOptions: show({ ...scope, currency }) });
+		}
+	}
+	return properties;
+}
+
+export function additionalFields(rulesByCurrency: Record<string, RequestRules>, scope: Scope): INodeProperties[] {
+	const entries = Object.entries(rulesByCurrency).map(([currency, rules]) => ({
+		currency,
+		property: {
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: rules.fields
+				.filter((field) => !field.required)
+				.map(parameterFor)
+				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		} as INodeProperties,
+	}));
+	return merged(entries).map((group) => ({
+		...group.property,
+		displayOptions: show({ ...scope, currency: scope.currency ? group.currencies : undefined }),
+	}));
+}
+
+/** The values of a request's fields for one item: top-level parameters plus "Additional Fields". */
+export function fieldValues(
+	rules: RequestRules,
+	read: (name: string) => unknown,
+	additional: Record<string, unknown>,
+): Record<string, unknown> {
+	const values: Record<string, unknown> = {};
+	for (const rule of rules.fields) values[rule.name] = rule.required ? read(rule.name) : additional[rule.name];
+	return values;
+}

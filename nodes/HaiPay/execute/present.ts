@@ -1,0 +1,21 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Answer } from '../transport/request';
+import { statusLabel, type OrderKind } from '../transport/status';
+import type { Prepared } from './types';
+
+/**
+ * The gateway's `data` (its signature removed), with what a workflow needs beside it: the currency, whether
+ * the answer's signature was verified, and a readable status. Money stays as the decimal strings it came as.
+ */
+export function dataItem(answer: Answer, prepared: Prepared, kind?: OrderKind, extra: IDataObject = {}): INodeExecutionData['json'] {
+	const data = answer.type === 'data' ? answer.data : answer.type === 'text' ? { data: answer.text } : {};
+	const label = 'status' in data ? statusLabel(data.status, kind) : undefined;
+	return {
+		...data,
+		...(label !== undefined ? { statusLabel: label } : {}),
+		currency: prepared.currency,
+		...extra,
+		verified: answer.type !== 'file' && answer.verification === 'verified',
+	};
+}

@@ -1,0 +1,24 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { Answer, CallKind } from '../transport/request';
+
+/** What one item will send: built and checked before anything is signed. */
+export interface Prepared {
+	path: string;
+	body: IDataObject;
+	currency: string;
+	/** The merchant's order ID, written on every result and failure so a workflow can reconcile. */
+	orderId?: string;
+	acceptFile?: boolean;
+}
+
+/** One operation of the node: its parameters, how an item becomes a request, and how an answer becomes output. */
+export interface Operation {
+	resource: string;
+	operation: string;
+	kind: CallKind;
+	properties: INodeProperties[];
+	/** Throws a GatewayFailure of kind `invalid` when the item breaks a rule. */
+	prepare(ctx: IExecuteFunctions, itemIndex: number): Prepared;
+	present(ctx: IExecuteFunctions, itemIndex: number, answer: Answer, prepared: Prepared): Promise<INodeExecutionData>;
+}

@@ -1,0 +1,42 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { additionalFields, fieldValues, requiredParameters } from '../../descriptions/fromRules';
+import { dataItem } from '../../execute/present';
+import type { Operation } from '../../execute/types';
+import { MIT_RULES } from '../../rules/collection';
+import { checkedBody, currencyOf, currencyParameter } from '../shared';
+
+const scope = { resource: 'collection', operation: 'create' };
+
+export const createCollection: Operation = {
+	...scope,
+	kind: 'create',
+	properties: [
+		currencyParameter(
+			scope.resource,
+			scope.operation,
+			['USD'],
+			'Card collections (MIT mode) are in USD. Use a credential whose App ID belongs to USD.',
+		),
+		{
+			displayName:
+				'The first payment returns a payment page (payUrl) for the payer. Its callback carries a tokenID: pass it as Token ID to charge the same card later without a page.',
+			name: 'mitNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { resource: [scope.resource], operation: [scope.operation] } },
+		},
+		...requiredParameters({ USD: MIT_RULES }, scope),
+		...additionalFields({ USD: MIT_RULES }, scope),
+	],
+	prepare(ctx, itemIndex) {
+		const currency = currencyOf(ctx, itemIndex, ['USD']);
+		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const values = fieldValues(MIT_RULES, (name) => ctx.getNodeParameter(name, itemIndex, ''), additional);
+		const body = checkedBody(ctx, itemIndex, MIT_RULES, values);
+		return { path: MIT_RULES.path, body, currency, orderId: String(body.orderId) };
+	},
+	async present(_ctx, _itemIndex, answer, prepared) {
+		return { json: dataItem(answer, prepared, 'collection', { outcome: 'accepted' }) };
+	},
+};

@@ -1,0 +1,35 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { additionalFields, fieldValues, requiredParameters } from '../../descriptions/fromRules';
+import { dataItem } from '../../execute/present';
+import type { Operation } from '../../execute/types';
+import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../rules/payout';
+import { checkedBody, currencyOf, currencyParameter } from '../shared';
+
+const scope = { resource: 'payout', operation: 'create' };
+
+export const createPayout: Operation = {
+	...scope,
+	kind: 'create',
+	properties: [
+		currencyParameter(
+			scope.resource,
+			scope.operation,
+			PAYOUT_CURRENCIES,
+			'The payout currency. Each one has its own fields and rules, and needs a credential whose App ID belongs to it.',
+		),
+		...requiredParameters(PAYOUT_RULES, { ...scope, currency: [...PAYOUT_CURRENCIES] }),
+		...additionalFields(PAYOUT_RULES, { ...scope, currency: [...PAYOUT_CURRENCIES] }),
+	],
+	prepare(ctx, itemIndex) {
+		const currency = currencyOf(ctx, itemIndex, PAYOUT_CURRENCIES) as PayoutCurrency;
+		const rules = PAYOUT_RULES[currency];
+		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const values = fieldValues(rules, (name) => ctx.getNodeParameter(name, itemIndex, ''), additional);
+		const body = checkedBody(ctx, itemIndex, rules, values);
+		return { path: rules.path, body, currency, orderId: String(body.orderId) };
+	},
+	async present(_ctx, _itemIndex, answer, prepared) {
+		return { json: dataItem(answer, prepared, 'payout', { outcome: 'accepted' }) };
+	},
+};

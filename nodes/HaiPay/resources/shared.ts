@@ -1,0 +1,116 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { jsonParse } from 'n8n-workflow';
+
+import type { Currency } from '../transport/currencies';
+import { currencyOptions } from '../transport/currencies';
+import { GatewayFailure } from '../transport/outcome';
+import { checkRequest, type RequestBody } from '../rules/validate';
+import type { RequestRules } from '../rules/types';
+
+export function currencyParameter(
+	resource: string,
+	operation: string,
+	codes: readonly Currency[],
+	description: string,
+): INodeProperties {
+	const [first] = codes;
+	return {
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'options',
+		options: currencyOptions(codes),
+		default: first,
+		description,
+		displayOptions: { show: { resource: [resource], operation: [operation] } },
+	};
+}
+
+export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: readonly string[]): string {
+	const value = String(ctx.getNodeParameter('currency', itemIndex) ?? '').trim().toUpperCase();
+	if (!allowed.includes(value)) {
+		throw new GatewayFailure('invalid', `"currency" must be one of ${allowed.join(', ')} (got "${value}")`, {
+			field: 'currency',
+			rule: 'enum',
+		});
+	}
+	return value;
+}
+
+/** Extra gateway fields from the options, for fields the contract may gain; TZS accepts none. */
+function extraFields(ctx: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const raw = options.extraFields;
+	if (raw === undefined || raw === '' || raw === null) return {};
+	const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw new GatewayFailure('invalid', '"extraFields" must be a JSON object such as {"field": "value"}', {
+			field: 'extraFields',
+			rule: 'type',
+		});
+	}
+	return parsed as Record<string, unknown>;
+}
+
+/** Checks an item against the rules; every broken rule is listed in one error that names the fields. */
+export function checkedBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rules: RequestRules,
+	values: Record<string, unknown>,
+): RequestBody {
+	const { body, violations } = checkRequest(rules, values, extraFields(ctx, itemIndex));
+	if (violations.length > 0) {
+		const first = violations[0];
+		throw new GatewayFailure('invalid', violations.map((violation) => violation.message).join('; '), {
+			field: first.field,
+			rule: first.rule,
+		});
+	}
+	return body;
+}
+
+/** The lookup keys of a query: orderId, orderNo, or both (orderNo is the faster one). */
+export function lookupBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const text = (name: string) => {
+		const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+		return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	};
+	const orderId = text('orderId');
+	const orderNo = text('orderNo');
+	if (orderId === '' && orderNo === '') {
+		throw new GatewayFailure('invalid', 'Give "orderId" (your order ID) or "orderNo" (HaiPay\'s order number), or both', {
+			field: 'orderId',
+			rule: 'required',
+		});
+	}
+	if (orderId.length > 48) {
+		throw new GatewayFailure('invalid', `"orderId" must be at most 48 characters (got ${orderId.length})`, {
+			field: 'orderId',
+			rule: 'maxLength',
+		});
+	}
+	return { ...(orderId ? { orderId } : {}), ...(orderNo ? { orderNo } : {}) };
+}
+
+export function lookupParameters(resource: string, operation: string): INodeProperties[] {
+	const displayOptions = { show: { resource: [resource], operation: [operation] } };
+	return [
+		{
+			displayName: 'Order ID',
+			name: 'orderId',
+			type: 'string',
+			default: '',
+			placeholder: 'PAYOUT-2026-000123',
+			description: 'Your order ID, as sent when the order was created. Give this, the order number, or both.',
+			displayOptions,
+		},
+		{
+			displayName: 'Order Number',
+			name: 'orderNo',
+			type: 'string',
+			default: '',
+			description: "HaiPay's order number (orderNo) from the create answer. Faster to look up than the order ID.",
+			displayOptions,
+		},
+	];
+}

@@ -1,0 +1,159 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { dataItem } from '../../execute/present';
+import type { Operation, Prepared } from '../../execute/types';
+import { GatewayFailure } from '../../transport/outcome';
+
+const scope = { resource: 'voucher', operation: 'download' };
+const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
+
+export const MAX_ORDER_NOS = 100;
+
+/** Order numbers from a list, a JSON array string, or text separated by commas, semicolons, spaces or lines. */
+export function parseOrderNos(value: unknown): string[] {
+	let list: unknown[];
+	if (Array.isArray(value)) list = value;
+	else if (typeof value === 'number') list = [String(value)];
+	else if (typeof value === 'string' && value.trim().startsWith('[')) {
+		try {
+			const parsed = JSON.parse(value) as unknown;
+			list = Array.isArray(parsed) ? parsed : [value];
+		} catch {
+			list = value.split(/[\s,;]+/);
+		}
+	} else if (typeof value === 'string') list = value.split(/[\s,;]+/);
+	else list = [];
+	const cleaned = list.map((entry) => (typeof entry === 'number' ? String(entry) : typeof entry === 'string' ? entry.trim() : ''));
+	return [...new Set(cleaned.filter((entry) => entry !== ''))];
+}
+
+function flag(ctx: IExecuteFunctions, name: string, itemIndex: number): 0 | 1 {
+	return ctx.getNodeParameter(name, itemIndex, false) ? 1 : 0;
+}
+
+function fileNameFor(orderNos: string[], mimeType: string): string {
+	const stem = orderNos.length === 1 ? `voucher-${orderNos[0]}` : `vouchers-${orderNos[0]}-and-${orderNos.length - 1}-more`;
+	return `${stem.replace(/[^A-Za-z0-9._-]/g, '_')}.${mimeType === 'application/zip' ? 'zip' : 'pdf'}`;
+}
+
+async function binaryItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	buffer: Buffer,
+	mimeType: 'application/pdf' | 'application/zip',
+	prepared: Prepared,
+): Promise<INodeExecutionData> {
+	const orderNos = prepared.body.orderNos as string[];
+	const property = (ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string).trim() || 'data';
+	const fileName = fileNameFor(orderNos, mimeType);
+	const binary = await ctx.helpers.prepareBinaryData(buffer, fileName, mimeType);
+	return {
+		json: { orderNos, fileName, mimeType, fileSize: buffer.length, binaryProperty: property } as IDataObject,
+		binary: { [property]: binary },
+	};
+}
+
+function decodedFile(text: string): { buffer: Buffer; mimeType: 'application/pdf' | 'application/zip' } | undefined {
+	const compact = text.replace(/\s+/g, '');
+	if (compact.length < 8 || !/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) return undefined;
+	const buffer = Buffer.from(compact, 'base64');
+	if (buffer.subarray(0, 5).toString('latin1') === '%PDF-') return { buffer, mimeType: 'application/pdf' };
+	if (buffer.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004') return { buffer, mimeType: 'application/zip' };
+	return undefined;
+}
+
+export const downloadVoucher: Operation = {
+	...scope,
+	kind: 'read',
+	properties: [
+		{
+			displayName: 'Order Numbers',
+			name: 'orderNos',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'HP2026112100001, HP2026112100002',
+			description:
+				"HaiPay order numbers (orderNo) of final payouts, 1 to 100: separated by commas or lines, or an expression returning a list. One gives a PDF, several a ZIP of PDFs.",
+			displayOptions,
+		},
+		{
+			displayName: 'Language',
+			name: 'lang',
+			type: 'options',
+			options: [
+				{ name: 'Chinese', value: 'zh' },
+				{ name: 'English', value: 'en' },
+			],
+			default: 'en',
+			description: 'Language of the voucher',
+			displayOptions,
+		},
+		{
+			displayName: 'Amount Shown',
+			name: 'isAmount',
+			type: 'options',
+			options: [
+				{ name: 'Actual Credited Amount', value: 0 },
+				{ name: 'Order Amount', value: 1 },
+			],
+			default: 0,
+			displayOptions,
+		},
+		{
+			displayName: 'Show Fee',
+			name: 'getFee',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the voucher shows the fee',
+			displayOptions,
+		},
+		{
+			displayName: 'Show Remark',
+			name: 'getSubject',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the voucher shows the payment remark (subject)',
+			displayOptions,
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			description: 'The name of the output binary field to put the PDF or ZIP in',
+			displayOptions,
+		},
+	],
+	prepare(ctx, itemIndex) {
+		const orderNos = parseOrderNos(ctx.getNodeParameter('orderNos', itemIndex, ''));
+		if (orderNos.length === 0 || orderNos.length > MAX_ORDER_NOS) {
+			throw new GatewayFailure('invalid', `"orderNos" must list 1 to ${MAX_ORDER_NOS} order numbers (got ${orderNos.length})`, {
+				field: 'orderNos',
+				rule: orderNos.length === 0 ? 'required' : 'maxItems',
+			});
+		}
+		const isAmount = Number(ctx.getNodeParameter('isAmount', itemIndex, 0));
+		const lang = ctx.getNodeParameter('lang', itemIndex, 'en') as string;
+		if (!['zh', 'en'].includes(lang)) {
+			throw new GatewayFailure('invalid', `"lang" must be zh or en (got "${lang}")`, { field: 'lang', rule: 'enum' });
+		}
+		const body: IDataObject = {
+			orderNos,
+			getFee: flag(ctx, 'getFee', itemIndex),
+			isAmount: isAmount === 1 ? 1 : 0,
+			getSubject: flag(ctx, 'getSubject', itemIndex),
+			lang,
+		};
+		return { path: '/common/voucher/pdf', body, currency: '', acceptFile: true };
+	},
+	async present(ctx, itemIndex, answer, prepared) {
+		if (answer.type === 'file') return await binaryItem(ctx, itemIndex, answer.buffer, answer.mimeType, prepared);
+		if (answer.type === 'text') {
+			const file = decodedFile(answer.text);
+			if (file) return await binaryItem(ctx, itemIndex, file.buffer, file.mimeType, prepared);
+		}
+		const { currency: _currency, ...json } = dataItem(answer, prepared);
+		return { json: { orderNos: prepared.body.orderNos, ...json } };
+	},
+};

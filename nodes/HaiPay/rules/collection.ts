@@ -1,0 +1,95 @@
+import { body, email, notifyUrl, orderId, partnerUserId, phone, subject } from './common';
+import type { RequestRules } from './types';
+
+/** USD collection in MIT mode (contract 4.3): a card payment now, and later charges with the saved `tokenID`. */
+export const MIT_RULES: RequestRules = {
+	path: '/usd/mit/apply',
+	additionalProperties: true,
+	fields: [
+		orderId(),
+		{
+			name: 'amount',
+			displayName: 'Amount',
+			required: true,
+			amount: { maxDecimals: 2, exactDecimals: 2, unit: 'USD' },
+			description: 'Amount in USD with exactly two decimals and no commas, e.g. 25.00',
+			placeholder: '25.00',
+		},
+		{
+			name: 'payType',
+			displayName: 'Pay Type',
+			required: true,
+			description: 'Payment type: the card type enabled for your merchant account',
+			placeholder: 'CARD',
+		},
+		{
+			name: 'inBankCode',
+			displayName: 'Payment Channel Code',
+			required: true,
+			description: 'Payment channel code (for example the card scheme: VISA or MASTER), as enabled for your merchant account',
+			placeholder: 'VISA',
+		},
+		{
+			name: 'name',
+			displayName: 'Name',
+			required: true,
+			pattern: /^\S+(?: \S+)+$/,
+			patternText: "'firstName lastName' separated by a space",
+			maxLength: 100,
+			description: "Payer's real name: 'firstName lastName' separated by a space",
+			placeholder: 'John Smith',
+		},
+		phone(true, "Payer's real phone number"),
+		email(true),
+		{
+			name: 'clientIp',
+			displayName: 'Client IP',
+			required: true,
+			pattern: /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$|^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$/,
+			patternText: 'an IPv4 or IPv6 address',
+			description: "The payer's IP address",
+			placeholder: '203.0.113.7',
+		},
+		partnerUserId(true),
+		{
+			name: 'tokenID',
+			displayName: 'Token ID',
+			required: false,
+			description:
+				'The saved-card token from an earlier payment\'s callback (HaiPay Trigger output "tokenID"). Leave empty for the first payment; set it to charge the saved card without a payment page.',
+		},
+		{
+			name: 'callBackUrl',
+			displayName: 'Success Redirect URL',
+			required: false,
+			format: 'url',
+			description: 'Page the payer returns to after a successful payment',
+		},
+		{
+			name: 'callBackFailUrl',
+			displayName: 'Failure Redirect URL',
+			required: false,
+			format: 'url',
+			description: 'Page the payer returns to after a failed payment',
+		},
+		{
+			name: 'cancelUrl',
+			displayName: 'Cancel URL',
+			required: false,
+			format: 'url',
+			description: "If set, the payment page offers 'Back' to this page after the payer cancels",
+		},
+		{
+			name: 'loadingType',
+			displayName: 'Loading Type',
+			required: false,
+			integerEnum: [0, 1],
+			enum: ['0', '1'],
+			enumLabels: { '0': 'Show Payment Result (0)', '1': 'Show Loading Spinner Only (1)' },
+			description: 'What the payment page shows while it completes',
+		},
+		notifyUrl(),
+		subject(),
+		body(),
+	],
+};

@@ -1,0 +1,52 @@
+/**
+ * One field of a gateway request, as the contract states it. The same record drives the node's parameter
+ * (name, label, type, options, description) and the check made before anything is signed.
+ */
+export interface FieldRule {
+	/** The gateway's field name, which is also the node parameter's name. */
+	name: string;
+	displayName: string;
+	/** Required fields are top-level parameters; the others live in "Additional Fields". */
+	required: boolean;
+	description: string;
+	placeholder?: string;
+	/** The value must be one of these; shown as a drop-down. */
+	enum?: string[];
+	/** Labels for `enum` values in the drop-down. */
+	enumLabels?: Record<string, string>;
+	/** The whole value must match. `patternText` says it in words for the error message. */
+	pattern?: RegExp;
+	patternText?: string;
+	/** Characters the field may hold, used to point at the offending ones when `pattern` fails. */
+	allowedChars?: RegExp;
+	minLength?: number;
+	maxLength?: number;
+	/** Decimal amount rules; set on `amount` fields only. */
+	amount?: AmountRule;
+	format?: 'email' | 'url';
+	/** An integer field with an enum, such as `loadingType` (0 or 1). */
+	integerEnum?: number[];
+	/** Extra checks that need more than a pattern (e.g. EGP wallet numbers); return a reason, or undefined. */
+	check?: (value: string, fields: Record<string, unknown>) => string | undefined;
+}
+
+export interface AmountRule {
+	/** Most decimal places allowed; 0 means whole numbers only. */
+	maxDecimals: number;
+	/** Exactly this many decimals are required (USD MIT: `^\d+\.\d{2}$`). */
+	exactDecimals?: number;
+	/** Inclusive bounds as decimal strings, in the currency's unit. */
+	min?: string;
+	max?: string;
+	/** An extra pattern the contract gives verbatim (NGN). */
+	pattern?: RegExp;
+	unit: string;
+}
+
+export interface RequestRules {
+	/** The gateway path, e.g. `/tzs/pay/apply`. */
+	path: string;
+	fields: FieldRule[];
+	/** TZS rejects unknown properties; the others let the gateway decide. */
+	additionalProperties: boolean;
+}

@@ -1,0 +1,193 @@
+import type { IExecuteFunctions, IHttpRequestOptions, IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { GatewayFailure } from './outcome';
+import type { HaiPaySettings } from './settings';
+import { verifySigned, withoutSign, type Verification } from './verification';
+
+export const SUCCESS_CODE = '00000000';
+
+/** A create is sent once, whatever happens; a read may be sent again. */
+export type CallKind = 'create' | 'read';
+
+export interface CallOptions {
+	kind: CallKind;
+	timeoutMs: number;
+	/** Extra attempts for reads after the first; creates ignore it. */
+	retries: number;
+	/** Whether a PDF or ZIP body is a valid answer (the voucher endpoint). */
+	acceptFile?: boolean;
+}
+
+export type Answer =
+	| { type: 'data'; data: IDataObject; verification: Verification }
+	| { type: 'text'; text: string; verification: Verification }
+	| { type: 'file'; buffer: Buffer; mimeType: 'application/pdf' | 'application/zip' };
+
+interface RawResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Buffer;
+}
+
+/** Codes that prove no byte of the request reached the gateway. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+/** HaiPay's own words for an upstream time-out or 5xx, after which it says to query before retrying. */
+const UNCERTAIN_GATEWAY_MESSAGE = /time[ d]*out|timed out|HttpStatus\s*:?\s*5\d\d|超时/i;
+
+function errorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 6 && current !== null && typeof current === 'object'; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function header(response: RawResponse, name: string): string {
+	const value = response.headers[name] ?? response.headers[name.toLowerCase()];
+	return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/** Retry-After in seconds or as an HTTP date, capped so a bad header cannot stall a run. */
+export function retryAfterMs(value: string, now = Date.now()): number | undefined {
+	if (value.trim() === '') return undefined;
+	const seconds = Number(value);
+	const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
+	return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 60_000) : undefined;
+}
+
+function fileType(buffer: Buffer, contentType: string): 'application/pdf' | 'application/zip' | undefined {
+	if (buffer.subarray(0, 5).toString('latin1') === '%PDF-' || /application\/pdf/i.test(contentType)) return 'application/pdf';
+	if (buffer.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' || /application\/(x-)?zip/i.test(contentType)) {
+		return 'application/zip';
+	}
+	return undefined;
+}
+
+async function post(ctx: IExecuteFunctions, path: string, body: IDataObject, options: CallOptions): Promise<RawResponse> {
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: path,
+		body,
+		headers: { Accept: options.acceptFile ? 'application/json, application/pdf, application/zip' : 'application/json' },
+		encoding: 'arraybuffer',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: options.timeoutMs,
+	};
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'haiPayApi', request)) as {
+		statusCode: number;
+		headers: RawResponse['headers'];
+		body: Buffer | ArrayBuffer | string;
+	};
+	const raw = response.body;
+	const buffer = Buffer.isBuffer(raw) ? raw : typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw);
+	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: buffer };
+}
+
+/** A failure that a read may retry; for a create the same events mean the outcome is unknown. */
+function transient(message: string, details: GatewayFailure['details']): GatewayFailure {
+	return new GatewayFailure('unavailable', message, details);
+}
+
+function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Answer {
+	const { statusCode } = response;
+	if (statusCode !== 200) {
+		const retryAfter = retryAfterMs(header(response, 'retry-after'));
+		throw transient(`HaiPay answered HTTP ${statusCode} instead of 200`, { httpStatus: statusCode, retryAfterMs: retryAfter });
+	}
+	if (options.acceptFile) {
+		const mimeType = fileType(response.body, header(response, 'content-type'));
+		if (mimeType) return { type: 'file', buffer: response.body, mimeType };
+	}
+	let envelope: { status?: unknown; error?: unknown; msg?: unknown; data?: unknown };
+	try {
+		envelope = JSON.parse(response.body.toString('utf8'));
+	} catch {
+		throw transient('HaiPay answered with a body that is not JSON', { httpStatus: statusCode });
+	}
+	if (envelope === null || typeof envelope !== 'object') {
+		throw transient('HaiPay answered with JSON that is not an envelope', { httpStatus: statusCode });
+	}
+	const status = String(envelope.status ?? '');
+	const code = String(envelope.error ?? '');
+	const message = typeof envelope.msg === 'string' ? envelope.msg : '';
+	if (status !== '1' || code !== SUCCESS_CODE) {
+		const details = { errorCode: code, gatewayMessage: message };
+		if (status === '0' && !UNCERTAIN_GATEWAY_MESSAGE.test(message)) {
+			throw new GatewayFailure('rejected', `HaiPay refused the request: ${message || 'no message'} (error ${code || 'none'})`, details);
+		}
+		throw transient(`HaiPay reported a problem it could not finish: ${message || 'no message'} (error ${code || 'none'})`, details);
+	}
+	const data = envelope.data;
+	if (typeof data === 'string') return { type: 'text', text: data, verification: 'unverified' };
+	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+		throw transient('HaiPay answered success without a data object', {});
+	}
+	const verification = verifySigned(data as IDataObject, settings);
+	if (verification === 'invalid') {
+		throw new GatewayFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
+	}
+	return { type: 'data', data: withoutSign(data as IDataObject) as IDataObject, verification };
+}
+
+/** For a create, anything but a clear answer means the order may exist. */
+function asCreateFailure(failure: GatewayFailure): GatewayFailure {
+	if (failure.kind === 'rejected' || failure.kind === 'not_sent') return failure;
+	const why = failure.kind === 'signature' ? 'its answer could not be trusted' : failure.message;
+	return new GatewayFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${why})`, failure.details);
+}
+
+async function attempt(
+	ctx: IExecuteFunctions,
+	path: string,
+	body: IDataObject,
+	settings: HaiPaySettings,
+	options: CallOptions,
+): Promise<Answer> {
+	const sent = await post(ctx, path, body, options).then(
+		(response) => ({ response }),
+		(error: unknown) => ({ code: errorCode(error) }),
+	);
+	if ('response' in sent) return interpret(sent.response, settings, options);
+	const { code } = sent;
+	if (code !== undefined && NOT_SENT_CODES.has(code)) {
+		throw new GatewayFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl} (${code}); nothing was sent`, { cause: code });
+	}
+	const reason =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT' ? `no answer within ${options.timeoutMs} ms` : `connection failed (${code ?? 'no code'})`;
+	throw transient(`HaiPay did not answer: ${reason}`, { cause: code });
+}
+
+/**
+ * Sends one signed request. Creates are sent exactly once. Reads are retried on time-outs, 5xx, 429 and
+ * unreadable answers, with exponential backoff that honours Retry-After.
+ */
+export async function callGateway(
+	ctx: IExecuteFunctions,
+	path: string,
+	body: IDataObject,
+	settings: HaiPaySettings,
+	options: CallOptions,
+): Promise<Answer> {
+	const settle = async () =>
+		await attempt(ctx, path, body, settings, options).then(
+			(answer) => ({ answer }),
+			(error: unknown) => ({ failure: error instanceof GatewayFailure ? error : new GatewayFailure('unavailable', String(error)) }),
+		);
+	if (options.kind === 'create') {
+		const result = await settle();
+		if ('answer' in result) return result.answer;
+		throw asCreateFailure(result.failure);
+	}
+	for (let attemptNo = 0; ; attemptNo++) {
+		const result = await settle();
+		if ('answer' in result) return result.answer;
+		if (result.failure.kind !== 'unavailable' || attemptNo >= options.retries) throw result.failure;
+		const backoff = Math.min(500 * 2 ** attemptNo, 8000) * (0.75 + Math.random() / 2);
+		await sleep(result.failure.details.retryAfterMs ?? backoff);
+	}
+}
