@@ -1,0 +1,78 @@
+/**
+ * HaiPay retries a callback until it reads `SUCCESS` (every 5 minutes, 5 times), and an answer can be lost on
+ * the way back, so the same result can arrive more than once. What has been emitted is remembered in the
+ * workflow's static data, which n8n saves with an active workflow and so survives a restart.
+ */
+
+/** Key → second it was first emitted. Insertion order is age order, which makes eviction a walk from the front. */
+export type SeenCallbacks = Record<string, number>;
+
+/**
+ * The store is saved with the workflow after every emitted callback, so it stays small. Up to about 100,000
+ * callbacks a day, the newest 2000 still span the gateway's whole retry series (25 minutes).
+ */
+export const DEDUP_LIMIT = 2000;
+
+export const DEFAULT_WINDOW_MINUTES = 1440;
+
+const MAX_KEY_PART = 100;
+
+function part(value: unknown): string {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'string') return value.trim().slice(0, MAX_KEY_PART);
+	return '';
+}
+
+/**
+ * `orderNo` (HaiPay's number) with `status`: a later, different status of the same order is a new event. A
+ * callback without `orderNo` falls back to the merchant's `orderId`; one with neither cannot be recognised
+ * again and is always emitted.
+ */
+export function dedupKey(body: Record<string, unknown>): string | undefined {
+	const orderNo = part(body.orderNo);
+	const orderId = part(body.orderId);
+	const order = orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
+	if (order === '') return undefined;
+	return `${order}|${part(body.status)}`;
+}
+
+function isSeenCallbacks(value: unknown): value is SeenCallbacks {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Entries still inside the window, newest last, at most `limit` of them; anything malformed is dropped. */
+export function pruned(stored: unknown, nowSeconds: number, windowSeconds: number, limit = DEDUP_LIMIT): SeenCallbacks {
+	if (!isSeenCallbacks(stored)) return {};
+	const live = Object.entries(stored).filter(
+		([, at]) => typeof at === 'number' && Number.isFinite(at) && at <= nowSeconds && nowSeconds - at < windowSeconds,
+	);
+	const kept = live.slice(Math.max(0, live.length - limit));
+	return Object.fromEntries(kept);
+}
+
+export interface DedupResult {
+	duplicate: boolean;
+	/** The store to save back: pruned, and with this callback added when it is new. */
+	next: SeenCallbacks;
+	/** True when `next` differs from what was stored, so that an unchanged store is not written again. */
+	changed: boolean;
+}
+
+/** Checks a key against the store and remembers it when new. The window counts from the first emission. */
+export function remember(
+	stored: unknown,
+	key: string,
+	nowSeconds: number,
+	windowSeconds: number,
+	limit = DEDUP_LIMIT,
+): DedupResult {
+	const live = pruned(stored, nowSeconds, windowSeconds, limit);
+	const storedCount = isSeenCallbacks(stored) ? Object.keys(stored).length : -1;
+	if (Object.prototype.hasOwnProperty.call(live, key)) {
+		return { duplicate: true, next: live, changed: Object.keys(live).length !== storedCount };
+	}
+	const entries = Object.entries(live);
+	entries.push([key, nowSeconds]);
+	const next = Object.fromEntries(entries.slice(Math.max(0, entries.length - limit)));
+	return { duplicate: false, next, changed: true };
+}

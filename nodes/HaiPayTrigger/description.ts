@@ -1,0 +1,120 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { CURRENCY_OPTIONS } from '../HaiPay/transport/currencies';
+import { DEDUP_LIMIT, DEFAULT_WINDOW_MINUTES } from './dedup';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'HaiPay has no API to register a callback URL. Copy the Production URL above into the Notify URL (notifyUrl) of each HaiPay request, or into HaiPay\'s merchant portal, and activate the workflow. The Test URL answers only while this node listens for a test event.',
+		name: 'notifyUrlNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Callbacks For',
+		name: 'kind',
+		type: 'options',
+		options: [
+			{
+				name: 'Collections',
+				value: 'collection',
+				description: 'Card collections (USD MIT): statuses include partially and over-collected',
+			},
+			{
+				name: 'Payouts or Collections',
+				value: 'either',
+				description: 'One URL for both; items say "collection" when the body proves it, otherwise "unknown"',
+			},
+			{
+				name: 'Payouts',
+				value: 'payout',
+				description: 'Payout results; a callback that is evidently a collection is acknowledged and not emitted',
+			},
+		],
+		default: 'either',
+		description:
+			'What the callbacks sent to this URL are. HaiPay\'s callback does not say, so this sets the status names and the kind on each item.',
+	},
+	{
+		displayName: 'Statuses',
+		name: 'statuses',
+		type: 'multiOptions',
+		options: [
+			{ name: 'Any Status', value: 'any' },
+			{ name: 'Failed (3)', value: 'failed', description: 'Final: the money did not move' },
+			{
+				name: 'Other (Not Started, Processing, Abnormal)',
+				value: 'other',
+				description: 'Statuses 0, 1, -1 and any value HaiPay adds later',
+			},
+			{
+				name: 'Partially or Over-Collected (4, 5)',
+				value: 'partial',
+				description: 'Final collection states where the amount paid differs from the order',
+			},
+			{ name: 'Success (2)', value: 'success', description: 'Final: the money moved' },
+		],
+		default: ['any'],
+		description:
+			'Which order statuses start the workflow. Other callbacks are still answered SUCCESS, so HaiPay does not resend them.',
+	},
+	{
+		displayName: 'Currency',
+		name: 'currency',
+		type: 'options',
+		options: [{ name: 'Any', value: '' }, ...CURRENCY_OPTIONS],
+		default: '',
+		description:
+			'Start the workflow only for this currency. Read from the callback\'s currency field, or from the credential\'s currency when the callback has none.',
+	},
+	{
+		displayName: 'Verify Signature',
+		name: 'verifySignature',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to accept only callbacks signed by HaiPay, checked over every field received with the credential\'s HaiPay public key and secret key. Anything else is answered 401 and starts nothing.',
+	},
+	{
+		displayName:
+			'Signature verification is off: anyone who knows this URL can start the workflow with a made-up payment result. Use this only to debug, never with real money. Items carry "verified": false.',
+		name: 'verificationOffNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { verifySignature: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Ignore Repeated Callbacks',
+				name: 'deduplicate',
+				type: 'boolean',
+				default: true,
+				description: `Whether a callback with the same orderNo and status as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers the newest ${DEDUP_LIMIT}.`,
+			},
+			{
+				displayName: 'Repeat Window (Minutes)',
+				name: 'deduplicationWindow',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_WINDOW_MINUTES,
+				description:
+					'How long an emitted callback is remembered. HaiPay resends every 5 minutes, 5 times, so anything above 30 covers its retries.',
+			},
+			{
+				displayName: 'Include Raw Body',
+				name: 'includeRawBody',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add the body text as received, in rawBody, with the signature value replaced by [redacted]',
+			},
+		],
+	},
+];

@@ -1,0 +1,182 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import type { INodeProperties } from 'n8n-workflow';
+
+import { readBody, redactSign } from '../../nodes/HaiPayTrigger/callback';
+import { DEDUP_LIMIT, dedupKey, pruned, remember } from '../../nodes/HaiPayTrigger/dedup';
+import { filteredOutBy, kindOf, shown } from '../../nodes/HaiPayTrigger/filters';
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { mockHook } from './mock-webhook';
+
+describe('dedup store', () => {
+	it('keys on orderNo and status, then orderId, and gives up without either', () => {
+		expect(dedupKey({ orderNo: 'N1', orderId: 'I1', status: 2 })).toBe('no:N1|2');
+		expect(dedupKey({ orderNo: 'N1', status: '2' })).toBe('no:N1|2');
+		expect(dedupKey({ orderId: 'I1', status: 3 })).toBe('id:I1|3');
+		expect(dedupKey({ status: 3 })).toBeUndefined();
+	});
+
+	it('stays within its size limit, dropping the oldest first', () => {
+		let store: unknown = {};
+		for (let index = 0; index < 30; index++) store = remember(store, `k${index}`, 1000 + index, 3600, 10).next;
+		const keys = Object.keys(store as object);
+		expect(keys).toHaveLength(10);
+		expect(keys[0]).toBe('k20');
+		expect(keys[9]).toBe('k29');
+		expect(remember(store, 'k25', 1040, 3600, 10).duplicate).toBe(true);
+		expect(remember(store, 'k5', 1040, 3600, 10).duplicate).toBe(false);
+	});
+
+	it('has a default limit small enough to be saved with the workflow on every callback', () => {
+		let store: unknown = {};
+		for (let index = 0; index < DEDUP_LIMIT + 500; index++) {
+			store = remember(store, `no:HP20240501${String(index).padStart(8, '0')}|2`, 1_700_000_000 + index, 86400).next;
+		}
+		expect(Object.keys(store as object)).toHaveLength(DEDUP_LIMIT);
+		expect(JSON.stringify(store).length).toBeLessThan(100_000);
+	});
+
+	it('forgets entries older than the window and tolerates a damaged store', () => {
+		expect(pruned({ a: 100, b: 190, c: 'x', d: 500 }, 200, 50)).toEqual({ b: 190 });
+		expect(pruned('garbage', 200, 50)).toEqual({});
+		expect(pruned([1, 2], 200, 50)).toEqual({});
+		expect(remember(null, 'k', 10, 60)).toEqual({ duplicate: false, next: { k: 10 }, changed: true });
+	});
+
+	it('reports no change when a repeat finds nothing to prune, so nothing is written', () => {
+		const first = remember({}, 'k', 10, 60);
+		expect(remember(first.next, 'k', 20, 60)).toEqual({ duplicate: true, next: { k: 10 }, changed: false });
+	});
+});
+
+describe('body reading', () => {
+	it('prefers the raw bytes and refuses anything but one JSON object', () => {
+		expect(readBody(Buffer.from('{"a":1}'), { other: true })?.body).toEqual({ a: 1 });
+		expect(readBody(Buffer.from('[1]'), undefined)).toBeUndefined();
+		expect(readBody(Buffer.from('null'), undefined)).toBeUndefined();
+		expect(readBody(Buffer.from('"SUCCESS"'), undefined)).toBeUndefined();
+		expect(readBody(Buffer.from('a=1'), { a: '1' })).toBeUndefined();
+		expect(readBody(undefined, '{"a":1}')?.body).toEqual({ a: 1 });
+		expect(readBody(undefined, { a: 1 })?.text).toBe('{"a":1}');
+		expect(readBody(undefined, {})).toBeUndefined();
+		expect(readBody(undefined, undefined)).toBeUndefined();
+	});
+
+	it('redacts every sign member in JSON text and nothing else', () => {
+		expect(redactSign('{"a":"sign","sign" : "AB\\"C==","b":{"sign":"x"}}')).toBe(
+			'{"a":"sign","sign" : "[redacted]","b":{"sign":"[redacted]"}}',
+		);
+		expect(redactSign('{"errorMsg":"bad \\"sign\\": \\"x\\""}')).toBe('{"errorMsg":"bad \\"sign\\": \\"x\\""}');
+	});
+});
+
+describe('filters', () => {
+	const any = { kind: 'either' as const, statuses: ['any' as const], currency: '' };
+
+	it('passes everything with no filter set', () => {
+		expect(filteredOutBy({ status: 7 }, any, '')).toBeUndefined();
+	});
+
+	it('reads the kind from the parameter, or from proof in the body', () => {
+		expect(kindOf({}, 'payout')).toBe('payout');
+		expect(kindOf({ tokenID: 't' }, 'either')).toBe('collection');
+		expect(kindOf({ status: 5 }, 'either')).toBe('collection');
+		expect(kindOf({ status: 2 }, 'either')).toBe('unknown');
+	});
+
+	it('keeps log values short and on one line', () => {
+		expect(shown('a\nb')).toBe('a b');
+		expect(shown('x'.repeat(100))).toHaveLength(65);
+		expect(shown(2)).toBe('2');
+	});
+});
+
+describe('HaiPay Trigger description', () => {
+	const { description } = new HaiPayTrigger();
+	const byName = (name: string) => description.properties.find((property: INodeProperties) => property.name === name);
+
+	it('is a POST webhook trigger that answers for itself', () => {
+		expect(description.name).toBe('haiPayTrigger');
+		expect(description.displayName).toBe('HaiPay Trigger');
+		expect(description.group).toEqual(['trigger']);
+		expect(description.inputs).toEqual([]);
+		expect(description.outputs).toEqual(['main']);
+		expect(description.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		]);
+		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true }]);
+		expect(description.icon).toEqual({ light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' });
+	});
+
+	it('verifies by default, and warns where verification is turned off', () => {
+		expect(byName('verifySignature')).toMatchObject({ type: 'boolean', default: true });
+		expect(byName('verificationOffNotice')).toMatchObject({
+			type: 'notice',
+			displayOptions: { show: { verifySignature: [false] } },
+		});
+		expect(String(byName('verificationOffNotice')?.displayName)).toMatch(/debug/);
+	});
+
+	it('says where the URL goes', () => {
+		expect(String(byName('notifyUrlNotice')?.displayName)).toMatch(/notifyUrl/);
+		expect(String(byName('notifyUrlNotice')?.displayName)).toMatch(/merchant portal/);
+	});
+
+	it('offers the filters and options with safe defaults', () => {
+		expect(byName('kind')).toMatchObject({ default: 'either' });
+		expect((byName('kind')?.options ?? []).map((option) => (option as { value: string }).value).sort()).toEqual([
+			'collection',
+			'either',
+			'payout',
+		]);
+		expect(byName('statuses')).toMatchObject({ type: 'multiOptions', default: ['any'] });
+		expect(byName('currency')).toMatchObject({ type: 'options', default: '' });
+		const options = (byName('options')?.options ?? []) as INodeProperties[];
+		expect(options.map((option) => [option.name, option.default])).toEqual([
+			['deduplicate', true],
+			['deduplicationWindow', 1440],
+			['includeRawBody', false],
+		]);
+	});
+
+	it('has a codex in Finance & Accounting', () => {
+		const codex = JSON.parse(
+			readFileSync(join(__dirname, '..', '..', 'nodes', 'HaiPayTrigger', 'HaiPayTrigger.node.json'), 'utf8'),
+		);
+		expect(codex.node).toBe('n8n-nodes-haipay.haiPayTrigger');
+		expect(codex.categories).toEqual(['Finance & Accounting']);
+	});
+});
+
+describe('HaiPay Trigger webhook lifecycle (no remote registration exists)', () => {
+	const { webhookMethods } = new HaiPayTrigger();
+	const production = 'https://n8n.example.com/webhook/abc/webhook';
+	const test = 'https://n8n.example.com/webhook-test/abc/webhook';
+
+	it('remembers the URL locally and tells the user where to set it', async () => {
+		const hook = mockHook(production);
+		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(false);
+		expect(await webhookMethods.default.create.call(hook.context)).toBe(true);
+		expect(hook.staticData.notifyUrl).toBe(production);
+		expect(hook.logs[0].message).toContain(production);
+		expect(hook.logs[0].message).toMatch(/no API to register/);
+		expect(hook.logs[0].message).toMatch(/notifyUrl/);
+		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(true);
+	});
+
+	it('treats the test URL as a different webhook', async () => {
+		const staticData = {};
+		await webhookMethods.default.create.call(mockHook(production, staticData).context);
+		expect(await webhookMethods.default.checkExists.call(mockHook(test, staticData).context)).toBe(false);
+	});
+
+	it('forgets the URL on delete and keeps what it has emitted', async () => {
+		const hook = mockHook(production, { seenCallbacks: { 'no:N|2': 1 } });
+		await webhookMethods.default.create.call(hook.context);
+		expect(await webhookMethods.default.delete.call(hook.context)).toBe(true);
+		expect(hook.staticData).toEqual({ seenCallbacks: { 'no:N|2': 1 } });
+		expect(hook.logs[1].message).toMatch(/keeps sending/);
+		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(false);
+	});
+});
