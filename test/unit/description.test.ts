@@ -1,0 +1,64 @@
+import type { INode, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
+import { MIT_RULES } from '../../nodes/HaiPay/rules/collection';
+import { PAYOUT_RULES } from '../../nodes/HaiPay/rules/payout';
+import type { RequestRules } from '../../nodes/HaiPay/rules/types';
+
+const description = new HaiPay().description;
+const node: INode = { id: '1', name: 'HaiPay', type: 'haiPay', typeVersion: 1, position: [0, 0], parameters: {} };
+
+/** The parameters n8n resolves (defaults filled, hidden ones dropped) for the given choices. */
+function resolved(choices: INodeParameters): INodeParameters {
+	return NodeHelpers.getNodeParameters(description.properties, choices, true, false, node, description) ?? {};
+}
+
+describe('node description', () => {
+	it('is the public interface: type, credential, tool use', () => {
+		expect(description.name).toBe('haiPay');
+		expect(description.usableAsTool).toBe(true);
+		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true }]);
+	});
+
+	it('offers the resources and operations of the contract', () => {
+		const operations = description.properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) => (property.options ?? []).map((option) => `${property.displayOptions?.show?.resource}:${(option as { value: string }).value}`));
+		expect(operations.sort()).toEqual(['account:getBalance', 'collection:create', 'collection:get', 'payout:create', 'payout:get', 'voucher:download']);
+	});
+
+	it.each(Object.entries(PAYOUT_RULES))('shows exactly the %s payout fields, required ones on top', (currency, rules: RequestRules) => {
+		const parameters = resolved({ resource: 'payout', operation: 'create', currency });
+		const required = rules.fields.filter((field) => field.required).map((field) => field.name);
+		const optional = rules.fields.filter((field) => !field.required).map((field) => field.name);
+		expect(Object.keys(parameters).filter((name) => !['resource', 'operation', 'currency', 'additionalFields', 'options'].includes(name)).sort()).toEqual(
+			[...required].sort(),
+		);
+		const collection = description.properties.find(
+			(property) => property.name === 'additionalFields' && (property.displayOptions?.show?.currency as string[] | undefined)?.includes(currency),
+		);
+		expect((collection?.options ?? []).map((option) => (option as { name: string }).name).sort()).toEqual([...optional].sort());
+	});
+
+	it('shows the USD MIT collection fields', () => {
+		const parameters = resolved({ resource: 'collection', operation: 'create', currency: 'USD' });
+		for (const field of MIT_RULES.fields.filter((rule) => rule.required)) expect(parameters).toHaveProperty(field.name);
+		expect(parameters).not.toHaveProperty('tokenID');
+	});
+
+	it('defaults every enum field to one of its values', () => {
+		const parameters = resolved({ resource: 'payout', operation: 'create', currency: 'TZS' });
+		expect(parameters.accountType).toBe('EWALLET');
+		expect(['AIRTEL', 'HALOPESA', 'TIGO', 'VODACOM']).toContain(parameters.bankCode);
+	});
+
+	it('keeps voucher and query parameters apart from create fields', () => {
+		expect(Object.keys(resolved({ resource: 'voucher', operation: 'download' })).sort()).toEqual(
+			['binaryPropertyName', 'getFee', 'getSubject', 'isAmount', 'lang', 'operation', 'options', 'orderNos', 'resource'].sort(),
+		);
+		expect(Object.keys(resolved({ resource: 'payout', operation: 'get', currency: 'BRL' })).sort()).toEqual(
+			['currency', 'operation', 'options', 'orderId', 'orderNo', 'resource'].sort(),
+		);
+	});
+});

@@ -1,0 +1,245 @@
+import { MIT_RULES } from '../../nodes/HaiPay/rules/collection';
+import { PAYOUT_RULES } from '../../nodes/HaiPay/rules/payout';
+import type { RequestRules } from '../../nodes/HaiPay/rules/types';
+import { checkRequest } from '../../nodes/HaiPay/rules/validate';
+
+/*
+ * Every rule of the contract, with a value on each side of its edge. `ok` values must pass (and normalise as
+ * shown when a pair is given); `bad` values must fail with the named rule on the named field.
+ */
+
+type Ok = unknown | [input: unknown, normalised: unknown];
+interface Case {
+	field: string;
+	ok: Ok[];
+	bad: Array<[value: unknown, rule: string]>;
+	/** Extra fields the case needs besides the base item (e.g. accountType for EGP wallets). */
+	with?: Record<string, unknown>;
+}
+
+const BASES: Record<string, Record<string, unknown>> = {
+	TZS: {
+		orderId: 'T-1', amount: '1000', accountType: 'EWALLET', bankCode: 'VODACOM', accountNo: '255712345678',
+		name: 'Amina Juma', phone: '255712345678', email: 'amina@example.com', partnerUserId: 'user-1',
+	},
+	ZAR: {
+		orderId: 'Z-1', amount: '100', accountType: 'BANK_ACCOUNT', bankCode: 'FNB', accountNo: '62000000000',
+		name: 'Thabo Nkosi', phone: '27821234567', email: 'thabo@example.com', partnerUserId: 'user-2',
+	},
+	NGN: { orderId: 'N-1', amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi' },
+	EGP: {
+		orderId: 'E-1', amount: '100', accountType: 'BANK_ACCOUNT', bankCode: 'NBE', accountNo: '1234567890123',
+		name: 'Omar Hassan', phone: '+201012345678', email: 'omar@example.com', partnerUserId: 'user-3',
+	},
+	BDT: {
+		orderId: 'B-1', amount: '500', accountType: 'EWALLET', bankCode: 'BKASH', accountNo: '01712345678',
+		name: 'Rahim Uddin', phone: '8801712345678', email: 'rahim@example.com', partnerUserId: 'user-4',
+	},
+	USD: {
+		orderId: 'U-1', amount: '25.00', payType: 'CARD', inBankCode: 'VISA', name: 'John Smith', phone: '14155550100',
+		email: 'john@example.com', clientIp: '203.0.113.7', partnerUserId: 'user-5',
+	},
+};
+
+const RULES: Record<string, RequestRules> = { ...PAYOUT_RULES, USD: MIT_RULES };
+
+const x = (n: number) => 'x'.repeat(n);
+const letters = (n: number) => `${'A'.repeat(Math.ceil(n / 2) - 1)} ${'B'.repeat(Math.floor(n / 2))}`;
+
+const orderIdCase: Case = { field: 'orderId', ok: [x(48), ['  O-2  ', 'O-2'], [12345, '12345']], bad: [[x(49), 'maxLength'], ['', 'required'], [null, 'required']] };
+const emailCase = (required: boolean): Case => ({
+	field: 'email',
+	ok: ['a@b.co', 'first.last+tag@sub.example.org'],
+	bad: [['a@b', 'format'], ['a b@c.de', 'format'], ...(required ? [['', 'required'] as [unknown, string]] : [])],
+});
+const notifyUrlCase: Case = { field: 'notifyUrl', ok: ['https://n8n.example.com/webhook/x', 'http://127.0.0.1:5678/webhook/y', ''], bad: [['ftp://x.y', 'format'], ['not a url', 'format']] };
+const partnerCase = (max?: number): Case => ({
+	field: 'partnerUserId',
+	ok: ['Az09-~!@#$%&*()_', ...(max ? [x(max)] : [])],
+	bad: [['user 1', 'pattern'], ['user/1', 'pattern'], ['üser', 'pattern'], ...(max ? [[x(max + 1), 'maxLength'] as [unknown, string]] : [])],
+});
+const englishNameCase: Case = {
+	field: 'name',
+	ok: ['Amina Juma', 'Amina Binti Juma', letters(30), ['  Amina Juma ', 'Amina Juma']],
+	bad: [['Amina', 'pattern'], ['Amina Juma2', 'pattern'], ['A B C D', 'pattern'], [letters(31), 'maxLength'], ['José Díaz', 'pattern'], ['Amina  Juma', 'pattern'], ['', 'required']],
+};
+const phoneCase: Case = { field: 'phone', ok: ['255712345678', '+255712345678', '123456'], bad: [['0712 345 678', 'pattern'], ['12345', 'pattern'], ['phone', 'pattern']] };
+
+const CASES: Record<string, Case[]> = {
+	TZS: [
+		orderIdCase,
+		{
+			field: 'amount',
+			ok: ['1000', '5000000', '1000.5', '1000.55', ['  2000 ', '2000'], [1000, '1000'], [1000.5, '1000.5'], [4999999.99, '4999999.99']],
+			bad: [['999.99', 'amount'], ['5000000.01', 'amount'], ['1000.555', 'amount'], ['1,000', 'amount'], ['-1000', 'amount'], [1000.555, 'amount'], [999, 'amount'], ['1e4', 'amount'], ['', 'required'], [true, 'amount']],
+		},
+		{ field: 'accountType', ok: ['EWALLET'], bad: [['BANK_ACCOUNT', 'enum'], ['ewallet', 'enum']] },
+		{ field: 'bankCode', ok: ['AIRTEL', 'HALOPESA', 'TIGO', 'VODACOM'], bad: [['MPESA', 'enum'], ['vodacom', 'enum'], ['', 'required']] },
+		{
+			field: 'accountNo',
+			ok: ['255712345678', [255712345678, '255712345678']],
+			bad: [['25571234567', 'pattern'], ['2557123456789', 'pattern'], ['254712345678', 'pattern'], ['255 712345678', 'pattern'], [2.5e20, 'type']],
+		},
+		englishNameCase,
+		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
+		emailCase(true),
+		{ ...partnerCase(), bad: [...partnerCase().bad, ['', 'required']] },
+		notifyUrlCase,
+		{ field: 'subject', ok: ['Salary November', '工资', ''], bad: [] },
+		{ field: 'body', ok: ['Any text at all', ''], bad: [[{ nested: true }, 'type']] },
+	],
+	ZAR: [
+		orderIdCase,
+		{ field: 'amount', ok: ['1', '10000000', '1.01', [250.75, '250.75']], bad: [['0.99', 'amount'], ['10000000.01', 'amount'], ['1.001', 'amount'], ['0', 'amount']] },
+		{ field: 'accountType', ok: ['BANK_ACCOUNT'], bad: [['EWALLET', 'enum']] },
+		{ field: 'bankCode', ok: ['FNB'], bad: [['', 'required']] },
+		{ field: 'accountNo', ok: ['62000000000'], bad: [['', 'required']] },
+		englishNameCase,
+		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
+		emailCase(true),
+		partnerCase(),
+		notifyUrlCase,
+	],
+	NGN: [
+		orderIdCase,
+		{
+			field: 'amount',
+			ok: ['0.5', '1', '100.25', '3000000', [5000, '5000']],
+			bad: [['0.00', 'amount'], ['0', 'amount'], ['01', 'amount'], ['100.123', 'amount'], ['1,000', 'amount'], ['.5', 'amount']],
+		},
+		{ field: 'accountType', ok: ['BANK_ACCOUNT', 'SAVINGS'], bad: [['', 'required']] },
+		{ field: 'bankCode', ok: ['058'], bad: [['', 'required']] },
+		{ field: 'accountNo', ok: ['0123456789', [1234567890, '1234567890']], bad: [['012345678', 'pattern'], ['01234567890', 'pattern'], ['01234a6789', 'pattern']] },
+		{ field: 'name', ok: ['Ada Obi', 'Ada Chioma Obi Eze', ['ada obi', 'ada obi']], bad: [['Ada', 'pattern'], ['Ada-Obi Eze', 'pattern'], ['Ada Obi 2', 'pattern'], ['', 'required']] },
+		{ field: 'phone', ok: ['2348012345678', ''], bad: [['080-1234', 'pattern']] },
+		emailCase(false),
+		partnerCase(64),
+		notifyUrlCase,
+	],
+	EGP: [
+		orderIdCase,
+		{ field: 'amount', ok: ['20', '30000', '100.50'], bad: [['100.505', 'amount'], ['0', 'amount'], ['abc', 'amount']] },
+		{
+			field: 'accountNo',
+			ok: ['+201012345678', '+201112345678', '+201212345678', '1234567890123'],
+			bad: [['+201512345678', 'pattern'], ['+20101234567', 'pattern'], ['+2010123456789', 'pattern'], ['+201312345678', 'pattern'], ['12345 67890', 'pattern']],
+		},
+		{ field: 'accountNo', with: { accountType: 'EWALLET' }, ok: ['+201012345678'], bad: [['1234567890123', 'pattern']] },
+		{ field: 'accountType', ok: ['BANK_ACCOUNT'], bad: [['', 'required']] },
+		{ field: 'bankCode', ok: ['NBE'], bad: [['', 'required']] },
+		{ field: 'phone', ok: ['+201012345678', '+201512345678'], bad: [['01012345678', 'pattern'], ['+20101234567', 'pattern'], ['', 'required']] },
+		{ field: 'name', ok: ['Omar Hassan', 'عمر حسن'], bad: [['', 'required'], [x(101), 'maxLength']] },
+		emailCase(true),
+		partnerCase(),
+		notifyUrlCase,
+	],
+	BDT: [
+		orderIdCase,
+		{ field: 'amount', ok: ['1', '100', '50000', [100, '100']], bad: [['100.5', 'amount'], ['100.0', 'amount'], [100.5, 'amount'], ['0', 'amount'], ['1,000', 'amount']] },
+		{ field: 'accountType', ok: ['EWALLET', 'BANK_ACCOUNT'], bad: [['CARD', 'enum'], ['', 'required']] },
+		{ field: 'bankCode', ok: ['BKASH', 'NAGAD'], bad: [['', 'required']] },
+		{ field: 'accountNo', ok: ['01712345678', [1712345678, '1712345678']], bad: [['', 'required']] },
+		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
+		{
+			field: 'name',
+			ok: ["O'Brien Mc-Neil Jr.", 'Rahim', x(30), 'Abdul  Karim'],
+			bad: [['Rahim 2', 'pattern'], ['Rahim_Uddin', 'pattern'], [x(31), 'maxLength'], ['', 'required']],
+		},
+		emailCase(true),
+		partnerCase(),
+		notifyUrlCase,
+	],
+	USD: [
+		orderIdCase,
+		{
+			field: 'amount',
+			ok: ['25.00', '0.01', '1000000.99', [25, '25.00'], [25.5, '25.50'], [0.1, '0.10']],
+			bad: [['25.0', 'amount'], ['25', 'amount'], ['1,025.00', 'amount'], ['25.000', 'amount'], [25.555, 'amount'], ['0.00', 'amount'], ['$25.00', 'amount']],
+		},
+		{ field: 'name', ok: ['John Smith', 'Jean-Luc Picard', 'José Núñez'], bad: [['John', 'pattern'], ['John  Smith', 'pattern'], ['', 'required']] },
+		{ field: 'clientIp', ok: ['203.0.113.7', '255.255.255.255', '::1', '2001:db8::1'], bad: [['999.1.1.1', 'pattern'], ['1.2.3', 'pattern'], ['localhost', 'pattern'], ['', 'required']] },
+		{ field: 'payType', ok: ['CARD'], bad: [['', 'required']] },
+		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
+		{ field: 'inBankCode', ok: ['VISA', 'MASTER'], bad: [['', 'required']] },
+		{ field: 'loadingType', ok: [[0, 0], [1, 1], ['1', 1], ['0', 0], ''], bad: [[2, 'enum'], ['yes', 'enum'], [-1, 'enum']] },
+		{ field: 'tokenID', ok: ['tok_123', ''], bad: [] },
+		{ field: 'callBackUrl', ok: ['https://shop.example/ok'], bad: [['shop.example/ok', 'format']] },
+		{ field: 'callBackFailUrl', ok: ['https://shop.example/fail'], bad: [['javascript:alert(1)', 'format']] },
+		{ field: 'cancelUrl', ok: ['https://shop.example/cancel'], bad: [['/cancel', 'format']] },
+		emailCase(true),
+		partnerCase(),
+		notifyUrlCase,
+	],
+};
+
+describe.each(Object.keys(CASES))('%s rules', (currency) => {
+	const rules = RULES[currency];
+	const base = BASES[currency];
+
+	it('accept the base item as it is', () => {
+		expect(checkRequest(rules, base).violations).toEqual([]);
+	});
+
+	for (const testCase of CASES[currency]) {
+		const context = testCase.with ? ` with ${JSON.stringify(testCase.with)}` : '';
+		for (const ok of testCase.ok) {
+			const [input, normalised] = Array.isArray(ok) ? ok : [ok, typeof ok === 'string' ? ok.trim() : ok];
+			it(`accept ${testCase.field} = ${JSON.stringify(input)}${context}`, () => {
+				const { body, violations } = checkRequest(rules, { ...base, ...testCase.with, [testCase.field]: input });
+				expect(violations).toEqual([]);
+				if (normalised === '') expect(body).not.toHaveProperty(testCase.field);
+				else expect(body[testCase.field]).toEqual(normalised);
+			});
+		}
+		for (const [value, rule] of testCase.bad) {
+			it(`refuse ${testCase.field} = ${JSON.stringify(value)}${context} (${rule})`, () => {
+				const { violations } = checkRequest(rules, { ...base, ...testCase.with, [testCase.field]: value });
+				expect(violations).toHaveLength(1);
+				expect(violations[0]).toMatchObject({ field: testCase.field, rule });
+				expect(violations[0].message).toContain(`"${testCase.field}"`);
+			});
+		}
+	}
+
+	it('check every field that carries a rule', () => {
+		const covered = new Set(CASES[currency].map((testCase) => testCase.field));
+		const ruled = rules.fields.filter((field) => field.required || field.pattern || field.enum || field.amount || field.format || field.maxLength || field.check || field.integerEnum);
+		expect(ruled.map((field) => field.name).filter((name) => !covered.has(name))).toEqual([]);
+	});
+});
+
+describe('unknown fields', () => {
+	it('are refused for TZS, whose schema has additionalProperties false', () => {
+		const { violations } = checkRequest(PAYOUT_RULES.TZS, BASES.TZS, { purpose: 'salary' });
+		expect(violations).toEqual([expect.objectContaining({ field: 'purpose', rule: 'unknownField' })]);
+	});
+
+	it.each(['ZAR', 'NGN', 'EGP', 'BDT'])('are signed and sent for %s', (currency) => {
+		const { body, violations } = checkRequest(PAYOUT_RULES[currency as 'ZAR'], BASES[currency], { purpose: 'salary', flag: true });
+		expect(violations).toEqual([]);
+		expect(body).toMatchObject({ purpose: 'salary', flag: 'true' });
+	});
+
+	it('may not set appId, sign or a field that has its own parameter', () => {
+		const { violations } = checkRequest(PAYOUT_RULES.ZAR, BASES.ZAR, { appId: 1, sign: 'x', amount: '5' });
+		expect(violations.map((violation) => violation.field)).toEqual(['appId', 'sign', 'amount']);
+	});
+});
+
+describe('error messages', () => {
+	it('list every broken rule of an item at once', () => {
+		const { violations } = checkRequest(PAYOUT_RULES.TZS, { ...BASES.TZS, amount: '10', name: 'X1', email: 'nope' });
+		expect(violations.map((violation) => violation.field)).toEqual(['amount', 'name', 'email']);
+	});
+
+	it('point at the offending characters without echoing the whole value', () => {
+		const { violations } = checkRequest(PAYOUT_RULES.TZS, { ...BASES.TZS, partnerUserId: 'user 1/2' });
+		expect(violations[0].message).toContain('found " /"');
+		expect(violations[0].message).not.toContain('user 1/2');
+	});
+
+	it('say the amount bound with its unit', () => {
+		const { violations } = checkRequest(PAYOUT_RULES.TZS, { ...BASES.TZS, amount: '5000000.01' });
+		expect(violations[0].message).toBe('"amount" must be at most 5,000,000 TZS (got 5,000,000.01)');
+	});
+});
