@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'http';
+
+export const BODY_LIMIT = 1_048_576;
+
+export class BodyTooLarge extends Error {}
+
+export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size > limit) {
+				reject(new BodyTooLarge(`request body is larger than ${limit} bytes`));
+				req.resume();
+				return;
+			}
+			chunks.push(chunk);
+		});
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+	const text = JSON.stringify(value);
+	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+	res.end(text);
+}
+
+export function sendHtml(res: ServerResponse, status: number, html: string): void {
+	res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
+	res.end(html);
+}
+
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function delay(ms: number): Promise<void> {
+	return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms).unref()) : Promise.resolve();
+}

@@ -1,0 +1,40 @@
+/**
+ * Field shapes shared by several endpoints, written from the contract (000_ef3014ae5877ea74.txt). Where the
+ * contract leaves a rule open the sandbox is lenient and docs/sandbox.md says so: it should reject what the
+ * contract forbids, never what it allows.
+ */
+
+export type Schema = Record<string, unknown>;
+
+/** Contract 4.1-4.6: digits, letters and the symbols -~!@#$%&*()_ only. */
+export const PARTNER_USER_ID_PATTERN = '^[A-Za-z0-9\\-~!@#$%&*()_]+$';
+
+/** A plain decimal with no sign, no leading zeros and at most two decimals. */
+export const TWO_DECIMALS_PATTERN = '^(0|[1-9]\\d*)(\\.\\d{1,2})?$';
+
+export const appId: Schema = { type: 'integer' };
+export const orderId: Schema = { type: 'string', minLength: 1, maxLength: 48 };
+export const sign: Schema = { type: 'string', minLength: 1 };
+export const text: Schema = { type: 'string' };
+export const nonEmptyText: Schema = { type: 'string', minLength: 1 };
+export const url: Schema = { type: 'string', format: 'uri' };
+export const email: Schema = { type: 'string', format: 'email' };
+/** "A real phone number": digits with an optional leading +, E.164 length. */
+export const phone: Schema = { type: 'string', pattern: '^\\+?[0-9]{6,15}$' };
+export const partnerUserId: Schema = { type: 'string', pattern: PARTNER_USER_ID_PATTERN };
+
+/**
+ * 'firstName middleName lastName', middleName optional, English letters only, 1-30 characters. One word is
+ * accepted, since the contract's own minimum is one character.
+ */
+export const englishName: Schema = {
+	type: 'string',
+	minLength: 1,
+	maxLength: 30,
+	pattern: '^[A-Za-z]+(?: [A-Za-z]+){0,2}$',
+};
+
+/** `decimal` is the sandbox's own keyword (see schemas/index.ts): an exact range check on a decimal string. */
+export function amount(pattern: string, range: { min?: string; max?: string; minExclusive?: string }): Schema {
+	return { type: 'string', pattern, decimal: range };
+}

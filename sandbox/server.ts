@@ -1,0 +1,177 @@
+import http, { type IncomingMessage, type ServerResponse } from 'http';
+import type { Socket } from 'net';
+
+import { handleCashier } from './cashier';
+import { handleControl, type SandboxControl } from './control';
+import type { ActiveFault } from './faults';
+import { ERROR_CODES, SUCCESS_CODE, type Gateway, type Outcome, type RequestLogEntry } from './gateway';
+import { BodyTooLarge, delay, readBody, sendJson } from './http-util';
+
+export const CONTROL_PREFIX = '/__sandbox';
+
+const BAD_GATEWAY_PAGE = (status: number) =>
+	`<html>\r\n<head><title>${status} Bad Gateway</title></head>\r\n<body>\r\n<center><h1>${status} Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+
+export interface ServerRuntime {
+	latencyMs: number;
+	hangMs: number;
+}
+
+/** The HTTP face of the gateway: routing, envelopes, and the faults that lose or spoil an answer. */
+export class SandboxServer {
+	readonly server: http.Server;
+	private readonly held = new Set<Socket>();
+
+	constructor(
+		private readonly gateway: Gateway,
+		private readonly control: SandboxControl,
+		private readonly runtime: ServerRuntime,
+	) {
+		this.server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+			this.route(req, res).catch((error: Error) => {
+				if (!res.headersSent && !res.destroyed) sendJson(res, 500, { error: error.message });
+			});
+		});
+	}
+
+	private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://sandbox.local');
+		if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+			await handleControl(this.gateway, this.control, req, res, url);
+			return;
+		}
+		if (url.pathname.startsWith('/cashier/')) {
+			await handleCashier(this.gateway, req, res, url.pathname);
+			return;
+		}
+		await this.api(req, res, url.pathname);
+	}
+
+	private async api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+		const started = Date.now();
+		const method = req.method ?? 'GET';
+		let body: unknown;
+		let parseError: string | undefined;
+		try {
+			const text = await readBody(req);
+			body = JSON.parse(text);
+		} catch (error) {
+			parseError = error instanceof BodyTooLarge ? error.message : 'request body must be valid JSON';
+		}
+		this.gateway.noteReceived(path, body);
+		const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+		const log = (entry: Pick<RequestLogEntry, 'outcome' | 'error' | 'msg'>) =>
+			this.gateway.logRequest(
+				{
+					method,
+					path,
+					appId: Number.isInteger(record.appId) ? (record.appId as number) : undefined,
+					orderId: typeof record.orderId === 'string' ? record.orderId : undefined,
+					body,
+					ms: Date.now() - started,
+					...entry,
+				},
+				started,
+			);
+
+		const before = this.gateway.faults.take(path, 'before');
+		await delay(this.runtime.latencyMs + before.latencyMs);
+		if (before.fault) {
+			log({ outcome: 'fault', msg: `${before.fault.type} before handling` });
+			this.lose(req, res, before.fault.type, before.fault);
+			return;
+		}
+
+		let outcome: Outcome;
+		if (method !== 'POST') outcome = { type: 'error', code: ERROR_CODES.methodNotAllowed, msg: `${method} is not allowed; every operation is POST` };
+		else if (parseError !== undefined) outcome = { type: 'error', code: ERROR_CODES.badRequest, msg: parseError };
+		else {
+			try {
+				outcome = await this.gateway.handle(path, body);
+			} catch (error) {
+				outcome = { type: 'error', code: ERROR_CODES.internal, msg: `internal error: ${(error as Error).message}` };
+			}
+		}
+
+		const after = this.gateway.faults.take(path, 'after');
+		await delay(after.latencyMs);
+		const lost = outcome.type === 'ok' || outcome.type === 'error' ? outcome.lose : undefined;
+		const fault = after.fault?.type === 'badSignature' ? undefined : after.fault;
+		if (fault || lost) {
+			const type = fault?.type ?? lost?.fault ?? 'drop';
+			log({ outcome: 'fault', msg: `${type} after handling` });
+			this.lose(req, res, type, fault);
+			return;
+		}
+		const spoil = after.fault?.type === 'badSignature';
+		switch (outcome.type) {
+			case 'ok': {
+				const data = { ...outcome.data, sign: this.gateway.signData(outcome.data, outcome.merchant, spoil) };
+				sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data });
+				log({ outcome: spoil ? 'fault' : '1', msg: spoil ? 'badSignature' : undefined });
+				return;
+			}
+			case 'bare':
+				sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data: outcome.data });
+				log({ outcome: '1' });
+				return;
+			case 'file':
+				res.writeHead(200, {
+					'Content-Type': outcome.contentType,
+					'Content-Length': outcome.bytes.length,
+					'Content-Disposition': `attachment; filename="${outcome.filename}"`,
+				});
+				res.end(outcome.bytes);
+				log({ outcome: 'file' });
+				return;
+			default:
+				sendJson(res, 200, { status: '0', error: outcome.code, msg: outcome.msg, data: null });
+				log({ outcome: '0', error: outcome.code, msg: outcome.msg });
+		}
+	}
+
+	/** Answers the way a broken network or upstream would: an error page, a reset, or nothing at all. */
+	private lose(req: IncomingMessage, res: ServerResponse, type: string, rule?: ActiveFault): void {
+		const socket = req.socket;
+		if (type === 'httpError') {
+			const status = rule?.status ?? 502;
+			const page = BAD_GATEWAY_PAGE(status);
+			res.writeHead(status, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(page), Connection: 'close' });
+			res.end(page);
+			return;
+		}
+		if (type === 'timeout') {
+			this.held.add(socket);
+			const timer = setTimeout(() => socket.destroy(), rule?.ms ?? this.runtime.hangMs);
+			timer.unref();
+			socket.once('close', () => {
+				clearTimeout(timer);
+				this.held.delete(socket);
+			});
+			return;
+		}
+		// A TCP reset where the platform has one, so that the client sees ECONNRESET rather than a clean close.
+		const resettable = socket as Socket & { resetAndDestroy?: () => void };
+		if (typeof resettable.resetAndDestroy === 'function') resettable.resetAndDestroy();
+		else socket.destroy();
+	}
+
+	listen(port: number, host: string): Promise<number> {
+		return new Promise((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(port, host, () => {
+				this.server.off('error', reject);
+				const address = this.server.address();
+				resolve(typeof address === 'object' && address ? address.port : port);
+			});
+		});
+	}
+
+	close(): Promise<void> {
+		return new Promise((resolve) => {
+			for (const socket of this.held) socket.destroy();
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+}
