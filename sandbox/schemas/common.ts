@@ -19,8 +19,8 @@ export const text: Schema = { type: 'string' };
 export const nonEmptyText: Schema = { type: 'string', minLength: 1 };
 export const url: Schema = { type: 'string', format: 'uri' };
 export const email: Schema = { type: 'string', format: 'email' };
-/** "A real phone number": digits with an optional leading +, E.164 length. */
-export const phone: Schema = { type: 'string', pattern: '^\\+?[0-9]{6,15}$' };
+/** "A real phone number": digits with an optional leading +, 6 to 20 digits. */
+export const phone: Schema = { type: 'string', pattern: '^\\+?[0-9]{6,20}$' };
 export const partnerUserId: Schema = { type: 'string', pattern: PARTNER_USER_ID_PATTERN };
 
 /**

@@ -15,7 +15,7 @@ export const egpPayApply: Schema = {
 		bankCode: nonEmptyText,
 		accountNo: { type: 'string', minLength: 1, pattern: '^(\\+201[012][0-9]{8}|[^+].*)$' },
 		name: nonEmptyText,
-		phone: { type: 'string', pattern: '^\\+201[0-9]{9}$' },
+		phone: { type: 'string', pattern: '^\\+20[0-9]{10}$' },
 		email,
 		partnerUserId,
 		sign,

@@ -1,0 +1,220 @@
+import { execFile } from 'child_process';
+import { readFileSync } from 'fs';
+import http from 'http';
+import { join } from 'path';
+
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
+
+const keyDir = join(__dirname, '..', 'fixtures', 'keys');
+const pem = (name: string) => readFileSync(join(keyDir, name), 'utf8');
+
+export const MERCHANT_KEY = loadPrivateKey(pem('merchant-test-only.pkcs8.pem'));
+export const OTHER_KEY = loadPrivateKey(pem('other-test-only.pkcs8.pem'));
+export const PLATFORM_PUBLIC = loadPublicKey(pem('platform-test-only.public.pem'));
+
+export const APP = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006, BRL: 1007, MYR: 1008, SAR: 1009, IDR: 1010, USDC: 1011 };
+export type Ccy = keyof typeof APP;
+
+export function secretOf(appId: number): string {
+	const currency = (Object.keys(APP) as Ccy[]).find((c) => APP[c] === appId) ?? 'TZS';
+	return `test-only-secret-${currency.toLowerCase()}`;
+}
+
+export type Body = Record<string, unknown>;
+
+/** Signs a body as a merchant would, for the appId it names (or with an explicit secret/key). */
+export function signed(body: Body, options: { secret?: string; key?: typeof MERCHANT_KEY; arrayStyle?: 'json' | 'list' } = {}): Body {
+	const secret = options.secret ?? secretOf(body.appId as number);
+	return { ...body, sign: signBody(body, secret, options.key ?? MERCHANT_KEY, options.arrayStyle) };
+}
+
+export interface Envelope {
+	status: string;
+	error: string;
+	msg: string;
+	data: Record<string, unknown> | string | null;
+}
+
+export interface Raw {
+	httpStatus: number;
+	contentType: string;
+	bytes: Buffer;
+	json?: Envelope;
+}
+
+/** One POST over a fresh connection, so that a test never reuses a socket a fault has broken. */
+export function rawPost(base: string, path: string, body: unknown, timeoutMs = 5_000): Promise<Raw> {
+	return new Promise((resolve, reject) => {
+		const payload = typeof body === 'string' ? body : JSON.stringify(body);
+		const request = http.request(
+			`${base}${path}`,
+			{
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+				agent: false,
+				timeout: timeoutMs,
+			},
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					const bytes = Buffer.concat(chunks);
+					const contentType = String(response.headers['content-type'] ?? '');
+					resolve({
+						httpStatus: response.statusCode ?? 0,
+						contentType,
+						bytes,
+						json: contentType.startsWith('application/json') ? (JSON.parse(bytes.toString('utf8')) as Envelope) : undefined,
+					});
+				});
+				response.on('error', reject);
+			},
+		);
+		request.on('timeout', () => request.destroy(new Error('client timeout')));
+		request.on('error', reject);
+		request.end(payload);
+	});
+}
+
+/** Posts a body signed for its appId and returns the envelope (asserting HTTP 200 JSON). */
+export async function call(sandbox: Sandbox, path: string, body: Body, sign = true): Promise<Envelope> {
+	const raw = await rawPost(sandbox.baseUrl, path, sign ? signed(body) : body);
+	if (raw.httpStatus !== 200 || !raw.json) throw new Error(`unexpected answer ${raw.httpStatus} ${raw.contentType}`);
+	return raw.json;
+}
+
+/** Checks the answer's signature as a merchant would: over data without sign, with the platform key. */
+export function dataVerifies(envelope: Envelope, appId: number, arrayStyle: 'json' | 'list' = 'json'): boolean {
+	const data = envelope.data as Body;
+	return verifyBody(data, String(data.sign), secretOf(appId), PLATFORM_PUBLIC, arrayStyle);
+}
+
+export function control(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+	return new Promise((resolve, reject) => {
+		const payload = body === undefined ? '' : JSON.stringify(body);
+		const request = http.request(
+			`${sandbox.baseUrl}/__sandbox${path}`,
+			{ method, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, agent: false },
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					const text = Buffer.concat(chunks).toString('utf8');
+					resolve({ status: response.statusCode ?? 0, json: text ? JSON.parse(text) : undefined });
+				});
+			},
+		);
+		request.on('error', reject);
+		request.end(payload);
+	});
+}
+
+let counter = 0;
+export function uniqueId(prefix = 'T'): string {
+	counter += 1;
+	return `${prefix}-${process.pid}-${counter}`;
+}
+
+export function tzsPayout(overrides: Body = {}): Body {
+	return {
+		appId: APP.TZS,
+		orderId: uniqueId('TZS'),
+		amount: '15000.50',
+		accountType: 'EWALLET',
+		bankCode: 'VODACOM',
+		accountNo: '255712345678',
+		name: 'Amina Juma',
+		phone: '255712345678',
+		email: 'amina@example.com',
+		partnerUserId: 'user-42',
+		...overrides,
+	};
+}
+
+export function payoutFor(currency: 'TZS' | 'ZAR' | 'NGN' | 'EGP' | 'BDT', overrides: Body = {}): Body {
+	const common = { appId: APP[currency], orderId: uniqueId(currency), email: 'payee@example.com', partnerUserId: 'user-1' };
+	switch (currency) {
+		case 'TZS':
+			return tzsPayout(overrides);
+		case 'ZAR':
+			return { ...common, amount: '250.00', accountType: 'BANK_ACCOUNT', bankCode: 'FNB', accountNo: '62000000001', name: 'Thabo Mbeki', phone: '27821234567', ...overrides };
+		case 'NGN':
+			return { ...common, amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi', phone: '2348012345678', ...overrides };
+		case 'EGP':
+			return { ...common, amount: '300.00', accountType: 'WALLET', bankCode: 'VODAFONE_CASH', accountNo: '+201012345678', name: 'Omar Hassan', phone: '+201012345678', ...overrides };
+		default:
+			return { ...common, amount: '500', accountType: 'EWALLET', bankCode: 'BKASH', accountNo: '01712345678', name: "Rahim O'Neil", phone: '8801712345678', ...overrides };
+	}
+}
+
+export function mitApply(overrides: Body = {}): Body {
+	return {
+		appId: APP.USD,
+		orderId: uniqueId('USD'),
+		amount: '25.00',
+		payType: 'CARD',
+		inBankCode: 'VISA',
+		name: 'Jane Doe',
+		email: 'jane@example.com',
+		clientIp: '203.0.113.7',
+		partnerUserId: 'user-7',
+		...overrides,
+	};
+}
+
+/** A notify receiver on loopback that answers from a script of replies, then SUCCESS. */
+export async function startReceiver(replies: Array<{ status?: number; body: string }> = []): Promise<{
+	url: string;
+	received: Body[];
+	close: () => Promise<void>;
+}> {
+	const received: Body[] = [];
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body);
+			const reply = replies[received.length - 1] ?? { status: 200, body: 'SUCCESS' };
+			res.writeHead(reply.status ?? 200, { 'Content-Type': 'text/plain' });
+			res.end(reply.body);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const address = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${address.port}/notify`,
+		received,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
+export async function withSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	return startSandbox({ manual: true, callbackSchedule: [20, 20, 20], ...options });
+}
+
+export interface PdfText {
+	pages: number;
+	text: string;
+	title: string;
+}
+
+/** Text of each PDF, read back by pdfjs-dist in a child process (see pdf-text.mjs). */
+export function pdfText(pdfs: Buffer[]): Promise<PdfText[]> {
+	return new Promise((resolve, reject) => {
+		const child = execFile(
+			process.execPath,
+			[join(__dirname, 'pdf-text.mjs')],
+			{ maxBuffer: 64 * 1024 * 1024, timeout: 30_000 },
+			(error, stdout, stderr) => {
+				if (error) reject(new Error(`pdf-text failed: ${error.message} ${stderr}`));
+				else resolve(JSON.parse(stdout) as PdfText[]);
+			},
+		);
+		child.stdin?.end(JSON.stringify(pdfs.map((pdf) => pdf.toString('base64'))));
+	});
+}
