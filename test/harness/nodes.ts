@@ -1,0 +1,115 @@
+import { randomUUID } from 'crypto';
+import type {
+	IConnections,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { HarnessNodeTypes } from './registry';
+import { fullTypeName, latestVersion } from './registry';
+
+export const START_NODE_TYPE = 'harness.start';
+export const NO_OP_NODE_TYPE = 'harness.noOp';
+
+/**
+ * Where a harness run begins: emits the run's input items unchanged (they are put on its execution stack, the way
+ * n8n puts a webhook's or a manual trigger's output there). Binary given as Buffers has been stored through
+ * n8n-core's BinaryDataService before the run starts.
+ */
+export class HarnessStart implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Harness Start',
+		name: START_NODE_TYPE,
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits the items the test gives',
+		defaults: { name: 'Start' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+/** Passes its input through; a place to hang connections or to check what reached a point of the workflow. */
+export class HarnessNoOp implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Harness No Op',
+		name: NO_OP_NODE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Passes items through',
+		defaults: { name: 'No Op' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+/**
+ * A node as a test writes it: only `name` and `type` are required. `type` may be the bare name (`haiPay`) or the
+ * full one (`n8n-nodes-haipay.haiPay`). `credentials` may map a credential type to just a credential id.
+ */
+export type NodeSpec = Omit<Partial<INode>, 'credentials' | 'parameters'> & {
+	name: string;
+	type: string;
+	/** Node parameters; plain data objects are accepted as they are. */
+	parameters?: INodeParameters | IDataObject;
+	credentials?: Record<string, string | INodeCredentialsDetails>;
+};
+
+/** Fills in what n8n's editor would: id, the type's latest version, position, credential names, webhook id. */
+export function toNode(spec: NodeSpec, nodeTypes: HarnessNodeTypes, index = 0): INode {
+	const type = nodeTypes.getByName(spec.type);
+	const credentials: INode['credentials'] = {};
+	for (const [credentialType, value] of Object.entries(spec.credentials ?? {})) {
+		credentials[credentialType] = typeof value === 'string' ? { id: value, name: value } : value;
+	}
+	const node: INode = {
+		...spec,
+		id: spec.id ?? randomUUID(),
+		type: spec.type.includes('.') ? spec.type : fullTypeName(spec.type),
+		typeVersion: spec.typeVersion ?? latestVersion(type),
+		position: spec.position ?? [index * 220, 0],
+		parameters: (spec.parameters ?? {}) as INodeParameters,
+		credentials: Object.keys(credentials).length > 0 ? credentials : undefined,
+	};
+	if (node.credentials === undefined) delete node.credentials;
+	const description = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+	if (description.webhooks?.length && node.webhookId === undefined) node.webhookId = randomUUID();
+	return node;
+}
+
+/** Main connections that run `names` one after the other, first output to first input. */
+export function chain(...names: string[]): IConnections {
+	const connections: IConnections = {};
+	for (let i = 0; i + 1 < names.length; i++) {
+		connections[names[i]] = {
+			[NodeConnectionTypes.Main]: [[{ node: names[i + 1], type: NodeConnectionTypes.Main, index: 0 }]],
+		};
+	}
+	return connections;
+}
+
+/** Adds a main connection `from`[output] → `to`[input] to `connections` (mutates and returns it). */
+export function connect(connections: IConnections, from: string, to: string, output = 0, input = 0): IConnections {
+	const outputs = (connections[from] ??= {});
+	const main = (outputs[NodeConnectionTypes.Main] ??= []);
+	while (main.length <= output) main.push([]);
+	(main[output] ??= []).push({ node: to, type: NodeConnectionTypes.Main, index: input });
+	return connections;
+}

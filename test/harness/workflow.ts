@@ -1,0 +1,129 @@
+import type { IConnections, IDataObject, INode, IWorkflowBase, IWorkflowSettings } from 'n8n-workflow';
+import { NodeHelpers, UserError, Workflow } from 'n8n-workflow';
+
+import { HaiPayApi } from '../../credentials/HaiPayApi.credentials';
+import type { CredentialStore } from './credentials-helper';
+import { HarnessCredentialsHelper } from './credentials-helper';
+import type { NodeSpec } from './nodes';
+import { HarnessNoOp, HarnessStart, START_NODE_TYPE, chain, toNode } from './nodes';
+import type { CredentialTypeInput, NodeTypeInput } from './registry';
+import { HarnessCredentialTypes, HarnessNodeTypes } from './registry';
+
+/** What both `runWorkflow` and `webhookServer` take to describe a workflow. */
+export interface WorkflowDefinition {
+	/** The workflow's nodes. `runWorkflow` adds its own start node named "Start" unless one with that name is given. */
+	nodes: NodeSpec[];
+	/**
+	 * n8n connections. When left out the nodes run in a line, in the order given (after "Start" for
+	 * `runWorkflow`, starting at the trigger for `webhookServer`).
+	 */
+	connections?: IConnections;
+	/** Credentials by id. A node that needs a type and names none gets the only credential of that type. */
+	credentials?: CredentialStore;
+	/** Node classes (or instances) under test; the harness's own helper nodes are always there. */
+	nodeTypes?: NodeTypeInput[];
+	/** Extra credential types; HaiPayApi is always there. */
+	credentialTypes?: CredentialTypeInput[];
+	/** Workflow settings; `executionOrder` defaults to 'v1' like any workflow created in n8n 1.0+. */
+	settings?: IWorkflowSettings;
+	workflowId?: string;
+	workflowName?: string;
+}
+
+let lastWorkflowId = 0;
+
+/** The definition turned into what n8n-core needs, shared by every execution of one workflow. */
+export interface PreparedWorkflow {
+	id: string;
+	name: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings: IWorkflowSettings;
+	nodeTypes: HarnessNodeTypes;
+	credentialTypes: HarnessCredentialTypes;
+	credentialsHelper: HarnessCredentialsHelper;
+	credentials: CredentialStore;
+	/** A fresh n8n Workflow over these nodes (one per execution, as the n8n server does). */
+	instantiate(staticData?: IDataObject): Workflow;
+	/** The IWorkflowBase n8n's hooks and webhook helpers expect. */
+	base(): IWorkflowBase;
+}
+
+/** Gives a node the only stored credential of a type its description requires, when the node names none. */
+function wireCredentials(node: INode, nodeTypes: HarnessNodeTypes, credentials: CredentialStore): void {
+	const description = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
+	for (const credential of description.credentials ?? []) {
+		if (node.credentials?.[credential.name] !== undefined) continue;
+		if (!NodeHelpers.displayParameter(node.parameters, credential, node, description, node.parameters)) continue;
+		const candidates = Object.entries(credentials).filter(([, entry]) => entry.type === credential.name);
+		if (candidates.length !== 1) continue;
+		const [id, entry] = candidates[0];
+		node.credentials = { ...node.credentials, [credential.name]: { id, name: entry.name ?? id } };
+	}
+}
+
+export function prepareWorkflow(definition: WorkflowDefinition, options: { addStart: boolean }): PreparedWorkflow {
+	const nodeTypes = new HarnessNodeTypes([HarnessStart, HarnessNoOp, ...(definition.nodeTypes ?? [])]);
+	const credentialTypes = new HarnessCredentialTypes([HaiPayApi, ...(definition.credentialTypes ?? [])]);
+	const credentials: CredentialStore = structuredClone(definition.credentials ?? {});
+	for (const [id, entry] of Object.entries(credentials)) {
+		if (!credentialTypes.recognizes(entry.type)) {
+			throw new UserError(`Credential "${id}" has type "${entry.type}", which is not registered (credentialTypes option).`);
+		}
+	}
+	const credentialsHelper = new HarnessCredentialsHelper(credentials, credentialTypes, nodeTypes);
+
+	const specs = [...definition.nodes];
+	if (options.addStart && !specs.some((spec) => spec.name === 'Start')) {
+		specs.unshift({ name: 'Start', type: START_NODE_TYPE });
+	}
+	const names = new Set<string>();
+	for (const spec of specs) {
+		if (names.has(spec.name)) throw new UserError(`Two nodes are named "${spec.name}"; n8n needs unique node names.`);
+		names.add(spec.name);
+	}
+	const nodes = specs.map((spec, index) => toNode(spec, nodeTypes, index));
+	for (const node of nodes) wireCredentials(node, nodeTypes, credentials);
+	const connections = definition.connections ?? chain(...nodes.map((node) => node.name));
+	const settings: IWorkflowSettings = { executionOrder: 'v1', ...definition.settings };
+
+	lastWorkflowId += 1;
+	const id = definition.workflowId ?? `harness-${lastWorkflowId}`;
+	const name = definition.workflowName ?? `Harness workflow ${id}`;
+	const createdAt = new Date();
+
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		settings,
+		nodeTypes,
+		credentialTypes,
+		credentialsHelper,
+		credentials,
+		instantiate: (staticData) =>
+			new Workflow({
+				id,
+				name,
+				nodes: structuredClone(nodes),
+				connections,
+				active: true,
+				nodeTypes,
+				staticData: staticData ?? {},
+				settings,
+			}),
+		base: () => ({
+			id,
+			name,
+			active: true,
+			isArchived: false,
+			activeVersionId: null,
+			createdAt,
+			updatedAt: createdAt,
+			nodes,
+			connections,
+			settings,
+		}),
+	};
+}
