@@ -40,14 +40,30 @@ function isSeenCallbacks(value: unknown): value is SeenCallbacks {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Entries still inside the window, newest last, at most `limit` of them; anything malformed is dropped. */
+/** Keys still inside the window, oldest first; anything malformed is dropped. */
+function liveKeys(stored: SeenCallbacks, nowSeconds: number, windowSeconds: number): string[] {
+	const live: string[] = [];
+	for (const key of Object.keys(stored)) {
+		const at = stored[key];
+		if (typeof at === 'number' && Number.isFinite(at) && at <= nowSeconds && nowSeconds - at < windowSeconds) live.push(key);
+	}
+	return live;
+}
+
+/*
+ * Built by assignment from a key list: Object.entries/fromEntries over a few thousand entries costs ten times
+ * more, and this runs on every callback.
+ */
+function storeOf(keys: string[], at: (key: string) => number, limit: number): SeenCallbacks {
+	const store: SeenCallbacks = {};
+	for (let index = Math.max(0, keys.length - limit); index < keys.length; index++) store[keys[index]] = at(keys[index]);
+	return store;
+}
+
+/** Entries still inside the window, newest last, at most `limit` of them. */
 export function pruned(stored: unknown, nowSeconds: number, windowSeconds: number, limit = DEDUP_LIMIT): SeenCallbacks {
 	if (!isSeenCallbacks(stored)) return {};
-	const live = Object.entries(stored).filter(
-		([, at]) => typeof at === 'number' && Number.isFinite(at) && at <= nowSeconds && nowSeconds - at < windowSeconds,
-	);
-	const kept = live.slice(Math.max(0, live.length - limit));
-	return Object.fromEntries(kept);
+	return storeOf(liveKeys(stored, nowSeconds, windowSeconds), (key) => stored[key], limit);
 }
 
 export interface DedupResult {
@@ -66,13 +82,14 @@ export function remember(
 	windowSeconds: number,
 	limit = DEDUP_LIMIT,
 ): DedupResult {
-	const live = pruned(stored, nowSeconds, windowSeconds, limit);
+	const previous: SeenCallbacks = isSeenCallbacks(stored) ? stored : {};
+	const live = liveKeys(previous, nowSeconds, windowSeconds);
 	const storedCount = isSeenCallbacks(stored) ? Object.keys(stored).length : -1;
-	if (Object.prototype.hasOwnProperty.call(live, key)) {
-		return { duplicate: true, next: live, changed: Object.keys(live).length !== storedCount };
+	if (live.includes(key)) {
+		const next = storeOf(live, (entry) => previous[entry], limit);
+		return { duplicate: true, next, changed: Object.keys(next).length !== storedCount };
 	}
-	const entries = Object.entries(live);
-	entries.push([key, nowSeconds]);
-	const next = Object.fromEntries(entries.slice(Math.max(0, entries.length - limit)));
+	live.push(key);
+	const next = storeOf(live, (entry) => (entry === key ? nowSeconds : previous[entry]), limit);
 	return { duplicate: false, next, changed: true };
 }
