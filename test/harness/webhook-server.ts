@@ -113,9 +113,17 @@ export interface WebhookServer {
 	resetStaticData(): void;
 	/** Resolves when no execution is running (executions run after the response, as in n8n). */
 	idle(): Promise<void>;
+	/**
+	 * Resolves once at least `count` executions have finished, for calls made by another client (a gateway
+	 * posting callbacks) whose arrival the test cannot await. Rejects after `timeoutMs` (default 5000).
+	 */
+	waitForExecutions(count: number, timeoutMs?: number): Promise<WebhookExecution[]>;
+	/** Resolves once at least `count` requests have been answered and their executions finished. */
+	waitForCalls(count: number, timeoutMs?: number): Promise<WebhookCall[]>;
 	/** Sends a request to one of the server's webhooks over real HTTP. Objects are sent as JSON. */
 	send(pathOrNodeName: string | undefined, body?: unknown, options?: SendOptions): Promise<HttpReply>;
 	workflow: PreparedWorkflow;
+	/** Waits for running executions, runs the webhooks' `delete`, stops the server. Safe to call twice. */
 	close(): Promise<void>;
 }
 
@@ -482,6 +490,18 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 		return webhooks.find((webhook) => webhook.node === target || webhook.path === target.replace(/^\/+/, ''));
 	};
 
+	const waitFor = async <T>(list: T[], count: number, what: string, timeoutMs = 5000): Promise<T[]> => {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			await idle();
+			if (list.length >= count && running.size === 0) return list;
+			if (Date.now() > deadline) {
+				throw new UnexpectedError(`Waited ${timeoutMs} ms for ${count} ${what}, got ${list.length}.`);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+	};
+
 	const urlOf = (pathOrNodeName?: string, kind: WebhookUrlKind = 'production'): string => {
 		const path = webhookOf(pathOrNodeName)?.path ?? (pathOrNodeName ?? '').replace(/^\/+/, '');
 		return `${baseUrl}/${kind === 'test' ? 'webhook-test' : 'webhook'}/${path}`;
@@ -525,6 +545,7 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 		return reply;
 	};
 
+	let closing: Promise<void> | undefined;
 	if (options.activate !== false) {
 		try {
 			await runSetupMethod('create', 'activate');
@@ -548,13 +569,21 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 			storedStaticData = {};
 		},
 		idle,
+		waitForExecutions: async (count, timeoutMs) => await waitFor(executions, count, 'executions', timeoutMs),
+		waitForCalls: async (count, timeoutMs) => await waitFor(calls, count, 'calls', timeoutMs),
 		send,
 		workflow: prepared,
 		close: async () => {
-			await idle();
-			if (options.activate !== false) await runSetupMethod('delete', 'update');
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
+			closing ??= (async () => {
+				await idle();
+				try {
+					if (options.activate !== false) await runSetupMethod('delete', 'update');
+				} finally {
+					server.closeAllConnections();
+					await new Promise<void>((resolve) => server.close(() => resolve()));
+				}
+			})();
+			await closing;
 		},
 	};
 }

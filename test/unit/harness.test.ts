@@ -187,7 +187,17 @@ class CredentialFields implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const credentials = await this.getCredentials('haiPayApi');
-		return [[{ json: { fields: Object.keys(credentials).sort(), arrayStyle: credentials.arrayStyle as string } }]];
+		return [
+			[
+				{
+					json: {
+						fields: Object.keys(credentials).sort(),
+						arrayStyle: credentials.arrayStyle as string,
+						currency: credentials.currency as string,
+					},
+				},
+			],
+		];
 	}
 }
 
@@ -335,16 +345,33 @@ describe('runWorkflow', () => {
 		expect(everything).not.toContain(TEST_KEYS.merchantPkcs8.split('\n')[1]);
 	});
 
-	it('applies credential property defaults like n8n and keeps stored values', async () => {
+	it('keeps the log lines of concurrent runs apart', async () => {
+		const run = async (marker: string) =>
+			await runWorkflow({
+				nodeTypes: [LedgerProbe],
+				credentials: { hp: haiPayCredential() },
+				nodes: [{ name: marker, type: 'ledgerProbe' }],
+			});
+		const [a, b] = await Promise.all([run('Run A'), run('Run B')]);
+
+		expect(a.logs.some((line) => line.text.includes('Run A'))).toBe(true);
+		expect(a.logs.some((line) => line.text.includes('Run B'))).toBe(false);
+		expect(b.logs.some((line) => line.text.includes('Run A'))).toBe(false);
+	});
+
+	it('applies credential property defaults and resolves expressions in fields, like n8n', async () => {
+		const credential = haiPayCredential();
+		credential.data.currency = '={{ "TZ" + "S" }}';
 		const result = await runWorkflow({
 			nodeTypes: [CredentialFields],
-			credentials: { hp: haiPayCredential() },
+			credentials: { hp: credential },
 			nodes: [{ name: 'Fields', type: 'credentialFields' }],
 		});
 
 		expect(result.jsonOf('Fields')[0]).toEqual({
 			fields: ['appId', 'arrayStyle', 'baseUrl', 'currency', 'environment', 'haipayPublicKey', 'privateKey', 'secretKey'],
 			arrayStyle: 'json',
+			currency: 'TZS',
 		});
 	});
 
@@ -547,6 +574,20 @@ describe('webhookServer', () => {
 		server.setStaticData({});
 		await server.send('Callback', { token: 'good', orderNo: 'A1' });
 		expect(server.executions).toHaveLength(2);
+	});
+
+	it('lets a test wait for executions started by another client', async () => {
+		await startServer();
+		const posting = fetch(server.url('Callback'), {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ token: 'good', orderNo: 'X1' }),
+		});
+
+		const [execution] = await server.waitForExecutions(1);
+		expect(execution.items[0].json.orderNo).toBe('X1');
+		expect(await (await posting).text()).toBe('SUCCESS');
+		await expect(server.waitForExecutions(2, 50)).rejects.toThrow(/Waited 50 ms for 2 executions, got 1/);
 	});
 
 	it('tolerates bodies that are not JSON, and refuses malformed JSON as n8n does (422)', async () => {
