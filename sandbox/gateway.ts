@@ -158,6 +158,8 @@ export class Gateway {
 				this.callbacks.restore(saved.callbacks);
 				for (const order of this.book.orders.values()) this.arm(order);
 			}
+			// The file exists from the start, so a crash before the first order still keeps the balances.
+			this.writer.markDirty();
 		}
 	}
 

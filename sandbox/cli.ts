@@ -1,0 +1,282 @@
+import { generateKeyPair } from 'crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { join, resolve } from 'path';
+import { promisify } from 'util';
+
+import { HAIPAY_CALLBACK_SCHEDULE } from './callbacks';
+import { startSandbox, type Sandbox, type SandboxOptions } from './index';
+import { DEFAULT_APP_IDS, DEFAULT_BALANCE, defaultSecret, type MerchantConfig } from './merchants';
+
+/**
+ * `npm run sandbox`: the gateway for a merchant's own machine or the playground. Unlike the in-process default
+ * it makes its own keys (kept in the state dir), so nothing it signs can be mistaken for the repository's test keys.
+ */
+
+const generate = promisify(generateKeyPair);
+
+export const DEFAULT_PORT = 8642;
+
+export interface CliOptions {
+	port: number;
+	host: string;
+	stateDir: string;
+	fresh: boolean;
+	persist: boolean;
+	manual: boolean;
+	processingMs: number;
+	finalMs: number;
+	callbackSchedule: number[];
+	latencyMs: number;
+	voucherResponse: 'binary' | 'base64' | 'url';
+	merchantsFile?: string;
+}
+
+const HELP = `Usage: npm run sandbox -- [options]
+
+A local HaiPay gateway (test only). Options:
+  --port N                 port to listen on (default ${DEFAULT_PORT}, or HAIPAY_SANDBOX_PORT; 0 = any free port)
+  --host H                 address to listen on (default 127.0.0.1)
+  --state-dir DIR          keys, state and the n8n credential file (default .sandbox, or HAIPAY_SANDBOX_DIR)
+  --fresh                  forget saved orders and balances (keys are kept)
+  --no-persist             keep state in memory only
+  --manual                 orders move only through the control API
+  --processing-ms N        status 0 -> 1 after N ms (default 1000)
+  --final-ms N             status 1 -> 2/3 after N ms more (default 5000)
+  --callback-schedule L    comma-separated ms between callback attempts (default 5 x 300000)
+  --latency-ms N           delay every answer by N ms
+  --voucher-response M     binary | base64 | url (default binary)
+  --merchants FILE         JSON array of {appId, currency, secretKey?, balance?, arrayStyle?}
+  --help                   this text
+`;
+
+function integer(name: string, text: string | undefined): number {
+	const value = Number(text);
+	if (text === undefined || !Number.isInteger(value) || value < 0) throw new Error(`${name} needs a non-negative integer`);
+	return value;
+}
+
+export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions | 'help' {
+	const options: CliOptions = {
+		port: env.HAIPAY_SANDBOX_PORT ? integer('HAIPAY_SANDBOX_PORT', env.HAIPAY_SANDBOX_PORT) : DEFAULT_PORT,
+		host: '127.0.0.1',
+		stateDir: resolve(env.HAIPAY_SANDBOX_DIR ?? '.sandbox'),
+		fresh: false,
+		persist: true,
+		manual: false,
+		processingMs: 1_000,
+		finalMs: 5_000,
+		callbackSchedule: HAIPAY_CALLBACK_SCHEDULE,
+		latencyMs: 0,
+		voucherResponse: 'binary',
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		const next = () => {
+			i += 1;
+			if (argv[i] === undefined) throw new Error(`${arg} needs a value`);
+			return argv[i];
+		};
+		switch (arg) {
+			case '--help':
+			case '-h':
+				return 'help';
+			case '--port':
+				options.port = integer(arg, next());
+				break;
+			case '--host':
+				options.host = next();
+				break;
+			case '--state-dir':
+				options.stateDir = resolve(next());
+				break;
+			case '--fresh':
+				options.fresh = true;
+				break;
+			case '--no-persist':
+				options.persist = false;
+				break;
+			case '--manual':
+				options.manual = true;
+				break;
+			case '--processing-ms':
+				options.processingMs = integer(arg, next());
+				break;
+			case '--final-ms':
+				options.finalMs = integer(arg, next());
+				break;
+			case '--callback-schedule':
+				options.callbackSchedule = next()
+					.split(',')
+					.filter((part) => part.trim() !== '')
+					.map((part) => integer(arg, part.trim()));
+				break;
+			case '--latency-ms':
+				options.latencyMs = integer(arg, next());
+				break;
+			case '--voucher-response': {
+				const mode = next();
+				if (mode !== 'binary' && mode !== 'base64' && mode !== 'url') throw new Error('--voucher-response is binary, base64 or url');
+				options.voucherResponse = mode;
+				break;
+			}
+			case '--merchants':
+				options.merchantsFile = resolve(next());
+				break;
+			default:
+				throw new Error(`unknown option ${arg} (see --help)`);
+		}
+	}
+	return options;
+}
+
+interface KeyPair {
+	privatePem: string;
+	publicPem: string;
+}
+
+/** Loads a key pair from the state dir, or makes and saves one: a restart keeps every credential valid. */
+async function keyPair(dir: string, name: string): Promise<KeyPair> {
+	const privatePath = join(dir, `${name}.pkcs8.pem`);
+	const publicPath = join(dir, `${name}.public.pem`);
+	if (existsSync(privatePath) && existsSync(publicPath)) {
+		return { privatePem: readFileSync(privatePath, 'utf8'), publicPem: readFileSync(publicPath, 'utf8') };
+	}
+	const { privateKey, publicKey } = await generate('rsa', {
+		modulusLength: 2048,
+		publicKeyEncoding: { type: 'spki', format: 'pem' },
+		privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+	});
+	writeFileSync(privatePath, privateKey, { mode: 0o600 });
+	writeFileSync(publicPath, publicKey);
+	return { privatePem: privateKey, publicPem: publicKey };
+}
+
+export interface PreparedState {
+	platform: KeyPair;
+	merchants: Array<MerchantConfig & { privatePem: string; publicPem: string }>;
+}
+
+export async function prepareState(stateDir: string, merchantsFile?: string): Promise<PreparedState> {
+	const keyDir = join(stateDir, 'keys');
+	mkdirSync(keyDir, { recursive: true });
+	const configured: MerchantConfig[] = merchantsFile
+		? (JSON.parse(readFileSync(merchantsFile, 'utf8')) as MerchantConfig[])
+		: DEFAULT_APP_IDS.map(([appId, currency]) => ({ appId, currency, secretKey: defaultSecret(currency), balance: DEFAULT_BALANCE }));
+	const [platform, ...pairs] = await Promise.all([
+		keyPair(keyDir, 'platform'),
+		...configured.map((merchant) => keyPair(keyDir, `merchant-${merchant.appId}`)),
+	]);
+	return {
+		platform,
+		merchants: configured.map((merchant, i) => ({
+			...merchant,
+			currency: merchant.currency.toUpperCase(),
+			secretKey: merchant.secretKey ?? defaultSecret(merchant.currency),
+			publicKey: merchant.publicKey ?? pairs[i].publicPem,
+			privatePem: pairs[i].privatePem,
+			publicPem: pairs[i].publicPem,
+		})),
+	};
+}
+
+/** The array `n8n import:credentials --input=FILE` takes: one "HaiPay API" credential per appId. */
+export function n8nCredentials(state: PreparedState, baseUrl: string): unknown[] {
+	return state.merchants.map((merchant) => ({
+		id: `hpsandbox${merchant.appId}`,
+		name: `HaiPay Sandbox ${merchant.currency}${state.merchants.filter((m) => m.currency === merchant.currency).length > 1 ? ` ${merchant.appId}` : ''}`,
+		type: 'haiPayApi',
+		data: {
+			environment: 'custom',
+			baseUrl,
+			appId: merchant.appId,
+			currency: merchant.currency,
+			secretKey: merchant.secretKey,
+			privateKey: merchant.privatePem,
+			haipayPublicKey: state.platform.publicPem,
+			arrayStyle: merchant.arrayStyle ?? 'json',
+		},
+	}));
+}
+
+export async function runCli(options: CliOptions): Promise<{ sandbox: Sandbox; credentialsFile: string }> {
+	mkdirSync(options.stateDir, { recursive: true });
+	const stateFile = join(options.stateDir, 'state.json');
+	if (options.fresh) rmSync(stateFile, { force: true });
+	const state = await prepareState(options.stateDir, options.merchantsFile);
+	const sandboxOptions: SandboxOptions = {
+		port: options.port,
+		host: options.host,
+		merchants: state.merchants.map(({ privatePem: _p, publicPem: _q, ...merchant }) => merchant),
+		platformPrivateKey: state.platform.privatePem,
+		callbackSchedule: options.callbackSchedule,
+		transitionDelays: { processingMs: options.processingMs, finalMs: options.finalMs },
+		manual: options.manual,
+		latencyMs: options.latencyMs,
+		voucherResponse: options.voucherResponse,
+		stateFile: options.persist ? stateFile : undefined,
+		persistDebounceMs: 500,
+		requestLogLimit: 5_000,
+	};
+	const sandbox = await startSandbox(sandboxOptions);
+	const credentialsFile = join(options.stateDir, 'n8n-credentials.json');
+	writeFileSync(credentialsFile, `${JSON.stringify(n8nCredentials(state, sandbox.baseUrl), null, 2)}\n`, { mode: 0o600 });
+	return { sandbox, credentialsFile };
+}
+
+function describe(sandbox: Sandbox, credentialsFile: string, options: CliOptions): string {
+	const lines = [
+		`HaiPay sandbox listening on ${sandbox.baseUrl}  (test only: no real money, keys made locally)`,
+		'',
+		'  appId  currency  secret key',
+		...sandbox.merchants.map((m) => `  ${String(m.appId).padEnd(5)}  ${m.currency.padEnd(8)}  ${m.secretKey}`),
+		'',
+		`n8n credentials: ${credentialsFile}`,
+		`  import with: n8n import:credentials --input=${credentialsFile}`,
+		`state and keys:  ${options.stateDir}${options.persist ? '' : ' (state not persisted)'}`,
+		`control API:     ${sandbox.baseUrl}/__sandbox/health  (see docs/sandbox.md)`,
+		options.manual
+			? 'orders move only when settled through the control API'
+			: `orders: processing after ${options.processingMs} ms, final after ${options.finalMs} ms more`,
+		'Ctrl+C stops it.',
+	];
+	return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+	let parsed: CliOptions | 'help';
+	try {
+		parsed = parseArgs(process.argv.slice(2));
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+		process.exit(2);
+	}
+	if (parsed === 'help') {
+		process.stdout.write(HELP);
+		return;
+	}
+	const options = parsed;
+	const { sandbox, credentialsFile } = await runCli(options);
+	process.stdout.write(`${describe(sandbox, credentialsFile, options)}\n`);
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`\n${signal}: saving state and stopping\n`);
+		sandbox.close().then(
+			() => process.exit(0),
+			(error: Error) => {
+				process.stderr.write(`${error.message}\n`);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (require.main === module) {
+	main().catch((error: Error) => {
+		process.stderr.write(`${error.stack ?? error.message}\n`);
+		process.exit(1);
+	});
+}

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { parseArgs } from '../../sandbox/cli';
+import { loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
+import { rawPost } from './helpers';
+
+const root = join(__dirname, '..', '..');
+
+interface Running {
+	child: ChildProcess;
+	baseUrl: string;
+	output: string;
+}
+
+function startCli(stateDir: string): Promise<Running> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'sandbox', 'cli.ts'), '--port', '0', '--state-dir', stateDir, '--manual'], {
+			cwd: root,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let output = '';
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error(`the CLI did not start: ${output}`));
+		}, 20_000);
+		child.stdout?.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+			const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+			if (match && output.includes('Ctrl+C')) {
+				clearTimeout(timer);
+				resolve({ child, baseUrl: match[1], output });
+			}
+		});
+		child.stderr?.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+		});
+		child.on('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`the CLI exited with ${code}: ${output}`));
+		});
+	});
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+	return new Promise((resolve) => {
+		child.removeAllListeners('exit');
+		child.on('exit', (code) => resolve(code));
+		child.kill('SIGTERM');
+	});
+}
+
+interface Credential {
+	id: string;
+	name: string;
+	type: string;
+	data: { environment: string; baseUrl: string; appId: number; currency: string; secretKey: string; privateKey: string; haipayPublicKey: string; arrayStyle: string };
+}
+
+describe('npm run sandbox', () => {
+	const dir = mkdtempSync(join(tmpdir(), 'haipay-cli-'));
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	it('parses its options', () => {
+		expect(parseArgs([], {})).toMatchObject({ port: 8642, host: '127.0.0.1', persist: true, manual: false });
+		expect(parseArgs(['--port', '9000', '--manual', '--callback-schedule', '10,20', '--no-persist'], {})).toMatchObject({
+			port: 9000,
+			manual: true,
+			persist: false,
+			callbackSchedule: [10, 20],
+		});
+		expect(parseArgs([], { HAIPAY_SANDBOX_PORT: '7000' })).toMatchObject({ port: 7000 });
+		expect(parseArgs(['--help'], {})).toBe('help');
+		expect(() => parseArgs(['--port', 'x'], {})).toThrow('--port');
+		expect(() => parseArgs(['--what'], {})).toThrow('unknown option');
+	});
+
+	it('makes its keys, writes an importable credential file, serves signed answers and keeps keys over a restart', async () => {
+		const first = await startCli(dir);
+		let credentials: Credential[];
+		try {
+			expect(first.output).toContain('1001   TZS');
+			const file = join(dir, 'n8n-credentials.json');
+			expect(first.output).toContain(file);
+			credentials = JSON.parse(readFileSync(file, 'utf8')) as Credential[];
+			expect(credentials).toHaveLength(11);
+			const tzs = credentials[0];
+			expect(tzs).toMatchObject({ id: 'hpsandbox1001', name: 'HaiPay Sandbox TZS', type: 'haiPayApi' });
+			expect(tzs.data).toMatchObject({ environment: 'custom', baseUrl: first.baseUrl, appId: 1001, currency: 'TZS', secretKey: 'test-only-secret-tzs', arrayStyle: 'json' });
+			const body: Record<string, unknown> = { appId: 1001 };
+			body.sign = signBody(body, tzs.data.secretKey, loadPrivateKey(tzs.data.privateKey));
+			const answer = await rawPost(first.baseUrl, '/tzs/account/ledger', body);
+			const data = answer.json?.data as Record<string, unknown>;
+			expect(answer.json?.status).toBe('1');
+			expect(verifyBody(data, String(data.sign), tzs.data.secretKey, loadPublicKey(tzs.data.haipayPublicKey))).toBe(true);
+			// The repository's fixture key is not one of the CLI's keys.
+			const fixture = readFileSync(join(root, 'test', 'fixtures', 'keys', 'merchant-test-only.pkcs8.pem'), 'utf8');
+			const forged: Record<string, unknown> = { appId: 1001 };
+			forged.sign = signBody(forged, tzs.data.secretKey, loadPrivateKey(fixture));
+			expect((await rawPost(first.baseUrl, '/tzs/account/ledger', forged)).json?.error).toBe('4003');
+		} finally {
+			expect(await stop(first.child)).toBe(0);
+		}
+		expect(existsSync(join(dir, 'state.json'))).toBe(true);
+
+		const second = await startCli(dir);
+		try {
+			const again = JSON.parse(readFileSync(join(dir, 'n8n-credentials.json'), 'utf8')) as Credential[];
+			expect(again[0].data.privateKey).toBe(credentials[0].data.privateKey);
+			expect(again[0].data.haipayPublicKey).toBe(credentials[0].data.haipayPublicKey);
+		} finally {
+			await stop(second.child);
+		}
+	});
+});
