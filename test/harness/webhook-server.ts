@@ -473,6 +473,8 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 				}
 			})
 			.finally(() => {
+				// n8n would leave a response the node took over (noWebhookResponse) and never wrote open until the
+				// client gives up; ending it keeps a test from hanging on a node bug.
 				if (!res.writableEnded) res.end();
 				running.delete(done);
 			});
