@@ -125,6 +125,9 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 
 		const notJson = await server.send(TRIGGER, 'status=2', { headers: { 'Content-Type': 'text/plain' } });
 		expect([notJson.status, notJson.text]).toEqual([401, 'Rejected: the body is not a JSON object']);
+		// Labelled JSON but not parseable: n8n's body parser refuses it before the node runs.
+		const broken = await server.send(TRIGGER, '{"orderNo":', { headers: { 'Content-Type': 'application/json' } });
+		expect(broken.status).toBe(422);
 		expect(server.executions).toHaveLength(1);
 	});
 
