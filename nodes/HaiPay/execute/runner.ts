@@ -89,6 +89,8 @@ function failureItem(failure: GatewayFailure, operation: Operation, prepared: Pr
 		...(failure.details.errorCode !== undefined ? { errorCode: failure.details.errorCode } : {}),
 		...(failure.details.gatewayMessage !== undefined ? { gatewayMessage: failure.details.gatewayMessage } : {}),
 		...(failure.details.field !== undefined ? { field: failure.details.field, rule: failure.details.rule } : {}),
+		...(failure.details.cause !== undefined ? { cause: failure.details.cause } : {}),
+		...(failure.details.httpStatus !== undefined ? { httpStatus: failure.details.httpStatus } : {}),
 		...(prepared?.orderId !== undefined ? { orderId: prepared.orderId } : {}),
 		...(prepared?.currency ? { currency: prepared.currency } : {}),
 		advice: ADVICE[failure.kind],

@@ -46,6 +46,17 @@ function errorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
+/*
+ * In words, not codes: n8n replaces a message that contains a code such as ECONNRESET with its own generic text,
+ * which would hide that the outcome of a create is unknown. The code itself stays on the item as `cause`.
+ */
+function lostBecause(code: string | undefined, timeoutMs: number): string {
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return `no answer within ${timeoutMs} ms`;
+	if (code === 'ECONNRESET') return 'the connection was reset before an answer came';
+	if (code === 'EPIPE') return 'the connection broke while sending';
+	return 'the connection failed before an answer came';
+}
+
 function header(response: RawResponse, name: string): string {
 	const value = response.headers[name] ?? response.headers[name.toLowerCase()];
 	return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -155,11 +166,9 @@ async function attempt(
 	if ('response' in sent) return interpret(sent.response, settings, options);
 	const { code } = sent;
 	if (code !== undefined && NOT_SENT_CODES.has(code)) {
-		throw new GatewayFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl} (${code}); nothing was sent`, { cause: code });
+		throw new GatewayFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, { cause: code });
 	}
-	const reason =
-		code === 'ECONNABORTED' || code === 'ETIMEDOUT' ? `no answer within ${options.timeoutMs} ms` : `connection failed (${code ?? 'no code'})`;
-	throw transient(`HaiPay did not answer: ${reason}`, { cause: code });
+	throw transient(`HaiPay did not answer: ${lostBecause(code, options.timeoutMs)}`, { cause: code });
 }
 
 /**

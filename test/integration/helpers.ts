@@ -1,0 +1,80 @@
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
+import type { Sandbox } from '../../sandbox';
+import { runWorkflow, type RunResult } from '../harness';
+import { TEST_KEYS } from '../helpers/keys';
+
+export const NODE = 'HaiPay';
+
+export const APP_IDS = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006, BRL: 1007, MYR: 1008, SAR: 1009, IDR: 1010, USDC: 1011 } as const;
+export type SandboxCurrency = keyof typeof APP_IDS;
+
+/** The credential a merchant would create for one of the sandbox's default App IDs. */
+export function credentialFor(sandbox: Sandbox, currency: SandboxCurrency, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+	return {
+		environment: 'custom',
+		baseUrl: sandbox.baseUrl,
+		appId: APP_IDS[currency],
+		currency,
+		secretKey: `test-only-secret-${currency.toLowerCase()}`,
+		privateKey: TEST_KEYS.merchantPkcs8,
+		haipayPublicKey: TEST_KEYS.platformPublic,
+		arrayStyle: 'json',
+		...overrides,
+	};
+}
+
+export interface NodeRun {
+	currency?: SandboxCurrency;
+	parameters: INodeParameters;
+	items?: IDataObject[];
+	credential?: ICredentialDataDecryptedObject;
+	/** n8n node settings: continueOnFail, onError, retryOnFail, maxTries, waitBetweenTries. */
+	settings?: Record<string, unknown>;
+}
+
+/** Runs one HaiPay node in a real n8n-core execution, fed by the given items. */
+export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<RunResult> {
+	return await runWorkflow({
+		nodeTypes: [HaiPay],
+		credentials: { hp: { type: 'haiPayApi', data: run.credential ?? credentialFor(sandbox, run.currency ?? 'TZS') } },
+		nodes: [{ name: NODE, type: 'haiPay', parameters: run.parameters, ...run.settings }],
+		items: (run.items ?? [{}]).map((json) => ({ json })),
+		timeoutMs: 60_000,
+	});
+}
+
+/** Parameters that read every payout field from the incoming item, as a spreadsheet workflow does. */
+export function payoutFromItem(currency: string, fields: string[], additional: string[] = []): INodeParameters {
+	const parameters: INodeParameters = { resource: 'payout', operation: 'create', currency };
+	for (const field of fields) parameters[field] = `={{ $json.${field} }}`;
+	if (additional.length > 0) {
+		parameters.additionalFields = Object.fromEntries(additional.map((field) => [field, `={{ $json.${field} }}`]));
+	}
+	return parameters;
+}
+
+export const TZS_FIELDS = ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId'];
+
+let counter = 0;
+/** A unique order ID per test run, so tests sharing one sandbox never collide. */
+export function uniqueOrderId(prefix: string): string {
+	counter += 1;
+	return `${prefix}-${process.pid}-${counter}`;
+}
+
+export function tzsRow(overrides: IDataObject = {}): IDataObject {
+	return {
+		orderId: uniqueOrderId('TZS'),
+		amount: '15000',
+		accountType: 'EWALLET',
+		bankCode: 'VODACOM',
+		accountNo: '255712345678',
+		name: 'Amina Juma',
+		phone: '255712345678',
+		email: 'amina@example.com',
+		partnerUserId: 'user-1',
+		...overrides,
+	};
+}

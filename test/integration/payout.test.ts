@@ -1,0 +1,288 @@
+/**
+ * The HaiPay node's payouts in real n8n-core executions against the sandbox gateway over HTTP.
+ */
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { bareBase64, TEST_KEYS } from '../helpers/keys';
+import { credentialFor, NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ manual: true, hangMs: 4_000 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+afterEach(() => {
+	sandbox.control.clearFaults();
+});
+
+const createTzs = payoutFromItem('TZS', TZS_FIELDS, ['notifyUrl', 'subject']);
+
+function ordersWith(orderId: string) {
+	return sandbox.orders.filter((order) => order.orderId === orderId);
+}
+
+describe('payout create, one currency at a time', () => {
+	const rows = {
+		TZS: { fields: TZS_FIELDS, row: tzsRow() },
+		ZAR: {
+			fields: TZS_FIELDS,
+			row: { orderId: uniqueOrderId('ZAR'), amount: '2500.50', accountType: 'BANK_ACCOUNT', bankCode: 'FNB', accountNo: '62000000000', name: 'Thabo Nkosi', phone: '27821234567', email: 'thabo@example.com', partnerUserId: 'user-2' },
+		},
+		NGN: {
+			fields: ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'],
+			row: { orderId: uniqueOrderId('NGN'), amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi' },
+		},
+		EGP: {
+			fields: TZS_FIELDS,
+			row: { orderId: uniqueOrderId('EGP'), amount: '300', accountType: 'EWALLET', bankCode: 'VODAFONE_CASH', accountNo: '+201012345678', name: 'Omar Hassan', phone: '+201012345678', email: 'omar@example.com', partnerUserId: 'user-3' },
+		},
+		BDT: {
+			fields: TZS_FIELDS,
+			row: { orderId: uniqueOrderId('BDT'), amount: 500, accountType: 'EWALLET', bankCode: 'BKASH', accountNo: '01712345678', name: 'Rahim Uddin', phone: '8801712345678', email: 'rahim@example.com', partnerUserId: 'user-4' },
+		},
+	} as const;
+
+	it.each(Object.keys(rows) as Array<keyof typeof rows>)('%s: accepted, verified, one order at the gateway', async (currency) => {
+		const { fields, row } = rows[currency];
+		const result = await runNode(sandbox, { currency, parameters: payoutFromItem(currency, [...fields]), items: [row] });
+		expect(result.status).toBe('success');
+		const [item] = result.outputOf(NODE);
+		expect(item.json).toMatchObject({ orderId: row.orderId, currency, outcome: 'accepted', verified: true });
+		expect(typeof item.json.orderNo).toBe('string');
+		expect(item.json).not.toHaveProperty('sign');
+		expect(item.pairedItem).toEqual({ item: 0 });
+		const orders = ordersWith(row.orderId);
+		expect(orders).toHaveLength(1);
+		expect(orders[0].orderNo).toBe(item.json.orderNo);
+		expect(Number(orders[0].amount)).toBe(Number(row.amount));
+	});
+
+	it('NGN answers with payUrl, passed through', async () => {
+		const row = { ...rows.NGN.row, orderId: uniqueOrderId('NGN') };
+		const result = await runNode(sandbox, { currency: 'NGN', parameters: payoutFromItem('NGN', [...rows.NGN.fields]), items: [row] });
+		expect(result.outputOf(NODE)[0].json).toHaveProperty('payUrl');
+	});
+});
+
+describe('payout create, bad input', () => {
+	it('names the item, the field and the rule, and sends nothing', async () => {
+		const before = sandbox.appliesReceived();
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: [tzsRow(), tzsRow({ amount: '999', name: 'Amina Juma2' })],
+		});
+		expect(result.status).toBe('error');
+		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 1 });
+		expect(result.error?.message).toContain('"amount" must be at least 1,000 TZS (got 999)');
+		expect(result.error?.message).toContain('"name"');
+		expect(result.error?.message).toContain('found "2"');
+		expect(sandbox.appliesReceived()).toBe(before);
+	});
+
+	it('refuses a currency the credential does not belong to, before sending', async () => {
+		const before = sandbox.appliesReceived();
+		const result = await runNode(sandbox, {
+			currency: 'NGN',
+			parameters: createTzs,
+			items: [tzsRow()],
+		});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('This HaiPay credential is for NGN (App ID 1003), but the operation is in TZS');
+		expect(sandbox.appliesReceived()).toBe(before);
+	});
+
+	it('fails the run before any item when a key cannot be read, naming the key', async () => {
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: [tzsRow()],
+			credential: credentialFor(sandbox, 'TZS', { privateKey: bareBase64(TEST_KEYS.merchantPkcs8).slice(0, 200) }),
+		});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/merchant private key could not be read/);
+		expect(JSON.stringify(result.run)).not.toContain(bareBase64(TEST_KEYS.merchantPkcs8).slice(50, 90));
+	});
+});
+
+describe('payout create, gateway answers', () => {
+	it('a refusal is a NodeApiError with the gateway code and message', async () => {
+		const result = await runNode(sandbox, { parameters: createTzs, items: [tzsRow({ name: 'No Permission' })] });
+		expect(result.status).toBe('error');
+		expect(result.error).toMatchObject({ name: 'NodeApiError', itemIndex: 0 });
+		expect(result.error?.message).toContain('No permission to pay for products');
+		expect(result.error?.message).toContain('4010');
+	});
+
+	it('with Continue On Fail, a refusal comes out as an item and the run goes on', async () => {
+		const rows = [tzsRow(), tzsRow({ bankCode: 'VODACOM', name: 'No Channel' }), tzsRow()];
+		const result = await runNode(sandbox, { parameters: createTzs, items: rows, settings: { onError: 'continueRegularOutput' } });
+		expect(result.status).toBe('success');
+		const out = result.jsonOf(NODE);
+		expect(out.map((item) => item.outcome)).toEqual(['accepted', 'rejected', 'accepted']);
+		expect(out[1]).toMatchObject({ errorCode: '4002', gatewayMessage: 'channel code does not exist', orderId: rows[1].orderId, errorType: 'rejected' });
+		expect(ordersWith(rows[1].orderId as string)).toHaveLength(0);
+	});
+
+	it('a duplicate orderId is refused and the first order is untouched', async () => {
+		const row = tzsRow();
+		await runNode(sandbox, { parameters: createTzs, items: [row] });
+		const first = { ...ordersWith(row.orderId as string)[0] };
+		const again = await runNode(sandbox, { parameters: createTzs, items: [{ ...row, amount: '20000' }], settings: { onError: 'continueRegularOutput' } });
+		expect(again.jsonOf(NODE)[0]).toMatchObject({ outcome: 'rejected', orderId: row.orderId });
+		expect(ordersWith(row.orderId as string)).toHaveLength(1);
+		expect(ordersWith(row.orderId as string)[0].amount).toBe(first.amount);
+	});
+
+	it('without the HaiPay public key, answers are marked not verified', async () => {
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: [tzsRow()],
+			credential: credentialFor(sandbox, 'TZS', { haipayPublicKey: '' }),
+		});
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted', verified: false });
+	});
+
+	it('a wrongly signed answer to a create is an unknown outcome, not a success', async () => {
+		sandbox.control.addFault({ type: 'badSignature', path: '/tzs/pay/apply', times: 1 });
+		const row = tzsRow();
+		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
+		expect(ordersWith(row.orderId as string)).toHaveLength(1);
+	});
+});
+
+describe('payout create, unknown outcomes: the order exists but the answer is lost', () => {
+	const lost = [
+		['the gateway never answers', { name: 'Time Out' }],
+		['the connection is reset', { name: 'Reset Connection' }],
+		['the gateway answers 502', { name: 'Server Error' }],
+	] as const;
+
+	it.each(lost)('%s: outcome unknown with the orderId, sent exactly once', async (_what, overrides) => {
+		const row = tzsRow(overrides);
+		const before = sandbox.appliesReceived(1001);
+		const result = await runNode(sandbox, {
+			parameters: { ...createTzs, options: { timeout: 1500 } },
+			items: [row],
+			settings: { onError: 'continueRegularOutput' },
+		});
+		const [item] = result.jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown', errorType: 'unknown', orderId: row.orderId });
+		expect(String(item.error)).toContain('HaiPay may have taken this order');
+		expect(String(item.advice)).toContain('Query it by its orderId');
+		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+		expect(ordersWith(row.orderId as string)).toHaveLength(1);
+	});
+
+	it('without Continue On Fail it is a NodeApiError that says to query first', async () => {
+		const row = tzsRow({ name: 'Reset Connection' });
+		const result = await runNode(sandbox, { parameters: createTzs, items: [row] });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('The outcome is unknown');
+		expect(result.error?.description).toContain(`Order ID: ${row.orderId}`);
+	});
+
+	it('a fault after the order was created is unknown too', async () => {
+		sandbox.control.addFault({ type: 'httpError', when: 'after', status: 503, path: '/tzs/pay/apply', times: 1 });
+		const row = tzsRow();
+		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown' });
+		expect(ordersWith(row.orderId as string)).toHaveLength(1);
+	});
+
+	it('a 5xx before anything was created is still unknown to the node, and still sent once', async () => {
+		sandbox.control.addFault({ type: 'httpError', when: 'before', status: 502, path: '/tzs/pay/apply', times: 1 });
+		const row = tzsRow();
+		const before = sandbox.appliesReceived(1001);
+		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown' });
+		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+		expect(ordersWith(row.orderId as string)).toHaveLength(0);
+	});
+
+	it('a refused connection means nothing was sent', async () => {
+		const closed = await startSandbox({ manual: true });
+		const credential = credentialFor(closed, 'TZS');
+		await closed.close();
+		const result = await runNode(sandbox, { parameters: createTzs, items: [tzsRow()], credential, settings: { onError: 'continueRegularOutput' } });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'not_sent', errorType: 'not_sent', cause: 'ECONNREFUSED' });
+	});
+});
+
+describe('payout get', () => {
+	const getParameters = (currency: string, by: Record<string, string>) => ({ resource: 'payout', operation: 'get', currency, ...by });
+
+	it('reads an order by orderId or orderNo with a readable status', async () => {
+		const row = tzsRow();
+		const created = await runNode(sandbox, { parameters: createTzs, items: [row] });
+		const orderNo = created.jsonOf(NODE)[0].orderNo as string;
+		sandbox.control.settle(orderNo, 'success');
+		for (const by of [{ orderId: row.orderId as string }, { orderNo }]) {
+			const result = await runNode(sandbox, { parameters: getParameters('TZS', by) });
+			expect(result.jsonOf(NODE)[0]).toMatchObject({ orderId: row.orderId, orderNo, status: 2, statusLabel: 'success', verified: true });
+			expect(typeof result.jsonOf(NODE)[0].fee).toBe('string');
+		}
+	});
+
+	it('BRL and MYR, the contract\'s own queries, with MYR payTime', async () => {
+		for (const [currency, appId] of [['BRL', 1007], ['MYR', 1008]] as const) {
+			const order = sandbox.control.createOrder({ appId, kind: 'payout', orderId: uniqueOrderId(currency), amount: '100.00' });
+			sandbox.control.settle(order.orderNo, 'success');
+			const result = await runNode(sandbox, { currency, parameters: getParameters(currency, { orderNo: order.orderNo }) });
+			const [item] = result.jsonOf(NODE);
+			expect(item).toMatchObject({ orderNo: order.orderNo, status: 2, statusLabel: 'success', currency });
+			if (currency === 'MYR') expect(item.payTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+		}
+	});
+
+	it('an unknown order answers status 3 with errorMsg, as the contract says', async () => {
+		const result = await runNode(sandbox, { parameters: getParameters('TZS', { orderId: 'NO-SUCH-ORDER' }) });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ status: 3, statusLabel: 'failed' });
+		expect(String(result.jsonOf(NODE)[0].errorMsg)).not.toBe('');
+	});
+
+	it('needs orderId or orderNo', async () => {
+		const result = await runNode(sandbox, { parameters: getParameters('TZS', {}) });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('Give "orderId"');
+	});
+
+	it('retries a read after a 503 and answers', async () => {
+		sandbox.control.addFault({ type: 'httpError', status: 503, path: '/tzs/pay/query', times: 2 });
+		const result = await runNode(sandbox, { parameters: { ...getParameters('TZS', { orderId: 'X-1' }), options: { retries: 2 } } });
+		expect(result.status).toBe('success');
+		expect(sandbox.control.faults()).toEqual([]);
+	});
+
+	it('gives up on a read after its retries, with an error that says so', async () => {
+		sandbox.control.addFault({ type: 'httpError', status: 503, path: '/tzs/pay/query', times: 5 });
+		const result = await runNode(sandbox, { parameters: { ...getParameters('TZS', { orderId: 'X-2' }), options: { retries: 1 } } });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('HTTP 503');
+	});
+
+	it('refuses a wrongly signed answer to a read', async () => {
+		sandbox.control.addFault({ type: 'badSignature', path: '/tzs/pay/query', times: 1 });
+		const result = await runNode(sandbox, { parameters: getParameters('TZS', { orderId: 'X-3' }) });
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('signature does not verify');
+	});
+});
+
+describe('secrets', () => {
+	it('never reach an output item, an error or a log line', async () => {
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: [tzsRow(), tzsRow({ name: 'No Permission' }), tzsRow({ name: 'Reset Connection' })],
+			settings: { onError: 'continueRegularOutput' },
+		});
+		const everything = JSON.stringify(result.run) + result.logs.map((line) => line.text).join('\n');
+		expect(everything).not.toContain('test-only-secret-tzs');
+		expect(everything).not.toContain(bareBase64(TEST_KEYS.merchantPkcs8).slice(100, 140));
+		const signatures = sandbox.requests.map((entry) => (entry as { body?: { sign?: string } }).body?.sign).filter(Boolean) as string[];
+		for (const signature of signatures.slice(-3)) expect(everything).not.toContain(signature.slice(0, 40));
+	});
+});
