@@ -55,7 +55,7 @@ describe('payout create, one currency at a time', () => {
 		expect(typeof item.json.orderNo).toBe('string');
 		expect(item.json).not.toHaveProperty('sign');
 		expect(item.pairedItem).toEqual({ item: 0 });
-		const orders = ordersWith(row.orderId);
+		const orders = ordersWith(String(row.orderId));
 		expect(orders).toHaveLength(1);
 		expect(orders[0].orderNo).toBe(item.json.orderNo);
 		expect(Number(orders[0].amount)).toBe(Number(row.amount));
@@ -220,7 +220,8 @@ describe('payout get', () => {
 		const created = await runNode(sandbox, { parameters: createTzs, items: [row] });
 		const orderNo = created.jsonOf(NODE)[0].orderNo as string;
 		sandbox.control.settle(orderNo, 'success');
-		for (const by of [{ orderId: row.orderId as string }, { orderNo }]) {
+		const lookups: Array<Record<string, string>> = [{ orderId: String(row.orderId) }, { orderNo }];
+		for (const by of lookups) {
 			const result = await runNode(sandbox, { parameters: getParameters('TZS', by) });
 			expect(result.jsonOf(NODE)[0]).toMatchObject({ orderId: row.orderId, orderNo, status: 2, statusLabel: 'success', verified: true });
 			expect(typeof result.jsonOf(NODE)[0].fee).toBe('string');
