@@ -7,7 +7,7 @@ import type { Merchant } from './merchants';
 import { parseMoney } from './money';
 import { gatewayTime, GatewayError, isFinal, OrderBook, type Order, type OrderKind, type Plan } from './orders';
 import { validate, type SchemaName } from './schemas';
-import { signBody, verifyBody } from './signing';
+import { signBody, signBodyAsync, verifyBody } from './signing';
 import { loadState, StateWriter, type SavedState } from './state';
 import { voucherPdf, voucherZip, type VoucherOptions } from './voucher';
 
@@ -193,12 +193,13 @@ export class Gateway {
 	logRequest(entry: Omit<RequestLogEntry, 'seq' | 'at'>, startedAt: number): void {
 		const full: RequestLogEntry = { seq: ++this.requestSeq, at: new Date(startedAt).toISOString(), ...entry };
 		this.requestLog.push(full);
-		if (this.requestLog.length > this.config.requestLogLimit) this.requestLog.splice(0, this.requestLog.length - this.config.requestLogLimit);
+		// Trimmed in batches: a shift per request would copy the whole log every time.
+		if (this.requestLog.length > this.config.requestLogLimit * 1.25) this.requestLog.splice(0, this.requestLog.length - this.config.requestLogLimit);
 		this.events.emit('request', full);
 	}
 
 	requests(): RequestLogEntry[] {
-		return [...this.requestLog];
+		return this.requestLog.slice(-this.config.requestLogLimit);
 	}
 
 	appliesReceived(appId?: number): number {
@@ -210,6 +211,11 @@ export class Gateway {
 
 	appliesByAppId(): Record<string, number> {
 		return Object.fromEntries(this.applies);
+	}
+
+	signDataAsync(data: Record<string, unknown>, merchant: Merchant, spoil = false): Promise<string> {
+		const secret = spoil ? `${merchant.secretKey}-spoiled` : merchant.secretKey;
+		return signBodyAsync(data, secret, this.config.platformKey, merchant.arrayStyle);
 	}
 
 	/** Counts an apply as received, whatever then happens to it: tests use this to prove a create was sent once. */

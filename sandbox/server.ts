@@ -106,7 +106,7 @@ export class SandboxServer {
 		const spoil = after.fault?.type === 'badSignature';
 		switch (outcome.type) {
 			case 'ok': {
-				const data = { ...outcome.data, sign: this.gateway.signData(outcome.data, outcome.merchant, spoil) };
+				const data = { ...outcome.data, sign: await this.gateway.signDataAsync(outcome.data, outcome.merchant, spoil) };
 				sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data });
 				log({ outcome: spoil ? 'fault' : '1', msg: spoil ? 'badSignature' : undefined });
 				return;

@@ -1,0 +1,140 @@
+import { readFileSync } from 'fs';
+import http from 'http';
+import { join } from 'path';
+
+import { loadPrivateKey, signBody } from '../sandbox/signing';
+
+/**
+ * The load client of bench/sandbox.ts, run as its own process so that its signing and JSON work does not share
+ * an event loop with the server it measures. It takes one job over IPC, answers with the figures, and exits.
+ */
+
+export interface LoadJob {
+	baseUrl: string;
+	path: string;
+	concurrency: number;
+	warmup: number;
+	requests: number;
+	/** Check every answer is a success envelope (the baseline answers one too). */
+	expectSuccess: boolean;
+	label: string;
+	runId: string;
+}
+
+export interface LoadResult {
+	label: string;
+	requests: number;
+	errors: number;
+	firstError?: string;
+	seconds: number;
+	perSecond: number;
+	p50: number;
+	p90: number;
+	p99: number;
+	max: number;
+}
+
+const merchantKey = loadPrivateKey(readFileSync(join(__dirname, '..', 'test', 'fixtures', 'keys', 'merchant-test-only.pkcs8.pem'), 'utf8'));
+
+/** Signed TZS payouts, made before the clock starts: the client's own RSA work must not throttle the run. */
+function bodies(count: number, runId: string): string[] {
+	const out: string[] = [];
+	for (let i = 0; i < count; i++) {
+		const body: Record<string, unknown> = {
+			appId: 1001,
+			orderId: `BENCH-${runId}-${i}`,
+			amount: '1000',
+			accountType: 'EWALLET',
+			bankCode: 'VODACOM',
+			accountNo: '255712345678',
+			name: 'Amina Juma',
+			phone: '255712345678',
+			email: 'amina@example.com',
+			partnerUserId: 'bench-user',
+		};
+		body.sign = signBody(body, 'test-only-secret-tzs', merchantKey);
+		out.push(JSON.stringify(body));
+	}
+	return out;
+}
+
+function post(agent: http.Agent, url: URL, payload: string): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const request = http.request(
+			url,
+			{ method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, timeout: 10_000 },
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+				response.on('error', reject);
+			},
+		);
+		request.on('timeout', () => request.destroy(new Error('timeout')));
+		request.on('error', reject);
+		request.end(payload);
+	});
+}
+
+function percentile(sorted: number[], p: number): number {
+	if (sorted.length === 0) return 0;
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function run(job: LoadJob): Promise<LoadResult> {
+	const payloads = bodies(job.warmup + job.requests, job.runId);
+	const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
+	const url = new URL(job.path, job.baseUrl);
+	let errors = 0;
+	let firstError: string | undefined;
+	const latencies: number[] = [];
+
+	async function phase(from: number, to: number, record: boolean): Promise<void> {
+		let next = from;
+		const worker = async () => {
+			while (next < to) {
+				const payload = payloads[next++];
+				const started = process.hrtime.bigint();
+				try {
+					const text = await post(agent, url, payload);
+					if (job.expectSuccess && !text.startsWith('{"status":"1"')) throw new Error(text.slice(0, 200));
+				} catch (error) {
+					errors += 1;
+					firstError ??= (error as Error).message;
+				}
+				if (record) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+			}
+		};
+		await Promise.all(Array.from({ length: job.concurrency }, worker));
+	}
+
+	await phase(0, job.warmup, false);
+	errors = 0;
+	const started = process.hrtime.bigint();
+	await phase(job.warmup, job.warmup + job.requests, true);
+	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+	agent.destroy();
+	latencies.sort((a, b) => a - b);
+	return {
+		label: job.label,
+		requests: job.requests,
+		errors,
+		firstError,
+		seconds,
+		perSecond: job.requests / seconds,
+		p50: percentile(latencies, 50),
+		p90: percentile(latencies, 90),
+		p99: percentile(latencies, 99),
+		max: latencies[latencies.length - 1] ?? 0,
+	};
+}
+
+process.once('message', (job: LoadJob) => {
+	run(job).then(
+		(result) => process.send?.(result, () => process.exit(0)),
+		(error: Error) => {
+			process.stderr.write(`${error.stack ?? error.message}\n`);
+			process.exit(1);
+		},
+	);
+});
