@@ -76,8 +76,20 @@ function failureOf(error: unknown, phase: 'prepare' | 'send', operation: Operati
 	return new GatewayFailure(operation.kind === 'create' ? 'unknown' : 'unavailable', message, {});
 }
 
+/** The item's orderId as given, for an item that failed before a request was built; undefined if there is none. */
+function declaredOrderId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	let value: unknown;
+	try {
+		value = ctx.getNodeParameter('orderId', itemIndex, '');
+	} catch {
+		value = undefined;
+	}
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	return text === '' ? undefined : text;
+}
+
 /** The output item of a failure, under "Continue On Fail": enough to route, reconcile and retry safely. */
-function failureItem(failure: GatewayFailure, operation: Operation, prepared: Prepared | undefined, itemIndex: number): INodeExecutionData {
+function failureItem(failure: GatewayFailure, operation: Operation, prepared: Partial<Prepared> | undefined, itemIndex: number): INodeExecutionData {
 	const outcome =
 		operation.kind === 'create'
 			? { outcome: failure.kind === 'signature' ? 'unknown' : failure.kind }
@@ -153,8 +165,9 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 			prepared[itemIndex] = prepareItem(ctx, operation, settings, itemIndex);
 		} catch (error) {
 			const failure = failureOf(error, 'prepare', operation);
-			if (!continueOnFail) throw nodeError(ctx, failure, itemIndex, undefined, 0);
-			results[itemIndex] = failureItem(failure, operation, undefined, itemIndex);
+			const orderId = declaredOrderId(ctx, itemIndex);
+			if (!continueOnFail) throw nodeError(ctx, failure, itemIndex, orderId, 0);
+			results[itemIndex] = failureItem(failure, operation, { orderId }, itemIndex);
 		}
 	}
 

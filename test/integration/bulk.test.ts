@@ -1,0 +1,127 @@
+/**
+ * Spreadsheet-sized runs: a thousand rows, some invalid, through one HaiPay node in a real n8n-core execution.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow } from './helpers';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ manual: true });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(() => {
+	sandbox.control.reset();
+});
+
+const createTzs = payoutFromItem('TZS', TZS_FIELDS);
+
+/** Every 7th row breaks a different rule; every 50th is refused by the gateway. */
+function spreadsheet(rows: number): IDataObject[] {
+	const breakers: IDataObject[] = [{ amount: '999' }, { accountNo: '2557123' }, { name: 'R2 D2' }, { email: 'nope' }, { bankCode: 'MPESA' }];
+	return Array.from({ length: rows }, (_, index) => {
+		const row = tzsRow({ orderId: `BULK-${String(index).padStart(5, '0')}`, amount: String(1000 + index) });
+		if (index % 7 === 3) return { ...row, ...breakers[index % breakers.length] };
+		if (index % 50 === 10) return { ...row, name: 'No Channel' };
+		return row;
+	});
+}
+
+describe('a 1,000-row bulk payout with Continue On Fail', () => {
+	it('accounts for every row, in order, sends no invalid row and creates no order twice', async () => {
+		const rows = spreadsheet(1000);
+		const invalid = rows.filter((_, index) => index % 7 === 3);
+		const refused = rows.filter((_, index) => index % 7 !== 3 && index % 50 === 10);
+		const valid = rows.length - invalid.length - refused.length;
+
+		const result = await runNode(sandbox, {
+			parameters: { ...createTzs, options: { concurrency: 16 } },
+			items: rows,
+			settings: { onError: 'continueRegularOutput' },
+		});
+
+		expect(result.status).toBe('success');
+		const out = result.outputOf(NODE);
+		expect(out).toHaveLength(rows.length);
+		out.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			expect(item.json.orderId).toBe(rows[index].orderId);
+		});
+		const outcomes = out.map((item) => item.json.outcome);
+		expect(outcomes.filter((outcome) => outcome === 'invalid')).toHaveLength(invalid.length);
+		expect(outcomes.filter((outcome) => outcome === 'rejected')).toHaveLength(refused.length);
+		expect(outcomes.filter((outcome) => outcome === 'accepted')).toHaveLength(valid);
+
+		// The gateway saw only the rows that passed the rules, each once.
+		expect(sandbox.appliesReceived(1001)).toBe(valid + refused.length);
+		const created = sandbox.orders.map((order) => order.orderId);
+		expect(new Set(created).size).toBe(created.length);
+		expect(created).toHaveLength(valid);
+		for (const row of invalid) expect(created).not.toContain(row.orderId);
+		for (const item of out.filter((entry) => entry.json.outcome === 'invalid')) {
+			expect(item.json).toHaveProperty('field');
+			expect(item.json).toHaveProperty('rule');
+		}
+	});
+
+	it('without Continue On Fail, one invalid row stops the run before anything is sent', async () => {
+		const rows = spreadsheet(200);
+		const result = await runNode(sandbox, { parameters: createTzs, items: rows });
+		expect(result.status).toBe('error');
+		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 3 });
+		expect(sandbox.appliesReceived()).toBe(0);
+	});
+
+	it('paces requests when a rate is set, with output order unchanged', async () => {
+		const rows = Array.from({ length: 12 }, () => tzsRow());
+		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { requestsPerSecond: 40, concurrency: 4 } }, items: rows });
+		expect(result.jsonOf(NODE).map((item) => item.orderId)).toEqual(rows.map((row) => row.orderId));
+		// Pacing sets a floor on the spacing (11 gaps of 25 ms); a slow machine can only make the span longer.
+		const times = sandbox.requests.map((entry) => Date.parse(entry.at));
+		expect(times).toHaveLength(12);
+		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(11 * 25 - 5);
+	});
+});
+
+describe("n8n's Retry On Fail on a bulk create", () => {
+	/*
+	 * "Retry On Fail" re-runs the whole node with every item. Row 5 is refused, which stops the first try after
+	 * rows 0-4 were paid. Each retry starts again at row 0, which HaiPay refuses as a duplicate orderId: nobody is
+	 * paid twice, but every retry fails on row 0 with an error that hides the real cause (row 5), and rows 6-9
+	 * are never sent. The README tells users to use "On Error: Continue" instead.
+	 */
+	it('pays nobody twice, but hides the real failure behind duplicate refusals and never sends the rest', async () => {
+		const rows = Array.from({ length: 10 }, (_, index) => tzsRow(index === 5 ? { name: 'No Permission' } : {}));
+		const before = sandbox.control.ledger(1001).availableBal;
+
+		const result = await runNode(sandbox, {
+			parameters: { ...createTzs, options: { concurrency: 1 } },
+			items: rows,
+			settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
+		});
+
+		expect(result.status).toBe('error');
+		expect(result.error?.itemIndex).toBe(0);
+		expect(result.error?.message).not.toContain('No permission');
+		expect(sandbox.appliesReceived(1001)).toBe(6 + 1 + 1);
+		const created = sandbox.orders.map((order) => order.orderId);
+		expect(created.sort()).toEqual(rows.slice(0, 5).map((row) => row.orderId as string).sort());
+		const spent = Number(before) - Number(sandbox.control.ledger(1001).availableBal);
+		const paidOnce = sandbox.orders.reduce((sum, order) => sum + Number(order.amount) + Number(order.fee), 0);
+		expect(spent).toBeCloseTo(paidOnce, 2);
+	});
+
+	it('with On Error: Continue instead, each row is sent once and the refused row comes out as an item', async () => {
+		const rows = Array.from({ length: 10 }, (_, index) => tzsRow(index === 5 ? { name: 'No Permission' } : {}));
+		const result = await runNode(sandbox, { parameters: createTzs, items: rows, settings: { onError: 'continueRegularOutput' } });
+		expect(result.status).toBe('success');
+		expect(sandbox.appliesReceived(1001)).toBe(rows.length);
+		expect(result.jsonOf(NODE)[5]).toMatchObject({ outcome: 'rejected', errorCode: '4010' });
+	});
+});
