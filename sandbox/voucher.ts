@@ -1,8 +1,8 @@
 import fontkit from '@pdf-lib/fontkit';
-import { readFileSync } from 'fs';
 import JSZip from 'jszip';
 import { PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
 
+import { cjkFont } from './font';
 import type { Order } from './orders';
 
 export interface VoucherOptions {
@@ -52,16 +52,6 @@ const LABELS = {
 		footer: 'HaiPay 本地沙箱 - 测试数据，非真实付款',
 	},
 };
-
-let cjkFont: Buffer | undefined;
-
-/** Noto Sans SC covers Latin and CJK alike; it loads once and each PDF embeds only the glyphs it uses. */
-function cjkFontBytes(): Buffer {
-	if (!cjkFont) {
-		cjkFont = readFileSync(require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'));
-	}
-	return cjkFont;
-}
 
 function maskAccount(account: string | undefined): string {
 	if (!account) return '';
@@ -113,7 +103,7 @@ export async function voucherPdf(order: Order, options: VoucherOptions, time: st
 		font = await doc.embedFont(StandardFonts.Helvetica);
 	} else {
 		doc.registerFontkit(fontkit);
-		font = await doc.embedFont(cjkFontBytes(), { subset: true });
+		font = await doc.embedFont(cjkFont(), { subset: true });
 	}
 	const page = doc.addPage([595, 842]);
 	const grey = rgb(0.4, 0.4, 0.4);
