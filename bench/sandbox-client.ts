@@ -19,6 +19,12 @@ export interface LoadJob {
 	expectSuccess: boolean;
 	label: string;
 	runId: string;
+	/**
+	 * Requests per second to offer. Absent: as fast as the server answers (closed loop). Set: each request has a
+	 * start time on a fixed schedule, and its latency counts from that time, so a stalled server is not excused
+	 * by the client waiting for it.
+	 */
+	rate?: number;
 }
 
 export interface LoadResult {
@@ -91,18 +97,24 @@ async function run(job: LoadJob): Promise<LoadResult> {
 
 	async function phase(from: number, to: number, record: boolean): Promise<void> {
 		let next = from;
+		const origin = performance.now();
 		const worker = async () => {
 			while (next < to) {
-				const payload = payloads[next++];
-				const started = process.hrtime.bigint();
+				const index = next++;
+				let started = performance.now();
+				if (job.rate) {
+					const due = origin + ((index - from) * 1000) / job.rate;
+					if (due > started) await new Promise((resolve) => setTimeout(resolve, due - started));
+					started = due;
+				}
 				try {
-					const text = await post(agent, url, payload);
+					const text = await post(agent, url, payloads[index]);
 					if (job.expectSuccess && !text.startsWith('{"status":"1"')) throw new Error(text.slice(0, 200));
 				} catch (error) {
 					errors += 1;
 					firstError ??= (error as Error).message;
 				}
-				if (record) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+				if (record) latencies.push(performance.now() - started);
 			}
 		};
 		await Promise.all(Array.from({ length: job.concurrency }, worker));

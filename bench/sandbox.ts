@@ -10,13 +10,16 @@ import type { LoadJob, LoadResult } from './sandbox-client';
 /**
  * `npm run bench:sandbox`: signed TZS payout applies over loopback, concurrency 16, from a separate process.
  * The same client first loads a node:http server that answers a fixed envelope, so the figures show what the
- * sandbox itself costs on top of HTTP on this machine. Target: >= 800 applies/s, p99 < 25 ms.
+ * sandbox itself costs on top of HTTP on this machine. Then the sandbox flat out (throughput), and paced at
+ * 800 applies/s (latency at the target rate). Target: >= 800 applies/s, p99 < 25 ms.
  */
 
 const CONCURRENCY = 16;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 6_000);
 const TARGET = { perSecond: 800, p99: 25 };
+const PACED_RATE = TARGET.perSecond;
+const PACED_REQUESTS = Number(process.env.BENCH_PACED_REQUESTS ?? 4_000);
 
 function load(job: LoadJob): Promise<LoadResult> {
 	return new Promise((resolve, reject) => {
@@ -76,37 +79,42 @@ async function main(): Promise<void> {
 	// Orders settle after a second, as by default, so timers and state changes are part of the cost measured.
 	const sandbox = await startSandbox({ transitionDelays: { processingMs: 0, finalMs: 1_000 } });
 	let measured: LoadResult;
+	let paced: LoadResult;
 	let orders: number;
 	try {
-		measured = await load({ ...job, baseUrl: sandbox.baseUrl, label: 'sandbox /tzs/pay/apply', runId: `${runId}-s` });
+		measured = await load({ ...job, baseUrl: sandbox.baseUrl, label: 'sandbox, flat out', runId: `${runId}-s` });
+		paced = await load({ ...job, baseUrl: sandbox.baseUrl, label: `sandbox, ${PACED_RATE}/s offered`, runId: `${runId}-p`, rate: PACED_RATE, requests: PACED_REQUESTS });
 		orders = sandbox.orders.length;
 	} finally {
 		await sandbox.close();
 	}
+	const expectedOrders = 2 * WARMUP + REQUESTS + PACED_REQUESTS;
 
-	const rows = [baseline, measured];
+	const rows = [baseline, measured, paced];
+	const met = measured.perSecond >= TARGET.perSecond && paced.p99 < TARGET.p99 && measured.errors + paced.errors === 0;
 	const lines = [
 		`Sandbox benchmark: signed TZS payout applies, concurrency ${CONCURRENCY}, ${REQUESTS} measured after ${WARMUP} warm-up, load client in its own process`,
 		`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
 		'',
-		'                           applies/s   p50 ms   p90 ms   p99 ms   max ms  errors',
+		'                               applies/s   p50 ms   p90 ms   p99 ms   max ms  errors',
 		...rows.map(
-			(r) => `${r.label.padEnd(26)} ${fmt(r.perSecond, 0)}  ${fmt(r.p50, 2)} ${fmt(r.p90, 2)} ${fmt(r.p99, 2)} ${fmt(r.max, 2)}  ${String(r.errors).padStart(6)}`,
+			(r) => `${r.label.padEnd(30)} ${fmt(r.perSecond, 0)}  ${fmt(r.p50, 2)} ${fmt(r.p90, 2)} ${fmt(r.p99, 2)} ${fmt(r.max, 2)}  ${String(r.errors).padStart(6)}`,
 		),
 		'',
 		`sandbox overhead over the no-op server: ${(measured.p50 - baseline.p50).toFixed(2)} ms at p50; ${((measured.perSecond / baseline.perSecond) * 100).toFixed(0)}% of its throughput`,
-		`orders created: ${orders} (expected ${WARMUP + REQUESTS})`,
-		`target: >= ${TARGET.perSecond} applies/s and p99 < ${TARGET.p99} ms -> ${
-			measured.perSecond >= TARGET.perSecond && measured.p99 < TARGET.p99 && measured.errors === 0 ? 'met' : 'NOT met'
+		`orders created: ${orders} (expected ${expectedOrders})`,
+		`target: >= ${TARGET.perSecond} applies/s flat out (${measured.perSecond.toFixed(0)}), p99 < ${TARGET.p99} ms at ${PACED_RATE}/s offered (${paced.p99.toFixed(2)}) -> ${
+			met ? 'met' : 'NOT met'
 		}`,
+		'(p99 flat out is the tail of a saturated 2-core machine shared by client and server; latency counts from the scheduled start when paced)',
 	];
-	if (measured.firstError) lines.push(`first error: ${measured.firstError}`);
+	for (const r of rows) if (r.firstError) lines.push(`${r.label}: first error: ${r.firstError}`);
 	process.stdout.write(`${lines.join('\n')}\n`);
 
 	const dir = join(__dirname, '.work');
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'sandbox.json'), `${JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, baseline, sandbox: measured, orders }, null, 2)}\n`);
-	if (measured.errors > 0 || orders !== WARMUP + REQUESTS) process.exitCode = 1;
+	writeFileSync(join(dir, 'sandbox.json'), `${JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, baseline, sandbox: measured, paced, orders, met }, null, 2)}\n`);
+	if (measured.errors + paced.errors > 0 || orders !== expectedOrders) process.exitCode = 1;
 }
 
 main().catch((error: Error) => {
