@@ -104,6 +104,7 @@ describe("n8n's Retry On Fail on a bulk create", () => {
 		});
 
 		expect(result.status).toBe('error');
+		expect(result.logs.some((line) => line.level === 'warn' && line.text.includes('"Retry On Fail" is on for a create'))).toBe(true);
 		expect(result.error?.itemIndex).toBe(0);
 		expect(result.error?.message).not.toContain('No permission');
 		expect(sandbox.appliesReceived(1001)).toBe(6 + 1 + 1);

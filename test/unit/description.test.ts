@@ -32,7 +32,7 @@ describe('node description', () => {
 		const parameters = resolved({ resource: 'payout', operation: 'create', currency });
 		const required = rules.fields.filter((field) => field.required).map((field) => field.name);
 		const optional = rules.fields.filter((field) => !field.required).map((field) => field.name);
-		expect(Object.keys(parameters).filter((name) => !['resource', 'operation', 'currency', 'additionalFields', 'options'].includes(name)).sort()).toEqual(
+		expect(Object.keys(parameters).filter((name) => !['resource', 'operation', 'currency', 'additionalFields', 'options', 'createNotice'].includes(name)).sort()).toEqual(
 			[...required].sort(),
 		);
 		const collection = description.properties.find(

@@ -157,6 +157,11 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	const settings = await loadSettings(ctx);
 	const options = runOptions(ctx);
 	const continueOnFail = ctx.continueOnFail();
+	if (operation.kind === 'create' && ctx.getNode().retryOnFail === true) {
+		ctx.logger.warn(
+			'HaiPay: "Retry On Fail" is on for a create. A retry re-runs every item: accepted ones are refused as duplicates, which hides the real error. Use On Error: Continue instead.',
+		);
+	}
 	const results: INodeExecutionData[] = new Array(items.length);
 
 	const prepared: Array<Prepared | undefined> = new Array(items.length);

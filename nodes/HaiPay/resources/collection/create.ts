@@ -4,7 +4,7 @@ import { additionalFields, fieldValues, requiredParameters } from '../../descrip
 import { dataItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { MIT_RULES } from '../../rules/collection';
-import { checkedBody, currencyOf, currencyParameter } from '../shared';
+import { checkedBody, createSafetyNotice, currencyOf, currencyParameter } from '../shared';
 
 const scope = { resource: 'collection', operation: 'create' };
 
@@ -12,6 +12,7 @@ export const createCollection: Operation = {
 	...scope,
 	kind: 'create',
 	properties: [
+		createSafetyNotice(scope.resource),
 		currencyParameter(
 			scope.resource,
 			scope.operation,

@@ -4,7 +4,7 @@ import { additionalFields, fieldValues, requiredParameters } from '../../descrip
 import { dataItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../rules/payout';
-import { checkedBody, currencyOf, currencyParameter } from '../shared';
+import { checkedBody, createSafetyNotice, currencyOf, currencyParameter } from '../shared';
 
 const scope = { resource: 'payout', operation: 'create' };
 
@@ -12,6 +12,7 @@ export const createPayout: Operation = {
 	...scope,
 	kind: 'create',
 	properties: [
+		createSafetyNotice(scope.resource),
 		currencyParameter(
 			scope.resource,
 			scope.operation,
