@@ -57,7 +57,7 @@ interface PostResult {
 	error?: string;
 }
 
-function post(url: string, payload: string, timeoutMs: number): Promise<PostResult> {
+function post(url: string, payload: string, timeoutMs: number, active: Set<http.ClientRequest>): Promise<PostResult> {
 	return new Promise((resolve) => {
 		let target: URL;
 		try {
@@ -96,6 +96,8 @@ function post(url: string, payload: string, timeoutMs: number): Promise<PostResu
 				response.on('error', (error) => finish({ httpStatus: response.statusCode, error: error.message }));
 			},
 		);
+		active.add(request);
+		request.on('close', () => active.delete(request));
 		request.on('timeout', () => {
 			request.destroy();
 			finish({ error: `no answer within ${timeoutMs} ms` });
@@ -111,6 +113,7 @@ export class CallbackDispatcher {
 	private readonly timers = new Map<string, NodeJS.Timeout>();
 	private readonly inFlight = new Map<string, Promise<void>>();
 	private readonly log: CallbackAttempt[] = [];
+	private readonly active = new Set<http.ClientRequest>();
 	private closed = false;
 	private readonly now: () => number;
 
@@ -183,7 +186,7 @@ export class CallbackDispatcher {
 			this.timers.delete(job.id);
 		}
 		const started = this.now();
-		const result = await post(job.url, JSON.stringify(job.body), this.options.timeoutMs);
+		const result = await post(job.url, JSON.stringify(job.body), this.options.timeoutMs, this.active);
 		if (this.closed) return;
 		job.attempts += 1;
 		const ok =
@@ -239,10 +242,12 @@ export class CallbackDispatcher {
 		this.log.length = 0;
 	}
 
+	/** Stops all timers and aborts deliveries on the wire: a receiver that never answers cannot hold up a close. */
 	close(): void {
 		this.closed = true;
 		for (const timer of this.timers.values()) clearTimeout(timer);
 		this.timers.clear();
+		for (const request of this.active) request.destroy();
 	}
 
 	snapshot(): CallbackJob[] {

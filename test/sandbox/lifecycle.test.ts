@@ -242,6 +242,27 @@ describe('callbacks', () => {
 			await receiver.close();
 		}
 	});
+	it('close does not wait for a receiver that never answers, and keeps the delivery pending', async () => {
+		const http = await import('http');
+		const silent = http.createServer(() => undefined);
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/notify`;
+		const sandbox = await withSandbox({ callbackTimeoutMs: 60_000 });
+		try {
+			const orderNo = await apply(sandbox, tzsPayout({ notifyUrl: url }));
+			const arrived = new Promise((resolve) => silent.once('request', resolve));
+			sandbox.control.settle(orderNo, 'success');
+			await arrived;
+			const started = Date.now();
+			await sandbox.close();
+			expect(Date.now() - started).toBeLessThan(2_000);
+			expect(sandbox.control.callbackJobs()[0].state).toBe('pending');
+		} finally {
+			await sandbox.close();
+			silent.closeAllConnections();
+			await new Promise((resolve) => silent.close(resolve));
+		}
+	});
 });
 
 describe('USD MIT: cashier page, token, charge without a page', () => {
