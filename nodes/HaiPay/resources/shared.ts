@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
+import { fieldValues } from '../descriptions/fromRules';
+import type { Prepared } from '../execute/types';
 import type { Currency } from '../transport/currencies';
 import { currencyOptions } from '../transport/currencies';
 import { GatewayFailure } from '../transport/outcome';
@@ -125,4 +127,12 @@ export function createSafetyNotice(resource: string): INodeProperties {
 		default: '',
 		displayOptions: { show: { resource: [resource], operation: ['create'] } },
 	};
+}
+
+/** A create's request for one item: the currency's rules, its top-level fields and "Additional Fields". */
+export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, currency: string): Prepared {
+	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const values = fieldValues(rules, (name) => ctx.getNodeParameter(name, itemIndex, ''), additional);
+	const body = checkedBody(ctx, itemIndex, rules, values);
+	return { path: rules.path, body, currency, orderId: String(body.orderId) };
 }

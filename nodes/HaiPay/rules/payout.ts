@@ -17,6 +17,16 @@ import type { FieldRule, RequestRules } from './types';
 export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
 export type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
 
+/** The optional notes every application takes. */
+function notes(): FieldRule[] {
+	return [notifyUrl(), subject(), body()];
+}
+
+/** Recipient contact and risk-control fields, required, as TZS, ZAR, EGP and BDT list them. */
+function contact(name: FieldRule, phoneRule: FieldRule = phone(true)): FieldRule[] {
+	return [name, phoneRule, email(true), partnerUserId(true)];
+}
+
 function amount(rule: FieldRule['amount'], description: string): FieldRule {
 	return { name: 'amount', displayName: 'Amount', required: true, amount: rule, description, placeholder: '1000' };
 }
@@ -44,13 +54,8 @@ const TZS: RequestRules = {
 			patternText: '12 digits starting with 255',
 			placeholder: '255712345678',
 		},
-		englishName(true),
-		phone(true),
-		email(true),
-		partnerUserId(true),
-		notifyUrl(),
-		subject(),
-		body(),
+		...contact(englishName(true)),
+		...notes(),
 	],
 };
 
@@ -63,13 +68,8 @@ const ZAR: RequestRules = {
 		{ ...accountType(true, 'Bank accounts only'), enum: ['BANK_ACCOUNT'], enumLabels: { BANK_ACCOUNT: 'Bank Account' } },
 		bankCode(true, "The recipient's bank code, as enabled for your merchant account"),
 		{ ...accountNo(true, "The recipient's bank account number"), placeholder: '62000000000' },
-		englishName(true),
-		phone(true),
-		email(true),
-		partnerUserId(true),
-		notifyUrl(),
-		subject(),
-		body(),
+		...contact(englishName(true)),
+		...notes(),
 	],
 };
 
@@ -105,9 +105,7 @@ const NGN: RequestRules = {
 		},
 		phone(false),
 		email(false),
-		notifyUrl(),
-		subject(),
-		body(),
+		...notes(),
 		partnerUserId(false, 64),
 	],
 };
@@ -135,18 +133,16 @@ const EGP: RequestRules = {
 				return undefined;
 			},
 		},
-		{ name: 'name', displayName: 'Name', required: true, maxLength: 100, description: "Recipient's name" },
-		{
-			...phone(true, 'Recipient mobile number in the +2 format'),
-			pattern: /^\+20\d{10}$/,
-			patternText: '+2 followed by an 11-digit mobile number, e.g. +201012345678',
-			placeholder: '+201012345678',
-		},
-		email(true),
-		partnerUserId(true),
-		notifyUrl(),
-		subject(),
-		body(),
+		...contact(
+			{ name: 'name', displayName: 'Name', required: true, maxLength: 100, description: "Recipient's name" },
+			{
+				...phone(true, 'Recipient mobile number in the +2 format'),
+				pattern: /^\+20\d{10}$/,
+				patternText: '+2 followed by an 11-digit mobile number, e.g. +201012345678',
+				placeholder: '+201012345678',
+			},
+		),
+		...notes(),
 	],
 };
 
@@ -163,19 +159,14 @@ const BDT: RequestRules = {
 		},
 		bankCode(true, 'The bank or wallet code'),
 		accountNo(true, "The recipient's account number"),
-		{
+		...contact({
 			...englishName(true),
 			pattern: /^[A-Za-z\s'.-]+$/,
 			allowedChars: /[A-Za-z\s'.-]/,
 			patternText: "English letters, spaces and ' . - only",
 			description: "Recipient's name in English: 'firstName middleName lastName', middle name optional; ' . - allowed",
-		},
-		phone(true),
-		email(true),
-		partnerUserId(true),
-		notifyUrl(),
-		subject(),
-		body(),
+		}),
+		...notes(),
 	],
 };
 

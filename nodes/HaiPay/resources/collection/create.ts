@@ -1,10 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { additionalFields, fieldValues, requiredParameters } from '../../descriptions/fromRules';
+import { additionalFields, requiredParameters } from '../../descriptions/fromRules';
 import { dataItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { MIT_RULES } from '../../rules/collection';
-import { checkedBody, createSafetyNotice, currencyOf, currencyParameter } from '../shared';
+import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
 
 const scope = { resource: 'collection', operation: 'create' };
 
@@ -32,10 +30,7 @@ export const createCollection: Operation = {
 	],
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, ['USD']);
-		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const values = fieldValues(MIT_RULES, (name) => ctx.getNodeParameter(name, itemIndex, ''), additional);
-		const body = checkedBody(ctx, itemIndex, MIT_RULES, values);
-		return { path: MIT_RULES.path, body, currency, orderId: String(body.orderId) };
+		return prepareCreate(ctx, itemIndex, MIT_RULES, currency);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared, 'collection', { outcome: 'accepted' }) };

@@ -1,10 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { additionalFields, fieldValues, requiredParameters } from '../../descriptions/fromRules';
+import { additionalFields, requiredParameters } from '../../descriptions/fromRules';
 import { dataItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../rules/payout';
-import { checkedBody, createSafetyNotice, currencyOf, currencyParameter } from '../shared';
+import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
 
 const scope = { resource: 'payout', operation: 'create' };
 
@@ -24,11 +22,7 @@ export const createPayout: Operation = {
 	],
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, PAYOUT_CURRENCIES) as PayoutCurrency;
-		const rules = PAYOUT_RULES[currency];
-		const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-		const values = fieldValues(rules, (name) => ctx.getNodeParameter(name, itemIndex, ''), additional);
-		const body = checkedBody(ctx, itemIndex, rules, values);
-		return { path: rules.path, body, currency, orderId: String(body.orderId) };
+		return prepareCreate(ctx, itemIndex, PAYOUT_RULES[currency], currency);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared, 'payout', { outcome: 'accepted' }) };
