@@ -1,0 +1,117 @@
+import { mkdirSync, readdirSync, rmSync, statSync } from 'fs';
+import { join, relative } from 'path';
+
+import type { Sandbox } from '../sandbox';
+import { FILES, WORKFLOW_IDS } from './examples';
+import { ensureN8n } from './lib/install';
+import { executeWorkflow, prepareFiles, provision } from './lib/instance';
+import { nodeOutput, type N8nOptions } from './lib/n8n';
+import { EXAMPLES, ROOT, RUNNER_PORT, START_HOME } from './lib/paths';
+import { buildPackage, onStopSignal, say, startSandboxGateway } from './lib/session';
+
+/**
+ * `npm run demo`: the bulk payout example without a browser, in a fresh n8n user folder (playground/.n8n/demo, kept
+ * until the next demo so that its files can be read) and a sandbox on a free port (so it also runs beside `npm start`). Pays the CSV, waits until HaiPay has settled the orders, runs the
+ * reconciliation example for the final states and the vouchers, and prints what happened.
+ */
+
+type Row = Record<string, unknown>;
+
+const SETTLE_TIMEOUT_MS = 30_000;
+
+async function waitUntilFinal(sandbox: Sandbox, orderIds: string[]): Promise<void> {
+	const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+	for (;;) {
+		const open = sandbox.orders.filter((order) => orderIds.includes(order.orderId) && order.status !== 2 && order.status !== 3);
+		if (open.length === 0) return;
+		if (Date.now() > deadline) throw new Error(`orders still open after ${SETTLE_TIMEOUT_MS / 1000} s: ${open.map((o) => o.orderId).join(', ')}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+function count(rows: Row[], outcome: string): Row[] {
+	return rows.filter((row) => row.outcome === outcome);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const work = join(START_HOME, 'demo');
+	rmSync(work, { recursive: true, force: true });
+	mkdirSync(work, { recursive: true });
+	let sandbox: Sandbox | undefined;
+	const cleanUp = async () => {
+		await sandbox?.close();
+	};
+	onStopSignal(async (signal) => {
+		say(`\n${signal}: stopping`);
+		await cleanUp();
+	});
+	try {
+		await ensureN8n(say);
+		say('Building n8n-nodes-haipay ...');
+		await buildPackage();
+		const gateway = await startSandboxGateway({
+			port: 0,
+			stateDir: join(work, 'sandbox'),
+			persist: false,
+			processingMs: 200,
+			finalMs: 1_500,
+			callbackSchedule: [],
+		});
+		sandbox = gateway.sandbox;
+		say(`HaiPay sandbox on ${sandbox.baseUrl}`);
+		const options: N8nOptions = { home: join(work, 'n8n'), filesDir: join(work, 'files'), port: 5678, runnerPort: RUNNER_PORT + 20 };
+		prepareFiles(options.filesDir, true);
+		say('Setting up a fresh n8n user folder ...');
+		await provision(options, gateway.credentialsFile, say);
+
+		say('Running "HaiPay example: bulk payouts from a spreadsheet" (n8n execute) ...');
+		const bulk = await executeWorkflow(options, WORKFLOW_IDS.bulkPayouts);
+		const rows = nodeOutput(bulk.run, 'Result row');
+		const sent = rows.filter((row) => ['accepted', 'rejected', 'unknown'].includes(String(row.outcome)));
+		const created = rows.filter((row) => ['accepted', 'unknown'].includes(String(row.outcome))).map((row) => String(row.orderId));
+
+		say(`Waiting for HaiPay to settle ${created.length} orders ...`);
+		await waitUntilFinal(sandbox, created);
+		say('Running "HaiPay example: reconciliation" (n8n execute) ...');
+		const recon = await executeWorkflow(options, WORKFLOW_IDS.reconciliation);
+		const states = nodeOutput(recon.run, 'Order state');
+
+		const csv = relative(ROOT, join(EXAMPLES, 'data', 'payouts.csv'));
+		say('');
+		say(`Bulk payouts: ${rows.length} rows from ${csv}`);
+		say(`  sent to HaiPay:     ${sent.length}`);
+		say(`  accepted:           ${count(rows, 'accepted').length}`);
+		say(`  not sent (invalid): ${count(rows, 'invalid').length}`);
+		for (const row of count(rows, 'invalid')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
+		say(`  refused by HaiPay:  ${count(rows, 'rejected').length}`);
+		for (const row of count(rows, 'rejected')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
+		say(`  unknown outcome:    ${count(rows, 'unknown').length}  (queried by the reconciliation below, never resent blindly)`);
+		for (const row of count(rows, 'unknown')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
+		say('');
+		const succeeded = states.filter((state) => state.status === 2);
+		const failed = states.filter((state) => state.status === 3);
+		say(`After settlement (Payout > Get on ${states.length} orders):`);
+		say(`  succeeded: ${succeeded.length}   ${succeeded.map((s) => s.orderId).join(', ')}`);
+		say(`  failed:    ${failed.length}`);
+		for (const state of failed) say(`    ${state.orderId}  ${state.currency}  ${state.errorMsg}`);
+		const other = states.filter((state) => state.status !== 2 && state.status !== 3);
+		if (other.length > 0) say(`  not final: ${other.map((s) => `${s.orderId} (${s.statusLabel || s.errorMsg})`).join(', ')}`);
+		say('');
+		const voucherDir = join(options.filesDir, FILES, 'vouchers');
+		const vouchers = readdirSync(voucherDir).sort();
+		say(`Vouchers written: ${vouchers.length}, in ${relative(ROOT, voucherDir)}/`);
+		for (const file of vouchers) say(`  ${file}  ${statSync(join(voucherDir, file)).size} bytes`);
+		say('');
+		const out = relative(ROOT, join(options.filesDir, FILES));
+		say(`Results: ${out}/payout-results.csv (${rows.length} rows with outcome and orderNo), ${out}/reconciliation.csv`);
+		say(`Done in ${Math.round((Date.now() - started) / 1000)} s (n8n execute: ${Math.round(bulk.ms / 1000)} s and ${Math.round(recon.ms / 1000)} s).`);
+		await cleanUp();
+	} catch (error) {
+		process.stderr.write(`\nnpm run demo failed: ${(error as Error).message}\n`);
+		await cleanUp();
+		process.exit(1);
+	}
+}
+
+void main();

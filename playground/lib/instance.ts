@@ -1,0 +1,59 @@
+import { copyFileSync, existsSync, mkdirSync } from 'fs';
+import { createServer } from 'net';
+import { join } from 'path';
+
+import { FILES, WORKFLOW_IDS } from '../examples';
+import { installPackage, n8nCli, n8nEnv, parseRawOutput, runN8nCli, type ExecutionRun, type N8nOptions } from './n8n';
+import { EXAMPLES } from './paths';
+
+/** Resolves when the port can be bound on 127.0.0.1, or fails naming what uses it. */
+export function assertPortFree(port: number, what: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', () =>
+			reject(new Error(`port ${port} (${what}) is in use: stop what listens there (another npm start, n8n or sandbox) and try again`)),
+		);
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+	});
+}
+
+/** The folders the example workflows write into; the file nodes do not create missing parent folders. */
+export function prepareFiles(filesDir: string, freshData: boolean): void {
+	for (const dir of ['', 'vouchers', 'mit-tokens']) mkdirSync(join(filesDir, FILES, dir), { recursive: true });
+	const csv = join(filesDir, FILES, 'payouts.csv');
+	if (freshData || !existsSync(csv)) copyFileSync(join(EXAMPLES, 'data', 'payouts.csv'), csv);
+}
+
+/**
+ * Gives an n8n user folder this package, the sandbox credentials and the example workflows, through n8n's own CLI,
+ * and publishes the callbacks workflow so that its production webhooks answer once the server runs.
+ */
+export async function provision(options: N8nOptions, credentialsFile: string, log: (line: string) => void): Promise<void> {
+	installPackage(options.home);
+	// CLI commands run beside a server in the e2e tests: they get their own task-runner port.
+	const env = n8nEnv({ ...options, runnerPort: options.runnerPort + 10, logLevel: 'warn' });
+	log('  importing the sandbox credentials (n8n import:credentials)');
+	await n8nCli(['import:credentials', `--input=${credentialsFile}`], env, options.filesDir);
+	log('  importing the example workflows (n8n import:workflow)');
+	await n8nCli(['import:workflow', '--separate', `--input=${EXAMPLES}`], env, options.filesDir);
+	log('  publishing the callbacks workflow (n8n publish:workflow)');
+	await n8nCli(['publish:workflow', `--id=${WORKFLOW_IDS.callbacks}`], env, options.filesDir);
+}
+
+export interface Executed {
+	run: ExecutionRun;
+	ms: number;
+}
+
+/** `n8n execute --id=… --rawOutput`; a run that ends in an error rejects with n8n's message. */
+export async function executeWorkflow(options: N8nOptions, id: string, timeoutMs = 180_000): Promise<Executed> {
+	const started = Date.now();
+	// `execute` prints the run at info level; it gets a runner port of its own so that a server may run beside it.
+	const env = n8nEnv({ ...options, runnerPort: options.runnerPort + 11, logLevel: 'info' });
+	const result = await runN8nCli(['execute', `--id=${id}`, '--rawOutput'], env, options.filesDir, timeoutMs);
+	if (result.code !== 0) {
+		const message = /"message":\s*"([^"]+)"/.exec(result.stdout)?.[1] ?? (result.stderr + result.stdout).slice(-2000);
+		throw new Error(`workflow ${id} failed: ${message}`);
+	}
+	return { run: parseRawOutput(result.stdout), ms: Date.now() - started };
+}

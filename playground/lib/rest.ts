@@ -1,0 +1,100 @@
+import { request } from 'http';
+
+import { OWNER } from './n8n';
+
+export interface Answer {
+	status: number;
+	body: string;
+	json: unknown;
+	headers: Record<string, string | string[] | undefined>;
+}
+
+export function httpRequest(
+	url: string,
+	options: { method?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number; raw?: string } = {},
+): Promise<Answer> {
+	const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+	return new Promise((resolve, reject) => {
+		const req = request(
+			url,
+			{
+				method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
+				timeout: options.timeoutMs ?? 15_000,
+				headers: {
+					...(payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+					...options.headers,
+				},
+			},
+			(res) => {
+				let body = '';
+				res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+				res.on('end', () => {
+					let json: unknown;
+					try {
+						json = JSON.parse(body);
+					} catch {
+						json = undefined;
+					}
+					resolve({ status: res.statusCode ?? 0, body, json, headers: res.headers });
+				});
+			},
+		);
+		req.on('timeout', () => req.destroy(new Error(`${url}: no answer within ${options.timeoutMs ?? 15_000} ms`)));
+		req.on('error', reject);
+		if (payload !== undefined) req.write(payload);
+		req.end();
+	});
+}
+
+/** n8n's own REST API (/rest), as the editor uses it, with the owner's session cookie. */
+export class N8nRest {
+	private cookie = '';
+
+	constructor(readonly baseUrl: string) {}
+
+	async call(method: string, path: string, body?: unknown): Promise<Answer> {
+		return httpRequest(`${this.baseUrl}/rest${path}`, {
+			method,
+			body,
+			headers: { ...(this.cookie ? { Cookie: this.cookie } : {}), 'browser-id': 'haipay-playground' },
+		});
+	}
+
+	private keepCookie(answer: Answer): void {
+		const set = answer.headers['set-cookie'];
+		const cookies = (Array.isArray(set) ? set : set ? [set] : []).map((c) => c.split(';')[0]);
+		if (cookies.length > 0) this.cookie = cookies.join('; ');
+	}
+
+	/** Creates the owner on a fresh instance, then logs in; on an instance that has it, just logs in. */
+	async ensureOwner(): Promise<void> {
+		const first = await this.call('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		if (first.status === 200) {
+			this.keepCookie(first);
+			return;
+		}
+		const setup = await this.call('POST', '/owner/setup', OWNER);
+		if (setup.status !== 200) throw new Error(`owner setup failed: HTTP ${setup.status} ${setup.body.slice(0, 300)}`);
+		await this.login();
+	}
+
+	async login(): Promise<void> {
+		const answer = await this.call('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		if (answer.status !== 200) throw new Error(`login failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+		this.keepCookie(answer);
+	}
+
+	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string; workflowId: string }>> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const answer = await this.call('GET', `/executions?filter=${filter}&limit=250`);
+		if (answer.status !== 200) throw new Error(`listing executions failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+		const data = (answer.json as { data: { results: Array<{ id: string; status: string; mode: string; workflowId: string }> } }).data;
+		return data.results;
+	}
+
+	async execution(id: string): Promise<unknown> {
+		const answer = await this.call('GET', `/executions/${id}`);
+		if (answer.status !== 200) throw new Error(`reading execution ${id} failed: HTTP ${answer.status}`);
+		return (answer.json as { data: unknown }).data;
+	}
+}
