@@ -127,11 +127,16 @@ export async function n8nCli(args: string[], env: NodeJS.ProcessEnv, cwd: string
 	return result;
 }
 
-/** `n8n execute --rawOutput` prints the run's JSON after n8n's own log lines: this finds and parses it. */
+/**
+ * `n8n execute --rawOutput` prints the run as indented JSON among n8n's own log lines: the run starts with a line
+ * `{` and ends with the next line `}` (indentation keeps every inner brace off column 0).
+ */
 export function parseRawOutput(stdout: string): ExecutionRun {
-	const start = stdout.search(/^\{/m);
-	if (start < 0) throw new Error(`n8n execute printed no JSON:\n${stdout.slice(-2000)}`);
-	return JSON.parse(stdout.slice(start)) as ExecutionRun;
+	const lines = stdout.split('\n');
+	const start = lines.indexOf('{');
+	const end = lines.indexOf('}', start);
+	if (start < 0 || end < 0) throw new Error(`n8n execute printed no run:\n${stdout.slice(-2000)}`);
+	return JSON.parse(lines.slice(start, end + 1).join('\n')) as ExecutionRun;
 }
 
 export interface NodeRun {

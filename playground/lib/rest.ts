@@ -52,8 +52,10 @@ export class N8nRest {
 
 	constructor(readonly baseUrl: string) {}
 
+	/** `path` is below /rest, unless it starts with /types/ (the node and credential descriptions). */
 	async call(method: string, path: string, body?: unknown): Promise<Answer> {
-		return httpRequest(`${this.baseUrl}/rest${path}`, {
+		const url = path.startsWith('/types/') ? `${this.baseUrl}${path}` : `${this.baseUrl}/rest${path}`;
+		return httpRequest(url, {
 			method,
 			body,
 			headers: { ...(this.cookie ? { Cookie: this.cookie } : {}), 'browser-id': 'haipay-playground' },

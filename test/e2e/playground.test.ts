@@ -1,0 +1,309 @@
+import { createPrivateKey } from 'crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+
+import { signBody } from '../../sandbox';
+import { callbackUrl, MIT_CUSTOMER, WORKFLOW_IDS } from '../../playground/examples';
+import { nodeOutput } from '../../playground/lib/n8n';
+import { ROOT } from '../../playground/lib/paths';
+import { httpRequest } from '../../playground/lib/rest';
+import { closeNode, openBrowser, openNode, openWorkflow, signIn, canvasNode, type Browser } from './browser';
+import { eventually, startStack, type Stack } from './stack';
+
+/**
+ * The examples on a real n8n server, driven like a person would: imported with n8n's CLI, run with `n8n execute`,
+ * callbacks from the sandbox into the active workflow's production webhooks, and the editor in Chromium.
+ */
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
+
+let stack: Stack;
+
+beforeAll(async () => {
+	stack = await startStack(log);
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await stack?.stop();
+}, 60_000);
+
+/** What the bulk example must make of each row of examples/data/payouts.csv. */
+const EXPECTED: Record<string, { outcome: string; field?: string; errorCode?: string; finalStatus?: 2 | 3 }> = {
+	'PAY-2026-05-0001': { outcome: 'accepted', finalStatus: 2 },
+	'PAY-2026-05-0002': { outcome: 'accepted', finalStatus: 2 },
+	'PAY-2026-05-0003': { outcome: 'invalid', field: 'amount' },
+	'PAY-2026-05-0004': { outcome: 'accepted', finalStatus: 2 },
+	'PAY-2026-05-0005': { outcome: 'accepted', finalStatus: 3 },
+	'PAY-2026-05-0006': { outcome: 'rejected', errorCode: '4010' },
+	'PAY-2026-05-0007': { outcome: 'accepted', finalStatus: 2 },
+	'PAY-2026-05-0008': { outcome: 'invalid', field: 'accountNo' },
+	'PAY-2026-05-0009': { outcome: 'unknown', finalStatus: 2 },
+	'PAY-2026-05-0010': { outcome: 'accepted', finalStatus: 2 },
+	'PAY-2026-05-0011': { outcome: 'accepted', finalStatus: 2 },
+	'PAY-2026-05-0012': { outcome: 'invalid', field: 'amount' },
+	'PAY-2026-05-0013': { outcome: 'invalid', field: 'currency' },
+};
+const CREATED = Object.entries(EXPECTED)
+	.filter(([, row]) => row.finalStatus !== undefined)
+	.map(([orderId]) => orderId);
+
+function csvRows(file: string): Array<Record<string, string>> {
+	const [header, ...lines] = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+	const names = header.split(',');
+	// The first columns (orderId, currency, ...) never hold commas; later ones may be quoted.
+	return lines.map((line) => Object.fromEntries(line.split(',').slice(0, names.length).map((value, i) => [names[i], value])));
+}
+
+async function callbackExecutions(): Promise<number> {
+	return (await stack.rest.executions(WORKFLOW_IDS.callbacks)).length;
+}
+
+/** Waits until the count reaches `expected`, then checks it stays there for a while (no late extra runs). */
+async function expectCallbackExecutions(expected: number): Promise<void> {
+	await eventually(`${expected} executions of the callbacks workflow`, async () => ((await callbackExecutions()) >= expected ? true : undefined));
+	await new Promise((resolve) => setTimeout(resolve, 2_000));
+	expect(await callbackExecutions()).toBe(expected);
+}
+
+describe('n8n with n8n-nodes-haipay', () => {
+	test('loads the nodes and the credential under their published type names', async () => {
+		const types = await stack.rest.call('GET', '/types/nodes.json');
+		expect(types.status).toBe(200);
+		const names = (types.json as Array<{ name: string }>).map((type) => type.name);
+		expect(names).toEqual(expect.arrayContaining(['n8n-nodes-haipay.haiPay', 'n8n-nodes-haipay.haiPayTrigger']));
+		const credentials = await stack.rest.call('GET', '/types/credentials.json');
+		expect((credentials.json as Array<{ name: string }>).map((type) => type.name)).toContain('haiPayApi');
+	});
+});
+
+describe('example 1: bulk payouts from a spreadsheet', () => {
+	test('pays every valid row once, reports the others with their reason, and writes every row back', async () => {
+		const { run } = await stack.execute(WORKFLOW_IDS.bulkPayouts);
+		const rows = nodeOutput(run, 'Result row');
+		expect(rows.map((row) => row.orderId)).toEqual(Object.keys(EXPECTED));
+		for (const row of rows) {
+			const expected = EXPECTED[String(row.orderId)];
+			expect({ orderId: row.orderId, outcome: row.outcome }).toEqual({ orderId: row.orderId, outcome: expected.outcome });
+			if (expected.field) expect(row.field).toBe(expected.field);
+			if (expected.errorCode) expect(row.errorCode).toBe(expected.errorCode);
+			if (expected.outcome === 'accepted') expect(row.orderNo).toMatch(/^HP\d+$/);
+			else expect(row.error).not.toBe('');
+		}
+		// Invalid rows never reach the gateway; the refused and the unknown ones did.
+		expect(stack.sandbox.appliesReceived()).toBe(9);
+		expect(stack.sandbox.orders.map((order) => order.orderId).sort()).toEqual([...CREATED].sort());
+		for (const row of rows.filter((r) => r.outcome === 'accepted')) {
+			expect(stack.sandbox.control.order(String(row.orderNo))?.orderId).toBe(row.orderId);
+		}
+		const written = csvRows(join(stack.files, 'payout-results.csv'));
+		expect(written.map((row) => [row.orderId, row.outcome])).toEqual(rows.map((row) => [row.orderId, row.outcome]));
+		expect(written.filter((row) => row.orderNo !== '').map((row) => row.orderNo)).toEqual(
+			rows.filter((row) => row.orderNo !== '').map((row) => row.orderNo),
+		);
+	});
+});
+
+describe('example 2: callbacks into the active workflow', () => {
+	test('runs once per accepted callback, and records each result by status', async () => {
+		for (const orderId of CREATED) {
+			await stack.sandbox.waitForCallback((attempt) => attempt.orderId === orderId && attempt.acknowledged, 30_000);
+		}
+		expect(stack.sandbox.callbacks.every((attempt) => attempt.acknowledged && attempt.response === 'SUCCESS')).toBe(true);
+		expect(stack.sandbox.callbacks.every((attempt) => attempt.url.startsWith('http://localhost:5678/webhook/haipay-callbacks-'))).toBe(true);
+		await expectCallbackExecutions(CREATED.length);
+		const executions = await stack.rest.executions(WORKFLOW_IDS.callbacks);
+		expect(executions.every((execution) => execution.mode === 'webhook' && execution.status === 'success')).toBe(true);
+
+		const lines = readFileSync(join(stack.files, 'callbacks.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+		expect(lines.map((line) => line.orderId).sort()).toEqual([...CREATED].sort());
+		for (const line of lines) {
+			const final = EXPECTED[String(line.orderId)].finalStatus;
+			expect(line).toMatchObject({ status: final, action: final === 2 ? 'mark paid' : 'mark failed', kind: 'payout' });
+		}
+	});
+
+	test('forged callbacks are refused with 401 and start nothing', async () => {
+		const order = stack.sandbox.control.order({ orderId: 'PAY-2026-05-0002' });
+		const body: Record<string, unknown> = {
+			appId: 1001,
+			currency: 'TZS',
+			orderId: 'PAY-2026-05-0002',
+			orderNo: order?.orderNo,
+			amount: '999999',
+			fee: '0',
+			status: 2,
+			payTime: '2026-05-01 12:00:00',
+		};
+		const platformKey = createPrivateKey(stack.platformPrivateKey);
+		const otherKey = createPrivateKey(readFileSync(join(ROOT, 'test', 'fixtures', 'keys', 'other-test-only.pkcs8.pem'), 'utf8'));
+		const forgeries: Array<[string, string, Record<string, unknown>]> = [
+			['no signature', callbackUrl('TZS'), body],
+			['a made-up signature', callbackUrl('TZS'), { ...body, sign: Buffer.from('forged').toString('base64') }],
+			['signed with another key', callbackUrl('TZS'), { ...body, sign: signBody(body, 'test-only-secret-tzs', otherKey) }],
+			['signed with the wrong secret', callbackUrl('TZS'), { ...body, sign: signBody(body, 'not-the-secret', platformKey) }],
+			[
+				"another App ID's genuine callback",
+				callbackUrl('TZS'),
+				{ ...body, appId: 1002, currency: 'ZAR', sign: signBody({ ...body, appId: 1002, currency: 'ZAR' }, 'test-only-secret-zar', platformKey) },
+			],
+		];
+		for (const [what, url, payload] of forgeries) {
+			const answer = await httpRequest(url, { body: payload });
+			expect({ what, status: answer.status }).toEqual({ what, status: 401 });
+			expect(answer.body).not.toContain('SUCCESS');
+		}
+		// A body that is not JSON: n8n itself refuses one declared as JSON; the trigger refuses any other.
+		const garbled = await httpRequest(callbackUrl('TZS'), { raw: '{"appId": 1001, "status": 2' , headers: { 'Content-Type': 'application/json' } });
+		expect(garbled.status).toBeGreaterThanOrEqual(400);
+		expect(garbled.status).toBeLessThan(500);
+		const text = await httpRequest(callbackUrl('TZS'), { raw: 'appId=1001&status=2', headers: { 'Content-Type': 'text/plain' } });
+		expect(text.status).toBe(401);
+		await expectCallbackExecutions(CREATED.length);
+	});
+});
+
+describe('example 3: reconciliation', () => {
+	test('queries every order sent without a known result and saves a voucher PDF for each final one', async () => {
+		const { run } = await stack.execute(WORKFLOW_IDS.reconciliation);
+		const states = nodeOutput(run, 'Order state');
+		expect(states.map((state) => state.orderId).sort()).toEqual([...CREATED].sort());
+		for (const state of states) {
+			const expected = EXPECTED[String(state.orderId)];
+			expect({ orderId: state.orderId, status: state.status, final: state.final }).toEqual({
+				orderId: state.orderId,
+				status: expected.finalStatus,
+				final: true,
+			});
+			expect(state.orderNo).toBe(stack.sandbox.control.order({ orderId: String(state.orderId) })?.orderNo);
+		}
+		expect(states.find((state) => state.orderId === 'PAY-2026-05-0009')).toMatchObject({ sentOutcome: 'unknown', status: 2 });
+		expect(String(states.find((state) => state.orderId === 'PAY-2026-05-0005')?.errorMsg)).toMatch(/bank return/i);
+
+		const dir = join(stack.files, 'vouchers');
+		const files = readdirSync(dir).sort();
+		expect(files).toEqual(states.map((state) => `voucher-${state.orderNo}.pdf`).sort());
+		for (const file of files) expect(readFileSync(join(dir, file)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+		expect(csvRows(join(stack.files, 'reconciliation.csv')).map((row) => row.orderId).sort()).toEqual([...CREATED].sort());
+	});
+});
+
+describe('example 4: USD card collection (MIT)', () => {
+	const firstOrderId = `MIT-FIRST-${MIT_CUSTOMER.customerId}`;
+
+	test('the first charge returns a payment page; paying it stores the card token through the callback', async () => {
+		const executionsBefore = await callbackExecutions();
+		const { run } = await stack.execute(WORKFLOW_IDS.mitCollection);
+		const [page] = nodeOutput(run, 'Send the payer to payUrl');
+		expect(nodeOutput(run, 'Charge saved card')).toEqual([]);
+		expect(page).toMatchObject({ orderId: firstOrderId });
+		expect(String(page.payUrl).startsWith(stack.sandbox.baseUrl)).toBe(true);
+
+		const form = await httpRequest(String(page.payUrl));
+		expect(form.status).toBe(200);
+		const action = /action="([^"]+\/pay)"/.exec(form.body)?.[1];
+		expect(action).toBeDefined();
+		const paid = await httpRequest(`${stack.sandbox.baseUrl}${action}`, { method: 'POST', raw: '' });
+		expect([200, 303]).toContain(paid.status);
+
+		const tokenFile = join(stack.files, 'mit-tokens', `${firstOrderId}.json`);
+		const stored = await eventually('the stored card token', () =>
+			existsSync(tokenFile) ? (JSON.parse(readFileSync(tokenFile, 'utf8')) as Record<string, unknown>) : undefined,
+		);
+		const order = stack.sandbox.control.order({ orderId: firstOrderId });
+		expect(order?.status).toBe(2);
+		expect(stored).toMatchObject({ orderId: firstOrderId, tokenID: order?.mit?.tokenID, appId: 1006 });
+		await expectCallbackExecutions(executionsBefore + 1);
+
+		// HaiPay resends a result until it hears SUCCESS: a repeat is acknowledged and starts nothing.
+		const before = stack.sandbox.callbacks.length;
+		stack.sandbox.control.resendCallback(String(order?.orderNo));
+		const repeat = await stack.sandbox.waitForCallback((a) => a.orderId === firstOrderId && stack.sandbox.callbacks.indexOf(a) >= before, 15_000);
+		expect(repeat).toMatchObject({ httpStatus: 200, response: 'SUCCESS', acknowledged: true });
+		await expectCallbackExecutions(executionsBefore + 1);
+	});
+
+	test('the next run charges the stored token without a page, and a repeat the same day is refused', async () => {
+		const stored = JSON.parse(readFileSync(join(stack.files, 'mit-tokens', `${firstOrderId}.json`), 'utf8')) as { tokenID: string };
+		const { run } = await stack.execute(WORKFLOW_IDS.mitCollection);
+		const [charge] = nodeOutput(run, 'Charge saved card');
+		expect(nodeOutput(run, 'First charge')).toEqual([]);
+		expect(charge).toMatchObject({ outcome: 'accepted' });
+		const order = stack.sandbox.control.order({ orderId: String(charge.orderId) });
+		expect(order?.mit).toMatchObject({ viaToken: true, tokenID: stored.tokenID });
+		expect(String(charge.orderId)).toMatch(new RegExp(`^MIT-${MIT_CUSTOMER.customerId}-\\d{8}$`));
+
+		const applies = stack.sandbox.appliesReceived(1006);
+		await expect(stack.execute(WORKFLOW_IDS.mitCollection)).rejects.toThrow(/4006|duplicate|exists/i);
+		expect(stack.sandbox.appliesReceived(1006)).toBe(applies + 1);
+		expect(stack.sandbox.orders.filter((o) => o.orderId === charge.orderId)).toHaveLength(1);
+	});
+});
+
+describe('the editor in a real browser', () => {
+	let browser: Browser;
+
+	beforeAll(async () => {
+		browser = await openBrowser();
+		await signIn(browser.page, stack.server.url);
+	}, 120_000);
+
+	afterAll(async () => {
+		await browser?.close();
+	});
+
+	function screenshot(name: string): string {
+		mkdirSync(OUTPUT, { recursive: true });
+		return join(OUTPUT, name);
+	}
+
+	/** Screenshots go to test/e2e/.output; UPDATE_SCREENSHOTS=1 also copies them into docs/ for the README. */
+	function publish(file: string): void {
+		if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(file, join(ROOT, 'docs', file.split('/').pop() as string));
+	}
+
+	test('the HaiPay node renders with its payout fields, after a run from the editor', async () => {
+		const { page } = browser;
+		// A fresh sandbox, so that the editor's run pays the rows instead of meeting the CLI run's order IDs.
+		stack.sandbox.control.reset();
+		await openWorkflow(page, stack.server.url, WORKFLOW_IDS.bulkPayouts);
+		await expect(canvasNode(page, 'Pay TZS').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPay');
+		// The canvas pane sits over the floating button in headless Chromium; the click itself is the user's.
+		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
+		await eventually('the editor run to pay the rows', () => (stack.sandbox.appliesReceived() >= 9 ? true : undefined), 60_000);
+		await eventually('the run to write its results', async () => ((await stack.rest.executions(WORKFLOW_IDS.bulkPayouts)).some((e) => e.mode === 'manual' && e.status === 'success') ? true : undefined), 60_000);
+		await page.waitForTimeout(1_000);
+
+		const text = await openNode(page, 'Pay TZS');
+		for (const label of ['Credential', 'HaiPay Sandbox TZS', 'Resource', 'Payout', 'Operation', 'Create', 'Currency', 'Order ID', 'Amount', 'Account Number', 'Partner User ID', 'Additional Fields']) {
+			expect({ label, shown: text.includes(label) }).toEqual({ label, shown: true });
+		}
+		const panel = await page.locator('[data-test-id="ndv"]').innerText();
+		expect(panel).not.toMatch(/not (currently )?installed|Install this node/i);
+		expect(panel).toContain('accepted');
+		const file = screenshot('haipay-node-payout-create.png');
+		await page.screenshot({ path: file });
+		publish(file);
+		await closeNode(page);
+	});
+
+	test('the HaiPay Trigger renders with its production URL', async () => {
+		const { page } = browser;
+		await openWorkflow(page, stack.server.url, WORKFLOW_IDS.callbacks);
+		await expect(canvasNode(page, 'TZS results').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPayTrigger');
+		const text = await openNode(page, 'TZS results');
+		for (const label of ['Credential', 'HaiPay Sandbox TZS', 'Callbacks For', 'Payouts', 'Statuses', 'Verify Signature']) {
+			expect({ label, shown: text.includes(label) }).toEqual({ label, shown: true });
+		}
+		const panel = page.locator('[data-test-id="ndv"]');
+		await panel.getByText(/webhook URLs/i).first().click();
+		await panel.getByText(/^Production URL$/).first().click();
+		await eventually('the production URL on the panel', async () =>
+			(await panel.innerText()).includes('http://localhost:5678/webhook/haipay-callbacks-tzs/webhook') ? true : undefined,
+		10_000);
+		const file = screenshot('haipay-trigger.png');
+		await page.screenshot({ path: file });
+		publish(file);
+		await closeNode(page);
+	});
+});
