@@ -129,6 +129,16 @@ export class SandboxControl {
 		this.wrap(() => this.gateway.setBalance(appId, availableBal));
 	}
 
+	/** Gateway requests being handled now, and the most at once since the start or the last reset of the peak. */
+	inFlight(): { now: number; max: number } {
+		return this.gateway.inFlight();
+	}
+
+	/** Starts a new high-water mark (from the requests in flight now); returns the previous one. */
+	resetInFlightPeak(): number {
+		return this.gateway.resetInFlightPeak();
+	}
+
 	callbacks(): CallbackAttempt[] {
 		return this.gateway.callbacks.attempts();
 	}
@@ -330,7 +340,12 @@ export async function handleControl(
 					appliesByAppId: gateway.appliesByAppId(),
 					orders: gateway.book.orders.size,
 					callbacksPending: gateway.callbacks.pending().length,
+					inFlight: gateway.inFlight().now,
+					maxInFlight: gateway.inFlight().max,
 				});
+				return;
+			case 'POST /stats/reset-peak':
+				sendJson(res, 200, { maxInFlight: gateway.resetInFlightPeak(), inFlight: gateway.inFlight().now });
 				return;
 			case 'GET /callbacks':
 				sendJson(res, 200, { attempts: control.callbacks(), jobs: control.callbackJobs() });

@@ -137,6 +137,8 @@ export class Gateway {
 	private readonly requestLog: RequestLogEntry[] = [];
 	private requestSeq = 0;
 	private readonly applies = new Map<number, number>();
+	private inFlightNow = 0;
+	private inFlightPeak = 0;
 	private readonly files = new Map<string, { contentType: string; name: string; bytes: Buffer }>();
 	private readonly writer?: StateWriter;
 	baseUrl = '';
@@ -211,6 +213,28 @@ export class Gateway {
 
 	appliesByAppId(): Record<string, number> {
 		return Object.fromEntries(this.applies);
+	}
+
+	/** Gateway requests (not control or cashier ones) between their arrival and the end of their answer. */
+	requestStarted(): void {
+		this.inFlightNow += 1;
+		if (this.inFlightNow > this.inFlightPeak) this.inFlightPeak = this.inFlightNow;
+	}
+
+	requestEnded(): void {
+		this.inFlightNow -= 1;
+	}
+
+	/** `max` is the high-water mark since the start or the last `resetInFlightPeak`. */
+	inFlight(): { now: number; max: number } {
+		return { now: this.inFlightNow, max: this.inFlightPeak };
+	}
+
+	/** Starts a new high-water mark from the requests in flight now; returns the previous one. */
+	resetInFlightPeak(): number {
+		const previous = this.inFlightPeak;
+		this.inFlightPeak = this.inFlightNow;
+		return previous;
 	}
 
 	signDataAsync(data: Record<string, unknown>, merchant: Merchant, spoil = false): Promise<string> {

@@ -49,6 +49,9 @@ export class SandboxServer {
 
 	private async api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
 		const started = Date.now();
+		// 'close' fires once per response, also when the connection is reset or held and dropped by a fault.
+		this.gateway.requestStarted();
+		res.once('close', () => this.gateway.requestEnded());
 		const method = req.method ?? 'GET';
 		let body: unknown;
 		let parseError: string | undefined;
