@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { settingsOf } from '../HaiPay/transport/settings';
 import { assess, readBody, REJECTION_TEXT, type TriggerOptions } from './callback';
-import { dedupKey, DEFAULT_WINDOW_MINUTES, remember } from './dedup';
+import { dedupKey, DEFAULT_WINDOW_MINUTES, rememberShared } from './dedup';
 import { shown, type KindSetting, type StatusChoice } from './filters';
 import { triggerProperties } from './description';
 
@@ -139,8 +139,8 @@ export class HaiPayTrigger implements INodeType {
 		const key = options.deduplicate && received !== undefined ? dedupKey(received.body) : undefined;
 		if (key !== undefined) {
 			const data = this.getWorkflowStaticData('node');
-			const result = remember(data[SEEN_KEY], key, Math.floor(Date.now() / 1000), options.windowMinutes * 60);
-			if (result.changed) data[SEEN_KEY] = result.next;
+			const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
+			const result = rememberShared(scope, data, SEEN_KEY, key, Math.floor(Date.now() / 1000), options.windowMinutes * 60);
 			if (result.duplicate) {
 				this.logger.info(
 					`HaiPay Trigger acknowledged a repeated callback without starting the workflow again (same orderNo and status within ${options.windowMinutes} minutes)`,

@@ -93,3 +93,62 @@ export function remember(
 	const next = storeOf(live, (entry) => (entry === key ? nowSeconds : previous[entry]), limit);
 	return { duplicate: false, next, changed: true };
 }
+
+/** Both stores in one: every key of either, at the earlier of its two times, oldest first. */
+export function merged(a: unknown, b: unknown): SeenCallbacks {
+	const times = new Map<string, number>();
+	for (const store of [a, b]) {
+		if (!isSeenCallbacks(store)) continue;
+		for (const key of Object.keys(store)) {
+			const at = store[key];
+			if (typeof at !== 'number' || !Number.isFinite(at)) continue;
+			const known = times.get(key);
+			if (known === undefined || at < known) times.set(key, at);
+		}
+	}
+	const keys = [...times.keys()].sort((left, right) => (times.get(left) as number) - (times.get(right) as number));
+	return storeOf(keys, (key) => times.get(key) as number, Number.MAX_SAFE_INTEGER);
+}
+
+/*
+ * n8n loads a workflow's static data for each webhook request and saves the whole object after answering, so of
+ * two callbacks arriving together, the later save would erase what the earlier one remembered. The process
+ * therefore keeps its own copy per trigger, which every request reads and writes at once (JavaScript runs one
+ * request's check at a time), and each new entry is also written into the static data objects of requests that
+ * may not be saved yet, so that whichever save comes last holds every entry.
+ */
+interface ProcessMemory {
+	seen: SeenCallbacks;
+	pending: Array<Record<string, unknown>>;
+}
+
+const PENDING_LIMIT = 32;
+const memories = new Map<string, ProcessMemory>();
+
+export function processMemory(scope: string): ProcessMemory {
+	let memory = memories.get(scope);
+	if (memory === undefined) {
+		memory = { seen: {}, pending: [] };
+		memories.set(scope, memory);
+	}
+	return memory;
+}
+
+/** Checks a callback against what this process and the saved state have seen, and records it everywhere. */
+export function rememberShared(
+	scope: string,
+	staticData: Record<string, unknown>,
+	field: string,
+	key: string,
+	nowSeconds: number,
+	windowSeconds: number,
+): DedupResult {
+	const memory = processMemory(scope);
+	const known = merged(staticData[field], memory.seen);
+	const result = remember(known, key, nowSeconds, windowSeconds);
+	memory.seen = result.next;
+	if (result.duplicate) return result;
+	memory.pending = [...memory.pending.filter((data) => data !== staticData), staticData].slice(-PENDING_LIMIT);
+	for (const data of memory.pending) data[field] = result.next;
+	return result;
+}

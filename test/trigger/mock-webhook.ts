@@ -59,7 +59,11 @@ export interface Call {
 	params?: IDataObject;
 	credentials?: ICredentialDataDecryptedObject;
 	staticData?: IDataObject;
+	/** Requests of one trigger share it; by default every mock is a workflow of its own. */
+	workflowId?: string;
 }
+
+let workflows = 0;
 
 export function mockWebhook(call: Call) {
 	const answer: Answer = { statusCode: 200, headers: {} };
@@ -89,6 +93,8 @@ export function mockWebhook(call: Call) {
 		getCredentials: async () => call.credentials ?? credentials(),
 		getNodeParameter: (name: string, fallback?: unknown) => (name in params ? params[name] : fallback),
 		getWorkflowStaticData: () => staticData,
+		getWorkflow: () => ({ id: call.workflowId ?? `mock-workflow-${++workflows}`, active: true }),
+		getNode: () => ({ id: 'trigger-node', name: 'HaiPay Trigger' }),
 		logger: { info: log('info'), warn: log('warn'), debug: log('debug'), error: log('error'), verbose: log('verbose') },
 	} as unknown as IWebhookFunctions;
 	return { context, answer, logs, staticData };

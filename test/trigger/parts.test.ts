@@ -4,7 +4,7 @@ import { join } from 'path';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { readBody, redactSign } from '../../nodes/HaiPayTrigger/callback';
-import { DEDUP_LIMIT, dedupKey, pruned, remember } from '../../nodes/HaiPayTrigger/dedup';
+import { DEDUP_LIMIT, dedupKey, merged, pruned, remember } from '../../nodes/HaiPayTrigger/dedup';
 import { filteredOutBy, kindOf, shown } from '../../nodes/HaiPayTrigger/filters';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { mockHook } from './mock-webhook';
@@ -178,5 +178,13 @@ describe('HaiPay Trigger webhook lifecycle (no remote registration exists)', () 
 		expect(hook.staticData).toEqual({ seenCallbacks: { 'no:N|2': 1 } });
 		expect(hook.logs[1].message).toMatch(/keeps sending/);
 		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(false);
+	});
+});
+
+describe('merging two dedup stores', () => {
+	it('keeps every key once, at its earlier time, oldest first, and ignores junk', () => {
+		expect(merged({ a: 5, b: 9 }, { b: 7, c: 6, d: 'x' })).toEqual({ a: 5, c: 6, b: 7 });
+		expect(Object.keys(merged({ a: 5, b: 9 }, { b: 7, c: 6 }))).toEqual(['a', 'c', 'b']);
+		expect(merged(null, [1, 2])).toEqual({});
 	});
 });

@@ -383,6 +383,22 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 		expectAcknowledgedOnly(await deliver(jsonCall(body, { staticData: restored })));
 	});
 
+	it('remembers callbacks that arrive together, although n8n gives each request its own copy and the last save wins', async () => {
+		// n8n loads the static data for each webhook request and saves the whole object after answering.
+		const saved: IDataObject = {};
+		const workflowId = 'simultaneous';
+		const bodies = ['HP1', 'HP2', 'HP3'].map((orderNo) => signedByPlatform(payoutCallback({ orderNo })));
+		const copies = bodies.map(() => JSON.parse(JSON.stringify(saved)) as IDataObject);
+		const first = await Promise.all(bodies.map(async (body, index) => await deliver(jsonCall(body, { staticData: copies[index], workflowId }))));
+		for (const delivery of first) expect(delivery.items).toHaveLength(1);
+		// Whichever copy is saved last holds all three, so a restart forgets none of them.
+		for (const copy of copies) expect(Object.keys(copy.seenCallbacks as IDataObject).sort()).toEqual(['no:HP1|2', 'no:HP2|2', 'no:HP3|2']);
+		const afterRestart = JSON.parse(JSON.stringify(copies[0])) as IDataObject;
+		for (const body of bodies) expectAcknowledgedOnly(await deliver(jsonCall(body, { staticData: afterRestart, workflowId: 'restarted' })));
+		// And while the process lives, a repeat is known even to a request whose copy predates it.
+		expectAcknowledgedOnly(await deliver(jsonCall(bodies[1], { staticData: {}, workflowId })));
+	});
+
 	it('emits again once the window has passed', async () => {
 		const staticData: IDataObject = {};
 		const body = signedByPlatform(payoutCallback());
