@@ -65,6 +65,7 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		expect(created).toHaveLength(valid);
 		for (const row of invalid) expect(created).not.toContain(row.orderId);
 		for (const item of out.filter((entry) => entry.json.outcome === 'invalid')) {
+			expect(item.json).toMatchObject({ currency: 'TZS', errorType: 'invalid' });
 			expect(item.json).toHaveProperty('field');
 			expect(item.json).toHaveProperty('rule');
 		}

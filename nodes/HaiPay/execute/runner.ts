@@ -76,11 +76,11 @@ function failureOf(error: unknown, phase: 'prepare' | 'send', operation: Operati
 	return new GatewayFailure(operation.kind === 'create' ? 'unknown' : 'unavailable', message, {});
 }
 
-/** The item's orderId as given, for an item that failed before a request was built; undefined if there is none. */
-function declaredOrderId(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+/** A parameter's value as given, for an item that failed before a request was built; undefined if none. */
+function declared(ctx: IExecuteFunctions, itemIndex: number, name: string): string | undefined {
 	let value: unknown;
 	try {
-		value = ctx.getNodeParameter('orderId', itemIndex, '');
+		value = ctx.getNodeParameter(name, itemIndex, '');
 	} catch {
 		value = undefined;
 	}
@@ -170,9 +170,9 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 			prepared[itemIndex] = prepareItem(ctx, operation, settings, itemIndex);
 		} catch (error) {
 			const failure = failureOf(error, 'prepare', operation);
-			const orderId = declaredOrderId(ctx, itemIndex);
+			const orderId = declared(ctx, itemIndex, 'orderId');
 			if (!continueOnFail) throw nodeError(ctx, failure, itemIndex, orderId, 0);
-			results[itemIndex] = failureItem(failure, operation, { orderId }, itemIndex);
+			results[itemIndex] = failureItem(failure, operation, { orderId, currency: declared(ctx, itemIndex, 'currency') }, itemIndex);
 		}
 	}
 
