@@ -71,6 +71,25 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		}
 	});
 
+	it('takes the fields from the input items by their gateway names, with the same checks', async () => {
+		const rows: IDataObject[] = spreadsheet(300).map((row) => ({ ...row, currency: 'TZS', note: 'ignored column' }));
+		const invalid = rows.filter((_, index) => index % 7 === 3).length;
+		const refused = rows.filter((_, index) => index % 7 !== 3 && index % 50 === 10).length;
+		const result = await runNode(sandbox, {
+			parameters: { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { concurrency: 16 } },
+			items: rows,
+			settings: { onError: 'continueRegularOutput' },
+		});
+		const out = result.jsonOf(NODE);
+		expect(out.map((item) => item.orderId)).toEqual(rows.map((row) => row.orderId));
+		expect(out.filter((item) => item.outcome === 'invalid')).toHaveLength(invalid);
+		expect(out.filter((item) => item.outcome === 'accepted')).toHaveLength(rows.length - invalid - refused);
+		expect(sandbox.appliesReceived(1001)).toBe(rows.length - invalid);
+		const sent = sandbox.requests.find((entry) => entry.path === '/tzs/pay/apply')?.body as Record<string, unknown>;
+		expect(sent).not.toHaveProperty('note');
+		expect(sent).not.toHaveProperty('currency');
+	});
+
 	it('without Continue On Fail, one invalid row stops the run before anything is sent', async () => {
 		const rows = spreadsheet(200);
 		const result = await runNode(sandbox, { parameters: createTzs, items: rows });

@@ -32,13 +32,18 @@ describe('node description', () => {
 		const parameters = resolved({ resource: 'payout', operation: 'create', currency });
 		const required = rules.fields.filter((field) => field.required).map((field) => field.name);
 		const optional = rules.fields.filter((field) => !field.required).map((field) => field.name);
-		expect(Object.keys(parameters).filter((name) => !['resource', 'operation', 'currency', 'additionalFields', 'options', 'createNotice'].includes(name)).sort()).toEqual(
+		expect(Object.keys(parameters).filter((name) => !['resource', 'operation', 'currency', 'additionalFields', 'options', 'createNotice', 'fieldsFrom'].includes(name)).sort()).toEqual(
 			[...required].sort(),
 		);
 		const collection = description.properties.find(
 			(property) => property.name === 'additionalFields' && (property.displayOptions?.show?.currency as string[] | undefined)?.includes(currency),
 		);
 		expect((collection?.options ?? []).map((option) => (option as { name: string }).name).sort()).toEqual([...optional].sort());
+	});
+
+	it('hides every field parameter when fields come from the input item', () => {
+		const parameters = resolved({ resource: 'payout', operation: 'create', currency: 'TZS', fieldsFrom: 'input' });
+		expect(Object.keys(parameters).sort()).toEqual(['createNotice', 'currency', 'fieldsFrom', 'operation', 'options', 'resource'].sort());
 	});
 
 	it('shows the USD MIT collection fields', () => {

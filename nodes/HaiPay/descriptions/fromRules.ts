@@ -14,10 +14,54 @@ interface Scope {
 	currency?: string[];
 }
 
+/** Field parameters show only while fields are mapped one by one (see `fieldsFromParameter`). */
 function show(scope: Scope): INodeProperties['displayOptions'] {
-	const conditions: Record<string, string[]> = { resource: [scope.resource], operation: [scope.operation] };
+	const conditions: Record<string, string[]> = {
+		resource: [scope.resource],
+		operation: [scope.operation],
+		fieldsFrom: [FIELDS_FROM_PARAMETERS],
+	};
 	if (scope.currency) conditions.currency = scope.currency;
 	return { show: conditions };
+}
+
+export const FIELDS_FROM_PARAMETERS = 'parameters';
+export const FIELDS_FROM_INPUT = 'input';
+
+/**
+ * Where a create takes its fields: one parameter per field (expressions, the n8n way), or straight from the
+ * input item's fields of the same names, which suits a spreadsheet whose columns are named after the gateway's
+ * fields and costs no expression per field and row.
+ */
+export function fieldsFromParameter(resource: string, operation: string): INodeProperties {
+	return {
+		displayName: 'Fields From',
+		name: 'fieldsFrom',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Parameters Below',
+				value: FIELDS_FROM_PARAMETERS,
+				description: 'Set each field below, with a fixed value or an expression',
+			},
+			{
+				name: 'Input Item Fields of the Same Names',
+				value: FIELDS_FROM_INPUT,
+				description:
+					'Read orderId, amount, accountNo, name and every other field from the input item, by their gateway names. Other fields of the item are ignored.',
+			},
+		],
+		default: FIELDS_FROM_PARAMETERS,
+		displayOptions: { show: { resource: [resource], operation: [operation] } },
+	};
+}
+
+/** The values of a request's fields for one item, from the item itself by their gateway names. */
+export function inputValues(rules: RequestRules, json: Record<string, unknown>): Record<string, unknown> {
+	const values: Record<string, unknown> = {};
+	for (const rule of rules.fields) values[rule.name] = json[rule.name];
+	return values;
 }
 
 function options(rule: FieldRule): INodePropertyOptions[] {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
 import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../transport/keys';
 import { ADVICE, GatewayFailure } from '../transport/outcome';
 import { callGateway } from '../transport/request';
@@ -76,11 +77,15 @@ function failureOf(error: unknown, phase: 'prepare' | 'send', operation: Operati
 	return new GatewayFailure(operation.kind === 'create' ? 'unknown' : 'unavailable', message, {});
 }
 
-/** A parameter's value as given, for an item that failed before a request was built; undefined if none. */
+/**
+ * A field's value as the item gave it, for an item that failed before a request was built: from the input item
+ * when fields come from it, otherwise from the parameter. Undefined when there is none.
+ */
 function declared(ctx: IExecuteFunctions, itemIndex: number, name: string): string | undefined {
 	let value: unknown;
 	try {
-		value = ctx.getNodeParameter(name, itemIndex, '');
+		const fromInput = name !== 'currency' && ctx.getNodeParameter('fieldsFrom', itemIndex, FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+		value = fromInput ? ctx.getInputData()[itemIndex]?.json[name] : ctx.getNodeParameter(name, itemIndex, '');
 	} catch {
 		value = undefined;
 	}

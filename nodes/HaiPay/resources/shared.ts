@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import { fieldValues } from '../descriptions/fromRules';
+import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } from '../descriptions/fromRules';
 import type { Prepared } from '../execute/types';
 import type { Currency } from '../transport/currencies';
 import { currencyOptions } from '../transport/currencies';
@@ -131,8 +131,14 @@ export function createSafetyNotice(resource: string): INodeProperties {
 
 /** A create's request for one item: the currency's rules, its top-level fields and "Additional Fields". */
 export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, currency: string): Prepared {
-	const additional = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const values = fieldValues(rules, (name) => ctx.getNodeParameter(name, itemIndex, ''), additional);
+	const fromInput = ctx.getNodeParameter('fieldsFrom', itemIndex, FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+	const values = fromInput
+		? inputValues(rules, ctx.getInputData()[itemIndex]?.json ?? {})
+		: fieldValues(
+				rules,
+				(name) => ctx.getNodeParameter(name, itemIndex, ''),
+				ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
+			);
 	const body = checkedBody(ctx, itemIndex, rules, values);
 	return { path: rules.path, body, currency, orderId: String(body.orderId) };
 }

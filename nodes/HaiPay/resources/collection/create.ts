@@ -1,4 +1,4 @@
-import { additionalFields, requiredParameters } from '../../descriptions/fromRules';
+import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { dataItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { MIT_RULES } from '../../rules/collection';
@@ -25,6 +25,7 @@ export const createCollection: Operation = {
 			default: '',
 			displayOptions: { show: { resource: [scope.resource], operation: [scope.operation] } },
 		},
+		fieldsFromParameter(scope.resource, scope.operation),
 		...requiredParameters({ USD: MIT_RULES }, scope),
 		...additionalFields({ USD: MIT_RULES }, scope),
 	],

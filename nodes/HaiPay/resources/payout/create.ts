@@ -1,4 +1,4 @@
-import { additionalFields, requiredParameters } from '../../descriptions/fromRules';
+import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { dataItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../rules/payout';
@@ -17,6 +17,7 @@ export const createPayout: Operation = {
 			PAYOUT_CURRENCIES,
 			'The payout currency. Each one has its own fields and rules, and needs a credential whose App ID belongs to it.',
 		),
+		fieldsFromParameter(scope.resource, scope.operation),
 		...requiredParameters(PAYOUT_RULES, { ...scope, currency: [...PAYOUT_CURRENCIES] }),
 		...additionalFields(PAYOUT_RULES, { ...scope, currency: [...PAYOUT_CURRENCIES] }),
 	],
