@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
@@ -42,8 +42,11 @@ function runOptions(ctx: IExecuteFunctions): RunOptions {
 }
 
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
-async function loadSettings(ctx: IExecuteFunctions): Promise<HaiPaySettings> {
-	const settings = settingsOf(await ctx.getCredentials('haiPayApi'));
+async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
+	const data = await ctx.getCredentials('haiPayApi');
+	const settings = settingsOf(data);
+	const reference = ctx.getNode().credentials?.haiPayApi;
+	const credential: ICredentialsDecrypted = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data };
 	try {
 		parsePrivateKey(settings.privateKey);
 		if (settings.haipayPublicKey !== '') parsePublicKey(settings.haipayPublicKey);
@@ -51,7 +54,7 @@ async function loadSettings(ctx: IExecuteFunctions): Promise<HaiPaySettings> {
 		const message = error instanceof KeyFormatError ? error.message : 'The keys of the HaiPay credential could not be read';
 		throw new NodeOperationError(ctx.getNode(), message);
 	}
-	return settings;
+	return { settings, credential };
 }
 
 function prepareItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared {
@@ -159,7 +162,7 @@ function pacer(requestsPerSecond: number): () => Promise<void> {
  */
 export async function runOperation(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
-	const settings = await loadSettings(ctx);
+	const { settings, credential } = await loadSettings(ctx);
 	const options = runOptions(ctx);
 	const continueOnFail = ctx.continueOnFail();
 	if (operation.kind === 'create' && ctx.getNode().retryOnFail === true) {
@@ -199,6 +202,7 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 					timeoutMs: options.timeoutMs,
 					retries: options.retries,
 					acceptFile: request.acceptFile,
+					credential,
 				});
 				const output = await operation.present(ctx, itemIndex, answer, request);
 				results[itemIndex] = { ...output, pairedItem: { item: itemIndex } };

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, IHttpRequestOptions, IDataObject } from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { GatewayFailure } from './outcome';
@@ -17,7 +17,18 @@ export interface CallOptions {
 	retries: number;
 	/** Whether a PDF or ZIP body is a valid answer (the voucher endpoint). */
 	acceptFile?: boolean;
+	/**
+	 * The credential, read once for the whole run. Without it n8n decrypts and resolves the credential again for
+	 * every request, which costs more than signing in a bulk run.
+	 */
+	credential?: IAdditionalCredentialOptions['credentialsDecrypted'];
 }
+
+/*
+ * n8n re-authenticates and sends a request again when it fails with 401 (a token refresh). HaiPay has no tokens
+ * and a create must never be sent twice, so that path gets a status no HTTP answer carries.
+ */
+const NO_RESEND_STATUS = [0];
 
 export type Answer =
 	| { type: 'data'; data: IDataObject; verification: Verification }
@@ -89,7 +100,11 @@ async function post(ctx: IExecuteFunctions, path: string, body: IDataObject, opt
 		ignoreHttpStatusErrors: true,
 		timeout: options.timeoutMs,
 	};
-	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'haiPayApi', request)) as {
+	const additional: IAdditionalCredentialOptions = {
+		preAuthenticationRetryStatusCode: NO_RESEND_STATUS,
+		...(options.credential ? { credentialsDecrypted: options.credential } : {}),
+	};
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'haiPayApi', request, additional)) as {
 		statusCode: number;
 		headers: RawResponse['headers'];
 		body: Buffer | ArrayBuffer | string;
