@@ -1,0 +1,150 @@
+import http from 'http';
+
+import { loadPrivateKey, signBody } from '../sandbox/signing';
+
+/**
+ * The load client of the callback benchmark, in its own process so that its signing and bookkeeping do not share
+ * a core's event loop with the figures it takes. It posts payout results to the HaiPay Trigger's production URL
+ * as HaiPay would (JSON, signed over every field with the platform key and the App ID's secret), or forged ones.
+ */
+
+export interface CallbackJob {
+	url: string;
+	appId: number;
+	secret: string;
+	/** PEM of the platform key: what genuine callbacks are signed with. */
+	platformKey: string;
+	/** PEM of a key HaiPay never had: what forgers sign with. */
+	otherKey: string;
+	count: number;
+	concurrency: number;
+	forged: boolean;
+	runId: string;
+}
+
+export interface CallbackResult {
+	sent: number;
+	/** Answered 200 with the body `SUCCESS`. */
+	acknowledged: number;
+	/** Answered 401. */
+	refused: number;
+	/** Anything else: another status, another body, a network error. */
+	other: number;
+	firstOther?: string;
+	seconds: number;
+	perSecond: number;
+	p50: number;
+	p99: number;
+	max: number;
+}
+
+function body(job: CallbackJob, index: number): Record<string, unknown> {
+	const failed = index % 10 === 9;
+	return {
+		appId: job.appId,
+		currency: 'TZS',
+		orderId: `CB-${job.runId}-${index}`,
+		orderNo: `HP${job.runId}${String(index).padStart(7, '0')}`,
+		amount: '1000',
+		fee: '10',
+		status: failed ? 3 : 2,
+		...(failed ? { errorMsg: 'Bank return: account invalid, closed or frozen' } : { payTime: '2026-05-01 18:20:31' }),
+	};
+}
+
+/** Four kinds of forgery, in turn: another key, the wrong secret, a made-up signature, a field changed after signing. */
+function forgedBody(job: CallbackJob, index: number, platformKey: ReturnType<typeof loadPrivateKey>, otherKey: ReturnType<typeof loadPrivateKey>): string {
+	const fields = body(job, index);
+	switch (index % 4) {
+		case 0:
+			return JSON.stringify({ ...fields, sign: signBody(fields, job.secret, otherKey) });
+		case 1:
+			return JSON.stringify({ ...fields, sign: signBody(fields, `${job.secret}-guessed`, platformKey) });
+		case 2:
+			return JSON.stringify({ ...fields, sign: Buffer.alloc(256, index % 256).toString('base64') });
+		default:
+			return JSON.stringify({ ...fields, sign: signBody(fields, job.secret, platformKey), amount: '1000000' });
+	}
+}
+
+function post(agent: http.Agent, url: URL, payload: string): Promise<{ status: number; text: string }> {
+	return new Promise((resolve, reject) => {
+		const request = http.request(
+			url,
+			{ method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, timeout: 30_000 },
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+				response.on('error', reject);
+			},
+		);
+		request.on('timeout', () => request.destroy(new Error('no answer within 30 s')));
+		request.on('error', reject);
+		request.end(payload);
+	});
+}
+
+function percentile(sorted: number[], p: number): number {
+	if (sorted.length === 0) return 0;
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export async function run(job: CallbackJob): Promise<CallbackResult> {
+	const platformKey = loadPrivateKey(job.platformKey);
+	const otherKey = loadPrivateKey(job.otherKey);
+	// Signed before the clock starts: the client's RSA work must not pace the run.
+	const payloads = Array.from({ length: job.count }, (_, i) =>
+		job.forged ? forgedBody(job, i, platformKey, otherKey) : JSON.stringify({ ...body(job, i), sign: signBody(body(job, i), job.secret, platformKey) }),
+	);
+	const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
+	const url = new URL(job.url);
+	const latencies: number[] = [];
+	const result = { acknowledged: 0, refused: 0, other: 0, firstOther: undefined as string | undefined };
+	let next = 0;
+	const worker = async () => {
+		while (next < payloads.length) {
+			const index = next++;
+			const started = performance.now();
+			try {
+				const answer = await post(agent, url, payloads[index]);
+				if (answer.status === 200 && answer.text === 'SUCCESS') result.acknowledged += 1;
+				else if (answer.status === 401) result.refused += 1;
+				else {
+					result.other += 1;
+					result.firstOther ??= `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`;
+				}
+			} catch (error) {
+				result.other += 1;
+				result.firstOther ??= (error as Error).message;
+			}
+			latencies.push(performance.now() - started);
+		}
+	};
+	const started = process.hrtime.bigint();
+	await Promise.all(Array.from({ length: job.concurrency }, worker));
+	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+	agent.destroy();
+	latencies.sort((a, b) => a - b);
+	return {
+		sent: job.count,
+		...result,
+		seconds,
+		perSecond: job.count / seconds,
+		p50: percentile(latencies, 50),
+		p99: percentile(latencies, 99),
+		max: latencies[latencies.length - 1] ?? 0,
+	};
+}
+
+if (require.main === module) {
+	process.once('message', (job: CallbackJob) => {
+		run(job).then(
+			(result) => process.send?.(result, () => process.exit(0)),
+			(error: Error) => {
+				process.stderr.write(`${error.stack ?? error.message}\n`);
+				process.exit(1);
+			},
+		);
+	});
+}

@@ -1,0 +1,203 @@
+import { execFileSync } from 'child_process';
+import { readFileSync } from 'fs';
+import { cpus, loadavg, release, totalmem } from 'os';
+import { join } from 'path';
+
+import { INSTALL_DIR, NODE24 } from '../playground/lib/paths';
+import type { BulkFigures, Setting } from './bulk';
+import type { CallbackFigures } from './callbacks';
+import type { SigningFigures } from './signing';
+
+/** The results table, the targets with PASS or MISS, and the machine they were measured on. */
+
+export interface Machine {
+	cores: number;
+	cpu: string;
+	memoryGb: number;
+	kernel: string;
+	benchNode: string;
+	n8nNode: string;
+	n8n: string;
+	openssl: string;
+	/** 1, 5 and 15 minute load averages before the run: other work on the machine skews every figure. */
+	loadBefore: number[];
+}
+
+export function machine(): Machine {
+	const safe = (run: () => string) => {
+		try {
+			return run();
+		} catch {
+			return 'unknown';
+		}
+	};
+	return {
+		cores: cpus().length,
+		cpu: cpus()[0]?.model ?? 'unknown',
+		memoryGb: Math.round(totalmem() / 2 ** 30),
+		kernel: release(),
+		benchNode: process.version,
+		n8nNode: safe(() => execFileSync(NODE24, ['--version'], { encoding: 'utf8' }).trim()),
+		n8n: safe(() => (JSON.parse(readFileSync(join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version),
+		openssl: safe(() => execFileSync('openssl', ['version'], { encoding: 'utf8' }).trim()),
+		loadBefore: loadavg().map((value) => Math.round(value * 100) / 100),
+	};
+}
+
+export interface Settings {
+	latencyMs: number;
+	inFlight: number;
+	limit: number;
+	batchInterval: number;
+	callbackConcurrency: number;
+}
+
+export interface Target {
+	what: string;
+	measured: string;
+	pass: boolean;
+}
+
+const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
+const f1 = (n: number) => n.toFixed(1);
+const f2 = (n: number) => n.toFixed(2);
+
+function find(bulk: BulkFigures[], side: BulkFigures['side'], setting: Setting, rows: number): BulkFigures | undefined {
+	return bulk.find((b) => b.side === side && b.setting === setting && b.rows === rows);
+}
+
+/** The bulk targets for each way of setting up the HaiPay node at the tuned concurrency, then the callback ones. */
+export function targets(bulk: BulkFigures[], callbacks: CallbackFigures, settings: Settings, rows: number): Target[] {
+	const base = find(bulk, 'baseline', 'tuned', rows);
+	const out: Target[] = [];
+	for (const setting of ['tuned', 'input'] as const) {
+		const node = find(bulk, 'haipay', setting, rows);
+		if (!node || !base) continue;
+		const floor = settings.limit * 0.8;
+		const who = setting === 'input' ? 'HaiPay node (fields from input)' : 'HaiPay node (field expressions)';
+		out.push(
+			{
+				what: `${who} reaches >= 80% of the ${settings.limit} items/s limit on ${f0(rows)} rows (>= ${f0(floor)} items/s)`,
+				measured: `${f1(node.itemsPerSecond)} items/s (${f0((node.itemsPerSecond / settings.limit) * 100)}%)`,
+				pass: node.itemsPerSecond >= floor,
+			},
+			{
+				what: `${who} beats the baseline's items/s on ${f0(rows)} rows`,
+				measured: `${f1(node.itemsPerSecond)} vs ${f1(base.itemsPerSecond)}`,
+				pass: node.itemsPerSecond > base.itemsPerSecond,
+			},
+			{
+				what: `${who} beats the baseline's CPU per item on ${f0(rows)} rows`,
+				measured: `${f2(node.cpuMsPerItem)} vs ${f2(base.cpuMsPerItem)} ms`,
+				pass: node.cpuMsPerItem < base.cpuMsPerItem,
+			},
+			{
+				what: `${who}: peak RSS of n8n's main process grows < 300 MB over ${f0(rows)} rows`,
+				measured: `+${f0(node.rssGrowthMb.main)} MB`,
+				pass: node.rssGrowthMb.main < 300,
+			},
+		);
+	}
+	const { genuine, forged } = callbacks;
+	out.push(
+		{
+			what: `callbacks: executions started = distinct callbacks (${f0(genuine.sent)})`,
+			measured: `${f0(genuine.executions - genuine.stuck)} ran${genuine.stuck > 0 ? `, ${f0(genuine.stuck)} stored but never ran` : ''}`,
+			pass: genuine.executions - genuine.stuck === genuine.sent && genuine.stuck === 0,
+		},
+		{
+			what: 'callbacks: lost = 0 (each acknowledged SUCCESS and its execution ran to its end)',
+			measured: `${f0(genuine.lost)} (${f0(genuine.sent - genuine.executions)} never stored, ${f0(genuine.stuck)} never ran, ${f0(genuine.executions - genuine.stuck - genuine.executionsSucceeded)} failed)`,
+			pass: genuine.lost === 0,
+		},
+		{
+			what: `forged callbacks: all ${f0(forged.sent)} answered 401, 0 executions`,
+			measured: `${f0(forged.refused)} x 401, ${f0(forged.executions)} executions`,
+			pass: forged.refused === forged.sent && forged.executions === 0,
+		},
+	);
+	return out;
+}
+
+function describeSetting(b: BulkFigures, settings: Settings): string {
+	if (b.side === 'haipay') {
+		if (b.setting === 'default') return 'HaiPay node, default (concurrency 8), field expressions';
+		return `HaiPay node, concurrency ${settings.inFlight}, ${b.setting === 'input' ? 'fields from input' : 'field expressions'}`;
+	}
+	return b.setting === 'default'
+		? 'Code + HTTP Request, default (no batching)'
+		: `Code + HTTP Request, batches of ${settings.inFlight} every ${settings.batchInterval} ms`;
+}
+
+export function markdown(input: {
+	machine: Machine;
+	date: string;
+	command: string;
+	minutes: number;
+	settings: Settings;
+	bulk: BulkFigures[];
+	callbacks: CallbackFigures;
+	signing: SigningFigures;
+	targets: Target[];
+}): string {
+	const { settings, bulk, callbacks, signing, machine: m } = input;
+	const lines: string[] = [];
+	lines.push(
+		`Bulk payouts: valid TZS and NGN rows (half each) made by the same Code node, driven through a Webhook on a running n8n; the sandbox adds ${settings.latencyMs} ms to every request, so ${settings.inFlight} in flight allow at most ${settings.limit} items/s. CPU is utime+stime of n8n's process tree (main + task runner) from the request until n8n is idle again (the execution saved), per row; RSS is polled every 100 ms.`,
+		'',
+		'| rows | workflow | max in flight | wall s | items/s | % of limit | CPU ms/item (main + runner) | peak RSS MB main / runner | RSS growth MB main |',
+		'|---:|---|---:|---:|---:|---:|---|---|---:|',
+	);
+	for (const b of bulk) {
+		lines.push(
+			`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${b.maxInFlight} | ${f1(b.wallSeconds)} | ${f1(b.itemsPerSecond)} | ${f0((b.itemsPerSecond / settings.limit) * 100)}% | ${f2(b.cpuMsPerItem)} (${f2(b.cpuMsPerItemByRole.main)} + ${f2(b.cpuMsPerItemByRole.runner)}) | ${f0(b.peakRssMb.main)} / ${f0(b.peakRssMb.runner)} | +${f0(b.rssGrowthMb.main)} |`,
+		);
+	}
+	lines.push(
+		'',
+		'- Both sides make the same rows with the same Code node. The HaiPay side routes them with an IF node to one HaiPay node per App ID (a credential holds one App ID); the baseline signs every row in a second Code node (task runner) and posts it with one HTTP Request node.',
+		`- The HTTP Request node's batching starts ${settings.inFlight} requests every ${settings.batchInterval} ms without waiting for the batch before, so it holds more than ${settings.inFlight} in flight when answers take longer than the interval; without batching it starts every row at once.`,
+		"- The baseline does not verify the gateway's answers; the HaiPay node verifies each one.",
+		"- Field expressions: one `{{ $json.field }}` per field, the node's default. Fields from input: `fieldsFrom: \"input\"`, the node reads the item's fields by their gateway names.",
+	);
+	lines.push('', '| HaiPay node / baseline | rows | items/s | CPU ms/item |', '|---|---:|---:|---:|');
+	const pairs = [
+		{ node: 'tuned', base: 'tuned', what: `both at ${settings.inFlight} in flight, field expressions` },
+		{ node: 'input', base: 'tuned', what: `both at ${settings.inFlight} in flight, fields from input` },
+		{ node: 'default', base: 'default', what: 'both at their defaults' },
+	] as const;
+	for (const pair of pairs) {
+		for (const rows of [...new Set(bulk.map((b) => b.rows))]) {
+			const node = find(bulk, 'haipay', pair.node, rows);
+			const base = find(bulk, 'baseline', pair.base, rows);
+			if (!node || !base) continue;
+			lines.push(`| ${pair.what} | ${f0(rows)} | ${f2(node.itemsPerSecond / base.itemsPerSecond)}x | ${f2(node.cpuMsPerItem / base.cpuMsPerItem)}x |`);
+		}
+	}
+	const { genuine, forged } = callbacks;
+	lines.push(
+		'',
+		`Callbacks: payout results posted to the active HaiPay Trigger workflow's production URL by a separate process, ${settings.callbackConcurrency} at a time; executions counted through n8n's REST API once none is running. Accepted/s counts SUCCESS answers over the client's time; executions/s counts from the first callback until the last execution ended.`,
+		'',
+		'| callbacks | accepted/s | p50 ms | p99 ms | answers | executions stored | ran to an end (succeeded) | never ran | lost | executions/s | CPU ms/callback |',
+		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
+		`| ${f0(genuine.sent)} signed, distinct | ${f1(genuine.acknowledged / genuine.seconds)} | ${f0(genuine.p50)} | ${f0(genuine.p99)} | ${f0(genuine.acknowledged)} x 200 SUCCESS${genuine.other + genuine.refused > 0 ? `, ${f0(genuine.other + genuine.refused)} other` : ''} | ${f0(genuine.executions)} | ${f0(genuine.executions - genuine.stuck)} (${f0(genuine.executionsSucceeded)}) | ${f0(genuine.stuck)} | ${f0(genuine.lost)} | ${f1(genuine.executionsPerSecond)} | ${f0(genuine.cpuMsPerCallback)} |`,
+		`| ${f0(forged.sent)} forged | ${f1(forged.perSecond)} answered/s | ${f0(forged.p50)} | ${f0(forged.p99)} | ${f0(forged.refused)} x 401${forged.acknowledged + forged.other > 0 ? `, ${f0(forged.acknowledged + forged.other)} other` : ''} | ${f0(forged.executions)} | | | | | |`,
+		'',
+		'Signing: the package\'s signing core (canonical string, SHA-256, RSA-2048 PKCS#1 v1.5, base64) on one core, against `openssl speed rsa2048` on the same machine in the same run.',
+		'',
+		'| measure | this package | openssl speed rsa2048 | ratio |',
+		'|---|---:|---:|---:|',
+		`| signatures/s | ${f0(signing.signPerSecond)} | ${f0(signing.opensslSignPerSecond)} | ${f0(signing.ratioToOpenssl * 100)}% |`,
+		`| verifications/s | ${f0(signing.verifyPerSecond)} | ${f0(signing.opensslVerifyPerSecond)} | ${f0((signing.verifyPerSecond / signing.opensslVerifyPerSecond) * 100)}% |`,
+		`| canonical strings/s | ${f0(signing.canonicalPerSecond)} | | |`,
+		'',
+		'| target | measured | |',
+		'|---|---|---|',
+		...input.targets.map((t) => `| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : 'MISS'} |`),
+		'',
+		`Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; the benchmark and the sandbox on Node ${m.benchNode}, n8n ${m.n8n} on Node ${m.n8nNode}; ${m.openssl}. Load average before the run: ${m.loadBefore.join(', ')}.`,
+		`Date: ${input.date}. Command: \`${input.command}\` (${f1(input.minutes)} minutes).`,
+	);
+	return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,136 @@
+import { mkdirSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { onStopSignal, say } from '../playground/lib/session';
+import { runBulk, type BulkCase, type BulkFigures } from './bulk';
+import { runCallbacks, type CallbackFigures } from './callbacks';
+import { machine, markdown, targets, type Settings } from './report';
+import { measureSigning } from './signing';
+import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
+import { baselineWorkflow, CALLBACK_WEBHOOK_ID, haiPayWorkflow, signingCode, triggerWorkflow } from './workflows';
+
+/**
+ * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
+ * signed callbacks into the HaiPay Trigger, and the signing core against openssl, on one n8n server and one
+ * sandbox in one run. Writes bench/results.md and prints the same table. Exits non-zero on an error only; a
+ * missed target is reported as MISS.
+ */
+
+const numbers = (text: string | undefined, fallback: number[]) =>
+	text ? text.split(',').map((part) => Number(part.trim())).filter((n) => Number.isInteger(n) && n > 0) : fallback;
+
+const ROWS = numbers(process.env.BENCH_ROWS, [1_000, 10_000]);
+const WARMUP_ROWS = Number(process.env.BENCH_WARMUP_ROWS ?? 200);
+const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 2_000);
+const FORGED = Number(process.env.BENCH_FORGED ?? 200);
+const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
+
+const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
+SETTINGS.limit = (SETTINGS.inFlight * 1000) / SETTINGS.latencyMs;
+
+const CASES: BulkCase[] = [
+	{ label: 'HaiPay node, concurrency 16', side: 'haipay', setting: 'tuned', path: 'bench-haipay-tuned' },
+	{ label: 'HaiPay node, concurrency 16, fields from input', side: 'haipay', setting: 'input', path: 'bench-haipay-input' },
+	{ label: 'Code + HTTP Request, batches of 16', side: 'baseline', setting: 'tuned', path: 'bench-baseline-tuned' },
+	{ label: 'HaiPay node, default', side: 'haipay', setting: 'default', path: 'bench-haipay-default' },
+	{ label: 'Code + HTTP Request, default', side: 'baseline', setting: 'default', path: 'bench-baseline-default' },
+];
+
+async function addWorkflows(stack: BenchStack): Promise<string> {
+	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(1001), NGN: stack.merchantPrivateKey(1003) });
+	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
+	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
+	const path = (side: BulkCase['side'], setting: BulkCase['setting']) => CASES.find((c) => c.side === side && c.setting === setting)?.path as string;
+	await stack.addWorkflow(haiPayWorkflow(path('haipay', 'tuned'), SETTINGS.inFlight), true);
+	await stack.addWorkflow(haiPayWorkflow(path('haipay', 'input'), SETTINGS.inFlight, 'input'), true);
+	await stack.addWorkflow(baselineWorkflow(path('baseline', 'tuned'), sign, batching), true);
+	await stack.addWorkflow(haiPayWorkflow(path('haipay', 'default'), undefined), true);
+	await stack.addWorkflow(baselineWorkflow(path('baseline', 'default'), sign, undefined), true);
+	return stack.addWorkflow(triggerWorkflow(), true);
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const host = machine();
+	say(`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}; n8n ${host.n8n} on Node ${host.n8nNode}`);
+	if (host.loadBefore[0] > 0.5) say('  note: the machine is busy before the run; every figure below is affected');
+
+	// Alone on the machine, before n8n starts: it measures the CPU, not the scheduler.
+	say(`signing core vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
+	const signing = measureSigning(SIGNING_SECONDS);
+
+	let stack: BenchStack | undefined;
+	onStopSignal(async (signal) => {
+		say(`${signal}: stopping n8n and the sandbox`);
+		await stack?.stop();
+	});
+	const bulk: BulkFigures[] = [];
+	let callbacks: CallbackFigures | undefined;
+	try {
+		stack = await startBenchStack(say);
+		const triggerId = await addWorkflows(stack);
+		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
+
+		for (const rows of ROWS) {
+			for (const bulkCase of CASES) {
+				say(`${bulkCase.label}: ${rows.toLocaleString('en-US')} rows ...`);
+				// Each run in a fresh n8n process, warmed up by a small run of the same workflow: memory growth is
+				// measured from a process that has not been grown by the runs before it.
+				await stack.restartN8n();
+				await runBulk(stack, bulkCase, WARMUP_ROWS);
+				const figures = await runBulk(stack, bulkCase, rows);
+				say(
+					`  ${figures.wallSeconds.toFixed(1)} s, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerItem.toFixed(2)} CPU ms/item, max ${figures.maxInFlight} in flight, RSS main ${figures.peakRssMb.main.toFixed(0)} MB (+${figures.rssGrowthMb.main.toFixed(0)})`,
+				);
+				bulk.push(figures);
+			}
+		}
+
+		stack.sandbox.control.setConfig({ latencyMs: 0 });
+		await stack.restartN8n();
+		say(`callbacks: ${CALLBACKS} signed and ${FORGED} forged, ${SETTINGS.callbackConcurrency} at a time ...`);
+		callbacks = await runCallbacks(stack, triggerId, `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, {
+			count: CALLBACKS,
+			forged: FORGED,
+			concurrency: SETTINGS.callbackConcurrency,
+			warmup: 20,
+		}, say);
+	} finally {
+		await stack?.stop();
+	}
+
+	if (!callbacks) throw new Error('the callback benchmark did not run');
+	const tenThousand = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
+	const checked = targets(bulk, callbacks, SETTINGS, tenThousand);
+	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+	const table = markdown({
+		machine: host,
+		date,
+		command: 'npm run bench',
+		minutes: (Date.now() - started) / 60_000,
+		settings: SETTINGS,
+		bulk,
+		callbacks,
+		signing,
+		targets: checked,
+	});
+	const results = [
+		'# Benchmark results',
+		'',
+		'Written by `npm run bench` (bench/run.ts); the README quotes the latest table. Every figure comes from one run on one n8n server and one sandbox.',
+		`The benchmark's n8n listens on ${BENCH_PORTS.n8n} and its sandbox on ${BENCH_PORTS.sandbox}.`,
+		'',
+		table,
+	].join('\n');
+	writeFileSync(join(__dirname, 'results.md'), results);
+	mkdirSync(WORK, { recursive: true });
+	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, signing, targets: checked }, null, 2)}\n`);
+	say('');
+	say(table);
+	say(`PASS ${checked.filter((t) => t.pass).length}, MISS ${checked.filter((t) => !t.pass).length}; written to bench/results.md`);
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`${error.stack ?? error.message}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,127 @@
+import { mkdirSync, readFileSync, rmSync } from 'fs';
+import { join } from 'path';
+
+import type { Sandbox } from '../sandbox';
+import { ensureN8n } from '../playground/lib/install';
+import { assertPortFree } from '../playground/lib/instance';
+import { installPackage, n8nCli, n8nEnv, startN8nServer, type N8nOptions, type N8nServer } from '../playground/lib/n8n';
+import { N8nRest } from '../playground/lib/rest';
+import { buildPackage, startSandboxGateway } from '../playground/lib/session';
+import type { Workflow } from './workflows';
+
+/**
+ * The benchmark's own n8n server and sandbox, on ports of their own so that a running playground or end-to-end
+ * test never meets them. n8n starts from an empty user folder every run: no executions or static data of an
+ * earlier run weigh on this one.
+ */
+
+export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650 } as const;
+export const WORK = join(__dirname, '.work');
+
+export interface BenchStack {
+	sandbox: Sandbox;
+	server: N8nServer;
+	rest: N8nRest;
+	options: N8nOptions;
+	/** http://127.0.0.1:PORT of n8n: the load clients use the address n8n listens on, not a name. */
+	n8nUrl: string;
+	/** PEM of the key the sandbox signs answers and callbacks with. */
+	platformPrivateKey: string;
+	/** The private key of a sandbox merchant, as its credential holds it. */
+	merchantPrivateKey(appId: number): string;
+	/** Creates the workflow and, with `activate`, publishes it so that its production webhooks answer. */
+	addWorkflow(workflow: Workflow, activate: boolean): Promise<string>;
+	/** Stops n8n and starts it again on the same user folder: a fresh process, with every workflow still active. */
+	restartN8n(): Promise<void>;
+	stop(): Promise<void>;
+}
+
+export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}): Promise<BenchStack> {
+	await assertPortFree(BENCH_PORTS.n8n, 'the benchmark n8n');
+	await assertPortFree(BENCH_PORTS.sandbox, 'the benchmark sandbox');
+	// The server's runner and the runner of the one CLI command run before it.
+	for (const port of [BENCH_PORTS.runner, BENCH_PORTS.runner + 10]) await assertPortFree(port, "the benchmark n8n's task runner");
+	await ensureN8n(log);
+	log('building the package');
+	await buildPackage();
+
+	const home = join(WORK, 'n8n');
+	rmSync(home, { recursive: true, force: true });
+	mkdirSync(home, { recursive: true });
+	const filesDir = join(WORK, 'files');
+	mkdirSync(filesDir, { recursive: true });
+	const stateDir = join(WORK, 'sandbox');
+
+	let sandbox: Sandbox | undefined;
+	let server: N8nServer | undefined;
+	const stop = async () => {
+		await server?.stop();
+		await sandbox?.close();
+	};
+	try {
+		// Orders stay where the apply puts them (manual): no settle timers or callbacks add work to the figures.
+		const gateway = await startSandboxGateway({
+			port: BENCH_PORTS.sandbox,
+			stateDir,
+			persist: false,
+			manual: true,
+			latencyMs: 0,
+			callbackSchedule: [],
+		});
+		sandbox = gateway.sandbox;
+		const options: N8nOptions = {
+			home,
+			filesDir,
+			port: BENCH_PORTS.n8n,
+			runnerPort: BENCH_PORTS.runner,
+			logLevel: 'warn',
+			extraEnv: {
+				// The baseline's Code node signs with Node's crypto, as a merchant's own would.
+				NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
+				...extraEnv,
+			},
+		};
+		installPackage(home);
+		log('importing the sandbox credentials (n8n import:credentials)');
+		await n8nCli(['import:credentials', `--input=${gateway.credentialsFile}`], n8nEnv({ ...options, runnerPort: options.runnerPort + 10 }), filesDir);
+		log(`starting n8n on port ${BENCH_PORTS.n8n}`);
+		server = await startN8nServer(options, join(WORK, 'n8n.log'));
+		const rest = new N8nRest(server.url);
+		await rest.ensureOwner();
+		const keys = join(stateDir, 'keys');
+		const stack: BenchStack = {
+			sandbox,
+			server,
+			rest,
+			options,
+			n8nUrl: `http://127.0.0.1:${BENCH_PORTS.n8n}`,
+			platformPrivateKey: readFileSync(join(keys, 'platform.pkcs8.pem'), 'utf8'),
+			merchantPrivateKey: (appId) => readFileSync(join(keys, `merchant-${appId}.pkcs8.pem`), 'utf8'),
+			addWorkflow: async (workflow, activate) => {
+				const created = await stack.rest.call('POST', '/workflows', workflow);
+				if (created.status !== 200) throw new Error(`creating workflow "${workflow.name}" failed: HTTP ${created.status} ${created.body.slice(0, 500)}`);
+				const { id, versionId } = (created.json as { data: { id: string; versionId: string } }).data;
+				if (activate) {
+					const activated = await stack.rest.call('POST', `/workflows/${id}/activate`, { versionId });
+					if (activated.status !== 200) {
+						throw new Error(`activating workflow "${workflow.name}" failed: HTTP ${activated.status} ${activated.body.slice(0, 500)}`);
+					}
+				}
+				return id;
+			},
+			restartN8n: async () => {
+				await server?.stop();
+				server = undefined;
+				server = await startN8nServer(options, join(WORK, 'n8n.log'));
+				stack.server = server;
+				stack.rest = new N8nRest(server.url);
+				await stack.rest.login();
+			},
+			stop,
+		};
+		return stack;
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}

@@ -1,0 +1,206 @@
+import { credentialOf, SANDBOX_APP_IDS } from '../playground/examples';
+import { defaultSecret } from '../sandbox';
+
+/**
+ * The benchmark's workflows. Each bulk workflow starts with a Webhook that answers when the run has finished and
+ * makes its rows with the same Code node, so the HaiPay node and the do-it-yourself baseline pay the same fixed
+ * costs and differ only in how the rows are signed and sent.
+ */
+
+type Parameters = Record<string, unknown>;
+
+interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Parameters;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+
+export interface Workflow {
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+	settings: Record<string, unknown>;
+}
+
+class Builder {
+	readonly nodes: WorkflowNode[] = [];
+	readonly connections: Workflow['connections'] = {};
+
+	add(node: Omit<WorkflowNode, 'id' | 'position'>): string {
+		const index = this.nodes.length;
+		this.nodes.push({ id: `00000000-0000-4000-a000-${String(index).padStart(12, '0')}`, position: [index * 220, 0], ...node });
+		return node.name;
+	}
+
+	connect(from: string, to: string, output = 0): void {
+		const outputs = (this.connections[from] ??= { main: [] }).main;
+		while (outputs.length <= output) outputs.push([]);
+		outputs[output].push({ node: to, type: 'main', index: 0 });
+	}
+
+	workflow(name: string): Workflow {
+		return { name, nodes: this.nodes, connections: this.connections, settings: { executionOrder: 'v1' } };
+	}
+}
+
+/** Answers the caller once the last node has finished; the figures are read from the sandbox and n8n. */
+function webhook(b: Builder, path: string): string {
+	return b.add({
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		webhookId: path,
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'noData', options: {} },
+	});
+}
+
+function code(b: Builder, name: string, jsCode: string): string {
+	return b.add({ name, type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode } });
+}
+
+/**
+ * `?rows=N&tag=T`: N valid payout rows, TZS and NGN alternating, with orderIds `T-0` ... unique per run. Both
+ * currencies carry phone, email and partnerUserId, so both sides sign and send the same fields.
+ */
+export const ROWS_CODE = `const { rows, tag } = $input.first().json.query;
+const out = [];
+for (let i = 0; i < Number(rows); i++) {
+  const common = { orderId: tag + '-' + i, email: 'payee' + i + '@example.com', partnerUserId: 'emp-' + i };
+  out.push({
+    json: i % 2 === 0
+      ? { currency: 'TZS', amount: '1000', accountType: 'EWALLET', bankCode: 'VODACOM', accountNo: '255712345678', name: 'Amina Juma', phone: '255712345678', ...common }
+      : { currency: 'NGN', amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi', phone: '2348012345678', ...common },
+  });
+}
+return out;`;
+
+const field = (name: string) => `={{ $json.${name} }}`;
+
+/** `fields`: one `{{ $json.field }}` expression per field (the default), or the input item's fields by name. */
+export type FieldsFrom = 'parameters' | 'input';
+
+function haiPayNode(b: Builder, currency: 'TZS' | 'NGN', concurrency: number | undefined, fieldsFrom: FieldsFrom): string {
+	const fields = ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'];
+	const contact = ['phone', 'email', 'partnerUserId'];
+	const parameters: Parameters = { resource: 'payout', operation: 'create', currency };
+	if (fieldsFrom === 'input') parameters.fieldsFrom = 'input';
+	else {
+		Object.assign(parameters, Object.fromEntries(fields.map((f) => [f, field(f)])));
+		// For TZS the contact fields are required fields of the panel; for NGN they are optional ones.
+		if (currency === 'TZS') Object.assign(parameters, Object.fromEntries(contact.map((f) => [f, field(f)])));
+		else parameters.additionalFields = Object.fromEntries(contact.map((f) => [f, field(f)]));
+	}
+	parameters.options = concurrency === undefined ? {} : { concurrency };
+	return b.add({ name: `Pay ${currency}`, type: 'n8n-nodes-haipay.haiPay', typeVersion: 1, parameters, credentials: credentialOf(currency) });
+}
+
+/** Rows → IF TZS → one HaiPay node per App ID (a credential holds one App ID). */
+export function haiPayWorkflow(path: string, concurrency: number | undefined, fieldsFrom: FieldsFrom = 'parameters'): Workflow {
+	const b = new Builder();
+	const hook = webhook(b, path);
+	const rows = code(b, 'Rows', ROWS_CODE);
+	const split = b.add({
+		name: 'TZS?',
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+		parameters: {
+			conditions: {
+				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+				conditions: [
+					{ id: 'currency-is-tzs', leftValue: '={{ $json.currency }}', rightValue: 'TZS', operator: { type: 'string', operation: 'equals' } },
+				],
+				combinator: 'and',
+			},
+			options: {},
+		},
+	});
+	const tzs = haiPayNode(b, 'TZS', concurrency, fieldsFrom);
+	const ngn = haiPayNode(b, 'NGN', concurrency, fieldsFrom);
+	b.connect(hook, rows);
+	b.connect(rows, split);
+	b.connect(split, tzs, 0);
+	b.connect(split, ngn, 1);
+	return b.workflow(`bench: HaiPay node, concurrency ${concurrency ?? 'default'}, fields from ${fieldsFrom}`);
+}
+
+/**
+ * What a merchant writes from the signing rules without this package: sign in a Code node with crypto, post
+ * with the HTTP Request node. The key is parsed once per run, the best a hand-written node does.
+ */
+export function signingCode(baseUrl: string, privateKeys: Record<'TZS' | 'NGN', string>): string {
+	const merchants = Object.fromEntries(
+		(['TZS', 'NGN'] as const).map((currency) => [
+			currency,
+			{ appId: SANDBOX_APP_IDS[currency], secret: defaultSecret(currency), path: `/${currency.toLowerCase()}/pay/apply`, key: privateKeys[currency] },
+		]),
+	);
+	return `const crypto = require('crypto');
+const BASE_URL = ${JSON.stringify(baseUrl)};
+const MERCHANTS = ${JSON.stringify(merchants, null, 2)};
+const keys = {};
+for (const [currency, m] of Object.entries(MERCHANTS)) keys[currency] = crypto.createPrivateKey(m.key);
+
+// HaiPay: every field but sign, empty ones left out, keys in byte order, key=value joined by &, then &key=<secret>.
+function sign(body, secret, key) {
+  const text = Object.keys(body)
+    .filter((k) => k !== 'sign' && body[k] !== null && body[k] !== undefined && body[k] !== '')
+    .sort()
+    .map((k) => k + '=' + body[k])
+    .join('&') + '&key=' + secret;
+  return crypto.sign('sha256', Buffer.from(text, 'utf8'), key).toString('base64');
+}
+
+return $input.all().map((item) => {
+  const { currency, ...row } = item.json;
+  const m = MERCHANTS[currency];
+  const body = { appId: m.appId, ...row };
+  body.sign = sign(body, m.secret, keys[currency]);
+  return { json: { url: BASE_URL + m.path, body } };
+});`;
+}
+
+/** Batching: `batchSize` requests started every `batchInterval` ms; none (the default) starts every item at once. */
+export function baselineWorkflow(path: string, signCode: string, batching: { batchSize: number; batchInterval: number } | undefined): Workflow {
+	const b = new Builder();
+	const hook = webhook(b, path);
+	const rows = code(b, 'Rows', ROWS_CODE);
+	const signNode = code(b, 'Sign', signCode);
+	const post = b.add({
+		name: 'Post',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method: 'POST',
+			url: '={{ $json.url }}',
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify($json.body) }}',
+			options: batching ? { batching: { batch: batching } } : {},
+		},
+	});
+	b.connect(hook, rows);
+	b.connect(rows, signNode);
+	b.connect(signNode, post);
+	return b.workflow(`bench: Code + HTTP Request, ${batching ? `batches of ${batching.batchSize} every ${batching.batchInterval} ms` : 'no batching'}`);
+}
+
+export const CALLBACK_WEBHOOK_ID = 'bench-callbacks';
+
+/** The HaiPay Trigger alone, with its defaults, on the TZS App ID: every accepted callback starts one execution. */
+export function triggerWorkflow(): Workflow {
+	const b = new Builder();
+	b.add({
+		name: 'HaiPay Trigger',
+		type: 'n8n-nodes-haipay.haiPayTrigger',
+		typeVersion: 1,
+		webhookId: CALLBACK_WEBHOOK_ID,
+		parameters: { options: {} },
+		credentials: credentialOf('TZS'),
+	});
+	return b.workflow('bench: HaiPay Trigger');
+}
