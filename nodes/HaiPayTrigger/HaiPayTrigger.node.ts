@@ -71,7 +71,18 @@ export class HaiPayTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'haiPayApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				path: 'webhook',
+				// An accepted callback is answered by n8n once the execution is stored: if n8n cannot store it, HaiPay
+				// hears an error and sends the callback again, instead of reading SUCCESS for a result that is lost.
+				responseMode: 'onReceived',
+				responseData: ACKNOWLEDGEMENT,
+				responseHeaders: '={{ { "entries": [{ "name": "Content-Type", "value": "text/plain; charset=utf-8" }] } }}',
+			},
+		],
 		triggerPanel: {
 			header: 'Put this URL in the notifyUrl of a HaiPay request, or in HaiPay\'s merchant portal',
 			executionsHelp: {
@@ -154,7 +165,6 @@ export class HaiPayTrigger implements INodeType {
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
 		}
-		answer(res, 200, ACKNOWLEDGEMENT);
-		return { noWebhookResponse: true, workflowData: [[{ json: assessment.item }]] };
+		return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[{ json: assessment.item }]] };
 	}
 }

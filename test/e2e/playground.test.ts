@@ -123,6 +123,17 @@ describe('example 2: callbacks into the active workflow', () => {
 		}
 	});
 
+	test('repeats of callbacks that arrived together are acknowledged and start nothing', async () => {
+		// The results above reached n8n at once; HaiPay now repeats every one of them.
+		const before = stack.sandbox.callbacks.length;
+		for (const orderId of CREATED) stack.sandbox.control.resendCallback({ orderId, appId: stack.sandbox.control.order({ orderId })?.appId });
+		for (const orderId of CREATED) {
+			const repeat = await stack.sandbox.waitForCallback((a) => a.orderId === orderId && stack.sandbox.callbacks.indexOf(a) >= before, 15_000);
+			expect(repeat).toMatchObject({ httpStatus: 200, response: 'SUCCESS', acknowledged: true });
+		}
+		await expectCallbackExecutions(CREATED.length);
+	});
+
 	test('forged callbacks are refused with 401 and start nothing', async () => {
 		const order = stack.sandbox.control.order({ orderId: 'PAY-2026-05-0002' });
 		const body: Record<string, unknown> = {

@@ -378,6 +378,9 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 		}
 
 		const responded = () => response.headersSent || response.writableEnded;
+		// n8n applies the description's responseHeaders ({ entries: [{ name, value }] }) to any answer it writes.
+		const headers = webhook.webhookDescription.responseHeaders === undefined ? undefined : describe<{ entries?: Array<{ name: string; value: string }> }>('responseHeaders');
+		if (!responded()) for (const entry of headers?.entries ?? []) response.setHeader(entry.name, entry.value);
 		if (answer.workflowData === undefined) {
 			if (!responded() && answer.noWebhookResponse !== true) {
 				sendStatic(response, responseCode, answer.webhookResponse !== undefined ? answer.webhookResponse : { message: 'Webhook call received' });

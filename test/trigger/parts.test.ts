@@ -96,14 +96,21 @@ describe('HaiPay Trigger description', () => {
 	const { description } = new HaiPayTrigger();
 	const byName = (name: string) => description.properties.find((property: INodeProperties) => property.name === name);
 
-	it('is a POST webhook trigger that answers for itself', () => {
+	it('is a POST webhook trigger whose accepted callbacks n8n answers with plain-text SUCCESS', () => {
 		expect(description.name).toBe('haiPayTrigger');
 		expect(description.displayName).toBe('HaiPay Trigger');
 		expect(description.group).toEqual(['trigger']);
 		expect(description.inputs).toEqual([]);
 		expect(description.outputs).toEqual(['main']);
 		expect(description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				path: 'webhook',
+				responseMode: 'onReceived',
+				responseData: 'SUCCESS',
+				responseHeaders: '={{ { "entries": [{ "name": "Content-Type", "value": "text/plain; charset=utf-8" }] } }}',
+			},
 		]);
 		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true }]);
 		expect(description.icon).toEqual({ light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' });

@@ -56,12 +56,10 @@ describe('HaiPay Trigger: a genuine callback', () => {
 		const body = signedByPlatform(payoutCallback());
 		const outcome = await deliver(jsonCall(body, { params: { kind: 'payout' } }));
 
-		expect(outcome.answer).toEqual({
-			statusCode: 200,
-			headers: { 'content-type': 'text/plain; charset=utf-8' },
-			body: 'SUCCESS',
-		});
-		expect(outcome.result.noWebhookResponse).toBe(true);
+		// n8n writes the answer once it has stored the execution: the node hands it SUCCESS and writes nothing.
+		expect(outcome.result.webhookResponse).toBe('SUCCESS');
+		expect(outcome.result.noWebhookResponse).toBeUndefined();
+		expect(outcome.answer).toEqual({ statusCode: 200, headers: {} });
 		expect(outcome.items).toHaveLength(1);
 		expect(outcome.json).toEqual({
 			appId: 1001,
@@ -97,8 +95,8 @@ describe('HaiPay Trigger: a genuine callback', () => {
 	it('reads JSON sent as text/plain, where n8n hands the body over as a string', async () => {
 		const body = signedByPlatform(payoutCallback());
 		const text = JSON.stringify(body);
-		const { json, answer } = await deliver({ raw: text, parsed: text });
-		expect(answer.body).toBe('SUCCESS');
+		const { json, result } = await deliver({ raw: text, parsed: text });
+		expect(result.webhookResponse).toBe('SUCCESS');
 		expect(json?.orderNo).toBe('HP2024000001');
 	});
 
@@ -208,7 +206,7 @@ describe('HaiPay Trigger: refused callbacks (401, nothing starts)', () => {
 describe('HaiPay Trigger: verification turned off (debugging only)', () => {
 	it('emits an unsigned callback marked verified: false and warns', async () => {
 		const outcome = await deliver(jsonCall(payoutCallback(), { params: { verifySignature: false } }));
-		expect(outcome.answer.body).toBe('SUCCESS');
+		expect(outcome.result.webhookResponse).toBe('SUCCESS');
 		expect(outcome.json).toMatchObject({ orderId: 'PO-1', verified: false });
 		expect(outcome.logs.some((line) => line.level === 'warn' && /without checking its signature/.test(line.message))).toBe(
 			true,
