@@ -68,6 +68,40 @@ describe('payout create, one currency at a time', () => {
 	});
 });
 
+describe('payout create, expressions', () => {
+	it('reads simple references from the item and leaves every other expression to n8n, with the same result', async () => {
+		const row = { id: uniqueOrderId('EXPR'), first: 'Amina', last: 'Juma', cents: 1500000, account: '255712345678', note: 'Salary' };
+		const parameters = {
+			resource: 'payout',
+			operation: 'create',
+			currency: '={{ "TZS" }}',
+			orderId: '={{ $json["id"] }}',
+			amount: '={{ $json.cents / 100 }}',
+			accountType: 'EWALLET',
+			bankCode: 'VODACOM',
+			accountNo: '={{ $json.account }}',
+			name: '={{ $json.first + " " + $json.last }}',
+			phone: '={{ $json.account }}',
+			email: '={{ $json.first.toLowerCase() }}@example.com',
+			partnerUserId: '={{ "emp-" + $json.first }}',
+			additionalFields: { subject: '={{ $json.note }}', body: 'fixed text' },
+		};
+		const result = await runNode(sandbox, { parameters, items: [row] });
+		expect(result.status).toBe('success');
+		const sent = sandbox.requests.filter((entry) => entry.path === '/tzs/pay/apply').pop()?.body as Record<string, unknown>;
+		expect(sent).toMatchObject({
+			orderId: row.id,
+			amount: '15000',
+			accountNo: '255712345678',
+			name: 'Amina Juma',
+			email: 'amina@example.com',
+			partnerUserId: 'emp-Amina',
+			subject: 'Salary',
+			body: 'fixed text',
+		});
+	});
+});
+
 describe('payout create, bad input', () => {
 	it('names the item, the field and the rule, and sends nothing', async () => {
 		const before = sandbox.appliesReceived();

@@ -137,13 +137,9 @@ export function additionalFields(rulesByCurrency: Record<string, RequestRules>, 
 	}));
 }
 
-/** The values of a request's fields for one item: top-level parameters plus "Additional Fields". */
-export function fieldValues(
-	rules: RequestRules,
-	read: (name: string) => unknown,
-	additional: Record<string, unknown>,
-): Record<string, unknown> {
+/** The values of a request's fields for one item: each read by `read(name, required)`. */
+export function fieldValues(rules: RequestRules, read: (name: string, required: boolean) => unknown): Record<string, unknown> {
 	const values: Record<string, unknown> = {};
-	for (const rule of rules.fields) values[rule.name] = rule.required ? read(rule.name) : additional[rule.name];
+	for (const rule of rules.fields) values[rule.name] = read(rule.name, rule.required);
 	return values;
 }

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
 import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../transport/keys';
+import { parameterValue } from './parameters';
 import { ADVICE, GatewayFailure } from '../transport/outcome';
 import { callGateway } from '../transport/request';
 import { assertUsable, settingsOf, type HaiPaySettings } from '../transport/settings';
@@ -88,7 +89,7 @@ function declared(ctx: IExecuteFunctions, itemIndex: number, name: string): stri
 	let value: unknown;
 	try {
 		const fromInput = name !== 'currency' && ctx.getNodeParameter('fieldsFrom', itemIndex, FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
-		value = fromInput ? ctx.getInputData()[itemIndex]?.json[name] : ctx.getNodeParameter(name, itemIndex, '');
+		value = fromInput ? ctx.getInputData()[itemIndex]?.json[name] : parameterValue(ctx, itemIndex, name, '');
 	} catch {
 		value = undefined;
 	}

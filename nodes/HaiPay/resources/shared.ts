@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { jsonParse } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } from '../descriptions/fromRules';
+import { hasCollectionEntry, parameterValue } from '../execute/parameters';
 import type { Prepared } from '../execute/types';
 import type { Currency } from '../transport/currencies';
 import { currencyOptions } from '../transport/currencies';
@@ -28,7 +29,7 @@ export function currencyParameter(
 }
 
 export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: readonly string[]): string {
-	const value = String(ctx.getNodeParameter('currency', itemIndex) ?? '').trim().toUpperCase();
+	const value = String(parameterValue(ctx, itemIndex, 'currency', '') ?? '').trim().toUpperCase();
 	if (!allowed.includes(value)) {
 		throw new GatewayFailure('invalid', `"currency" must be one of ${allowed.join(', ')} (got "${value}")`, {
 			field: 'currency',
@@ -74,7 +75,7 @@ export function checkedBody(
 /** The lookup keys of a query: orderId, orderNo, or both (orderNo is the faster one). */
 export function lookupBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const text = (name: string) => {
-		const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+		const value = parameterValue(ctx, itemIndex, name, '');
 		return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	};
 	const orderId = text('orderId');
@@ -134,11 +135,11 @@ export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: 
 	const fromInput = ctx.getNodeParameter('fieldsFrom', itemIndex, FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
 	const values = fromInput
 		? inputValues(rules, ctx.getInputData()[itemIndex]?.json ?? {})
-		: fieldValues(
-				rules,
-				(name) => ctx.getNodeParameter(name, itemIndex, ''),
-				ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
-			);
+		: fieldValues(rules, (name, required) => {
+				if (required) return parameterValue(ctx, itemIndex, name, '');
+				const path = `additionalFields.${name}`;
+				return hasCollectionEntry(ctx, 'additionalFields', name) ? parameterValue(ctx, itemIndex, path, undefined) : undefined;
+			});
 	const body = checkedBody(ctx, itemIndex, rules, values);
 	return { path: rules.path, body, currency, orderId: String(body.orderId) };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { dataItem } from '../../execute/present';
+import { parameterValue } from '../../execute/parameters';
 import type { Operation, Prepared } from '../../execute/types';
 import { GatewayFailure } from '../../transport/outcome';
 
@@ -126,7 +127,7 @@ export const downloadVoucher: Operation = {
 		},
 	],
 	prepare(ctx, itemIndex) {
-		const orderNos = parseOrderNos(ctx.getNodeParameter('orderNos', itemIndex, ''));
+		const orderNos = parseOrderNos(parameterValue(ctx, itemIndex, 'orderNos', ''));
 		if (orderNos.length === 0 || orderNos.length > MAX_ORDER_NOS) {
 			throw new GatewayFailure('invalid', `"orderNos" must list 1 to ${MAX_ORDER_NOS} order numbers (got ${orderNos.length})`, {
 				field: 'orderNos',
