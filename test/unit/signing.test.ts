@@ -5,7 +5,7 @@ import { join } from 'path';
 
 import { canonicalString } from '../../nodes/HaiPay/transport/canonical';
 import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../../nodes/HaiPay/transport/keys';
-import { signBody, verifyBody, withSignature } from '../../nodes/HaiPay/transport/signature';
+import { signBody, signBodyAsync, verifyBody, verifyBodyAsync, withSignature, withSignatureAsync } from '../../nodes/HaiPay/transport/signature';
 import vectors from '../fixtures/signing/vectors.json';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 
@@ -162,5 +162,27 @@ describe('key parsing', () => {
 	it('reads a public key given as a private key file (its public half)', () => {
 		const fromPrivate = parsePublicKey(TEST_KEYS.merchantPkcs8);
 		expect(verifyBody({ a: '1' }, signBody({ a: '1' }, 's', privateKey), 's', fromPrivate)).toBe(true);
+	});
+});
+
+describe('sign and verify on the thread pool', () => {
+	it.each(vectors as Vector[])('match the openssl vector: $name', async (vector) => {
+		const options = { arrayStyle: vector.arrayStyle };
+		expect(await signBodyAsync(vector.body, vector.secret, privateKey, options)).toBe(vector.signature);
+		expect(await verifyBodyAsync(vector.body, vector.signature, vector.secret, publicKey, options)).toBe(true);
+	});
+
+	it('say false, without throwing, for tampered, foreign or malformed signatures', async () => {
+		const body = { appId: 1, orderId: 'A-1', amount: '100' };
+		const signature = await signBodyAsync(body, 's', privateKey);
+		expect(await verifyBodyAsync({ ...body, amount: '101' }, signature, 's', publicKey)).toBe(false);
+		expect(await verifyBodyAsync(body, signature, 'S', publicKey)).toBe(false);
+		expect(await verifyBodyAsync(body, signature, 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(false);
+		for (const malformed of ['', 'AAAA', 'not base64!', null, 7]) expect(await verifyBodyAsync(body, malformed, 's', publicKey)).toBe(false);
+	});
+
+	it('withSignatureAsync signs what it returns, as withSignature does', async () => {
+		const body = { appId: 1, orderId: 'A-2', sign: 'stale' };
+		expect(await withSignatureAsync(body, 's', privateKey)).toEqual(withSignature(body, 's', privateKey));
 	});
 });

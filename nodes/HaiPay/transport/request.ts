@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 
 import { GatewayFailure } from './outcome';
 import type { HaiPaySettings } from './settings';
-import { verifySigned, withoutSign, type Verification } from './verification';
+import { verifySignedAsync, withoutSign, type Verification } from './verification';
 
 export const SUCCESS_CODE = '00000000';
 
@@ -119,7 +119,7 @@ function transient(message: string, details: GatewayFailure['details']): Gateway
 	return new GatewayFailure('unavailable', message, details);
 }
 
-function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Answer {
+async function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
 	const { statusCode } = response;
 	if (statusCode !== 200) {
 		const retryAfter = retryAfterMs(header(response, 'retry-after'));
@@ -153,7 +153,7 @@ function interpret(response: RawResponse, settings: HaiPaySettings, options: Cal
 	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
 		throw transient('HaiPay answered success without a data object', {});
 	}
-	const verification = verifySigned(data as IDataObject, settings);
+	const verification = await verifySignedAsync(data as IDataObject, settings);
 	if (verification === 'invalid') {
 		throw new GatewayFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
 	}
@@ -178,7 +178,7 @@ async function attempt(
 		(response) => ({ response }),
 		(error: unknown) => ({ code: errorCode(error) }),
 	);
-	if ('response' in sent) return interpret(sent.response, settings, options);
+	if ('response' in sent) return await interpret(sent.response, settings, options);
 	const { code } = sent;
 	if (code !== undefined && NOT_SENT_CODES.has(code)) {
 		throw new GatewayFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, { cause: code });

@@ -3,7 +3,7 @@ import { UserError } from 'n8n-workflow';
 
 import type { ArrayStyle } from './canonical';
 import { parsePrivateKey } from './keys';
-import { withSignature } from './signature';
+import { withSignatureAsync } from './signature';
 
 export const SANDBOX_URL = 'https://uat-interface.haipay.asia';
 export const PRODUCTION_URL = 'https://interface.haipay.asia';
@@ -90,7 +90,7 @@ export async function signRequest(
 	assertUsable(settings, requestOptions.url);
 	const privateKey = parsePrivateKey(settings.privateKey);
 	const body = (typeof requestOptions.body === 'object' && requestOptions.body !== null ? requestOptions.body : {}) as object;
-	const signed = withSignature({ ...body, appId: settings.appId }, settings.secretKey, privateKey, {
+	const signed = await withSignatureAsync({ ...body, appId: settings.appId }, settings.secretKey, privateKey, {
 		arrayStyle: settings.arrayStyle,
 	});
 	return {

@@ -7,6 +7,16 @@ const PADDING = { padding: constants.RSA_PKCS1_PADDING };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/** The signature's bytes when it is well-formed base64 of the key's size; undefined otherwise. */
+function signatureBytes(signature: unknown, publicKey: KeyObject): Buffer | undefined {
+	if (typeof signature !== 'string') return undefined;
+	const compact = signature.replace(/\s+/g, '');
+	if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64.test(compact)) return undefined;
+	const bytes = Buffer.from(compact, 'base64');
+	const modulusBytes = Math.ceil((publicKey.asymmetricKeyDetails?.modulusLength ?? 0) / 8);
+	return modulusBytes > 0 && bytes.length !== modulusBytes ? undefined : bytes;
+}
+
 export function signBody(
 	body: object,
 	secretKey: string,
@@ -29,18 +39,53 @@ export function verifyBody(
 	publicKey: KeyObject,
 	options: CanonicalOptions = {},
 ): boolean {
-	if (typeof signature !== 'string') return false;
-	const compact = signature.replace(/\s+/g, '');
-	if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64.test(compact)) return false;
-	const bytes = Buffer.from(compact, 'base64');
-	const modulusBytes = Math.ceil((publicKey.asymmetricKeyDetails?.modulusLength ?? 0) / 8);
-	if (modulusBytes > 0 && bytes.length !== modulusBytes) return false;
+	const bytes = signatureBytes(signature, publicKey);
+	if (bytes === undefined) return false;
 	try {
 		const message = Buffer.from(canonicalString(body, secretKey, options), 'utf8');
 		return rsaVerify('sha256', message, { key: publicKey, ...PADDING }, bytes);
 	} catch {
 		return false;
 	}
+}
+
+/*
+ * The same operations on libuv's thread pool. In a bulk run n8n's main thread does everything else for every
+ * item; moving the RSA work off it lets a second core carry it, so more requests stay in flight.
+ */
+export async function signBodyAsync(
+	body: object,
+	secretKey: string,
+	privateKey: KeyObject,
+	options: CanonicalOptions = {},
+): Promise<string> {
+	const message = Buffer.from(canonicalString(body, secretKey, options), 'utf8');
+	return await new Promise((resolve, reject) => {
+		rsaSign('sha256', message, { key: privateKey, ...PADDING }, (error, signature) => {
+			if (error) reject(error);
+			else resolve(signature.toString('base64'));
+		});
+	});
+}
+
+export async function verifyBodyAsync(
+	body: object,
+	signature: unknown,
+	secretKey: string,
+	publicKey: KeyObject,
+	options: CanonicalOptions = {},
+): Promise<boolean> {
+	const bytes = signatureBytes(signature, publicKey);
+	if (bytes === undefined) return false;
+	let message: Buffer;
+	try {
+		message = Buffer.from(canonicalString(body, secretKey, options), 'utf8');
+	} catch {
+		return false;
+	}
+	return await new Promise((resolve) => {
+		rsaVerify('sha256', message, { key: publicKey, ...PADDING }, bytes, (error, valid) => resolve(!error && valid === true));
+	});
 }
 
 /** A body with `sign` set over every other field; the object that is signed is the object that is sent. */
@@ -53,4 +98,16 @@ export function withSignature<T extends object>(
 	const unsigned = { ...body } as T & { sign?: string };
 	delete unsigned.sign;
 	return { ...unsigned, sign: signBody(unsigned, secretKey, privateKey, options) };
+}
+
+/** `withSignature`, signing on the thread pool. */
+export async function withSignatureAsync<T extends object>(
+	body: T,
+	secretKey: string,
+	privateKey: KeyObject,
+	options: CanonicalOptions = {},
+): Promise<T & { sign: string }> {
+	const unsigned = { ...body } as T & { sign?: string };
+	delete unsigned.sign;
+	return { ...unsigned, sign: await signBodyAsync(unsigned, secretKey, privateKey, options) };
 }

@@ -1,6 +1,6 @@
 import type { HaiPaySettings } from './settings';
 import { parsePublicKey } from './keys';
-import { verifyBody } from './signature';
+import { verifyBody, verifyBodyAsync } from './signature';
 
 /**
  * `verified`: the HaiPay public key is configured and the signature holds over every member received.
@@ -17,6 +17,14 @@ export function verifySigned(signed: Record<string, unknown>, settings: HaiPaySe
 	if (settings.haipayPublicKey === '') return 'unverified';
 	const publicKey = parsePublicKey(settings.haipayPublicKey);
 	const ok = verifyBody(signed, signed.sign, settings.secretKey, publicKey, { arrayStyle: settings.arrayStyle });
+	return ok ? 'verified' : 'invalid';
+}
+
+/** `verifySigned`, verifying on the thread pool. */
+export async function verifySignedAsync(signed: Record<string, unknown>, settings: HaiPaySettings): Promise<Verification> {
+	if (settings.haipayPublicKey === '') return 'unverified';
+	const publicKey = parsePublicKey(settings.haipayPublicKey);
+	const ok = await verifyBodyAsync(signed, signed.sign, settings.secretKey, publicKey, { arrayStyle: settings.arrayStyle });
 	return ok ? 'verified' : 'invalid';
 }
 
