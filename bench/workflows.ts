@@ -1,4 +1,4 @@
-import { credentialOf, SANDBOX_APP_IDS } from '../playground/examples';
+import { credentialOf, SANDBOX_APP_IDS, type Parameters, type WorkflowNode } from '../playground/examples';
 import { defaultSecret } from '../sandbox';
 
 /**
@@ -6,19 +6,6 @@ import { defaultSecret } from '../sandbox';
  * makes its rows with the same Code node, so the HaiPay node and the do-it-yourself baseline pay the same fixed
  * costs and differ only in how the rows are signed and sent.
  */
-
-type Parameters = Record<string, unknown>;
-
-interface WorkflowNode {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Parameters;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-}
 
 export interface Workflow {
 	name: string;

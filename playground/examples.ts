@@ -10,9 +10,10 @@ import { EXAMPLES, N8N_PORT } from './lib/paths';
  * committed files differ from what this makes.
  */
 
-type Parameters = Record<string, unknown>;
+export type Parameters = Record<string, unknown>;
 
-interface WorkflowNode {
+/** A node as n8n's workflow JSON holds it. */
+export interface WorkflowNode {
 	id: string;
 	name: string;
 	type: string;
