@@ -94,6 +94,18 @@ describe('credential authenticate', () => {
 		expect(String((error as Error).message)).not.toContain(bareBase64(TEST_KEYS.merchantPkcs8).slice(40, 80));
 	});
 
+	it('signs with what the credential object holds now, when the same object comes back changed', async () => {
+		const reused = credentials();
+		const first = (await credential.authenticate(reused, request('/tzs/pay/apply'))).body as Record<string, unknown>;
+		expect(verifyBody(first, first.sign, 'test-only-secret-tzs', merchantPublic)).toBe(true);
+		Object.assign(reused, { appId: 1002, secretKey: 'another-test-only-secret', privateKey: TEST_KEYS.otherPrivate });
+		const second = (await credential.authenticate(reused, request('/tzs/pay/apply'))).body as Record<string, unknown>;
+		expect(second.appId).toBe(1002);
+		expect(verifyBody(second, second.sign, 'another-test-only-secret', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
+		reused.baseUrl = 'http://127.0.0.1:9999';
+		expect((await credential.authenticate(reused, request('/tzs/pay/apply'))).baseURL).toBe('http://127.0.0.1:9999');
+	});
+
 	it('asks for the currency when the credential test runs without one', async () => {
 		await expect(credential.authenticate(credentials({ currency: '' }), request('/-/account/ledger', {}))).rejects.toThrow(
 			/To test this credential, set its Currency/,

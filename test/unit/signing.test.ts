@@ -4,8 +4,8 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { canonicalString } from '../../nodes/HaiPay/transport/canonical';
-import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../../nodes/HaiPay/transport/keys';
-import { signBody, signBodyAsync, verifyBody, verifyBodyAsync, withSignature, withSignatureAsync } from '../../nodes/HaiPay/transport/signature';
+import { KeyFormatError, parsePrivateKey, parsePublicKey, privateKeyOf, publicKeyOf } from '../../nodes/HaiPay/transport/keys';
+import { signBody, signBodyAsync, verifyBody, verifyBodyAsync, withSignature } from '../../nodes/HaiPay/transport/signature';
 import vectors from '../fixtures/signing/vectors.json';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 
@@ -181,8 +181,29 @@ describe('sign and verify on the thread pool', () => {
 		for (const malformed of ['', 'AAAA', 'not base64!', null, 7]) expect(await verifyBodyAsync(body, malformed, 's', publicKey)).toBe(false);
 	});
 
-	it('withSignatureAsync signs what it returns, as withSignature does', async () => {
-		const body = { appId: 1, orderId: 'A-2', sign: 'stale' };
-		expect(await withSignatureAsync(body, 's', privateKey)).toEqual(withSignature(body, 's', privateKey));
+	it('sign as the calling thread does, leaving a stale sign out', async () => {
+		const body = { appId: 1, orderId: 'A-2', amount: '100', sign: 'stale' };
+		expect(await signBodyAsync(body, 's', privateKey)).toBe(signBody(body, 's', privateKey));
+	});
+});
+
+describe('keys kept beside the settings that hold them', () => {
+	it('parses once per holder and again when the holder\'s key text changes', () => {
+		const holder = { privateKey: TEST_KEYS.merchantPkcs8, haipayPublicKey: TEST_KEYS.platformPublic };
+		const first = privateKeyOf(holder);
+		expect(privateKeyOf(holder)).toBe(first);
+		expect(publicKeyOf(holder)).toBe(publicKeyOf(holder));
+		holder.privateKey = TEST_KEYS.otherPrivate;
+		const other = privateKeyOf(holder);
+		expect(other).not.toBe(first);
+		expect(verifyBody({ a: '1' }, signBody({ a: '1' }, 's', other), 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
+	});
+
+	it('still reports a bad key, without keeping it', () => {
+		const holder = { privateKey: 'not a key', haipayPublicKey: 'not a key either' };
+		expect(() => privateKeyOf(holder)).toThrow(KeyFormatError);
+		expect(() => publicKeyOf(holder)).toThrow(KeyFormatError);
+		holder.privateKey = TEST_KEYS.merchantPkcs8;
+		expect(privateKeyOf(holder).asymmetricKeyType).toBe('rsa');
 	});
 });

@@ -23,9 +23,21 @@ function rawAt(parameters: unknown, path: string): unknown {
 	return current;
 }
 
-/** A parameter's value for one item, as `getNodeParameter` would give it. */
+/** Whether a value holds an expression anywhere: a string that starts with "=", at any depth. */
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (value === null || typeof value !== 'object') return false;
+	return Object.values(value).some(holdsExpression);
+}
+
+/**
+ * A parameter's value for one item, as `getNodeParameter` would give it. A value without any expression is the
+ * same for every item, and n8n would only copy it: it is returned as set (callers only read it).
+ */
 export function parameterValue(ctx: IExecuteFunctions, itemIndex: number, path: string, fallback: unknown): unknown {
-	const field = referencedField(rawAt(ctx.getNode().parameters, path));
+	const raw = rawAt(ctx.getNode().parameters, path);
+	if (raw !== undefined && !holdsExpression(raw)) return raw;
+	const field = referencedField(raw);
 	if (field === undefined) return ctx.getNodeParameter(path, itemIndex, fallback);
 	const json = ctx.getInputData()[itemIndex]?.json;
 	return json === undefined ? fallback : json[field];

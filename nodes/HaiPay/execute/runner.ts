@@ -2,11 +2,11 @@ import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, INodeExecut
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
-import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../transport/keys';
+import { KeyFormatError, privateKeyOf, publicKeyOf } from '../transport/keys';
 import { parameterValue } from './parameters';
 import { ADVICE, GatewayFailure } from '../transport/outcome';
 import { callGateway } from '../transport/request';
-import { assertUsable, settingsOf, type HaiPaySettings } from '../transport/settings';
+import { assertUsable, settingsFor, type HaiPaySettings } from '../transport/settings';
 import type { Operation, Prepared } from './types';
 
 export interface RunOptions {
@@ -45,12 +45,12 @@ function runOptions(ctx: IExecuteFunctions): RunOptions {
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
 async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
 	const data = await ctx.getCredentials('haiPayApi');
-	const settings = settingsOf(data);
+	const settings = settingsFor(data);
 	const reference = ctx.getNode().credentials?.haiPayApi;
 	const credential: ICredentialsDecrypted = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data };
 	try {
-		parsePrivateKey(settings.privateKey);
-		if (settings.haipayPublicKey !== '') parsePublicKey(settings.haipayPublicKey);
+		privateKeyOf(settings);
+		if (settings.haipayPublicKey !== '') publicKeyOf(settings);
 	} catch (error) {
 		const message = error instanceof KeyFormatError ? error.message : 'The keys of the HaiPay credential could not be read';
 		throw new NodeOperationError(ctx.getNode(), message);
@@ -88,7 +88,7 @@ function failureOf(error: unknown, phase: 'prepare' | 'send', operation: Operati
 function declared(ctx: IExecuteFunctions, itemIndex: number, name: string): string | undefined {
 	let value: unknown;
 	try {
-		const fromInput = name !== 'currency' && ctx.getNodeParameter('fieldsFrom', itemIndex, FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+		const fromInput = name !== 'currency' && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
 		value = fromInput ? ctx.getInputData()[itemIndex]?.json[name] : parameterValue(ctx, itemIndex, name, '');
 	} catch {
 		value = undefined;

@@ -41,7 +41,7 @@ export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: r
 
 /** Extra gateway fields from the options, for fields the contract may gain; TZS accepts none. */
 function extraFields(ctx: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = (parameterValue(ctx, itemIndex, 'options', {}) ?? {}) as IDataObject;
 	const raw = options.extraFields;
 	if (raw === undefined || raw === '' || raw === null) return {};
 	const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
@@ -132,7 +132,7 @@ export function createSafetyNotice(resource: string): INodeProperties {
 
 /** A create's request for one item: the currency's rules, its top-level fields and "Additional Fields". */
 export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, currency: string): Prepared {
-	const fromInput = ctx.getNodeParameter('fieldsFrom', itemIndex, FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+	const fromInput = parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
 	const values = fromInput
 		? inputValues(rules, ctx.getInputData()[itemIndex]?.json ?? {})
 		: fieldValues(rules, (name, required) => {

@@ -109,3 +109,28 @@ export function parsePrivateKey(text: string, label = 'merchant private key'): K
 export function parsePublicKey(text: string, label = 'HaiPay public key'): KeyObject {
 	return cached('public', text, () => firstThatLoads(label, publicAttempts(normalise(text))));
 }
+
+/*
+ * A bulk run signs and verifies thousands of times with the keys of one credential. Beside the object that holds
+ * their text (a run's settings) the parsed keys are kept for as long as that object lives, so a request neither
+ * digests nor parses key text; a holder whose text changed gets its key parsed again.
+ */
+const held = new WeakMap<object, Partial<Record<'private' | 'public', { text: string; key: KeyObject }>>>();
+
+function heldKey(holder: object, kind: 'private' | 'public', text: string, parse: (text: string) => KeyObject): KeyObject {
+	const slots = held.get(holder) ?? {};
+	const slot = slots[kind];
+	if (slot !== undefined && slot.text === text) return slot.key;
+	const key = parse(text);
+	slots[kind] = { text, key };
+	held.set(holder, slots);
+	return key;
+}
+
+export function privateKeyOf(holder: { privateKey: string }): KeyObject {
+	return heldKey(holder, 'private', holder.privateKey, (text) => parsePrivateKey(text));
+}
+
+export function publicKeyOf(holder: { haipayPublicKey: string }): KeyObject {
+	return heldKey(holder, 'public', holder.haipayPublicKey, (text) => parsePublicKey(text));
+}

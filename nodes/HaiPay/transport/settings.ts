@@ -2,8 +2,8 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 import { UserError } from 'n8n-workflow';
 
 import type { ArrayStyle } from './canonical';
-import { parsePrivateKey } from './keys';
-import { withSignatureAsync } from './signature';
+import { privateKeyOf } from './keys';
+import { signBodyAsync } from './signature';
 
 export const SANDBOX_URL = 'https://uat-interface.haipay.asia';
 export const PRODUCTION_URL = 'https://interface.haipay.asia';
@@ -48,6 +48,24 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 	};
 }
 
+const CREDENTIAL_FIELDS = ['environment', 'productionUrl', 'baseUrl', 'appId', 'currency', 'secretKey', 'privateKey', 'haipayPublicKey', 'arrayStyle'];
+
+/*
+ * n8n hands `authenticate` the credential object the node passed in, the same one for every request of a run,
+ * so its settings are derived once and kept beside it (and with them its parsed keys). A field that changed is
+ * noticed: the settings are derived again.
+ */
+const derived = new WeakMap<object, { fields: unknown[]; settings: HaiPaySettings }>();
+
+export function settingsFor(credentials: ICredentialDataDecryptedObject): HaiPaySettings {
+	const fields = CREDENTIAL_FIELDS.map((name) => credentials[name]);
+	const known = derived.get(credentials);
+	if (known !== undefined && known.fields.every((value, index) => value === fields[index])) return known.settings;
+	const settings = settingsOf(credentials);
+	derived.set(credentials, { fields, settings });
+	return settings;
+}
+
 /** The currency segment of a gateway path such as `/tzs/pay/apply`, upper-cased. */
 export function currencyOfPath(url: string): string {
 	const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '');
@@ -86,13 +104,13 @@ export async function signRequest(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const settings = settingsOf(credentials);
+	const settings = settingsFor(credentials);
 	assertUsable(settings, requestOptions.url);
-	const privateKey = parsePrivateKey(settings.privateKey);
+	const privateKey = privateKeyOf(settings);
 	const body = (typeof requestOptions.body === 'object' && requestOptions.body !== null ? requestOptions.body : {}) as object;
-	const signed = await withSignatureAsync({ ...body, appId: settings.appId }, settings.secretKey, privateKey, {
-		arrayStyle: settings.arrayStyle,
-	});
+	// One copy, sent as signed: its canonical string is taken before `sign` is set (and leaves any old one out).
+	const signed: Record<string, unknown> = { ...body, appId: settings.appId };
+	signed.sign = await signBodyAsync(signed, settings.secretKey, privateKey, { arrayStyle: settings.arrayStyle });
 	return {
 		...requestOptions,
 		baseURL: requestOptions.baseURL || settings.baseUrl,

@@ -99,15 +99,3 @@ export function withSignature<T extends object>(
 	delete unsigned.sign;
 	return { ...unsigned, sign: signBody(unsigned, secretKey, privateKey, options) };
 }
-
-/** `withSignature`, signing on the thread pool. */
-export async function withSignatureAsync<T extends object>(
-	body: T,
-	secretKey: string,
-	privateKey: KeyObject,
-	options: CanonicalOptions = {},
-): Promise<T & { sign: string }> {
-	const unsigned = { ...body } as T & { sign?: string };
-	delete unsigned.sign;
-	return { ...unsigned, sign: await signBodyAsync(unsigned, secretKey, privateKey, options) };
-}

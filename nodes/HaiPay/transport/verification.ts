@@ -1,5 +1,5 @@
 import type { HaiPaySettings } from './settings';
-import { parsePublicKey } from './keys';
+import { publicKeyOf } from './keys';
 import { verifyBody, verifyBodyAsync } from './signature';
 
 /**
@@ -15,7 +15,7 @@ export type Verification = 'verified' | 'invalid' | 'unverified';
  */
 export function verifySigned(signed: Record<string, unknown>, settings: HaiPaySettings): Verification {
 	if (settings.haipayPublicKey === '') return 'unverified';
-	const publicKey = parsePublicKey(settings.haipayPublicKey);
+	const publicKey = publicKeyOf(settings);
 	const ok = verifyBody(signed, signed.sign, settings.secretKey, publicKey, { arrayStyle: settings.arrayStyle });
 	return ok ? 'verified' : 'invalid';
 }
@@ -23,7 +23,7 @@ export function verifySigned(signed: Record<string, unknown>, settings: HaiPaySe
 /** `verifySigned`, verifying on the thread pool. */
 export async function verifySignedAsync(signed: Record<string, unknown>, settings: HaiPaySettings): Promise<Verification> {
 	if (settings.haipayPublicKey === '') return 'unverified';
-	const publicKey = parsePublicKey(settings.haipayPublicKey);
+	const publicKey = publicKeyOf(settings);
 	const ok = await verifyBodyAsync(signed, signed.sign, settings.secretKey, publicKey, { arrayStyle: settings.arrayStyle });
 	return ok ? 'verified' : 'invalid';
 }
