@@ -1,5 +1,7 @@
 import { httpRequest } from '../playground/lib/rest';
-import { settle, TreeSampler } from './proc';
+import { liveHeapMb } from './inspector';
+import { rssKb, settle, TreeSampler } from './proc';
+import { nodeSeconds } from './runData';
 import type { BenchStack } from './stack';
 
 /** One bulk run: N rows through one workflow, driven through its production webhook on the running server. */
@@ -17,6 +19,12 @@ export interface BulkFigures {
 	/** Peak minus the value just before the run. */
 	rssGrowthMb: { main: number; runner: number };
 	maxInFlight: number;
+	/** Seconds each node ran, from n8n's run data. */
+	nodeSeconds: Record<string, number>;
+	/** Rows over the seconds the sending nodes (the HaiPay nodes, or the HTTP Request node) ran. */
+	sendingItemsPerSecond: number;
+	/** After the run, once a full garbage collection has run in n8n's main process: what the run kept. */
+	afterGc?: { heapMb: number; rssMb: number };
 	/** Applies the sandbox received and orders it created during the run. */
 	applies: number;
 	orders: number;
@@ -31,7 +39,12 @@ export interface BulkCase {
 	side: 'haipay' | 'baseline';
 	setting: Setting;
 	path: string;
+	/** Set once the workflow exists. */
+	workflowId?: string;
 }
+
+/** The nodes that send the requests, by the names bench/workflows.ts gives them. */
+export const SENDING_NODES = ['Pay TZS', 'Pay NGN', 'Post'];
 
 let runSeq = 0;
 
@@ -54,6 +67,10 @@ export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, t
 	if (answer.status !== 200) throw new Error(`${bulk.label}, ${rows} rows: the workflow answered HTTP ${answer.status}: ${answer.body.slice(0, 500)}`);
 	const applies = sandbox.appliesReceived() - appliesBefore;
 	const orders = sandbox.control.orders().length - ordersBefore;
+	const seconds = bulk.workflowId ? await nodeSeconds(stack.rest, bulk.workflowId) : {};
+	const sending = SENDING_NODES.reduce((sum, name) => sum + (seconds[name] ?? 0), 0);
+	// Only after the peak was read: a collection forced earlier would change what the run is measured from.
+	const afterGc = stack.inspectorPort ? { heapMb: await liveHeapMb(stack.inspectorPort), rssMb: rssKb(server.pid) / 1024 } : undefined;
 	if (applies !== rows || orders !== rows) {
 		throw new Error(`${bulk.label}, ${rows} rows: the sandbox received ${applies} applies and created ${orders} orders`);
 	}
@@ -69,6 +86,9 @@ export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, t
 		peakRssMb: { main: tree.peakRssMb.main, runner: tree.peakRssMb.runner },
 		rssGrowthMb: { main: tree.peakRssMb.main - tree.startRssMb.main, runner: tree.peakRssMb.runner - tree.startRssMb.runner },
 		maxInFlight,
+		nodeSeconds: seconds,
+		sendingItemsPerSecond: sending > 0 ? rows / sending : 0,
+		afterGc,
 		applies,
 		orders,
 		settled,

@@ -129,6 +129,30 @@ function describeSetting(b: BulkFigures, settings: Settings): string {
 		: `Code + HTTP Request, batches of ${settings.inFlight} every ${settings.batchInterval} ms`;
 }
 
+/** Where each run's time went (n8n's own run data), and how much of the peak memory the run kept. */
+function timeAndMemory(bulk: BulkFigures[], settings: Settings): string[] {
+	const lines = [
+		'',
+		"Where the time went, from the run data n8n stored: seconds each node ran, and the rows over the seconds the sending nodes ran (the two HaiPay nodes, or the HTTP Request node). Memory: n8n's main process at the start, at its peak, and after the run once the inspector had a full garbage collection run, with the V8 heap left then.",
+		'',
+		'| rows | workflow | seconds per node | sending nodes items/s (% of limit) | RSS MB start / peak / after full GC | heap MB after full GC |',
+		'|---:|---|---|---:|---|---:|',
+	];
+	for (const b of bulk) {
+		const nodes = Object.entries(b.nodeSeconds)
+			.filter(([, seconds]) => seconds >= 0.05)
+			.map(([name, seconds]) => `${name} ${f1(seconds)}`)
+			.join(', ');
+		const sending = b.sendingItemsPerSecond > 0 ? `${f1(b.sendingItemsPerSecond)} (${f0((b.sendingItemsPerSecond / settings.limit) * 100)}%)` : '';
+		const start = b.peakRssMb.main - b.rssGrowthMb.main;
+		const after = b.afterGc ? `${f0(b.afterGc.rssMb)}` : 'not measured';
+		lines.push(
+			`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${nodes} | ${sending} | ${f0(start)} / ${f0(b.peakRssMb.main)} / ${after} | ${b.afterGc ? f0(b.afterGc.heapMb) : ''} |`,
+		);
+	}
+	return lines;
+}
+
 export function markdown(input: {
 	machine: Machine;
 	date: string;
@@ -160,6 +184,7 @@ export function markdown(input: {
 		"- The baseline does not verify the gateway's answers; the HaiPay node verifies each one.",
 		"- Field expressions: one `{{ $json.field }}` per field, the node's default. Fields from input: `fieldsFrom: \"input\"`, the node reads the item's fields by their gateway names.",
 	);
+	lines.push(...timeAndMemory(bulk, settings));
 	lines.push('', '| HaiPay node / baseline | rows | items/s | CPU ms/item |', '|---|---:|---:|---:|');
 	const pairs = [
 		{ node: 'tuned', base: 'tuned', what: `both at ${settings.inFlight} in flight, field expressions` },

@@ -7,7 +7,7 @@ import { runCallbacks, type CallbackFigures } from './callbacks';
 import { machine, markdown, targets, type Settings } from './report';
 import { measureSigning } from './signing';
 import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
-import { baselineWorkflow, CALLBACK_WEBHOOK_ID, haiPayWorkflow, signingCode, triggerWorkflow } from './workflows';
+import { baselineWorkflow, CALLBACK_WEBHOOK_ID, haiPayWorkflow, signingCode, triggerWorkflow, type Workflow } from './workflows';
 
 /**
  * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
@@ -40,12 +40,15 @@ async function addWorkflows(stack: BenchStack): Promise<string> {
 	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(1001), NGN: stack.merchantPrivateKey(1003) });
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
-	const path = (side: BulkCase['side'], setting: BulkCase['setting']) => CASES.find((c) => c.side === side && c.setting === setting)?.path as string;
-	await stack.addWorkflow(haiPayWorkflow(path('haipay', 'tuned'), SETTINGS.inFlight), true);
-	await stack.addWorkflow(haiPayWorkflow(path('haipay', 'input'), SETTINGS.inFlight, 'input'), true);
-	await stack.addWorkflow(baselineWorkflow(path('baseline', 'tuned'), sign, batching), true);
-	await stack.addWorkflow(haiPayWorkflow(path('haipay', 'default'), undefined), true);
-	await stack.addWorkflow(baselineWorkflow(path('baseline', 'default'), sign, undefined), true);
+	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => Workflow) => {
+		const bulkCase = CASES.find((c) => c.side === side && c.setting === setting) as BulkCase;
+		bulkCase.workflowId = await stack.addWorkflow(workflow(bulkCase.path), true);
+	};
+	await add('haipay', 'tuned', (path) => haiPayWorkflow(path, SETTINGS.inFlight));
+	await add('haipay', 'input', (path) => haiPayWorkflow(path, SETTINGS.inFlight, 'input'));
+	await add('baseline', 'tuned', (path) => baselineWorkflow(path, sign, batching));
+	await add('haipay', 'default', (path) => haiPayWorkflow(path, undefined));
+	await add('baseline', 'default', (path) => baselineWorkflow(path, sign, undefined));
 	return stack.addWorkflow(triggerWorkflow(), true);
 }
 
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
 	let callbacks: CallbackFigures | undefined;
 	try {
 		stack = await startBenchStack(say);
+		if (!stack.inspectorPort) say('  note: no WebSocket client in this Node, so the heap left after a run is not measured');
 		const triggerId = await addWorkflows(stack);
 		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 

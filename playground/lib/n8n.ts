@@ -23,6 +23,8 @@ export interface N8nOptions {
 	runnerPort: number;
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
 	extraEnv?: Record<string, string>;
+	/** Flags for the Node process that runs the server (the benchmark opens the inspector, which NODE_OPTIONS may not). */
+	nodeFlags?: string[];
 }
 
 export function n8nEnv(options: N8nOptions): NodeJS.ProcessEnv {
@@ -203,7 +205,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function startN8nServer(options: N8nOptions, logFile: string, readyTimeoutMs = 180_000): Promise<N8nServer> {
 	const env = n8nEnv(options);
 	const log = createWriteStream(logFile, { flags: 'a' });
-	const child = spawn(NODE24, [N8N_BIN, 'start'], { cwd: options.filesDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(NODE24, [...(options.nodeFlags ?? []), N8N_BIN, 'start'], { cwd: options.filesDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	child.stdout?.pipe(log);
 	child.stderr?.pipe(log);
 	let exited: string | undefined;
