@@ -1,6 +1,5 @@
 import { httpRequest } from '../playground/lib/rest';
-import { liveHeapMb } from './inspector';
-import { rssKb, settle, TreeSampler } from './proc';
+import { settle, TreeSampler } from './proc';
 import { nodeSeconds } from './runData';
 import type { BenchStack } from './stack';
 
@@ -23,8 +22,6 @@ export interface BulkFigures {
 	nodeSeconds: Record<string, number>;
 	/** Rows over the seconds the sending nodes (the HaiPay nodes, or the HTTP Request node) ran. */
 	sendingItemsPerSecond: number;
-	/** After the run, once a full garbage collection has run in n8n's main process: what the run kept. */
-	afterGc?: { heapMb: number; rssMb: number };
 	/** Applies the sandbox received and orders it created during the run. */
 	applies: number;
 	orders: number;
@@ -69,8 +66,6 @@ export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, t
 	const orders = sandbox.control.orders().length - ordersBefore;
 	const seconds = bulk.workflowId ? await nodeSeconds(stack.rest, bulk.workflowId) : {};
 	const sending = SENDING_NODES.reduce((sum, name) => sum + (seconds[name] ?? 0), 0);
-	// Only after the peak was read: a collection forced earlier would change what the run is measured from.
-	const afterGc = stack.inspectorPort ? { heapMb: await liveHeapMb(stack.inspectorPort), rssMb: rssKb(server.pid) / 1024 } : undefined;
 	if (applies !== rows || orders !== rows) {
 		throw new Error(`${bulk.label}, ${rows} rows: the sandbox received ${applies} applies and created ${orders} orders`);
 	}
@@ -88,7 +83,6 @@ export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, t
 		maxInFlight,
 		nodeSeconds: seconds,
 		sendingItemsPerSecond: sending > 0 ? rows / sending : 0,
-		afterGc,
 		applies,
 		orders,
 		settled,

@@ -129,14 +129,14 @@ function describeSetting(b: BulkFigures, settings: Settings): string {
 		: `Code + HTTP Request, batches of ${settings.inFlight} every ${settings.batchInterval} ms`;
 }
 
-/** Where each run's time went (n8n's own run data), and how much of the peak memory the run kept. */
+/** Where each run's time went, from n8n's own run data. */
 function timeAndMemory(bulk: BulkFigures[], settings: Settings): string[] {
 	const lines = [
 		'',
-		"Where the time went, from the run data n8n stored: seconds each node ran, and the rows over the seconds the sending nodes ran (the two HaiPay nodes, or the HTTP Request node). Memory: n8n's main process at the start, at its peak, and after the run once the inspector had a full garbage collection run, with the V8 heap left then.",
+		'Where the time went, from the run data n8n stored: seconds each node ran, and the rows over the seconds the sending nodes ran (the two HaiPay nodes, or the HTTP Request node).',
 		'',
-		'| rows | workflow | seconds per node | sending nodes items/s (% of limit) | RSS MB start / peak / after full GC | heap MB after full GC |',
-		'|---:|---|---|---:|---|---:|',
+		'| rows | workflow | seconds per node | sending nodes items/s (% of limit) |',
+		'|---:|---|---|---:|',
 	];
 	for (const b of bulk) {
 		const nodes = Object.entries(b.nodeSeconds)
@@ -144,11 +144,7 @@ function timeAndMemory(bulk: BulkFigures[], settings: Settings): string[] {
 			.map(([name, seconds]) => `${name} ${f1(seconds)}`)
 			.join(', ');
 		const sending = b.sendingItemsPerSecond > 0 ? `${f1(b.sendingItemsPerSecond)} (${f0((b.sendingItemsPerSecond / settings.limit) * 100)}%)` : '';
-		const start = b.peakRssMb.main - b.rssGrowthMb.main;
-		const after = b.afterGc ? `${f0(b.afterGc.rssMb)}` : 'not measured';
-		lines.push(
-			`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${nodes} | ${sending} | ${f0(start)} / ${f0(b.peakRssMb.main)} / ${after} | ${b.afterGc ? f0(b.afterGc.heapMb) : ''} |`,
-		);
+		lines.push(`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${nodes} | ${sending} |`);
 	}
 	return lines;
 }

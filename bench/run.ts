@@ -71,7 +71,6 @@ async function main(): Promise<void> {
 	let callbacks: CallbackFigures | undefined;
 	try {
 		stack = await startBenchStack(say);
-		if (!stack.inspectorPort) say('  note: no WebSocket client in this Node, so the heap left after a run is not measured');
 		const triggerId = await addWorkflows(stack);
 		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 

@@ -7,7 +7,6 @@ import { assertPortFree } from '../playground/lib/instance';
 import { installPackage, n8nCli, n8nEnv, startN8nServer, type N8nOptions, type N8nServer } from '../playground/lib/n8n';
 import { N8nRest } from '../playground/lib/rest';
 import { buildPackage, startSandboxGateway } from '../playground/lib/session';
-import { inspectorAvailable } from './inspector';
 import type { Workflow } from './workflows';
 
 /**
@@ -16,7 +15,7 @@ import type { Workflow } from './workflows';
  * earlier run weigh on this one.
  */
 
-export const BENCH_PORTS = { n8n: 5690, runner: 5691, inspector: 5692, sandbox: 8650 } as const;
+export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650 } as const;
 export const WORK = join(__dirname, '.work');
 
 export interface BenchStack {
@@ -26,8 +25,6 @@ export interface BenchStack {
 	options: N8nOptions;
 	/** http://127.0.0.1:PORT of n8n: the load clients use the address n8n listens on, not a name. */
 	n8nUrl: string;
-	/** n8n's V8 inspector on loopback, when this Node has a WebSocket client to use it. */
-	inspectorPort?: number;
 	/** PEM of the key the sandbox signs answers and callbacks with. */
 	platformPrivateKey: string;
 	/** The private key of a sandbox merchant, as its credential holds it. */
@@ -44,8 +41,6 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 	await assertPortFree(BENCH_PORTS.sandbox, 'the benchmark sandbox');
 	// The server's runner and the runner of the one CLI command run before it.
 	for (const port of [BENCH_PORTS.runner, BENCH_PORTS.runner + 10]) await assertPortFree(port, "the benchmark n8n's task runner");
-	const inspectorPort = inspectorAvailable() ? BENCH_PORTS.inspector : undefined;
-	if (inspectorPort) await assertPortFree(inspectorPort, "the benchmark n8n's inspector");
 	await ensureN8n(log);
 	log('building the package');
 	await buildPackage();
@@ -80,7 +75,6 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			port: BENCH_PORTS.n8n,
 			runnerPort: BENCH_PORTS.runner,
 			logLevel: 'warn',
-			...(inspectorPort ? { nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`] } : {}),
 			extraEnv: {
 				// The baseline's Code node signs with Node's crypto, as a merchant's own would.
 				NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
@@ -101,7 +95,6 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			rest,
 			options,
 			n8nUrl: `http://127.0.0.1:${BENCH_PORTS.n8n}`,
-			inspectorPort,
 			platformPrivateKey: readFileSync(join(keys, 'platform.pkcs8.pem'), 'utf8'),
 			merchantPrivateKey: (appId) => readFileSync(join(keys, `merchant-${appId}.pkcs8.pem`), 'utf8'),
 			addWorkflow: async (workflow, activate) => {

@@ -23,7 +23,7 @@ export interface N8nOptions {
 	runnerPort: number;
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
 	extraEnv?: Record<string, string>;
-	/** Flags for the Node process that runs the server (the benchmark opens the inspector, which NODE_OPTIONS may not). */
+	/** Flags for the Node process that runs the server, for those NODE_OPTIONS may not carry (--cpu-prof, --trace-gc). */
 	nodeFlags?: string[];
 }
 
