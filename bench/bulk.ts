@@ -41,7 +41,7 @@ export interface BulkCase {
 }
 
 /** The nodes that send the requests, by the names bench/workflows.ts gives them. */
-export const SENDING_NODES = ['Pay TZS', 'Pay NGN', 'Post'];
+const SENDING_NODES = ['Pay TZS', 'Pay NGN', 'Post'];
 
 let runSeq = 0;
 

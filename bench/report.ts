@@ -130,7 +130,7 @@ function describeSetting(b: BulkFigures, settings: Settings): string {
 }
 
 /** Where each run's time went, from n8n's own run data. */
-function timeAndMemory(bulk: BulkFigures[], settings: Settings): string[] {
+function timeByNode(bulk: BulkFigures[], settings: Settings): string[] {
 	const lines = [
 		'',
 		'Where the time went, from the run data n8n stored: seconds each node ran, and the rows over the seconds the sending nodes ran (the two HaiPay nodes, or the HTTP Request node).',
@@ -180,7 +180,7 @@ export function markdown(input: {
 		"- The baseline does not verify the gateway's answers; the HaiPay node verifies each one.",
 		"- Field expressions: one `{{ $json.field }}` per field, the node's default. Fields from input: `fieldsFrom: \"input\"`, the node reads the item's fields by their gateway names.",
 	);
-	lines.push(...timeAndMemory(bulk, settings));
+	lines.push(...timeByNode(bulk, settings));
 	lines.push('', '| HaiPay node / baseline | rows | items/s | CPU ms/item |', '|---|---:|---:|---:|');
 	const pairs = [
 		{ node: 'tuned', base: 'tuned', what: `both at ${settings.inFlight} in flight, field expressions` },

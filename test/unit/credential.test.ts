@@ -94,6 +94,13 @@ describe('credential authenticate', () => {
 		expect(String((error as Error).message)).not.toContain(bareBase64(TEST_KEYS.merchantPkcs8).slice(40, 80));
 	});
 
+	it('replaces a stale sign in the body with one over the fields it sends', async () => {
+		const signed = await credential.authenticate(credentials(), request('/tzs/pay/apply', { orderId: 'O-3', amount: '1000', sign: 'stale' }));
+		const body = signed.body as Record<string, unknown>;
+		expect(body.sign).not.toBe('stale');
+		expect(verifyBody(body, body.sign, 'test-only-secret-tzs', merchantPublic)).toBe(true);
+	});
+
 	it('signs with what the credential object holds now, when the same object comes back changed', async () => {
 		const reused = credentials();
 		const first = (await credential.authenticate(reused, request('/tzs/pay/apply'))).body as Record<string, unknown>;
@@ -104,6 +111,11 @@ describe('credential authenticate', () => {
 		expect(verifyBody(second, second.sign, 'another-test-only-secret', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
 		reused.baseUrl = 'http://127.0.0.1:9999';
 		expect((await credential.authenticate(reused, request('/tzs/pay/apply'))).baseURL).toBe('http://127.0.0.1:9999');
+		// A field the settings gain later is noticed as well: any change of the object derives them again.
+		reused.arrayStyle = 'list';
+		const listed = (await credential.authenticate(reused, request('/common/voucher/pdf', { orderNos: ['A', 'B'] }))).body as Record<string, unknown>;
+		const otherPublic = parsePublicKey(TEST_KEYS.otherPublic);
+		expect(verifyBody(listed, listed.sign, 'another-test-only-secret', otherPublic, { arrayStyle: 'list' })).toBe(true);
 	});
 
 	it('asks for the currency when the credential test runs without one', async () => {

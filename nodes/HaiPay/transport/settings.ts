@@ -48,21 +48,23 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 	};
 }
 
-const CREDENTIAL_FIELDS = ['environment', 'productionUrl', 'baseUrl', 'appId', 'currency', 'secretKey', 'privateKey', 'haipayPublicKey', 'arrayStyle'];
-
 /*
  * n8n hands `authenticate` the credential object the node passed in, the same one for every request of a run,
- * so its settings are derived once and kept beside it (and with them its parsed keys). A field that changed is
- * noticed: the settings are derived again.
+ * so its settings are derived once and kept beside it (and with them its parsed keys). If any field of that
+ * object changed since, the settings are derived again.
  */
-const derived = new WeakMap<object, { fields: unknown[]; settings: HaiPaySettings }>();
+const derived = new WeakMap<object, { fields: ICredentialDataDecryptedObject; settings: HaiPaySettings }>();
+
+function sameFields(now: ICredentialDataDecryptedObject, then: ICredentialDataDecryptedObject): boolean {
+	const names = Object.keys(now);
+	return names.length === Object.keys(then).length && names.every((name) => now[name] === then[name]);
+}
 
 export function settingsFor(credentials: ICredentialDataDecryptedObject): HaiPaySettings {
-	const fields = CREDENTIAL_FIELDS.map((name) => credentials[name]);
 	const known = derived.get(credentials);
-	if (known !== undefined && known.fields.every((value, index) => value === fields[index])) return known.settings;
+	if (known !== undefined && sameFields(credentials, known.fields)) return known.settings;
 	const settings = settingsOf(credentials);
-	derived.set(credentials, { fields, settings });
+	derived.set(credentials, { fields: { ...credentials }, settings });
 	return settings;
 }
 
