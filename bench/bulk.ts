@@ -9,6 +9,8 @@ export interface BulkFigures {
 	label: string;
 	side: 'haipay' | 'baseline';
 	setting: Setting;
+	/** n8n's old-space limit in MB (`--max-old-space-size`) when the case sets one; otherwise V8's default. */
+	heapMb?: number;
 	rows: number;
 	wallSeconds: number;
 	itemsPerSecond: number;
@@ -36,6 +38,10 @@ export interface BulkCase {
 	side: 'haipay' | 'baseline';
 	setting: Setting;
 	path: string;
+	/** Runs n8n with `--max-old-space-size=heapMb`: the setting n8n's docs give for bounding its memory. */
+	heapMb?: number;
+	/** The row counts this case runs at; every count when unset. */
+	rows?: number[];
 	/** Set once the workflow exists. */
 	workflowId?: string;
 }
@@ -73,6 +79,7 @@ export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, t
 		label: bulk.label,
 		side: bulk.side,
 		setting: bulk.setting,
+		...(bulk.heapMb !== undefined ? { heapMb: bulk.heapMb } : {}),
 		rows,
 		wallSeconds,
 		itemsPerSecond: rows / wallSeconds,

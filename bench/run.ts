@@ -24,6 +24,8 @@ const WARMUP_ROWS = Number(process.env.BENCH_WARMUP_ROWS ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 2_000);
 const FORGED = Number(process.env.BENCH_FORGED ?? 200);
 const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
+/** n8n's old-space limit for the capped runs, the way n8n's docs bound its memory (`--max-old-space-size`). */
+const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
 
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
 SETTINGS.limit = (SETTINGS.inFlight * 1000) / SETTINGS.latencyMs;
@@ -34,6 +36,18 @@ const CASES: BulkCase[] = [
 	{ label: 'Code + HTTP Request, batches of 16', side: 'baseline', setting: 'tuned', path: 'bench-baseline-tuned' },
 	{ label: 'HaiPay node, default', side: 'haipay', setting: 'default', path: 'bench-haipay-default' },
 	{ label: 'Code + HTTP Request, default', side: 'baseline', setting: 'default', path: 'bench-baseline-default' },
+	// The same two tuned workflows again on the largest row count, with n8n's heap limited: at V8's default limit
+	// the peak RSS measures when V8 chooses to collect, rather than what the run keeps.
+	...(['haipay', 'baseline'] as const).map(
+		(side): BulkCase => ({
+			label: `${side === 'haipay' ? 'HaiPay node, concurrency 16' : 'Code + HTTP Request, batches of 16'}, n8n heap limit ${HEAP_MB} MB`,
+			side,
+			setting: 'tuned',
+			path: `bench-${side}-tuned`,
+			heapMb: HEAP_MB,
+			rows: [Math.max(...ROWS)],
+		}),
+	),
 ];
 
 async function addWorkflows(stack: BenchStack): Promise<string> {
@@ -41,8 +55,9 @@ async function addWorkflows(stack: BenchStack): Promise<string> {
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
 	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => Workflow) => {
-		const bulkCase = CASES.find((c) => c.side === side && c.setting === setting) as BulkCase;
-		bulkCase.workflowId = await stack.addWorkflow(workflow(bulkCase.path), true);
+		const path = `bench-${side}-${setting}`;
+		const workflowId = await stack.addWorkflow(workflow(path), true);
+		for (const bulkCase of CASES.filter((c) => c.path === path)) bulkCase.workflowId = workflowId;
 	};
 	await add('haipay', 'tuned', (path) => haiPayWorkflow(path, SETTINGS.inFlight));
 	await add('haipay', 'input', (path) => haiPayWorkflow(path, SETTINGS.inFlight, 'input'));
@@ -75,11 +90,11 @@ async function main(): Promise<void> {
 		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 
 		for (const rows of ROWS) {
-			for (const bulkCase of CASES) {
+			for (const bulkCase of CASES.filter((c) => c.rows === undefined || c.rows.includes(rows))) {
 				say(`${bulkCase.label}: ${rows.toLocaleString('en-US')} rows ...`);
 				// Each run in a fresh n8n process, warmed up by a small run of the same workflow: memory growth is
 				// measured from a process that has not been grown by the runs before it.
-				await stack.restartN8n();
+				await stack.restartN8n(bulkCase.heapMb !== undefined ? [`--max-old-space-size=${bulkCase.heapMb}`] : undefined);
 				await runBulk(stack, bulkCase, WARMUP_ROWS);
 				const figures = await runBulk(stack, bulkCase, rows);
 				say(

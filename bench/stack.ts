@@ -31,8 +31,11 @@ export interface BenchStack {
 	merchantPrivateKey(appId: number): string;
 	/** Creates the workflow and, with `activate`, publishes it so that its production webhooks answer. */
 	addWorkflow(workflow: Workflow, activate: boolean): Promise<string>;
-	/** Stops n8n and starts it again on the same user folder: a fresh process, with every workflow still active. */
-	restartN8n(): Promise<void>;
+	/**
+	 * Stops n8n and starts it again on the same user folder: a fresh process, with every workflow still active.
+	 * `nodeFlags` go to that process only (its task runner keeps Node's defaults).
+	 */
+	restartN8n(nodeFlags?: string[]): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -109,10 +112,10 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 				}
 				return id;
 			},
-			restartN8n: async () => {
+			restartN8n: async (nodeFlags) => {
 				await server?.stop();
 				server = undefined;
-				server = await startN8nServer(options, join(WORK, 'n8n.log'));
+				server = await startN8nServer({ ...options, ...(nodeFlags ? { nodeFlags } : {}) }, join(WORK, 'n8n.log'));
 				stack.server = server;
 				stack.rest = new N8nRest(server.url);
 				await stack.rest.login();

@@ -1,0 +1,121 @@
+import type { BulkFigures } from '../../bench/bulk';
+import type { CallbackFigures } from '../../bench/callbacks';
+import { markdown, targets, type Machine, type Settings, type Target } from '../../bench/report';
+
+/** The benchmark's verdicts: each target on both sides of its edge, from figures made up for the purpose. */
+
+const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 320, batchInterval: 50, callbackConcurrency: 20 };
+
+function bulk(overrides: Partial<BulkFigures> & Pick<BulkFigures, 'side' | 'setting'>): BulkFigures {
+	return {
+		label: `${overrides.side} ${overrides.setting}`,
+		rows: 10_000,
+		wallSeconds: 40,
+		itemsPerSecond: 250,
+		cpuMsPerItem: 2,
+		cpuMsPerItemByRole: { main: 1.9, runner: 0.1 },
+		peakRssMb: { main: 900, runner: 150 },
+		rssGrowthMb: { main: 200, runner: 5 },
+		maxInFlight: 16,
+		nodeSeconds: {},
+		sendingItemsPerSecond: 0,
+		applies: 10_000,
+		orders: 10_000,
+		settled: true,
+		...overrides,
+	};
+}
+
+const CALLBACKS: CallbackFigures = {
+	genuine: {
+		sent: 2000, acknowledged: 2000, refused: 0, other: 0, seconds: 10, perSecond: 200, p50: 20, p99: 80, max: 120,
+		executions: 2000, executionsSucceeded: 2000, lost: 0, stuck: 0, cpuMsPerCallback: 5, drainSeconds: 12, executionsPerSecond: 166,
+	},
+	forged: { sent: 200, acknowledged: 0, refused: 200, other: 0, seconds: 1, perSecond: 200, p50: 5, p99: 9, max: 10, executions: 0 },
+};
+
+const BASELINE = bulk({ side: 'baseline', setting: 'tuned', itemsPerSecond: 200, cpuMsPerItem: 2.4, rssGrowthMb: { main: 460, runner: 80 } });
+
+function verdict(all: Target[], startsWith: string, contains: string): Target {
+	const found = all.find((t) => t.what.startsWith(startsWith) && t.what.includes(contains));
+	if (!found) throw new Error(`no target "${startsWith} ... ${contains}" in ${all.map((t) => t.what).join(' | ')}`);
+	return found;
+}
+
+const fieldExpressions = 'HaiPay node (field expressions)';
+
+describe('bench targets', () => {
+	it('80% of the limit: 256 items/s passes, just under it misses', () => {
+		const at = (itemsPerSecond: number) =>
+			verdict(targets([bulk({ side: 'haipay', setting: 'tuned', itemsPerSecond }), BASELINE], CALLBACKS, SETTINGS, 10_000), fieldExpressions, '>= 80%');
+		expect(at(256).pass).toBe(true);
+		expect(at(255.9).pass).toBe(false);
+		expect(at(255.9).measured).toBe('255.9 items/s (80%)');
+	});
+
+	it("beating the baseline means strictly more items/s and strictly less CPU per item", () => {
+		const run = (itemsPerSecond: number, cpuMsPerItem: number) =>
+			targets([bulk({ side: 'haipay', setting: 'tuned', itemsPerSecond, cpuMsPerItem }), BASELINE], CALLBACKS, SETTINGS, 10_000);
+		expect(verdict(run(200.1, 2.39), fieldExpressions, "baseline's items/s").pass).toBe(true);
+		expect(verdict(run(200, 2.39), fieldExpressions, "baseline's items/s").pass).toBe(false);
+		expect(verdict(run(200.1, 2.39), fieldExpressions, "baseline's CPU").pass).toBe(true);
+		expect(verdict(run(200.1, 2.4), fieldExpressions, "baseline's CPU").pass).toBe(false);
+	});
+
+	it('RSS growth under 300 MB passes at 299 and misses at 300, and names the baseline figure', () => {
+		const at = (main: number) =>
+			verdict(targets([bulk({ side: 'haipay', setting: 'tuned', rssGrowthMb: { main, runner: 0 } }), BASELINE], CALLBACKS, SETTINGS, 10_000), fieldExpressions, 'peak RSS');
+		expect(at(299).pass).toBe(true);
+		expect(at(300).pass).toBe(false);
+		expect(at(300).measured).toBe('+300 MB (baseline +460 MB)');
+	});
+
+	it('a run with a heap limit is judged on its own and never stands in for the default run', () => {
+		const defaultRun = bulk({ side: 'haipay', setting: 'tuned', rssGrowthMb: { main: 700, runner: 5 } });
+		const cappedRun = bulk({ side: 'haipay', setting: 'tuned', heapMb: 1024, itemsPerSecond: 221, rssGrowthMb: { main: 127, runner: 5 } });
+		const cappedBase = bulk({ side: 'baseline', setting: 'tuned', heapMb: 1024, itemsPerSecond: 210, rssGrowthMb: { main: 140, runner: 80 } });
+		const all = targets([cappedRun, defaultRun, cappedBase, BASELINE], CALLBACKS, SETTINGS, 10_000);
+
+		const atDefault = verdict(all, fieldExpressions, 'peak RSS');
+		expect(atDefault.pass).toBe(false);
+		expect(atDefault.measured).toBe('+700 MB (baseline +460 MB)');
+		const capped = verdict(all, fieldExpressions, '--max-old-space-size=1024');
+		expect(capped.pass).toBe(true);
+		expect(capped.measured).toBe('+127 MB at 221.0 items/s (baseline +140 MB at 210.0 items/s)');
+
+		const over = targets([bulk({ ...cappedRun, rssGrowthMb: { main: 300, runner: 5 } }), defaultRun, BASELINE], CALLBACKS, SETTINGS, 10_000);
+		expect(verdict(over, fieldExpressions, '--max-old-space-size').pass).toBe(false);
+		expect(targets([defaultRun, BASELINE], CALLBACKS, SETTINGS, 10_000).some((t) => t.what.includes('--max-old-space-size'))).toBe(false);
+	});
+
+	it('callbacks: one lost, one never run or one forged callback accepted is a MISS', () => {
+		const judge = (callbacks: CallbackFigures) => targets([], callbacks, SETTINGS, 10_000);
+		expect(judge(CALLBACKS).every((t) => t.pass)).toBe(true);
+		expect(verdict(judge({ ...CALLBACKS, genuine: { ...CALLBACKS.genuine, lost: 1 } }), 'callbacks: lost', '').pass).toBe(false);
+		expect(verdict(judge({ ...CALLBACKS, genuine: { ...CALLBACKS.genuine, stuck: 1 } }), 'callbacks: executions', '').pass).toBe(false);
+		const forgedLet = { ...CALLBACKS, forged: { ...CALLBACKS.forged, refused: 199, acknowledged: 1, executions: 1 } };
+		expect(verdict(judge(forgedLet), 'forged', '').pass).toBe(false);
+	});
+
+	it('the table labels runs with a heap limit and states the default limit', () => {
+		const machine: Machine = {
+			cores: 2, cpu: 'test CPU', memoryGb: 24, kernel: '6.1', benchNode: 'v20.0.0', n8nNode: 'v24.0.0', n8n: '2.40.7',
+			openssl: 'OpenSSL 3', n8nHeapLimitMb: 4288, loadBefore: [0.1, 0.2, 0.3],
+		};
+		const figures = [
+			bulk({ side: 'haipay', setting: 'tuned' }),
+			BASELINE,
+			bulk({ side: 'haipay', setting: 'tuned', heapMb: 1024 }),
+			bulk({ side: 'baseline', setting: 'tuned', heapMb: 1024, itemsPerSecond: 125 }),
+		];
+		const text = markdown({
+			machine, date: '2026-01-01T00:00:00Z', command: 'npm run bench', minutes: 1, settings: SETTINGS, bulk: figures, callbacks: CALLBACKS,
+			signing: { signPerSecond: 900, verifyPerSecond: 30_000, canonicalPerSecond: 1e6, opensslSignPerSecond: 1000, opensslVerifyPerSecond: 33_000, ratioToOpenssl: 0.9 },
+			targets: targets(figures, CALLBACKS, SETTINGS, 10_000),
+		});
+		expect(text).toContain('| 10,000 | HaiPay node, concurrency 16, field expressions; n8n heap limit 1,024 MB |');
+		expect(text).toContain('| both at 16 in flight, field expressions, n8n heap limit 1,024 MB | 10,000 | 2.00x |');
+		expect(text).toContain('| both at 16 in flight, field expressions | 10,000 | 1.25x |');
+		expect(text).toContain("V8's default heap limit for n8n: 4,288 MB");
+	});
+});
