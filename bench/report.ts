@@ -169,6 +169,10 @@ function timeByNode(bulk: BulkFigures[], settings: Settings): string[] {
 	return lines;
 }
 
+function genuineRow(what: string, genuine: CallbackFigures['genuine']): string {
+	return `| ${what} | ${f1(genuine.acknowledged / genuine.seconds)} | ${f0(genuine.p50)} | ${f0(genuine.p99)} | ${f0(genuine.acknowledged)} x 200 SUCCESS${genuine.other + genuine.refused > 0 ? `, ${f0(genuine.other + genuine.refused)} other` : ''} | ${f0(genuine.executions)} | ${f0(genuine.executions - genuine.stuck)} (${f0(genuine.executionsSucceeded)}) | ${f0(genuine.stuck)} | ${f0(genuine.lost)} | ${f1(genuine.executionsPerSecond)} | ${f0(genuine.cpuMsPerCallback)} |`;
+}
+
 export function markdown(input: {
 	machine: Machine;
 	date: string;
@@ -177,6 +181,8 @@ export function markdown(input: {
 	settings: Settings;
 	bulk: BulkFigures[];
 	callbacks: CallbackFigures;
+	/** The same callbacks into n8n's Webhook node alone: n8n's own cost per callback. */
+	plainWebhook?: CallbackFigures;
 	signing: SigningFigures;
 	targets: Target[];
 }): string {
@@ -225,8 +231,9 @@ export function markdown(input: {
 		'',
 		'| callbacks | accepted/s | p50 ms | p99 ms | answers | executions stored | ran to an end (succeeded) | never ran | lost | executions/s | CPU ms/callback |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
-		`| ${f0(genuine.sent)} signed, distinct | ${f1(genuine.acknowledged / genuine.seconds)} | ${f0(genuine.p50)} | ${f0(genuine.p99)} | ${f0(genuine.acknowledged)} x 200 SUCCESS${genuine.other + genuine.refused > 0 ? `, ${f0(genuine.other + genuine.refused)} other` : ''} | ${f0(genuine.executions)} | ${f0(genuine.executions - genuine.stuck)} (${f0(genuine.executionsSucceeded)}) | ${f0(genuine.stuck)} | ${f0(genuine.lost)} | ${f1(genuine.executionsPerSecond)} | ${f0(genuine.cpuMsPerCallback)} |`,
+		genuineRow(`${f0(genuine.sent)} signed, distinct`, genuine),
 		`| ${f0(forged.sent)} forged | ${f1(forged.perSecond)} answered/s | ${f0(forged.p50)} | ${f0(forged.p99)} | ${f0(forged.refused)} x 401${forged.acknowledged + forged.other > 0 ? `, ${f0(forged.acknowledged + forged.other)} other` : ''} | ${f0(forged.executions)} | | | | | |`,
+		...(input.plainWebhook ? [genuineRow(`${f0(input.plainWebhook.genuine.sent)} into n8n's Webhook node alone (reference: no signature check, no deduplication)`, input.plainWebhook.genuine)] : []),
 		'',
 		'Signing: the package\'s signing core (canonical string, SHA-256, RSA-2048 PKCS#1 v1.5, base64) on one core, against `openssl speed rsa2048` on the same machine in the same run.',
 		'',

@@ -7,7 +7,16 @@ import { runCallbacks, type CallbackFigures } from './callbacks';
 import { machine, markdown, targets, type Settings } from './report';
 import { measureSigning } from './signing';
 import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
-import { baselineWorkflow, CALLBACK_WEBHOOK_ID, haiPayWorkflow, signingCode, triggerWorkflow, type Workflow } from './workflows';
+import {
+	baselineWorkflow,
+	CALLBACK_WEBHOOK_ID,
+	haiPayWorkflow,
+	PLAIN_WEBHOOK_PATH,
+	plainWebhookWorkflow,
+	signingCode,
+	triggerWorkflow,
+	type Workflow,
+} from './workflows';
 
 /**
  * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
@@ -50,7 +59,7 @@ const CASES: BulkCase[] = [
 	),
 ];
 
-async function addWorkflows(stack: BenchStack): Promise<string> {
+async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; plainWebhookId: string }> {
 	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(1001), NGN: stack.merchantPrivateKey(1003) });
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
@@ -64,7 +73,7 @@ async function addWorkflows(stack: BenchStack): Promise<string> {
 	await add('baseline', 'tuned', (path) => baselineWorkflow(path, sign, batching));
 	await add('haipay', 'default', (path) => haiPayWorkflow(path, undefined));
 	await add('baseline', 'default', (path) => baselineWorkflow(path, sign, undefined));
-	return stack.addWorkflow(triggerWorkflow(), true);
+	return { triggerId: await stack.addWorkflow(triggerWorkflow(), true), plainWebhookId: await stack.addWorkflow(plainWebhookWorkflow(), true) };
 }
 
 async function main(): Promise<void> {
@@ -84,9 +93,10 @@ async function main(): Promise<void> {
 	});
 	const bulk: BulkFigures[] = [];
 	let callbacks: CallbackFigures | undefined;
+	let plainWebhook: CallbackFigures | undefined;
 	try {
 		stack = await startBenchStack(say);
-		const triggerId = await addWorkflows(stack);
+		const { triggerId, plainWebhookId } = await addWorkflows(stack);
 		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 
 		for (const rows of ROWS) {
@@ -107,12 +117,11 @@ async function main(): Promise<void> {
 		stack.sandbox.control.setConfig({ latencyMs: 0 });
 		await stack.restartN8n();
 		say(`callbacks: ${CALLBACKS} signed and ${FORGED} forged, ${SETTINGS.callbackConcurrency} at a time ...`);
-		callbacks = await runCallbacks(stack, triggerId, `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, {
-			count: CALLBACKS,
-			forged: FORGED,
-			concurrency: SETTINGS.callbackConcurrency,
-			warmup: 20,
-		}, say);
+		const load = { count: CALLBACKS, forged: FORGED, concurrency: SETTINGS.callbackConcurrency, warmup: 20 };
+		callbacks = await runCallbacks(stack, triggerId, `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
+		await stack.restartN8n();
+		say(`callbacks: the same ${CALLBACKS} into n8n's Webhook node alone, for reference ...`);
+		plainWebhook = await runCallbacks(stack, plainWebhookId, `${stack.n8nUrl}/webhook/${PLAIN_WEBHOOK_PATH}`, load, say);
 	} finally {
 		await stack?.stop();
 	}
@@ -129,6 +138,7 @@ async function main(): Promise<void> {
 		settings: SETTINGS,
 		bulk,
 		callbacks,
+		...(plainWebhook ? { plainWebhook } : {}),
 		signing,
 		targets: checked,
 	});
@@ -142,7 +152,7 @@ async function main(): Promise<void> {
 	].join('\n');
 	writeFileSync(join(__dirname, 'results.md'), results);
 	mkdirSync(WORK, { recursive: true });
-	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, signing, targets: checked }, null, 2)}\n`);
+	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, plainWebhook, signing, targets: checked }, null, 2)}\n`);
 	say('');
 	say(table);
 	say(`PASS ${checked.filter((t) => t.pass).length}, MISS ${checked.filter((t) => !t.pass).length}; written to bench/results.md`);

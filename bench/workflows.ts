@@ -191,3 +191,21 @@ export function triggerWorkflow(): Workflow {
 	});
 	return b.workflow('bench: HaiPay Trigger');
 }
+
+export const PLAIN_WEBHOOK_PATH = 'bench-plain-callbacks';
+
+/**
+ * The reference for the callback figures: n8n's own Webhook node answering SUCCESS on receipt, with no signature
+ * check and no deduplication. What n8n costs per callback before any HaiPay work.
+ */
+export function plainWebhookWorkflow(): Workflow {
+	const b = new Builder();
+	b.add({
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2.1,
+		webhookId: PLAIN_WEBHOOK_PATH,
+		parameters: { httpMethod: 'POST', path: PLAIN_WEBHOOK_PATH, responseMode: 'onReceived', options: { responseData: 'SUCCESS' } },
+	});
+	return b.workflow("bench: n8n's Webhook node alone");
+}

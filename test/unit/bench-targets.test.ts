@@ -97,7 +97,7 @@ describe('bench targets', () => {
 		expect(verdict(judge(forgedLet), 'forged', '').pass).toBe(false);
 	});
 
-	it('the table labels runs with a heap limit and states the default limit', () => {
+	it('the table labels runs with a heap limit, states the default limit and shows the callback reference', () => {
 		const machine: Machine = {
 			cores: 2, cpu: 'test CPU', memoryGb: 24, kernel: '6.1', benchNode: 'v20.0.0', n8nNode: 'v24.0.0', n8n: '2.40.7',
 			openssl: 'OpenSSL 3', n8nHeapLimitMb: 4288, loadBefore: [0.1, 0.2, 0.3],
@@ -110,6 +110,7 @@ describe('bench targets', () => {
 		];
 		const text = markdown({
 			machine, date: '2026-01-01T00:00:00Z', command: 'npm run bench', minutes: 1, settings: SETTINGS, bulk: figures, callbacks: CALLBACKS,
+			plainWebhook: { ...CALLBACKS, genuine: { ...CALLBACKS.genuine, seconds: 4, cpuMsPerCallback: 66 } },
 			signing: { signPerSecond: 900, verifyPerSecond: 30_000, canonicalPerSecond: 1e6, opensslSignPerSecond: 1000, opensslVerifyPerSecond: 33_000, ratioToOpenssl: 0.9 },
 			targets: targets(figures, CALLBACKS, SETTINGS, 10_000),
 		});
@@ -117,5 +118,7 @@ describe('bench targets', () => {
 		expect(text).toContain('| both at 16 in flight, field expressions, n8n heap limit 1,024 MB | 10,000 | 2.00x |');
 		expect(text).toContain('| both at 16 in flight, field expressions | 10,000 | 1.25x |');
 		expect(text).toContain("V8's default heap limit for n8n: 4,288 MB");
+		expect(text).toContain("| 2,000 into n8n's Webhook node alone (reference: no signature check, no deduplication) | 500.0 |");
+		expect(text).toMatch(/\| 2,000 signed, distinct \| 200\.0 \|.*\| 5 \|\n\| 200 forged \|/);
 	});
 });
