@@ -18,6 +18,9 @@ import type { Workflow } from './workflows';
 export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650 } as const;
 export const WORK = join(__dirname, '.work');
 
+/** `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say). */
+const N8N_FLAGS = (process.env.BENCH_N8N_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+
 export interface BenchStack {
 	sandbox: Sandbox;
 	server: N8nServer;
@@ -78,6 +81,7 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			port: BENCH_PORTS.n8n,
 			runnerPort: BENCH_PORTS.runner,
 			logLevel: 'warn',
+			nodeFlags: N8N_FLAGS,
 			extraEnv: {
 				// The baseline's Code node signs with Node's crypto, as a merchant's own would.
 				NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
@@ -115,7 +119,7 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			restartN8n: async (nodeFlags) => {
 				await server?.stop();
 				server = undefined;
-				server = await startN8nServer({ ...options, ...(nodeFlags ? { nodeFlags } : {}) }, join(WORK, 'n8n.log'));
+				server = await startN8nServer({ ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])] }, join(WORK, 'n8n.log'));
 				stack.server = server;
 				stack.rest = new N8nRest(server.url);
 				await stack.rest.login();
