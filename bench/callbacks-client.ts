@@ -1,6 +1,7 @@
 import http from 'http';
 
 import { loadPrivateKey, signBody } from '../sandbox/signing';
+import { percentile, postJson, serveOneJob } from './load-client';
 
 /**
  * The load client of the callback benchmark, in its own process so that its signing and bookkeeping do not share
@@ -67,29 +68,6 @@ function forgedBody(job: CallbackJob, index: number, platformKey: ReturnType<typ
 	}
 }
 
-function post(agent: http.Agent, url: URL, payload: string): Promise<{ status: number; text: string }> {
-	return new Promise((resolve, reject) => {
-		const request = http.request(
-			url,
-			{ method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, timeout: 30_000 },
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-				response.on('error', reject);
-			},
-		);
-		request.on('timeout', () => request.destroy(new Error('no answer within 30 s')));
-		request.on('error', reject);
-		request.end(payload);
-	});
-}
-
-function percentile(sorted: number[], p: number): number {
-	if (sorted.length === 0) return 0;
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 export async function run(job: CallbackJob): Promise<CallbackResult> {
 	const platformKey = loadPrivateKey(job.platformKey);
 	const otherKey = loadPrivateKey(job.otherKey);
@@ -107,7 +85,7 @@ export async function run(job: CallbackJob): Promise<CallbackResult> {
 			const index = next++;
 			const started = performance.now();
 			try {
-				const answer = await post(agent, url, payloads[index]);
+				const answer = await postJson(agent, url, payloads[index], 30_000);
 				if (answer.status === 200 && answer.text === 'SUCCESS') result.acknowledged += 1;
 				else if (answer.status === 401) result.refused += 1;
 				else {
@@ -137,14 +115,4 @@ export async function run(job: CallbackJob): Promise<CallbackResult> {
 	};
 }
 
-if (require.main === module) {
-	process.once('message', (job: CallbackJob) => {
-		run(job).then(
-			(result) => process.send?.(result, () => process.exit(0)),
-			(error: Error) => {
-				process.stderr.write(`${error.stack ?? error.message}\n`);
-				process.exit(1);
-			},
-		);
-	});
-}
+if (require.main === module) serveOneJob(run);

@@ -1,9 +1,9 @@
-import { fork } from 'child_process';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import type { N8nRest } from '../playground/lib/rest';
 import type { CallbackJob, CallbackResult } from './callbacks-client';
+import { runClient } from './load-client';
 import { settle, TreeSampler } from './proc';
 import type { BenchStack } from './stack';
 
@@ -25,22 +25,7 @@ export interface CallbackFigures {
 }
 
 function load(job: CallbackJob): Promise<CallbackResult> {
-	return new Promise((resolve, reject) => {
-		const child = fork(join(__dirname, 'callbacks-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-		const timer = setTimeout(() => {
-			child.kill('SIGKILL');
-			reject(new Error('the callback client did not finish within 5 minutes'));
-		}, 300_000);
-		child.once('message', (result: CallbackResult) => {
-			clearTimeout(timer);
-			resolve(result);
-		});
-		child.once('exit', (code) => {
-			clearTimeout(timer);
-			if (code !== 0) reject(new Error(`the callback client exited with ${code}`));
-		});
-		child.send(job);
-	});
+	return runClient(join(__dirname, 'callbacks-client.ts'), job, 'the callback client');
 }
 
 /** Every status n8n gives an execution; the list counts only finished ones unless asked for each status. */

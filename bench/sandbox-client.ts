@@ -3,6 +3,7 @@ import http from 'http';
 import { join } from 'path';
 
 import { loadPrivateKey, signBody } from '../sandbox/signing';
+import { percentile, postJson, serveOneJob } from './load-client';
 
 /**
  * The load client of bench/sandbox.ts, run as its own process so that its signing and JSON work does not share
@@ -64,29 +65,6 @@ function bodies(count: number, runId: string): string[] {
 	return out;
 }
 
-function post(agent: http.Agent, url: URL, payload: string): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const request = http.request(
-			url,
-			{ method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, timeout: 10_000 },
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-				response.on('error', reject);
-			},
-		);
-		request.on('timeout', () => request.destroy(new Error('timeout')));
-		request.on('error', reject);
-		request.end(payload);
-	});
-}
-
-function percentile(sorted: number[], p: number): number {
-	if (sorted.length === 0) return 0;
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
 async function run(job: LoadJob): Promise<LoadResult> {
 	const payloads = bodies(job.warmup + job.requests, job.runId);
 	const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
@@ -108,7 +86,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
 					started = due;
 				}
 				try {
-					const text = await post(agent, url, payloads[index]);
+					const { text } = await postJson(agent, url, payloads[index], 10_000);
 					if (job.expectSuccess && !text.startsWith('{"status":"1"')) throw new Error(text.slice(0, 200));
 				} catch (error) {
 					errors += 1;
@@ -141,12 +119,4 @@ async function run(job: LoadJob): Promise<LoadResult> {
 	};
 }
 
-process.once('message', (job: LoadJob) => {
-	run(job).then(
-		(result) => process.send?.(result, () => process.exit(0)),
-		(error: Error) => {
-			process.stderr.write(`${error.stack ?? error.message}\n`);
-			process.exit(1);
-		},
-	);
-});
+serveOneJob(run);

@@ -1,10 +1,10 @@
-import { fork } from 'child_process';
 import { mkdirSync, writeFileSync } from 'fs';
 import http from 'http';
 import { cpus } from 'os';
 import { join } from 'path';
 
 import { startSandbox } from '../sandbox';
+import { runClient } from './load-client';
 import type { LoadJob, LoadResult } from './sandbox-client';
 
 /**
@@ -22,22 +22,7 @@ const PACED_RATE = TARGET.perSecond;
 const PACED_REQUESTS = Number(process.env.BENCH_PACED_REQUESTS ?? 4_000);
 
 function load(job: LoadJob): Promise<LoadResult> {
-	return new Promise((resolve, reject) => {
-		const child = fork(join(__dirname, 'sandbox-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-		const timer = setTimeout(() => {
-			child.kill('SIGKILL');
-			reject(new Error(`${job.label}: the load client did not finish within 5 minutes`));
-		}, 300_000);
-		child.once('message', (result: LoadResult) => {
-			clearTimeout(timer);
-			resolve(result);
-		});
-		child.once('exit', (code) => {
-			clearTimeout(timer);
-			if (code !== 0) reject(new Error(`${job.label}: the load client exited with ${code}`));
-		});
-		child.send(job);
-	});
+	return runClient(join(__dirname, 'sandbox-client.ts'), job, `${job.label}: the load client`);
 }
 
 /** The baseline: reads the body and answers a constant success envelope, nothing else. */

@@ -178,10 +178,16 @@ export function baselineWorkflow(path: string, signCode: string, batching: { bat
 
 export const CALLBACK_WEBHOOK_ID = 'bench-callbacks';
 
-/** The HaiPay Trigger alone, with its defaults, on the TZS App ID: every accepted callback starts one execution. */
-export function triggerWorkflow(): Workflow {
+/** A workflow of one trigger node: every accepted callback starts one execution. */
+function oneNode(name: string, node: Omit<WorkflowNode, 'id' | 'position'>): Workflow {
 	const b = new Builder();
-	b.add({
+	b.add(node);
+	return b.workflow(name);
+}
+
+/** The HaiPay Trigger alone, with its defaults, on the TZS App ID. */
+export function triggerWorkflow(): Workflow {
+	return oneNode('bench: HaiPay Trigger', {
 		name: 'HaiPay Trigger',
 		type: 'n8n-nodes-haipay.haiPayTrigger',
 		typeVersion: 1,
@@ -189,7 +195,6 @@ export function triggerWorkflow(): Workflow {
 		parameters: { options: {} },
 		credentials: credentialOf('TZS'),
 	});
-	return b.workflow('bench: HaiPay Trigger');
 }
 
 export const PLAIN_WEBHOOK_PATH = 'bench-plain-callbacks';
@@ -199,13 +204,11 @@ export const PLAIN_WEBHOOK_PATH = 'bench-plain-callbacks';
  * check and no deduplication. What n8n costs per callback before any HaiPay work.
  */
 export function plainWebhookWorkflow(): Workflow {
-	const b = new Builder();
-	b.add({
+	return oneNode("bench: n8n's Webhook node alone", {
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2.1,
 		webhookId: PLAIN_WEBHOOK_PATH,
 		parameters: { httpMethod: 'POST', path: PLAIN_WEBHOOK_PATH, responseMode: 'onReceived', options: { responseData: 'SUCCESS' } },
 	});
-	return b.workflow("bench: n8n's Webhook node alone");
 }
