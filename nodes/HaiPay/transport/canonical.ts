@@ -12,11 +12,25 @@ export interface CanonicalOptions {
 
 type Json = string | number | boolean | null | undefined | Json[] | { [key: string]: Json };
 
-/** Byte-order comparison of two keys, as a Java `TreeMap` would sort ASCII names (no locale). */
-function byteOrder(a: string, b: string): number {
-	const left = Buffer.from(a, 'utf8');
-	const right = Buffer.from(b, 'utf8');
-	return Buffer.compare(left, right);
+/**
+ * Byte-order comparison of two keys, as a Java `TreeMap` would sort ASCII names (no locale). UTF-8 byte order is
+ * code point order; UTF-16 code units agree with it except that surrogates (U+D800-DFFF, which stand for code
+ * points above U+FFFF) must sort after U+E000-FFFF. Compared in place: a body of many keys is sorted in
+ * O(n log n) without allocating per comparison.
+ */
+export function byteOrder(a: string, b: string): number {
+	const length = Math.min(a.length, b.length);
+	for (let index = 0; index < length; index++) {
+		let left = a.charCodeAt(index);
+		let right = b.charCodeAt(index);
+		if (left === right) continue;
+		if (left >= 0xd800 && right >= 0xd800) {
+			left = left >= 0xe000 ? left - 0x800 : left + 0x2000;
+			right = right >= 0xe000 ? right - 0x800 : right + 0x2000;
+		}
+		return left - right;
+	}
+	return a.length - b.length;
 }
 
 /** Objects nested inside a value print as JSON with their keys sorted, so key order never changes a signature. */
@@ -43,6 +57,41 @@ function render(value: Json, options: CanonicalOptions): string {
 	if (typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
 	if (Array.isArray(value)) return options.arrayStyle === 'list' ? listStyle(value) : sortedJson(value);
 	return sortedJson(value);
+}
+
+/*
+ * The joined string has no escaping, so "a=1&b=2" could be one field or two. A name or value that holds `&` or `=`
+ * lets one signature stand for another set of fields; a control character can hide either from a reader.
+ */
+const SEPARATOR_OR_CONTROL = /[&=\u0000-\u001f\u007f]/;
+
+/** Why one signed field is ambiguous in the string to sign, or undefined when it is not. */
+export interface Ambiguity {
+	field: string;
+	/** `name` when the field's name is at fault, `value` when its value is. */
+	part: 'name' | 'value';
+	/** The first offending character, spelled so it can be shown (`&`, `=`, `U+000A`). */
+	character: string;
+}
+
+function spelled(character: string): string {
+	return character === '&' || character === '=' ? character : `U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * The first field whose name or rendered value could be read as a separator in the string to sign. A body with
+ * none parses back from its string into exactly its own fields; one with any must never be signed or trusted.
+ */
+export function ambiguityOf(body: object, options: CanonicalOptions = {}): Ambiguity | undefined {
+	const record = body as Record<string, Json>;
+	for (const key of Object.keys(record)) {
+		if (key === 'sign' || isSkipped(record[key])) continue;
+		const inName = SEPARATOR_OR_CONTROL.exec(key);
+		if (inName) return { field: key, part: 'name', character: spelled(inName[0]) };
+		const inValue = SEPARATOR_OR_CONTROL.exec(render(record[key], options));
+		if (inValue) return { field: key, part: 'value', character: spelled(inValue[0]) };
+	}
+	return undefined;
 }
 
 /** The signed fields of a body, joined, without the secret: shared by signing and the error hints. */
