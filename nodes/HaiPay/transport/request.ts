@@ -1,4 +1,4 @@
-import type { IAdditionalCredentialOptions, IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, IAllExecuteFunctions, IDataObject, IHttpRequestOptions, RequestHelperFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { GatewayFailure } from './outcome';
@@ -6,6 +6,11 @@ import type { HaiPaySettings } from './settings';
 import { verifySignedAsync, withoutSign, type Verification } from './verification';
 
 export const SUCCESS_CODE = '00000000';
+
+/** What a gateway call needs of n8n: the node's execution context or a trigger's webhook context. */
+export interface GatewayContext {
+	helpers: Pick<RequestHelperFunctions, 'httpRequestWithAuthentication'>;
+}
 
 /** A create is sent once, whatever happens; a read may be sent again. */
 export type CallKind = 'create' | 'read';
@@ -89,7 +94,7 @@ function fileType(buffer: Buffer, contentType: string): 'application/pdf' | 'app
 	return undefined;
 }
 
-async function post(ctx: IExecuteFunctions, path: string, body: IDataObject, options: CallOptions): Promise<RawResponse> {
+async function post(ctx: GatewayContext, path: string, body: IDataObject, options: CallOptions): Promise<RawResponse> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: path,
@@ -104,7 +109,7 @@ async function post(ctx: IExecuteFunctions, path: string, body: IDataObject, opt
 		preAuthenticationRetryStatusCode: NO_RESEND_STATUS,
 		...(options.credential ? { credentialsDecrypted: options.credential } : {}),
 	};
-	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, 'haiPayApi', request, additional)) as {
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx as IAllExecuteFunctions, 'haiPayApi', request, additional)) as {
 		statusCode: number;
 		headers: RawResponse['headers'];
 		body: Buffer | ArrayBuffer | string;
@@ -168,7 +173,7 @@ function asCreateFailure(failure: GatewayFailure): GatewayFailure {
 }
 
 async function attempt(
-	ctx: IExecuteFunctions,
+	ctx: GatewayContext,
 	path: string,
 	body: IDataObject,
 	settings: HaiPaySettings,
@@ -191,7 +196,7 @@ async function attempt(
  * unreadable answers, with exponential backoff that honours Retry-After.
  */
 export async function callGateway(
-	ctx: IExecuteFunctions,
+	ctx: GatewayContext,
 	path: string,
 	body: IDataObject,
 	settings: HaiPaySettings,
