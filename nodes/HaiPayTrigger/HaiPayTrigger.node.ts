@@ -9,8 +9,19 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { settingsOf } from '../HaiPay/transport/settings';
-import { assess, readBody, REJECTION_TEXT, type TriggerOptions } from './callback';
-import { dedupKey, DEFAULT_WINDOW_MINUTES, rememberShared } from './dedup';
+import { readCallback } from './body';
+import {
+	assess,
+	integerStatus,
+	isPrototypeName as isPrototypeOwn,
+	outputView,
+	signedView,
+	REJECTION_STATUS,
+	REJECTION_TEXT,
+	type TriggerOptions,
+} from './callback';
+import { confirmWithHaiPay } from './confirm';
+import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, processMemory, recallShared, rememberShared } from './dedup';
 import { shown, type KindSetting, type StatusChoice } from './filters';
 import { triggerProperties } from './description';
 
@@ -33,6 +44,11 @@ function answer(res: Response, code: number, text: string): void {
 	res.end(text);
 }
 
+/** What HaiPay reads when a callback could not be confirmed yet: not SUCCESS, so it sends the callback again. */
+const NOT_YET = 'Not confirmed yet: send it again later';
+/** What HaiPay reads for a callback whose signed string could be read as other fields. */
+const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
+
 /** Identifying fields of a callback for a log line; never its signature, never a key. */
 function logContext(body: Record<string, unknown> | undefined): IDataObject {
 	if (body === undefined) return {};
@@ -43,7 +59,13 @@ function logContext(body: Record<string, unknown> | undefined): IDataObject {
 	return context;
 }
 
-function readOptions(context: IWebhookFunctions): TriggerOptions & { deduplicate: boolean; windowMinutes: number } {
+interface Options extends TriggerOptions {
+	deduplicate: boolean;
+	windowMinutes: number;
+	confirm: boolean;
+}
+
+function readOptions(context: IWebhookFunctions): Options {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const statuses = context.getNodeParameter('statuses', ['any']) as StatusChoice[];
 	const window = Number(options.deduplicationWindow ?? DEFAULT_WINDOW_MINUTES);
@@ -55,6 +77,7 @@ function readOptions(context: IWebhookFunctions): TriggerOptions & { deduplicate
 		includeRawBody: options.includeRawBody === true,
 		deduplicate: options.deduplicate !== false,
 		windowMinutes: Number.isFinite(window) && window > 0 ? window : DEFAULT_WINDOW_MINUTES,
+		confirm: options.confirmWithHaiPay === true,
 	};
 }
 
@@ -130,15 +153,24 @@ export class HaiPayTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
+		const received = readCallback(this.getRequestObject().rawBody, this.getBodyData());
+		if (!received.ok) {
+			// Refused by size or shape before the credential is read or any signature work is done.
+			const code = REJECTION_STATUS[received.problem];
+			this.logger.warn(`HaiPay Trigger refused a callback with ${code}: ${received.log}`, { reason: received.problem });
+			answer(res, code, REJECTION_TEXT[received.problem]);
+			return { noWebhookResponse: true };
+		}
 		const settings = settingsOf(await this.getCredentials('haiPayApi'));
 		const options = readOptions(this);
-		const received = readBody(this.getRequestObject().rawBody, this.getBodyData());
 		const assessment = assess(received, settings, options);
-		const context = logContext(received?.body);
+		const body = outputView(received.body);
+		const context = logContext(signedView(received.body));
 
 		if (assessment.action === 'reject') {
-			this.logger.warn(`HaiPay Trigger refused a callback with 401: ${assessment.log}`, { ...context, reason: assessment.reason });
-			answer(res, 401, REJECTION_TEXT[assessment.reason]);
+			const code = REJECTION_STATUS[assessment.reason];
+			this.logger.warn(`HaiPay Trigger refused a callback with ${code}: ${assessment.log}`, { ...context, reason: assessment.reason });
+			answer(res, code, REJECTION_TEXT[assessment.reason]);
 			return { noWebhookResponse: true };
 		}
 		if (assessment.action === 'acknowledge') {
@@ -147,24 +179,80 @@ export class HaiPayTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const key = options.deduplicate && received !== undefined ? dedupKey(received.body) : undefined;
+		const acknowledge = (why: string): IWebhookResponseData => {
+			this.logger.info(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`, context);
+			answer(res, 200, ACKNOWLEDGEMENT);
+			return { noWebhookResponse: true };
+		};
+		const notYet = (code: number, text: string, why: string): IWebhookResponseData => {
+			this.logger.warn(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`, context);
+			answer(res, code, text);
+			return { noWebhookResponse: true };
+		};
+
+		const { ambiguity } = assessment;
+		if (ambiguity !== undefined) {
+			const where = `the ${ambiguity.part === 'name' ? 'name' : 'value'} of the field ${shown(ambiguity.field)} holds ${ambiguity.character}, so its signed string could be read as other fields`;
+			if (ambiguity.identifying) return notYet(422, AMBIGUOUS, `${where}; a field that names the order must never hold one`);
+			if (!options.confirm) {
+				return notYet(422, AMBIGUOUS, `${where}; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it, or query the order`);
+			}
+		}
+
+		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
+		const data = this.getWorkflowStaticData('node');
+		const now = Math.floor(Date.now() / 1000);
+		const windowSeconds = options.windowMinutes * 60;
+		const key = dedupKey(body);
+		const recall = recallShared(scope, data, SEEN_KEY, now, windowSeconds);
+		const final = finalBefore(recall, body);
+		if (final !== undefined) {
+			return acknowledge(`its status ${shown(body.status)} comes before the final status ${final} already emitted for this order: an old callback sent again`);
+		}
+		if (options.deduplicate && key !== undefined && recall(key)) {
+			return acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
+		}
+
+		let item = assessment.item;
+		if (options.confirm) {
+			const memory = processMemory(scope);
+			const inFlight = key ?? '';
+			if (memory.confirming.has(inFlight)) return notYet(503, NOT_YET, 'the same callback is being confirmed with HaiPay now');
+			memory.confirming.add(inFlight);
+			let confirmation;
+			try {
+				confirmation = await confirmWithHaiPay(this, settings, assessment.order, options.kind);
+			} finally {
+				memory.confirming.delete(inFlight);
+			}
+			if (confirmation.result === 'retry') return notYet(503, NOT_YET, `not confirmed with HaiPay: ${confirmation.log}`);
+			if (confirmation.result === 'stale') return acknowledge(`not confirmed with HaiPay: ${confirmation.log}`);
+			// An ambiguous callback's own fields cannot be told apart: what HaiPay's query answered stands in for them.
+			if (ambiguity !== undefined) item = confirmedItem(assessment.item, confirmation.data);
+			item.confirmed = true;
+		}
+
 		if (key !== undefined) {
-			const data = this.getWorkflowStaticData('node');
-			const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
-			const result = rememberShared(scope, data, SEEN_KEY, key, Math.floor(Date.now() / 1000), options.windowMinutes * 60);
-			if (result.duplicate) {
-				this.logger.info(
-					`HaiPay Trigger acknowledged a repeated callback without starting the workflow again (same orderNo and status within ${options.windowMinutes} minutes)`,
-					context,
-				);
-				answer(res, 200, ACKNOWLEDGEMENT);
-				return { noWebhookResponse: true };
+			const result = rememberShared(scope, data, SEEN_KEY, key, now, windowSeconds);
+			if (result.duplicate && options.deduplicate) {
+				return acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
 			}
 		}
 
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
 		}
-		return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[{ json: assessment.item }]] };
+		return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[{ json: item }]] };
 	}
+}
+
+/** The item of an ambiguous callback: every field HaiPay's signed query answer has replaces the callback's. */
+function confirmedItem(item: IDataObject, data: IDataObject): IDataObject {
+	const confirmed: IDataObject = { ...item };
+	for (const name of Object.keys(data)) {
+		if (name === 'sign' || isPrototypeOwn(name)) continue;
+		const value = data[name];
+		confirmed[name] = name === 'status' ? (integerStatus(value) as IDataObject[string]) : value;
+	}
+	return confirmed;
 }

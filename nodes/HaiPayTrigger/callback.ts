@@ -3,31 +3,55 @@ import type { IDataObject } from 'n8n-workflow';
 import type { HaiPaySettings } from '../HaiPay/transport/settings';
 import { statusGroup, statusLabel } from '../HaiPay/transport/status';
 import { KeyFormatError } from '../HaiPay/transport/keys';
-import { verifySigned, withoutSign } from '../HaiPay/transport/verification';
-import { filteredOutBy, kindOf, type TriggerFilters } from './filters';
+import { ambiguityOf, type Ambiguity } from '../HaiPay/transport/canonical';
+import { verifySigned } from '../HaiPay/transport/verification';
+import { redactedText, type ExactBody, type ReadResult } from './body';
+import { filteredOutBy, kindOf, type OutputKind, type TriggerFilters } from './filters';
 
-/** Why a callback was refused with 401. Each one starts no execution. */
+/** Why a callback was refused. Each one starts no execution, and HaiPay, which reads no SUCCESS, sends it again. */
 export type RejectReason =
 	| 'notJson'
+	| 'tooLarge'
+	| 'tooManyFields'
+	| 'duplicateField'
 	| 'appIdMismatch'
 	| 'noAppIdInCredential'
 	| 'noPublicKey'
 	| 'unreadablePublicKey'
 	| 'badSignature';
 
+/** A verified callback whose string to sign could be read as another set of fields. */
+export interface AmbiguousField extends Ambiguity {
+	/** Whether the field names or states the order (orderId, orderNo, status, appId, currency). */
+	identifying: boolean;
+}
+
 export type Assessment =
 	| { action: 'reject'; reason: RejectReason; log: string }
 	| { action: 'acknowledge'; log: string }
-	| { action: 'emit'; item: IDataObject };
+	| { action: 'emit'; item: IDataObject; order: OrderFacts; ambiguity?: AmbiguousField };
+
+/** What identifies the order and its state, as signed. */
+export interface OrderFacts {
+	orderId?: string;
+	orderNo?: string;
+	/** The status as an integer, when it is one. */
+	status?: number;
+	currency?: string;
+	kind: OutputKind;
+}
 
 export interface TriggerOptions extends TriggerFilters {
 	verifySignature: boolean;
 	includeRawBody: boolean;
 }
 
-/** What the caller of the URL is told on a 401: enough to debug a misconfiguration, nothing about the keys. */
+/** What the caller of the URL is told: enough to debug a misconfiguration, nothing about the keys. */
 export const REJECTION_TEXT: Record<RejectReason, string> = {
 	notJson: 'Rejected: the body is not a JSON object',
+	tooLarge: 'Rejected: the body is too large',
+	tooManyFields: 'Rejected: the body has too many fields',
+	duplicateField: 'Rejected: a field appears more than once',
 	appIdMismatch: 'Rejected: appId does not match',
 	noAppIdInCredential: 'Rejected: callback cannot be checked',
 	noPublicKey: 'Rejected: callback cannot be checked',
@@ -35,38 +59,78 @@ export const REJECTION_TEXT: Record<RejectReason, string> = {
 	badSignature: 'Rejected: signature is not valid',
 };
 
-export interface ReceivedBody {
-	body: Record<string, unknown>;
-	/** The text as it arrived, when n8n kept it; otherwise the parsed body serialised again. */
-	text: string;
+/** The HTTP status of each refusal: 413 for a body refused by size before it is read, 401 otherwise. */
+export const REJECTION_STATUS: Record<RejectReason, number> = {
+	notJson: 401,
+	tooLarge: 413,
+	tooManyFields: 413,
+	duplicateField: 401,
+	appIdMismatch: 401,
+	noAppIdInCredential: 401,
+	noPublicKey: 401,
+	unreadablePublicKey: 401,
+	badSignature: 401,
+};
+
+/** Names every plain object inherits (`constructor`, `toString`, `__proto__`, ...). */
+export function isPrototypeName(name: string): boolean {
+	return Object.prototype.hasOwnProperty.call(Object.prototype, name);
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+function isUnsigned(value: unknown): boolean {
+	return value === null || value === undefined || value === '';
+}
+
+function define(target: Record<string, unknown>, name: string, value: unknown): void {
+	Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The members as HaiPay signed them: a number as the digits received, so nothing is lost or rounded. */
+export function signedView(body: ExactBody): Record<string, unknown> {
+	const view: Record<string, unknown> = {};
+	for (const member of body.members) define(view, member.name, member.numberText ?? member.value);
+	return view;
+}
+
+/** A number as JavaScript can hold it exactly, otherwise its digits as a string. */
+function numberOut(text: string): number | string {
+	const value = Number(text);
+	return Number.isFinite(value) && String(value) === text ? value : text;
+}
+
+/** An integer status, from a number or a string of digits; anything else as it came. */
+export function integerStatus(value: unknown): unknown {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	if (text !== undefined && /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
+	return value;
 }
 
 /**
- * The callback as a flat object. The raw bytes are preferred over n8n's parse, because n8n parses by
- * Content-Type and a gateway may label JSON as text/plain; anything that is not one JSON object is refused.
+ * The members as they go into the output item. Numbers keep their exact value (as digits when a JavaScript number
+ * would change them), `status` is an integer, and a field that took no part in the signature (empty or null) is
+ * emitted as "" unless its name is one every object inherits, which is left out.
  */
-export function readBody(rawBody: unknown, parsed: unknown): ReceivedBody | undefined {
-	if (Buffer.isBuffer(rawBody) && rawBody.length > 0) {
-		const text = rawBody.toString('utf8');
-		try {
-			const body: unknown = JSON.parse(text);
-			return isPlainObject(body) ? { body, text } : undefined;
-		} catch {
-			return undefined;
+export function outputView(body: ExactBody): Record<string, unknown> {
+	const view: Record<string, unknown> = {};
+	for (const member of body.members) {
+		if (member.name === 'sign') continue;
+		if (isUnsigned(member.value)) {
+			if (!isPrototypeName(member.name)) define(view, member.name, '');
+			continue;
 		}
+		let value = member.numberText !== undefined ? numberOut(member.numberText) : member.value;
+		if (member.name === 'status') value = integerStatus(value);
+		define(view, member.name, value);
 	}
-	if (typeof parsed === 'string') return readBody(Buffer.from(parsed, 'utf8'), undefined);
-	if (isPlainObject(parsed) && Object.keys(parsed).length > 0) return { body: parsed, text: JSON.stringify(parsed) };
-	return undefined;
+	return view;
 }
 
-/** Replaces the value of every `"sign"` member in JSON text, so the raw body can be shown without the signature. */
-export function redactSign(text: string): string {
-	return text.replace(/("sign"\s*:\s*)"(?:[^"\\]|\\.)*"/g, '$1"[redacted]"');
+const IDENTIFYING = new Set(['orderId', 'orderNo', 'status', 'appId', 'currency']);
+
+function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return undefined;
 }
 
 function sameAppId(received: unknown, expected: number): boolean {
@@ -84,18 +148,16 @@ function tokenOf(body: Record<string, unknown>): unknown {
 }
 
 /**
- * Decides what happens to one received callback: refused (401), acknowledged without a run, or emitted.
- * Pure, so that every branch is testable without n8n; duplicates are decided by the caller, which owns the state.
+ * Decides what happens to one received callback: refused, acknowledged without a run, or emitted. Pure, so that
+ * every branch is testable without n8n; repeats, regressions and confirmation are decided by the caller, which
+ * owns the state and the network. The body's size and field count were checked when it was read, before this.
  */
-export function assess(
-	received: ReceivedBody | undefined,
-	settings: HaiPaySettings,
-	options: TriggerOptions,
-): Assessment {
-	if (received === undefined) {
+export function assess(received: ReadResult, settings: HaiPaySettings, options: TriggerOptions): Assessment {
+	if (!received.ok) return { action: 'reject', reason: received.problem, log: received.log };
+	if (received.body.members.length === 0) {
 		return { action: 'reject', reason: 'notJson', log: 'the body is not a JSON object' };
 	}
-	const { body } = received;
+	const signed = signedView(received.body);
 	if (!Number.isSafeInteger(settings.appId) || settings.appId <= 0) {
 		return {
 			action: 'reject',
@@ -103,7 +165,7 @@ export function assess(
 			log: 'the HaiPay credential has no App ID to compare the callback with',
 		};
 	}
-	if (!sameAppId(body.appId, settings.appId)) {
+	if (!sameAppId(signed.appId, settings.appId)) {
 		return {
 			action: 'reject',
 			reason: 'appIdMismatch',
@@ -122,7 +184,7 @@ export function assess(
 		}
 		let outcome;
 		try {
-			outcome = verifySigned(body, settings);
+			outcome = verifySigned(signed, settings);
 		} catch (error) {
 			// Only key parsing can fail here; its message names the formats tried, never the key text.
 			const why = error instanceof KeyFormatError ? ` (${error.message})` : '';
@@ -134,22 +196,34 @@ export function assess(
 		}
 		if (outcome !== 'verified') {
 			const hint = settings.secretKey === '' ? ' (the credential has no secret key)' : '';
-			const missing = typeof body.sign !== 'string' || body.sign === '' ? 'the signature is missing' : 'the signature does not match';
+			const missing = typeof signed.sign !== 'string' || signed.sign === '' ? 'the signature is missing' : 'the signature does not match';
 			return { action: 'reject', reason: 'badSignature', log: `${missing}${hint}` };
 		}
 		verified = true;
 	}
 
+	const body = outputView(received.body);
 	const filteredOut = filteredOutBy(body, options, settings.currency);
 	if (filteredOut !== undefined) return { action: 'acknowledge', log: filteredOut };
 
 	const kind = kindOf(body, options.kind);
-	const item: IDataObject = { ...(withoutSign(body) as IDataObject) };
+	const item: IDataObject = { ...(body as IDataObject) };
 	if (kind !== 'payout' || tokenOf(body) !== null) item.tokenID = tokenOf(body) as IDataObject[string];
 	item.statusLabel = statusLabel(body.status, kind === 'unknown' ? undefined : kind) ?? null;
 	item.statusGroup = statusGroup(body.status);
 	item.kind = kind;
 	item.verified = verified;
-	if (options.includeRawBody) item.rawBody = redactSign(received.text);
-	return { action: 'emit', item };
+	if (options.includeRawBody) item.rawBody = redactedText(received.body);
+
+	const status = integerStatus(body.status);
+	const order: OrderFacts = {
+		orderId: textOf(signed.orderId),
+		orderNo: textOf(signed.orderNo),
+		status: typeof status === 'number' && Number.isSafeInteger(status) ? status : undefined,
+		currency: textOf(signed.currency)?.toUpperCase(),
+		kind,
+	};
+	const found = verified ? ambiguityOf(signed, { arrayStyle: settings.arrayStyle }) : undefined;
+	const ambiguity = found === undefined ? undefined : { ...found, identifying: IDENTIFYING.has(found.field) || found.part === 'name' };
+	return { action: 'emit', item, order, ...(ambiguity !== undefined ? { ambiguity } : {}) };
 }

@@ -8,8 +8,8 @@
 export type SeenCallbacks = Record<string, number>;
 
 /**
- * The store is saved with the workflow after every emitted callback, so it stays small. Up to about 100,000
- * callbacks a day, the newest 2000 still span the gateway's whole retry series (25 minutes).
+ * The store is saved with the workflow after every emitted callback, so it stays small. Up to 80 emitted callbacks
+ * a minute (about 115,000 a day), the newest 2000 still span the gateway's whole retry series (25 minutes).
  */
 export const DEDUP_LIMIT = 2000;
 
@@ -29,12 +29,21 @@ function part(value: unknown): string {
  * again and is always emitted.
  */
 export function dedupKey(body: Record<string, unknown>): string | undefined {
+	const order = orderPart(body);
+	if (order === undefined) return undefined;
+	return `${order}|${part(body.status)}`;
+}
+
+/** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one. */
+export function orderPart(body: Record<string, unknown>): string | undefined {
 	const orderNo = part(body.orderNo);
 	const orderId = part(body.orderId);
 	const order = orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
-	if (order === '') return undefined;
-	return `${order}|${part(body.status)}`;
+	return order === '' ? undefined : order;
 }
+
+/** Final statuses: success 2, failed 3, and for collections partially (4) and over-collected (5). */
+export const FINAL_STATUSES = ['2', '3', '4', '5'];
 
 function isSeenCallbacks(value: unknown): value is SeenCallbacks {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -120,6 +129,8 @@ export function merged(a: unknown, b: unknown): SeenCallbacks {
 interface ProcessMemory {
 	seen: SeenCallbacks;
 	pending: Array<Record<string, unknown>>;
+	/** Keys of callbacks being confirmed with HaiPay right now: a copy arriving meanwhile is not emitted twice. */
+	confirming: Set<string>;
 }
 
 const PENDING_LIMIT = 32;
@@ -128,7 +139,7 @@ const memories = new Map<string, ProcessMemory>();
 export function processMemory(scope: string): ProcessMemory {
 	let memory = memories.get(scope);
 	if (memory === undefined) {
-		memory = { seen: {}, pending: [] };
+		memory = { seen: {}, pending: [], confirming: new Set() };
 		memories.set(scope, memory);
 	}
 	return memory;
@@ -151,4 +162,34 @@ export function rememberShared(
 	memory.pending = [...memory.pending.filter((data) => data !== staticData), staticData].slice(-PENDING_LIMIT);
 	for (const data of memory.pending) data[field] = result.next;
 	return result;
+}
+
+/** Whether this process or the saved state remembers a key inside the window; looked up, nothing is copied. */
+export type Recall = (key: string) => boolean;
+
+export function recallShared(
+	scope: string,
+	staticData: Record<string, unknown>,
+	field: string,
+	nowSeconds: number,
+	windowSeconds: number,
+): Recall {
+	const stores = [staticData[field], processMemory(scope).seen].filter(isSeenCallbacks);
+	return (key) =>
+		stores.some((store) => {
+			if (!Object.prototype.hasOwnProperty.call(store, key)) return false;
+			const at = store[key];
+			return typeof at === 'number' && Number.isFinite(at) && at <= nowSeconds && nowSeconds - at < windowSeconds;
+		});
+}
+
+/**
+ * The final status already emitted for the order of a callback whose own status is not final, or undefined. A
+ * final status is never followed by an earlier one, so such a callback is an old one sent again.
+ */
+export function finalBefore(recall: Recall, body: Record<string, unknown>): string | undefined {
+	const order = orderPart(body);
+	const status = part(body.status);
+	if (order === undefined || FINAL_STATUSES.includes(status)) return undefined;
+	return FINAL_STATUSES.find((final) => recall(`${order}|${final}`));
 }

@@ -92,11 +92,19 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Confirm With HaiPay',
+				name: 'confirmWithHaiPay',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm yet is answered 503, so HaiPay sends it again.',
+			},
+			{
 				displayName: 'Ignore Repeated Callbacks',
 				name: 'deduplicate',
 				type: 'boolean',
 				default: true,
-				description: `Whether a callback with the same orderNo and status as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers the newest ${DEDUP_LIMIT}.`,
+				description: `Whether a callback with the same orderNo and status as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers the newest ${DEDUP_LIMIT}; an earlier status after a final one is never emitted either way.`,
 			},
 			{
 				displayName: 'Repeat Window (Minutes)',

@@ -3,7 +3,7 @@ import { join } from 'path';
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { readBody, redactSign } from '../../nodes/HaiPayTrigger/callback';
+import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
 import { DEDUP_LIMIT, dedupKey, merged, pruned, remember } from '../../nodes/HaiPayTrigger/dedup';
 import { filteredOutBy, kindOf, shown } from '../../nodes/HaiPayTrigger/filters';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
@@ -51,23 +51,54 @@ describe('dedup store', () => {
 });
 
 describe('body reading', () => {
+	const members = (result: ReturnType<typeof readCallback>) =>
+		result.ok ? Object.fromEntries(result.body.members.map((member) => [member.name, member.value])) : result.problem;
+
 	it('prefers the raw bytes and refuses anything but one JSON object', () => {
-		expect(readBody(Buffer.from('{"a":1}'), { other: true })?.body).toEqual({ a: 1 });
-		expect(readBody(Buffer.from('[1]'), undefined)).toBeUndefined();
-		expect(readBody(Buffer.from('null'), undefined)).toBeUndefined();
-		expect(readBody(Buffer.from('"SUCCESS"'), undefined)).toBeUndefined();
-		expect(readBody(Buffer.from('a=1'), { a: '1' })).toBeUndefined();
-		expect(readBody(undefined, '{"a":1}')?.body).toEqual({ a: 1 });
-		expect(readBody(undefined, { a: 1 })?.text).toBe('{"a":1}');
-		expect(readBody(undefined, {})).toBeUndefined();
-		expect(readBody(undefined, undefined)).toBeUndefined();
+		expect(members(readCallback(Buffer.from('{"a":1}'), { other: true }))).toEqual({ a: '1' });
+		for (const text of ['[1]', 'null', '"SUCCESS"', 'a=1', '{"a":1', '{"a":1}x', '{"a":01}', '{"a" 1}', '{a:1}']) {
+			expect(members(readCallback(Buffer.from(text), { a: '1' }))).toBe('notJson');
+		}
+		expect(members(readCallback(undefined, '{"a":1}'))).toEqual({ a: '1' });
+		expect(readCallback(undefined, { a: 1 })).toMatchObject({ ok: true, body: { text: '{"a":1}' } });
+		expect(members(readCallback(undefined, {}))).toBe('notJson');
+		expect(members(readCallback(undefined, undefined))).toBe('notJson');
 	});
 
-	it('redacts every sign member in JSON text and nothing else', () => {
-		expect(redactSign('{"a":"sign","sign" : "AB\\"C==","b":{"sign":"x"}}')).toBe(
-			'{"a":"sign","sign" : "[redacted]","b":{"sign":"[redacted]"}}',
-		);
-		expect(redactSign('{"errorMsg":"bad \\"sign\\": \\"x\\""}')).toBe('{"errorMsg":"bad \\"sign\\": \\"x\\""}');
+	it('keeps numbers as the text received and decodes names and strings', () => {
+		const text = '\ufeff { "orderNo" : 12345678901234567891 , "amount":1.50,"n":-2e3,"\\u0073ign":"x\\"y","o":{"k":[1,{"a":"}"}]},"t":true,"z":null}';
+		expect(members(readCallback(Buffer.from(text), undefined))).toEqual({
+			orderNo: '12345678901234567891',
+			amount: '1.50',
+			n: '-2e3',
+			sign: 'x"y',
+			o: { k: [1, { a: '}' }] },
+			t: true,
+			z: null,
+		});
+	});
+
+	it('refuses a name sent twice, too many fields, too deep a value and too many bytes, before anything else', () => {
+		expect(readCallback(Buffer.from('{"sign":"a","\\u0073ign":"b"}'), undefined)).toMatchObject({ ok: false, problem: 'duplicateField' });
+		const many = `{${Array.from({ length: MAX_FIELDS + 1 }, (_, index) => `"f${index}":1`).join(',')}}`;
+		expect(readCallback(Buffer.from(many), undefined)).toMatchObject({ ok: false, problem: 'tooManyFields' });
+		const fewEnough = `{${Array.from({ length: MAX_FIELDS }, (_, index) => `"f${index}":1`).join(',')}}`;
+		expect(readCallback(Buffer.from(fewEnough), undefined).ok).toBe(true);
+		expect(readCallback(Buffer.from(`{"a":${'['.repeat(40)}${']'.repeat(40)}}`), undefined)).toMatchObject({ problem: 'tooManyFields' });
+		const big = Buffer.alloc(MAX_BODY_BYTES + 1, 0x20);
+		expect(readCallback(big, undefined)).toMatchObject({ ok: false, problem: 'tooLarge' });
+		const parsedMany = Object.fromEntries(Array.from({ length: 300_000 }, (_, index) => [`k${index}`, 1]));
+		expect(readCallback(undefined, parsedMany)).toMatchObject({ ok: false, problem: 'tooManyFields' });
+	});
+
+	it('redacts the top-level sign, whatever the spelling of its name, and nothing else', () => {
+		const redact = (text: string) => {
+			const result = readCallback(Buffer.from(text), undefined);
+			if (!result.ok) throw new Error(result.log);
+			return redactedText(result.body);
+		};
+		expect(redact('{"a":"sign","\\u0073ign" : "AB\\"C==","b":{"sign":"x"}}')).toBe('{"a":"sign","\\u0073ign" : "[redacted]","b":{"sign":"x"}}');
+		expect(redact('{"errorMsg":"bad \\"sign\\": \\"x\\""}')).toBe('{"errorMsg":"bad \\"sign\\": \\"x\\""}');
 	});
 });
 
@@ -141,6 +172,7 @@ describe('HaiPay Trigger description', () => {
 		expect(byName('currency')).toMatchObject({ type: 'options', default: '' });
 		const options = (byName('options')?.options ?? []) as INodeProperties[];
 		expect(options.map((option) => [option.name, option.default])).toEqual([
+			['confirmWithHaiPay', false],
 			['deduplicate', true],
 			['deduplicationWindow', 1440],
 			['includeRawBody', false],

@@ -1,0 +1,244 @@
+/**
+ * Reading a callback body as exactly the text HaiPay signed. `JSON.parse` loses digits (an orderNo above 2^53),
+ * rewrites numbers (`1.50` becomes 1.5) and keeps only the last of two members with the same name, and a body of a
+ * million members costs seconds before anything can be checked. This reader caps the body's size and member count
+ * before any other work, refuses a name that appears twice, and keeps each top-level number as the text received,
+ * with where each value sits in the text so that the signature can be redacted whatever the spelling of its name.
+ */
+
+/** A genuine callback is well under 1 KB with about ten fields; anything past these caps is refused unread. */
+export const MAX_BODY_BYTES = 65_536;
+export const MAX_FIELDS = 200;
+/** Objects and arrays nested inside a top-level value; HaiPay's callbacks are flat. */
+export const MAX_DEPTH = 16;
+
+export interface Member {
+	/** The member's name, decoded (`"\u0073ign"` is `sign`). */
+	name: string;
+	/** The decoded value; a number is kept as its text, in `numberText`, and here as that text too. */
+	value: unknown;
+	/** The number exactly as written, when the value is a JSON number. */
+	numberText?: string;
+	/** Where the value's text starts and ends in the body. */
+	start: number;
+	end: number;
+}
+
+export interface ExactBody {
+	text: string;
+	members: Member[];
+}
+
+export type BodyProblem = 'notJson' | 'tooLarge' | 'tooManyFields' | 'duplicateField';
+
+export type ReadResult = { ok: true; body: ExactBody } | { ok: false; problem: BodyProblem; log: string };
+
+class Refusal extends Error {
+	constructor(
+		readonly problem: BodyProblem,
+		readonly log: string,
+	) {
+		super(log);
+	}
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+function isSpace(code: number): boolean {
+	return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+/** One pass over a top-level JSON object; nothing is decoded twice, and it stops at the first cap passed. */
+class Reader {
+	private at = 0;
+
+	constructor(private readonly text: string) {}
+
+	private notJson(): never {
+		throw new Refusal('notJson', 'the body is not a JSON object');
+	}
+
+	private skipSpace(): void {
+		while (this.at < this.text.length && isSpace(this.text.charCodeAt(this.at))) this.at++;
+	}
+
+	/** The end (exclusive) of the string that starts at `from` (its opening quote). */
+	private stringEnd(from: number): number {
+		let index = from + 1;
+		for (;;) {
+			const quote = this.text.indexOf('"', index);
+			if (quote < 0) this.notJson();
+			let backslashes = 0;
+			for (let back = quote - 1; back > from && this.text.charCodeAt(back) === 0x5c; back--) backslashes++;
+			if (backslashes % 2 === 0) return quote + 1;
+			index = quote + 1;
+		}
+	}
+
+	private decodeString(start: number, end: number): string {
+		try {
+			return JSON.parse(this.text.slice(start, end)) as string;
+		} catch {
+			return this.notJson();
+		}
+	}
+
+	/** The end of an object or array starting at `from`, counting depth and skipping strings. */
+	private compositeEnd(from: number): number {
+		let depth = 0;
+		let index = from;
+		while (index < this.text.length) {
+			const code = this.text.charCodeAt(index);
+			if (code === 0x22) {
+				index = this.stringEnd(index);
+				continue;
+			}
+			if (code === 0x7b || code === 0x5b) {
+				depth++;
+				if (depth > MAX_DEPTH) throw new Refusal('tooManyFields', `a value nests deeper than ${MAX_DEPTH} levels`);
+			} else if (code === 0x7d || code === 0x5d) {
+				depth--;
+				if (depth === 0) return index + 1;
+			}
+			index++;
+		}
+		return this.notJson();
+	}
+
+	private value(name: string): Member {
+		this.skipSpace();
+		const start = this.at;
+		const code = this.text.charCodeAt(start);
+		if (code === 0x22) {
+			const end = this.stringEnd(start);
+			this.at = end;
+			return { name, value: this.decodeString(start, end), start, end };
+		}
+		if (code === 0x7b || code === 0x5b) {
+			const end = this.compositeEnd(start);
+			let value: unknown;
+			try {
+				value = JSON.parse(this.text.slice(start, end));
+			} catch {
+				this.notJson();
+			}
+			this.at = end;
+			return { name, value, start, end };
+		}
+		for (const [word, value] of [
+			['true', true],
+			['false', false],
+			['null', null],
+		] as const) {
+			if (this.text.startsWith(word, start)) {
+				this.at = start + word.length;
+				return { name, value, start, end: this.at };
+			}
+		}
+		NUMBER.lastIndex = start;
+		const number = NUMBER.exec(this.text);
+		if (number === null) this.notJson();
+		this.at = start + number[0].length;
+		return { name, value: number[0], numberText: number[0], start, end: this.at };
+	}
+
+	read(): Member[] {
+		if (this.text.charCodeAt(0) === 0xfeff) this.at = 1;
+		this.skipSpace();
+		if (this.text.charCodeAt(this.at) !== 0x7b) this.notJson();
+		this.at++;
+		const members: Member[] = [];
+		const names = new Set<string>();
+		this.skipSpace();
+		if (this.text.charCodeAt(this.at) === 0x7d) {
+			this.at++;
+		} else {
+			for (;;) {
+				this.skipSpace();
+				if (this.text.charCodeAt(this.at) !== 0x22) this.notJson();
+				const nameEnd = this.stringEnd(this.at);
+				const name = this.decodeString(this.at, nameEnd);
+				this.at = nameEnd;
+				this.skipSpace();
+				if (this.text.charCodeAt(this.at) !== 0x3a) this.notJson();
+				this.at++;
+				if (names.has(name)) {
+					throw new Refusal('duplicateField', `the field ${JSON.stringify(name.slice(0, 40))} appears more than once`);
+				}
+				names.add(name);
+				if (names.size > MAX_FIELDS) throw new Refusal('tooManyFields', `the body has more than ${MAX_FIELDS} fields`);
+				members.push(this.value(name));
+				this.skipSpace();
+				const next = this.text.charCodeAt(this.at);
+				this.at++;
+				if (next === 0x2c) continue;
+				if (next === 0x7d) break;
+				this.notJson();
+			}
+		}
+		this.skipSpace();
+		if (this.at !== this.text.length) this.notJson();
+		return members;
+	}
+}
+
+/** Reads one JSON object from text already known to be within the size cap. */
+export function readExact(text: string): ReadResult {
+	try {
+		return { ok: true, body: { text, members: new Reader(text).read() } };
+	} catch (error) {
+		if (error instanceof Refusal) return { ok: false, problem: error.problem, log: error.log };
+		return { ok: false, problem: 'notJson', log: 'the body is not a JSON object' };
+	}
+}
+
+function tooLarge(bytes: number): ReadResult {
+	return { ok: false, problem: 'tooLarge', log: `the body has ${bytes} bytes, more than the ${MAX_BODY_BYTES} a callback may have` };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
+
+/** More than `limit` own enumerable names, counted without listing them all. */
+function hasMoreFieldsThan(value: object, limit: number): boolean {
+	let count = 0;
+	for (const name in value) {
+		if (!Object.prototype.hasOwnProperty.call(value, name)) continue;
+		if (++count > limit) return true;
+	}
+	return false;
+}
+
+/**
+ * The callback from n8n's request: the raw bytes when n8n kept them (always, for a webhook), else n8n's parse.
+ * The raw bytes are preferred because n8n parses by Content-Type and its parse has already lost what was signed.
+ * Size and field count are checked first, in constant time for the bytes, so a huge body costs nothing more here.
+ */
+export function readCallback(rawBody: unknown, parsed: unknown): ReadResult {
+	if (Buffer.isBuffer(rawBody) && rawBody.length > 0) {
+		if (rawBody.length > MAX_BODY_BYTES) return tooLarge(rawBody.length);
+		return readExact(rawBody.toString('utf8'));
+	}
+	if (typeof parsed === 'string') {
+		if (parsed.length > MAX_BODY_BYTES) return tooLarge(Buffer.byteLength(parsed, 'utf8'));
+		return parsed === '' ? readExact('') : readCallback(Buffer.from(parsed, 'utf8'), undefined);
+	}
+	if (isPlainObject(parsed) && !hasMoreFieldsThan(parsed, 0)) return readExact('');
+	if (isPlainObject(parsed)) {
+		if (hasMoreFieldsThan(parsed, MAX_FIELDS)) {
+			return { ok: false, problem: 'tooManyFields', log: `the body has more than ${MAX_FIELDS} fields` };
+		}
+		const text = JSON.stringify(parsed);
+		if (text.length > MAX_BODY_BYTES) return tooLarge(Buffer.byteLength(text, 'utf8'));
+		return readExact(text);
+	}
+	return readExact('');
+}
+
+/** The body text with the value of the `sign` member (however its name was spelled) replaced. */
+export function redactedText(body: ExactBody): string {
+	const sign = body.members.find((member) => member.name === 'sign');
+	if (sign === undefined) return body.text;
+	return `${body.text.slice(0, sign.start)}"[redacted]"${body.text.slice(sign.end)}`;
+}

@@ -1,0 +1,84 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { lookupOrder, type LookupResult } from '../HaiPay/transport/lookup';
+import { GatewayFailure } from '../HaiPay/transport/outcome';
+import type { GatewayContext } from '../HaiPay/transport/request';
+import type { HaiPaySettings } from '../HaiPay/transport/settings';
+import { isFinalStatus, type OrderKind } from '../HaiPay/transport/status';
+import type { OrderFacts } from './callback';
+import { shown } from './filters';
+
+/** How long one order query may take, and how often a failed one is tried again, inside one callback. */
+export const CONFIRM_TIMEOUT_MS = 8_000;
+export const CONFIRM_RETRIES = 1;
+
+/**
+ * What HaiPay's own answer says of a callback:
+ * - `confirmed`: HaiPay's signed, verified answer about this order has the callback's status: emit it.
+ * - `stale`: HaiPay's order is in another state the callback cannot reach (a replay of an old status, or a state
+ *   that has moved on): acknowledge without emitting, since HaiPay's resends of this body would be as stale.
+ * - `retry`: no trusted answer yet (HaiPay unreachable, an unverified answer, or an order HaiPay's query does not
+ *   show yet or shows behind the callback): answer 503 so that HaiPay resends it within its retry series.
+ */
+export type Confirmation =
+	| { result: 'confirmed'; data: IDataObject; kind: OrderKind }
+	| { result: 'stale'; log: string }
+	| { result: 'retry'; log: string };
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+function statusOf(value: unknown): number | undefined {
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+	if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
+	return undefined;
+}
+
+/** Payouts and collections share a URL when the trigger takes either: ask both, payouts first. */
+function kindsToAsk(facts: OrderFacts, setting: 'payout' | 'collection' | 'either'): OrderKind[] {
+	if (setting !== 'either') return [setting];
+	return facts.kind === 'collection' ? ['collection'] : ['payout', 'collection'];
+}
+
+export async function confirmWithHaiPay(
+	ctx: GatewayContext,
+	settings: HaiPaySettings,
+	facts: OrderFacts,
+	setting: 'payout' | 'collection' | 'either',
+): Promise<Confirmation> {
+	if (facts.orderId === undefined && facts.orderNo === undefined) {
+		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
+	}
+	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
+	const currency = facts.currency ?? settings.currency.toUpperCase();
+	if (!CURRENCY.test(currency)) {
+		return { result: 'retry', log: 'its currency is unknown (no currency field, and the credential has no currency set)' };
+	}
+	let answer: LookupResult | undefined;
+	let kind: OrderKind = 'payout';
+	try {
+		for (kind of kindsToAsk(facts, setting)) {
+			answer = await lookupOrder(
+				ctx,
+				settings,
+				{ kind, currency, orderId: facts.orderId, orderNo: facts.orderNo },
+				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES },
+			);
+			if (answer.found) break;
+		}
+	} catch (error) {
+		const why = error instanceof GatewayFailure ? `${error.kind}: ${error.message}` : 'the query failed';
+		return { result: 'retry', log: `HaiPay's order query gave no trusted answer (${shown(why)})` };
+	}
+	if (answer === undefined || !answer.found) {
+		return { result: 'retry', log: 'HaiPay\'s order query does not know the order (yet)' };
+	}
+	if (answer.verification !== 'verified') {
+		return { result: 'retry', log: `HaiPay's answer to the order query is ${answer.verification}, so it cannot confirm anything` };
+	}
+	const current = statusOf(answer.data.status);
+	if (current === facts.status) return { result: 'confirmed', data: answer.data, kind };
+	const said = `HaiPay says the order's status is ${shown(answer.data.status)}, the callback says ${facts.status}`;
+	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
+	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
+	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
+}
