@@ -12,8 +12,12 @@ export interface CallbackJob {
 	orderId: string;
 	appId: number;
 	url: string;
-	/** The signed body, exactly as posted on every attempt. */
+	/** The signed body, posted as JSON on every attempt (unless `payload` is set). */
 	body: Record<string, unknown>;
+	/** The exact text to post instead of the body as JSON: attacks that re-spell or re-split a callback, or pad it. */
+	payload?: string;
+	/** What attack this job is, when it is one (see SandboxControl.attackCallback). */
+	attack?: string;
 	attempts: number;
 	/** When the next attempt is due (epoch ms); meaningless once the job is no longer pending. */
 	nextAt: number;
@@ -141,8 +145,9 @@ export class CallbackDispatcher {
 		return this.allJobs().filter((job) => job.state === 'pending');
 	}
 
-	enqueue(url: string, body: Record<string, unknown>): CallbackJob {
+	enqueue(url: string, body: Record<string, unknown>, extra: { payload?: string; attack?: string } = {}): CallbackJob {
 		const job: CallbackJob = {
+			...extra,
 			id: `cb_${randomBytes(8).toString('hex')}`,
 			orderNo: String(body.orderNo),
 			orderId: String(body.orderId),
@@ -186,7 +191,7 @@ export class CallbackDispatcher {
 			this.timers.delete(job.id);
 		}
 		const started = this.now();
-		const result = await post(job.url, JSON.stringify(job.body), this.options.timeoutMs, this.active);
+		const result = await post(job.url, job.payload ?? JSON.stringify(job.body), this.options.timeoutMs, this.active);
 		if (this.closed) return;
 		job.attempts += 1;
 		const ok =

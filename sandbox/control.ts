@@ -7,6 +7,14 @@ import { GatewayError, type Order } from './orders';
 import type { Gateway, SeedOrder, VoucherResponse } from './gateway';
 import { readBody, sendJson } from './http-util';
 
+export const CALLBACK_ATTACKS = ['replay', 'resplit', 'regressed', 'respelled', 'oversized'] as const;
+export type CallbackAttack = (typeof CALLBACK_ATTACKS)[number];
+
+/** Byte order of names, as the signed string sorts them (plain ASCII names here). */
+function byteOrder(a: string, b: string): number {
+	return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
 /** A reference to one order: its orderNo, or its orderId (with the appId when several merchants use it). */
 export type OrderRef = string | { orderNo?: string; orderId?: string; appId?: number };
 
@@ -156,6 +164,84 @@ export class SandboxControl {
 	resendCallback(ref: OrderRef, url?: string): CallbackJob {
 		const order = this.mustFind(ref);
 		return this.wrap(() => this.gateway.sendCallback(order, url));
+	}
+
+	/**
+	 * Sends an attack on the receiver of an order's callbacks, as someone who captured one genuine callback could,
+	 * through the normal dispatcher (with its retries and its log). Each one verifies against HaiPay's key except
+	 * `oversized`, which is refused for its size before any signature work; a correct receiver starts nothing:
+	 * - `replay`: the order's first callback body, byte for byte, sent again;
+	 * - `resplit`: the current callback with `fold` (default `orderNo`) folded into the field before it in byte
+	 *   order (`"orderId": "M1&orderNo=HP1"`, no orderNo): the same string to sign, so the same signature holds;
+	 * - `regressed`: the order at an earlier, non-final `status` (default 1), signed as HaiPay would have signed it;
+	 * - `respelled`: the genuine callback with the name of its signature spelled `"\u0073ign"`;
+	 * - `oversized`: a forged body with `fields` members (default 300,000): only the appId is real.
+	 */
+	attackCallback(
+		ref: OrderRef,
+		attack: CallbackAttack,
+		options: { url?: string; fold?: string; status?: number; fields?: number } = {},
+	): CallbackJob {
+		const order = this.mustFind(ref);
+		const url = options.url ?? order.notifyUrl;
+		if (!url) throw new ControlError(400, `order ${order.orderNo} has no notifyUrl; pass url`);
+		const merchant = this.gateway.config.merchants.get(order.appId);
+		if (!merchant) throw new ControlError(404, `appId ${order.appId} is not configured`);
+		let body: Record<string, unknown>;
+		let payload: string | undefined;
+		switch (attack) {
+			case 'replay': {
+				const first = this.gateway.callbacks.attempts().find((attempt) => attempt.orderNo === order.orderNo && attempt.attempt === 1);
+				body = first?.body ?? this.gateway.callbackBody(order);
+				break;
+			}
+			case 'resplit': {
+				const genuine = this.gateway.callbackBody(order);
+				const fold = options.fold ?? 'orderNo';
+				const signed = Object.keys(genuine)
+					.filter((key) => key !== 'sign' && genuine[key] !== '' && genuine[key] !== null && genuine[key] !== undefined)
+					.sort(byteOrder);
+				const at = signed.indexOf(fold);
+				if (at < 1) throw new ControlError(400, `${fold} is not a signed field of this callback with one before it`);
+				const into = signed[at - 1];
+				body = { ...genuine, [into]: `${String(genuine[into])}&${fold}=${String(genuine[fold])}` };
+				delete body[fold];
+				break;
+			}
+			case 'regressed': {
+				const status = options.status ?? 1;
+				if (!Number.isInteger(status) || [2, 3, 4, 5].includes(status)) throw new ControlError(400, 'status must be a non-final integer');
+				const earlier: Record<string, unknown> = { ...this.gateway.callbackBody(order), status };
+				delete earlier.sign;
+				delete earlier.payTime;
+				delete earlier.errorMsg;
+				delete earlier.tokenID;
+				earlier.sign = this.gateway.signData(earlier, merchant);
+				body = earlier;
+				break;
+			}
+			case 'respelled': {
+				body = this.gateway.callbackBody(order);
+				payload = JSON.stringify(body).replace('"sign":', '"\\u0073ign":');
+				break;
+			}
+			case 'oversized': {
+				const fields = options.fields ?? 300_000;
+				if (!Number.isInteger(fields) || fields < 1 || fields > 2_000_000) throw new ControlError(400, 'fields must be an integer from 1 to 2,000,000');
+				const parts = [`"appId":${order.appId}`, `"orderNo":${JSON.stringify(order.orderNo)}`, '"status":2'];
+				for (let index = 0; index < fields; index++) parts.push(`"k${index}":"v"`);
+				parts.push('"sign":"forged"');
+				payload = `{${parts.join(',')}}`;
+				body = { appId: order.appId, orderNo: order.orderNo, status: 2, fields, bytes: payload.length };
+				break;
+			}
+			default:
+				throw new ControlError(400, `attack must be one of ${CALLBACK_ATTACKS.join(', ')}`);
+		}
+		const job = this.wrap(() => this.gateway.callbacks.enqueue(url, body, { payload, attack }));
+		job.orderNo = order.orderNo;
+		job.orderId = order.orderId;
+		return job;
 	}
 
 	config(): RuntimeConfig {
@@ -357,6 +443,18 @@ export async function handleControl(
 			case 'POST /callbacks/resend':
 				sendJson(res, 200, control.resendCallback(orderRefOf(body), body.url as string | undefined));
 				return;
+			case 'POST /callbacks/attack':
+			{
+				const job = control.attackCallback(orderRefOf(body), body.attack as CallbackAttack, {
+					url: body.url as string | undefined,
+					fold: body.fold as string | undefined,
+					status: body.status as number | undefined,
+					fields: body.fields as number | undefined,
+				});
+				// The payload of an oversized attack is megabytes: answer with what identifies the job.
+				sendJson(res, 200, { ...job, payload: job.payload === undefined ? undefined : `${job.payload.length} characters` });
+				return;
+			}
 			case 'GET /balances':
 				sendJson(
 					res,
