@@ -4,7 +4,17 @@
  * requests or until cleared.
  */
 
-export type FaultType = 'latency' | 'httpError' | 'drop' | 'timeout' | 'badSignature';
+export type FaultType =
+	| 'latency'
+	| 'httpError'
+	| 'drop'
+	| 'timeout'
+	| 'badSignature'
+	| 'replaceData'
+	| 'statusZero'
+	| 'redirect'
+	| 'slowBody'
+	| 'endlessBody';
 
 export interface FaultRule {
 	type: FaultType;
@@ -20,8 +30,17 @@ export interface FaultRule {
 	times?: number;
 	/** `latency`: the delay. `timeout`: how long the connection is held before it is closed (default 120000). */
 	ms?: number;
-	/** `httpError`: the HTTP status (default 502). */
+	/** `httpError`: the HTTP status (default 502). `redirect`: the 3xx status (default 307). */
 	status?: number;
+	/** `replaceData`: the `data` answered instead, signed with the platform key when it is an object. */
+	data?: string | Record<string, unknown>;
+	/** `statusZero`: the envelope's error code and message (default 9999, "System busy, please query the order"). */
+	code?: string;
+	msg?: string;
+	/** `redirect`: the Location header (default the same path on the same sandbox). */
+	location?: string;
+	/** `slowBody`: bytes sent, one every `ms` (default 500) ms (default 200 bytes). */
+	bytes?: number;
 }
 
 export interface ActiveFault extends FaultRule {
@@ -30,7 +49,10 @@ export interface ActiveFault extends FaultRule {
 	hits: number;
 }
 
-const TYPES: FaultType[] = ['latency', 'httpError', 'drop', 'timeout', 'badSignature'];
+const TYPES: FaultType[] = ['latency', 'httpError', 'drop', 'timeout', 'badSignature', 'replaceData', 'statusZero', 'redirect', 'slowBody', 'endlessBody'];
+
+/** Faults that spoil an answer the gateway made, so they apply after handling whatever `when` says. */
+const ALWAYS_AFTER = new Set<FaultType>(['badSignature', 'replaceData']);
 
 export function checkRule(rule: unknown): FaultRule {
 	if (rule === null || typeof rule !== 'object') throw new Error('a fault rule must be an object');
@@ -38,21 +60,33 @@ export function checkRule(rule: unknown): FaultRule {
 	if (!TYPES.includes(r.type as FaultType)) throw new Error(`fault type must be one of ${TYPES.join(', ')}`);
 	if (r.when !== undefined && r.when !== 'before' && r.when !== 'after') throw new Error('when must be before or after');
 	if (r.path !== undefined && (typeof r.path !== 'string' || !r.path.startsWith('/'))) throw new Error('path must start with /');
-	for (const key of ['times', 'ms', 'status'] as const) {
+	for (const key of ['times', 'ms', 'status', 'bytes'] as const) {
 		if (r[key] !== undefined && (!Number.isInteger(r[key]) || (r[key] as number) < 0)) {
 			throw new Error(`${key} must be a non-negative integer`);
 		}
 	}
-	if (r.status !== undefined && ((r.status as number) < 400 || (r.status as number) > 599)) {
-		throw new Error('status must be an HTTP error status (400-599)');
+	const [low, high] = r.type === 'redirect' ? [300, 399] : [400, 599];
+	if (r.status !== undefined && ((r.status as number) < low || (r.status as number) > high)) {
+		throw new Error(`status must be an HTTP ${r.type === 'redirect' ? 'redirect' : 'error'} status (${low}-${high})`);
+	}
+	if (r.type === 'replaceData' && typeof r.data !== 'string' && (r.data === null || typeof r.data !== 'object' || Array.isArray(r.data))) {
+		throw new Error('replaceData needs data: a string or an object');
+	}
+	for (const key of ['code', 'msg', 'location'] as const) {
+		if (r[key] !== undefined && typeof r[key] !== 'string') throw new Error(`${key} must be a string`);
 	}
 	return {
 		type: r.type as FaultType,
-		when: r.type === 'badSignature' ? 'after' : ((r.when as 'before' | 'after' | undefined) ?? 'before'),
+		when: ALWAYS_AFTER.has(r.type as FaultType) ? 'after' : ((r.when as 'before' | 'after' | undefined) ?? 'before'),
 		path: r.path as string | undefined,
 		times: r.times as number | undefined,
 		ms: r.ms as number | undefined,
 		status: r.status as number | undefined,
+		data: r.data as FaultRule['data'],
+		code: r.code as string | undefined,
+		msg: r.msg as string | undefined,
+		location: r.location as string | undefined,
+		bytes: r.bytes as number | undefined,
 	};
 }
 

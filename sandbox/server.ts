@@ -81,7 +81,7 @@ export class SandboxServer {
 		await delay(this.runtime.latencyMs + before.latencyMs);
 		if (before.fault) {
 			log({ outcome: 'fault', msg: `${before.fault.type} before handling` });
-			this.lose(req, res, before.fault.type, before.fault);
+			this.lose(req, res, before.fault.type, before.fault, path);
 			return;
 		}
 
@@ -99,14 +99,22 @@ export class SandboxServer {
 		const after = this.gateway.faults.take(path, 'after');
 		await delay(after.latencyMs);
 		const lost = outcome.type === 'ok' || outcome.type === 'error' ? outcome.lose : undefined;
-		const fault = after.fault?.type === 'badSignature' ? undefined : after.fault;
+		const spoilers = new Set(['badSignature', 'replaceData']);
+		const fault = after.fault && spoilers.has(after.fault.type) ? undefined : after.fault;
 		if (fault || lost) {
 			const type = fault?.type ?? lost?.fault ?? 'drop';
 			log({ outcome: 'fault', msg: `${type} after handling` });
-			this.lose(req, res, type, fault);
+			this.lose(req, res, type, fault, path);
 			return;
 		}
 		const spoil = after.fault?.type === 'badSignature';
+		if (after.fault?.type === 'replaceData' && outcome.type === 'ok') {
+			const data = after.fault.data;
+			const replaced = typeof data === 'string' ? data : { ...data, sign: await this.gateway.signDataAsync(data ?? {}, outcome.merchant) };
+			sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data: replaced });
+			log({ outcome: 'fault', msg: 'replaceData' });
+			return;
+		}
 		switch (outcome.type) {
 			case 'ok': {
 				const data = { ...outcome.data, sign: await this.gateway.signDataAsync(outcome.data, outcome.merchant, spoil) };
@@ -133,9 +141,61 @@ export class SandboxServer {
 		}
 	}
 
+	/**
+	 * Sends a body slowly or without end until the client goes away (or `total` bytes are out), then reports how
+	 * many bytes went out: tests use that to prove the client stopped reading.
+	 */
+	private stream(res: ServerResponse, path: string, type: string, options: { chunk: Buffer; everyMs: number; total?: number }): void {
+		const contentType = path === '/common/voucher/pdf' ? 'application/pdf' : 'application/json; charset=utf-8';
+		res.writeHead(200, { 'Content-Type': contentType });
+		let written = 0;
+		let ended = false;
+		const finish = (closedByClient: boolean) => {
+			if (ended) return;
+			ended = true;
+			if (timer !== undefined) clearInterval(timer);
+			this.gateway.events.emit('fault', { type, path, bytesWritten: written, closedByClient });
+		};
+		const pump = () => {
+			if (ended) return;
+			while (!res.destroyed && !res.writableNeedDrain && (options.total === undefined || written < options.total)) {
+				written += options.chunk.length;
+				const more = res.write(options.chunk);
+				if (options.everyMs > 0 || !more) return;
+			}
+			if (options.total !== undefined && written >= options.total) {
+				res.end();
+				finish(false);
+			}
+		};
+		const timer = options.everyMs > 0 ? setInterval(pump, options.everyMs) : undefined;
+		res.on('drain', () => {
+			if (options.everyMs === 0) pump();
+		});
+		res.once('close', () => finish(options.total === undefined || written < options.total));
+		pump();
+	}
+
 	/** Answers the way a broken network or upstream would: an error page, a reset, or nothing at all. */
-	private lose(req: IncomingMessage, res: ServerResponse, type: string, rule?: ActiveFault): void {
+	private lose(req: IncomingMessage, res: ServerResponse, type: string, rule?: ActiveFault, path = ''): void {
 		const socket = req.socket;
+		if (type === 'statusZero') {
+			sendJson(res, 200, { status: '0', error: rule?.code ?? '9999', msg: rule?.msg ?? 'System busy, please query the order', data: null });
+			return;
+		}
+		if (type === 'redirect') {
+			res.writeHead(rule?.status ?? 307, { Location: rule?.location ?? path, 'Content-Length': 0 });
+			res.end();
+			return;
+		}
+		if (type === 'slowBody') {
+			this.stream(res, path, type, { chunk: Buffer.from(' '), everyMs: rule?.ms ?? 500, total: rule?.bytes ?? 200 });
+			return;
+		}
+		if (type === 'endlessBody') {
+			this.stream(res, path, type, { chunk: Buffer.alloc(64 * 1024, 0x20), everyMs: 0 });
+			return;
+		}
 		if (type === 'httpError') {
 			const status = rule?.status ?? 502;
 			const page = BAD_GATEWAY_PAGE(status);

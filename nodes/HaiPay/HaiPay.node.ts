@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { runOptions } from './descriptions/options';
+import { createOptions, readOptions } from './descriptions/options';
 import { operationSelectors, resourceSelector } from './descriptions/resources';
 import { runOperation } from './execute/runner';
 import { findOperation, OPERATIONS } from './resources';
@@ -24,7 +24,8 @@ export class HaiPay implements INodeType {
 			resourceSelector,
 			...operationSelectors,
 			...OPERATIONS.flatMap((operation) => operation.properties),
-			runOptions,
+			createOptions,
+			readOptions,
 		],
 	};
 

@@ -20,6 +20,8 @@ afterEach(() => {
 });
 
 const createTzs = payoutFromItem('TZS', TZS_FIELDS, ['notifyUrl', 'subject']);
+/** The same, with "Resolve Unknown Outcomes" off: an unknown outcome is reported as it happened. */
+const createTzsAsIs = { ...createTzs, options: { resolveUnknown: false } };
 
 function ordersWith(orderId: string) {
 	return sandbox.orders.filter((order) => order.orderId === orderId);
@@ -165,7 +167,8 @@ describe('payout create, gateway answers', () => {
 		await runNode(sandbox, { parameters: createTzs, items: [row] });
 		const first = { ...ordersWith(row.orderId as string)[0] };
 		const again = await runNode(sandbox, { parameters: createTzs, items: [{ ...row, amount: '20000' }], settings: { onError: 'continueRegularOutput' } });
-		expect(again.jsonOf(NODE)[0]).toMatchObject({ outcome: 'rejected', orderId: row.orderId });
+		expect(again.jsonOf(NODE)[0]).toMatchObject({ outcome: 'duplicate', errorType: 'duplicate', errorCode: '4006', orderId: row.orderId });
+		expect(String(again.jsonOf(NODE)[0].advice)).toContain('Query it by its orderId');
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 		expect(ordersWith(row.orderId as string)[0].amount).toBe(first.amount);
 	});
@@ -182,7 +185,7 @@ describe('payout create, gateway answers', () => {
 	it('a wrongly signed answer to a create is an unknown outcome, not a success', async () => {
 		sandbox.control.addFault({ type: 'badSignature', path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
-		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row], settings: { onError: 'continueRegularOutput' } });
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 	});
@@ -199,7 +202,7 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 		const row = tzsRow(overrides);
 		const before = sandbox.appliesReceived(1001);
 		const result = await runNode(sandbox, {
-			parameters: { ...createTzs, options: { timeout: 1500 } },
+			parameters: { ...createTzs, options: { timeout: 1500, resolveUnknown: false } },
 			items: [row],
 			settings: { onError: 'continueRegularOutput' },
 		});
@@ -213,7 +216,7 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 
 	it('without Continue On Fail it is a NodeApiError that says to query first', async () => {
 		const row = tzsRow({ name: 'Reset Connection' });
-		const result = await runNode(sandbox, { parameters: createTzs, items: [row] });
+		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row] });
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toContain('The outcome is unknown');
 		expect(result.error?.description).toContain(`Order ID: ${row.orderId}`);
@@ -222,7 +225,7 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 	it('a fault after the order was created is unknown too', async () => {
 		sandbox.control.addFault({ type: 'httpError', when: 'after', status: 503, path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
-		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row], settings: { onError: 'continueRegularOutput' } });
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown' });
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 	});
@@ -231,7 +234,7 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 		sandbox.control.addFault({ type: 'httpError', when: 'before', status: 502, path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
 		const before = sandbox.appliesReceived(1001);
-		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row], settings: { onError: 'continueRegularOutput' } });
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown' });
 		expect(sandbox.appliesReceived(1001) - before).toBe(1);
 		expect(ordersWith(row.orderId as string)).toHaveLength(0);

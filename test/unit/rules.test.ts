@@ -52,7 +52,13 @@ const emailCase = (required: boolean): Case => ({
 	ok: ['a@b.co', 'first.last+tag@sub.example.org'],
 	bad: [['a@b', 'format'], ['a b@c.de', 'format'], ...(required ? [['', 'required'] as [unknown, string]] : [])],
 });
-const notifyUrlCase: Case = { field: 'notifyUrl', ok: ['https://n8n.example.com/webhook/x', 'http://127.0.0.1:5678/webhook/y', ''], bad: [['ftp://x.y', 'format'], ['not a url', 'format']] };
+const notifyUrlCase: Case = {
+	field: 'notifyUrl',
+	ok: ['https://n8n.example.com/webhook/x', 'http://127.0.0.1:5678/webhook/y', '', `https://n8n.example.com/${x(1000)}`],
+	bad: [['ftp://x.y', 'format'], ['not a url', 'format'], [`https://n8n.example.com/${x(1001)}`, 'maxLength']],
+};
+const subjectCase: Case = { field: 'subject', ok: [x(255), 'Salary November', ''], bad: [[x(256), 'maxLength'], [x(1_000_000), 'maxLength']] };
+const bodyCase: Case = { field: 'body', ok: [x(1024), ''], bad: [[x(1025), 'maxLength']] };
 const partnerCase = (max?: number): Case => ({
 	field: 'partnerUserId',
 	ok: ['Az09-~!@#$%&*()_', ...(max ? [x(max)] : [])],
@@ -99,6 +105,8 @@ const CASES: Record<string, Case[]> = {
 		emailCase(true),
 		partnerCase(),
 		notifyUrlCase,
+		subjectCase,
+		bodyCase,
 	],
 	NGN: [
 		orderIdCase,
@@ -115,6 +123,8 @@ const CASES: Record<string, Case[]> = {
 		emailCase(false),
 		partnerCase(64),
 		notifyUrlCase,
+		subjectCase,
+		bodyCase,
 	],
 	EGP: [
 		orderIdCase,
@@ -132,6 +142,8 @@ const CASES: Record<string, Case[]> = {
 		emailCase(true),
 		partnerCase(),
 		notifyUrlCase,
+		subjectCase,
+		bodyCase,
 	],
 	BDT: [
 		orderIdCase,
@@ -148,6 +160,8 @@ const CASES: Record<string, Case[]> = {
 		emailCase(true),
 		partnerCase(),
 		notifyUrlCase,
+		subjectCase,
+		bodyCase,
 	],
 	USD: [
 		orderIdCase,
@@ -157,7 +171,14 @@ const CASES: Record<string, Case[]> = {
 			bad: [['25.0', 'amount'], ['25', 'amount'], ['1,025.00', 'amount'], ['25.000', 'amount'], [25.555, 'amount'], ['0.00', 'amount'], ['$25.00', 'amount']],
 		},
 		{ field: 'name', ok: ['John Smith', 'Jean-Luc Picard', 'José Núñez'], bad: [['John', 'pattern'], ['John  Smith', 'pattern'], ['', 'required']] },
-		{ field: 'clientIp', ok: ['203.0.113.7', '255.255.255.255', '::1', '2001:db8::1'], bad: [['999.1.1.1', 'pattern'], ['1.2.3', 'pattern'], ['localhost', 'pattern'], ['', 'required']] },
+		{
+			field: 'clientIp',
+			ok: ['203.0.113.7', '255.255.255.255', '0.0.0.0', '::1', '::', '2001:db8::1', '::ffff:192.0.2.1', '1:2:3:4:5:6:7:8'],
+			bad: [
+				['999.1.1.1', 'pattern'], ['1.2.3', 'pattern'], ['01.2.3.4', 'pattern'], ['localhost', 'pattern'], [':', 'pattern'], [':::', 'pattern'],
+				['1::2::3', 'pattern'], ['1:2:3:4:5:6:7:8:9', 'pattern'], ['fe80::1%eth0', 'pattern'], [`1:${x(44)}`, 'maxLength'], ['', 'required'],
+			],
+		},
 		{ field: 'payType', ok: ['CARD'], bad: [['', 'required']] },
 		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
 		{ field: 'inBankCode', ok: ['VISA', 'MASTER'], bad: [['', 'required']] },
@@ -169,6 +190,8 @@ const CASES: Record<string, Case[]> = {
 		emailCase(true),
 		partnerCase(),
 		notifyUrlCase,
+		subjectCase,
+		bodyCase,
 	],
 };
 
@@ -200,6 +223,14 @@ describe.each(Object.keys(CASES))('%s rules', (currency) => {
 			});
 		}
 	}
+
+	it('refuse an amount with a leading zero, and accept it without', () => {
+		const amount = String(base.amount);
+		expect(checkRequest(rules, base).violations).toEqual([]);
+		const { violations } = checkRequest(rules, { ...base, amount: `0${amount}` });
+		expect(violations).toEqual([expect.objectContaining({ field: 'amount', rule: 'amount' })]);
+		expect(violations[0].message).toContain('leading zero');
+	});
 
 	it('check every field that carries a rule', () => {
 		const covered = new Set(CASES[currency].map((testCase) => testCase.field));

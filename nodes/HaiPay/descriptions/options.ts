@@ -1,57 +1,99 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY, DEFAULT_READ_RETRIES, DEFAULT_REQUESTS_PER_SECOND, DEFAULT_TIMEOUT_MS } from '../execute/runner';
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_READ_RETRIES,
+	DEFAULT_REQUESTS_PER_SECOND,
+	DEFAULT_RESOLVE_WITHIN_SECONDS,
+	DEFAULT_TIMEOUT_MS,
+} from '../execute/options';
 
-/** Run-wide settings: how fast and how politely a bulk run talks to the gateway. */
-export const runOptions: INodeProperties = {
+/*
+ * Run-wide settings: how fast and how politely a run talks to the gateway. Creates and reads each have their own
+ * Options collection, because n8n drops a collection entry whose display condition names a parameter outside
+ * the collection (such as `operation`): a create-only option must live in a collection shown only for creates.
+ */
+
+const concurrency: INodeProperties = {
+	displayName: 'Concurrent Requests',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 64 },
+	default: DEFAULT_CONCURRENCY,
+	description: 'How many items are in flight at once. Output order always follows input order.',
+};
+
+const requestsPerSecond: INodeProperties = {
+	displayName: 'Requests per Second',
+	name: 'requestsPerSecond',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: DEFAULT_REQUESTS_PER_SECOND,
+	description: 'Spaces requests evenly to stay under a rate limit. 0 sends as fast as the concurrency allows.',
+};
+
+function timeout(description: string): INodeProperties {
+	return { displayName: 'Timeout (Ms)', name: 'timeout', type: 'number', typeOptions: { minValue: 1000 }, default: DEFAULT_TIMEOUT_MS, description };
+}
+
+export const createOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
+	displayOptions: { show: { operation: ['create'] } },
 	options: [
-		{
-			displayName: 'Concurrent Requests',
-			name: 'concurrency',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 64 },
-			default: DEFAULT_CONCURRENCY,
-			description: 'How many items are in flight at once. Output order always follows input order.',
-		},
+		concurrency,
 		{
 			displayName: 'Extra Fields (JSON)',
 			name: 'extraFields',
 			type: 'json',
 			default: '{}',
 			description:
-				'Gateway fields this node does not list yet, as a JSON object. They are signed and sent as given. TZS payouts accept no extra fields.',
-			displayOptions: { show: { operation: ['create'] } },
+				'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. TZS payouts accept no extra fields.',
+		},
+		requestsPerSecond,
+		{
+			displayName: 'Resolve Unknown Outcomes',
+			name: 'resolveUnknown',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to query each item whose outcome is unknown (a time-out, a 5xx, an unreadable answer) after the sends, and report what HaiPay says: accepted, not_found (safe to send again with the same orderId), or still unknown. Nothing is ever sent twice.',
 		},
 		{
-			displayName: 'Requests per Second',
-			name: 'requestsPerSecond',
+			displayName: 'Resolve Within (Seconds)',
+			name: 'resolveWithin',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: DEFAULT_REQUESTS_PER_SECOND,
-			description: 'Spaces requests evenly to stay under a rate limit. 0 sends as fast as the concurrency allows.',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: DEFAULT_RESOLVE_WITHIN_SECONDS,
+			description: 'How long to keep querying unknown outcomes, with backoff, before reporting them as still unknown',
 		},
+		timeout(
+			'A deadline for each request, its whole answer included. A create that misses it has an unknown outcome, which is then queried when "Resolve Unknown Outcomes" is on.',
+		),
+	],
+};
+
+export const readOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { hide: { operation: ['create'] } },
+	options: [
+		concurrency,
+		requestsPerSecond,
 		{
 			displayName: 'Retries for Reads',
 			name: 'retries',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: DEFAULT_READ_RETRIES,
-			description:
-				'Extra attempts for queries, balances and vouchers after a time-out, a 5xx or an unreadable answer, with backoff. Creates are never retried.',
+			description: 'Extra attempts after a time-out, a 5xx or an unreadable answer, with backoff. Creates are never retried.',
 		},
-		{
-			displayName: 'Timeout (Ms)',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1000 },
-			default: DEFAULT_TIMEOUT_MS,
-			description:
-				'How long to wait for an answer. A create that times out reports an unknown outcome: query it before sending it again.',
-		},
+		timeout('A deadline for each request, its whole answer included'),
 	],
 };

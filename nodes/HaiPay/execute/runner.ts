@@ -1,46 +1,17 @@
-import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
+import { ambiguityOf } from '../transport/canonical';
 import { KeyFormatError, privateKeyOf, publicKeyOf } from '../transport/keys';
-import { parameterValue } from './parameters';
-import { ADVICE, GatewayFailure } from '../transport/outcome';
-import { callGateway } from '../transport/request';
+import { GatewayFailure } from '../transport/outcome';
+import { callGateway, type Answer } from '../transport/request';
 import { assertUsable, settingsFor, type HaiPaySettings } from '../transport/settings';
+import type { OrderKind } from '../transport/status';
+import { declared, failureItem, failureOf, nodeError } from './failures';
+import { runOptionsOf, type RunOptions } from './options';
+import { dataItem } from './present';
+import { resolveUnknown, type Resolution } from './resolve';
 import type { Operation, Prepared } from './types';
-
-export interface RunOptions {
-	concurrency: number;
-	requestsPerSecond: number;
-	timeoutMs: number;
-	retries: number;
-}
-
-export const DEFAULT_CONCURRENCY = 8;
-export const DEFAULT_REQUESTS_PER_SECOND = 0;
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_READ_RETRIES = 2;
-
-export const DEFAULT_RUN_OPTIONS: RunOptions = {
-	concurrency: DEFAULT_CONCURRENCY,
-	requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND,
-	timeoutMs: DEFAULT_TIMEOUT_MS,
-	retries: DEFAULT_READ_RETRIES,
-};
-
-function runOptions(ctx: IExecuteFunctions): RunOptions {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const number = (value: unknown, fallback: number, min: number, max: number) => {
-		const parsed = Number(value ?? fallback);
-		return Number.isFinite(parsed) ? Math.min(Math.max(parsed, min), max) : fallback;
-	};
-	return {
-		concurrency: Math.floor(number(options.concurrency, DEFAULT_RUN_OPTIONS.concurrency, 1, 64)),
-		requestsPerSecond: number(options.requestsPerSecond, DEFAULT_RUN_OPTIONS.requestsPerSecond, 0, 1000),
-		timeoutMs: Math.floor(number(options.timeout, DEFAULT_RUN_OPTIONS.timeoutMs, 1000, 600_000)),
-		retries: Math.floor(number(options.retries, DEFAULT_RUN_OPTIONS.retries, 0, 10)),
-	};
-}
 
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
 async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
@@ -58,89 +29,33 @@ async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPayS
 	return { settings, credential };
 }
 
-function prepareItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared {
-	const prepared = operation.prepare(ctx, itemIndex);
-	let problem: string | undefined;
+/**
+ * Why a prepared request may not be signed for this credential, or undefined when it may: the credential must fit
+ * the operation, and the string to sign must read back as exactly these fields (no value may carry the `&` or `=`
+ * that join them).
+ */
+export function unsignable(prepared: Prepared, settings: HaiPaySettings): GatewayFailure | undefined {
 	try {
 		assertUsable(settings, prepared.path);
 	} catch (error) {
-		problem = error instanceof Error ? error.message : String(error);
+		return new GatewayFailure('invalid', error instanceof Error ? error.message : String(error), { field: 'currency', rule: 'credential' });
 	}
-	if (problem !== undefined) throw new GatewayFailure('invalid', problem, { field: 'currency', rule: 'credential' });
+	const ambiguity = ambiguityOf({ ...prepared.body, appId: settings.appId }, { arrayStyle: settings.arrayStyle });
+	if (ambiguity === undefined) return undefined;
+	const what = ambiguity.part === 'name' ? `The field name "${ambiguity.field}"` : `"${ambiguity.field}"`;
+	return new GatewayFailure(
+		'invalid',
+		`${what} must not contain "${ambiguity.character}": HaiPay's signed text joins fields with & and =, so it would let the signature stand for other fields`,
+		{ field: ambiguity.field, rule: 'separator' },
+	);
+}
+
+/** The request for one item, checked as a whole before anything is signed. */
+export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared {
+	const prepared = operation.prepare(ctx, itemIndex);
+	const problem = unsignable(prepared, settings);
+	if (problem !== undefined) throw problem;
 	return prepared;
-}
-
-/**
- * Anything that is not already a GatewayFailure: while preparing (an expression that cannot be resolved, say)
- * nothing was sent; while sending, a create's fate is unknown and a read simply failed.
- */
-function failureOf(error: unknown, phase: 'prepare' | 'send', operation: Operation): GatewayFailure {
-	if (error instanceof GatewayFailure) return error;
-	const message = error instanceof Error ? error.message : String(error);
-	if (phase === 'prepare') return new GatewayFailure('invalid', message, {});
-	return new GatewayFailure(operation.kind === 'create' ? 'unknown' : 'unavailable', message, {});
-}
-
-/**
- * A field's value as the item gave it, for an item that failed before a request was built: from the input item
- * when fields come from it, otherwise from the parameter. Undefined when there is none.
- */
-function declared(ctx: IExecuteFunctions, itemIndex: number, name: string): string | undefined {
-	let value: unknown;
-	try {
-		const fromInput = name !== 'currency' && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
-		value = fromInput ? ctx.getInputData()[itemIndex]?.json[name] : parameterValue(ctx, itemIndex, name, '');
-	} catch {
-		value = undefined;
-	}
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	return text === '' ? undefined : text;
-}
-
-/** The output item of a failure, under "Continue On Fail": enough to route, reconcile and retry safely. */
-function failureItem(failure: GatewayFailure, operation: Operation, prepared: Partial<Prepared> | undefined, itemIndex: number): INodeExecutionData {
-	const outcome =
-		operation.kind === 'create'
-			? { outcome: failure.kind === 'signature' ? 'unknown' : failure.kind }
-			: {};
-	const json: IDataObject = {
-		error: failure.message,
-		errorType: failure.kind,
-		...outcome,
-		...(failure.details.errorCode !== undefined ? { errorCode: failure.details.errorCode } : {}),
-		...(failure.details.gatewayMessage !== undefined ? { gatewayMessage: failure.details.gatewayMessage } : {}),
-		...(failure.details.field !== undefined ? { field: failure.details.field, rule: failure.details.rule } : {}),
-		...(failure.details.cause !== undefined ? { cause: failure.details.cause } : {}),
-		...(failure.details.httpStatus !== undefined ? { httpStatus: failure.details.httpStatus } : {}),
-		...(prepared?.orderId !== undefined ? { orderId: prepared.orderId } : {}),
-		...(prepared?.currency ? { currency: prepared.currency } : {}),
-		advice: ADVICE[failure.kind],
-	};
-	return { json, pairedItem: { item: itemIndex } };
-}
-
-function nodeError(ctx: IExecuteFunctions, failure: GatewayFailure, itemIndex: number, orderId: string | undefined, accepted: number): Error {
-	const where = orderId === undefined ? '' : ` Order ID: ${orderId}.`;
-	const before =
-		accepted > 0
-			? ` ${accepted} other item(s) of this run were accepted before it stopped; HaiPay refuses a repeated orderId, so a re-run does not pay them twice, but set "On Error" to "Continue" to keep their results.`
-			: '';
-	const description = `${ADVICE[failure.kind]}${where}${before}`;
-	if (failure.kind === 'invalid' || failure.kind === 'not_sent') {
-		return new NodeOperationError(ctx.getNode(), failure.message, { itemIndex, description });
-	}
-	const response: JsonObject = {
-		errorType: failure.kind,
-		...(failure.details.errorCode !== undefined ? { error: failure.details.errorCode } : {}),
-		...(failure.details.gatewayMessage !== undefined ? { msg: failure.details.gatewayMessage } : {}),
-		...(orderId !== undefined ? { orderId } : {}),
-	};
-	return new NodeApiError(ctx.getNode(), response, {
-		message: failure.message,
-		description,
-		itemIndex,
-		...(failure.details.httpStatus !== undefined ? { httpCode: String(failure.details.httpStatus) } : {}),
-	});
 }
 
 /** Spaces request starts evenly when a rate is set; shared by every worker of the run. */
@@ -156,70 +71,130 @@ function pacer(requestsPerSecond: number): () => Promise<void> {
 	};
 }
 
+/** Runs `work` over the indexes with at most `limit` in flight, until done or `stopped()` says so. */
+async function pool(indexes: number[], limit: number, stopped: () => boolean, work: (index: number) => Promise<void>): Promise<void> {
+	let cursor = 0;
+	const worker = async () => {
+		while (cursor < indexes.length && !stopped()) await work(indexes[cursor++]);
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, Math.max(indexes.length, 1)) }, worker));
+}
+
+/** One item's fate: its output, or why it failed. */
+type Result = { output: INodeExecutionData } | { failure: GatewayFailure };
+
+/** Sends one prepared item and turns the answer into output, or into a failure when it is not proof. */
+async function sendOne(
+	ctx: IExecuteFunctions,
+	operation: Operation,
+	request: Prepared,
+	itemIndex: number,
+	run: { settings: HaiPaySettings; credential: ICredentialsDecrypted; options: RunOptions },
+): Promise<Result> {
+	let answer: Answer;
+	try {
+		answer = await callGateway(ctx, request.path, request.body, run.settings, {
+			kind: operation.kind,
+			timeoutMs: run.options.timeoutMs,
+			retries: run.options.retries,
+			acceptFile: request.acceptFile,
+			credential: run.credential,
+		});
+	} catch (error) {
+		return { failure: failureOf(error, 'send', operation.kind) };
+	}
+	const distrust = operation.distrust(answer, request);
+	if (distrust !== undefined) {
+		const failure =
+			operation.kind === 'create'
+				? new GatewayFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${distrust})`, {})
+				: new GatewayFailure('untrusted', `HaiPay's answer could not be trusted: ${distrust}`, {});
+		return { failure };
+	}
+	try {
+		return { output: await operation.present(ctx, itemIndex, answer, request) };
+	} catch (error) {
+		return { failure: failureOf(error, 'send', operation.kind) };
+	}
+}
+
+function resolvedOutput(resolution: Resolution & { type: 'accepted' }, prepared: Prepared, kind: OrderKind): INodeExecutionData {
+	const answer: Answer = { type: 'data', data: resolution.data, verification: resolution.verified ? 'verified' : 'unverified' };
+	return { json: dataItem(answer, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }) };
+}
+
 /**
  * Runs one operation over every input item. Every item is checked first: without "Continue On Fail" a single
  * invalid item stops the run before anything is sent. Valid items are then sent with bounded concurrency and
- * optional pacing. Output order is input order, one output item per input item.
+ * optional pacing; creates whose outcome is unknown are then queried, when the option is on. Output order is
+ * input order, one output item per input item.
  */
 export async function runOperation(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const { settings, credential } = await loadSettings(ctx);
-	const options = runOptions(ctx);
+	const options = runOptionsOf(ctx);
 	const continueOnFail = ctx.continueOnFail();
-	if (operation.kind === 'create' && ctx.getNode().retryOnFail === true) {
+	const isCreate = operation.kind === 'create';
+	if (isCreate && ctx.getNode().retryOnFail === true) {
 		ctx.logger.warn(
 			'HaiPay: "Retry On Fail" is on for a create. A retry re-runs every item: accepted ones are refused as duplicates, which hides the real error. Use On Error: Continue instead.',
 		);
 	}
-	const results: INodeExecutionData[] = new Array(items.length);
-
+	const results: Array<Result | undefined> = new Array(items.length);
 	const prepared: Array<Prepared | undefined> = new Array(items.length);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			prepared[itemIndex] = prepareItem(ctx, operation, settings, itemIndex);
+			prepared[itemIndex] = preparedRequest(ctx, operation, settings, itemIndex);
 		} catch (error) {
-			const failure = failureOf(error, 'prepare', operation);
-			const orderId = declared(ctx, itemIndex, 'orderId');
-			if (!continueOnFail) throw nodeError(ctx, failure, itemIndex, orderId, 0);
-			results[itemIndex] = failureItem(failure, operation, { orderId, currency: declared(ctx, itemIndex, 'currency') }, itemIndex);
+			const failure = failureOf(error, 'prepare', operation.kind);
+			const at = { orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') };
+			if (!continueOnFail) throw nodeError(ctx, failure, operation.kind, itemIndex, at);
+			results[itemIndex] = { failure };
 		}
 	}
 
-	const queue = prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));
-	let cursor = 0;
+	const resolving = isCreate && options.resolveUnknown;
 	const pace = pacer(options.requestsPerSecond);
-	let stop: { failure: GatewayFailure; itemIndex: number } | undefined;
-	let accepted = 0;
+	let stopAt: number | undefined;
+	const sendable = prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));
+	await pool(sendable, options.concurrency, () => stopAt !== undefined, async (itemIndex) => {
+		await pace();
+		if (stopAt !== undefined) return;
+		const result = await sendOne(ctx, operation, prepared[itemIndex] as Prepared, itemIndex, { settings, credential, options });
+		results[itemIndex] = result;
+		// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
+		const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
+		if ('failure' in result && !continueOnFail && !settlesLater) stopAt ??= itemIndex;
+	});
 
-	const worker = async () => {
-		while (cursor < queue.length && stop === undefined) {
-			const itemIndex = queue[cursor++];
+	if (resolving) {
+		const unknown = sendable.filter((itemIndex) => {
+			const result = results[itemIndex];
+			return result !== undefined && 'failure' in result && result.failure.kind === 'unknown';
+		});
+		const how = { kind: operation.resource as OrderKind, settings, call: { timeoutMs: options.timeoutMs, credential }, withinMs: options.resolveWithinMs };
+		await pool(unknown, options.concurrency, () => false, async (itemIndex) => {
 			const request = prepared[itemIndex] as Prepared;
-			await pace();
-			if (stop !== undefined) return;
-			try {
-				const answer = await callGateway(ctx, request.path, request.body, settings, {
-					kind: operation.kind,
-					timeoutMs: options.timeoutMs,
-					retries: options.retries,
-					acceptFile: request.acceptFile,
-					credential,
-				});
-				const output = await operation.present(ctx, itemIndex, answer, request);
-				results[itemIndex] = { ...output, pairedItem: { item: itemIndex } };
-				accepted++;
-			} catch (error) {
-				const failure = failureOf(error, 'send', operation);
-				if (continueOnFail) results[itemIndex] = failureItem(failure, operation, request, itemIndex);
-				else stop ??= { failure, itemIndex };
-			}
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(queue.length, 1)) }, worker));
-
-	if (stop !== undefined) {
-		const orderId = prepared[stop.itemIndex]?.orderId;
-		throw nodeError(ctx, stop.failure, stop.itemIndex, orderId, operation.kind === 'create' ? accepted : 0);
+			const failure = (results[itemIndex] as { failure: GatewayFailure }).failure;
+			const resolution = await resolveUnknown(ctx, request, failure, how);
+			results[itemIndex] =
+				resolution.type === 'accepted' ? { output: resolvedOutput(resolution, request, how.kind) } : { failure: resolution.failure };
+		});
 	}
-	return results;
+
+	const accepted = results.filter((result) => result !== undefined && 'output' in result).length;
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const result = results[itemIndex];
+		if (result === undefined) continue;
+		const request = prepared[itemIndex];
+		if ('output' in result) {
+			output.push({ ...result.output, pairedItem: { item: itemIndex } });
+			continue;
+		}
+		const at = request ?? { orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') };
+		if (!continueOnFail) throw nodeError(ctx, result.failure, operation.kind, itemIndex, at, isCreate ? accepted : 0);
+		output.push(failureItem(ctx, result.failure, operation.kind, at, itemIndex));
+	}
+	return output;
 }

@@ -20,5 +20,10 @@ export interface Operation {
 	properties: INodeProperties[];
 	/** Throws a GatewayFailure of kind `invalid` when the item breaks a rule. */
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Prepared;
+	/**
+	 * Why an answer that HaiPay signed as a success is still not proof for this request (it names another order,
+	 * or has the wrong shape), or undefined when it is. A create answered so has an unknown outcome.
+	 */
+	distrust(answer: Answer, prepared: Prepared): string | undefined;
 	present(ctx: IExecuteFunctions, itemIndex: number, answer: Answer, prepared: Prepared): Promise<INodeExecutionData>;
 }

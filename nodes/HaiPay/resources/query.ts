@@ -1,4 +1,5 @@
 import { dataItem } from '../execute/present';
+import { distrustQuery } from '../execute/trust';
 import type { Operation } from '../execute/types';
 import type { Currency } from '../transport/currencies';
 import type { OrderKind } from '../transport/status';
@@ -20,6 +21,7 @@ export function queryOperation(kind: OrderKind, currencies: Currency[], currency
 			const body = lookupBody(ctx, itemIndex);
 			return { path: `/${currency.toLowerCase()}/${segment}/query`, body, currency, orderId: body.orderId as string | undefined };
 		},
+		distrust: distrustQuery,
 		async present(_ctx, _itemIndex, answer, prepared) {
 			return { json: dataItem(answer, prepared, kind) };
 		},

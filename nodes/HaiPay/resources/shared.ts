@@ -72,6 +72,9 @@ export function checkedBody(
 	return body;
 }
 
+/** HaiPay's order numbers are short; a longer one is a mistake, not an order number. */
+export const MAX_ORDER_NO_LENGTH = 64;
+
 /** The lookup keys of a query: orderId, orderNo, or both (orderNo is the faster one). */
 export function lookupBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const text = (name: string) => {
@@ -89,6 +92,12 @@ export function lookupBody(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	if (orderId.length > 48) {
 		throw new GatewayFailure('invalid', `"orderId" must be at most 48 characters (got ${orderId.length})`, {
 			field: 'orderId',
+			rule: 'maxLength',
+		});
+	}
+	if (orderNo.length > MAX_ORDER_NO_LENGTH) {
+		throw new GatewayFailure('invalid', `"orderNo" must be at most ${MAX_ORDER_NO_LENGTH} characters (got ${orderNo.length})`, {
+			field: 'orderNo',
 			rule: 'maxLength',
 		});
 	}

@@ -63,6 +63,7 @@ export function checkAmount(input: unknown, rule: AmountRule): AmountResult {
 				: `is not a decimal number (got "${value}")`,
 		};
 	}
+	if (/^0\d/.test(value)) return { problem: `must not start with a leading zero (got "${value}")` };
 	if (rule.exactDecimals !== undefined && decimalsOf(value) !== rule.exactDecimals) {
 		return { problem: `needs exactly ${rule.exactDecimals} decimals and no commas, e.g. "25.00" (got "${value}")` };
 	}

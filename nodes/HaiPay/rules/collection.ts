@@ -1,4 +1,4 @@
-import { body, email, notifyUrl, orderId, partnerUserId, phone, subject } from './common';
+import { body, email, notifyUrl, orderId, partnerUserId, phone, subject, isIpAddress } from './common';
 import type { RequestRules } from './types';
 
 /** USD collection in MIT mode (contract 4.3): a card payment now, and later charges with the saved `tokenID`. */
@@ -45,8 +45,8 @@ export const MIT_RULES: RequestRules = {
 			name: 'clientIp',
 			displayName: 'Client IP',
 			required: true,
-			pattern: /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$|^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$/,
-			patternText: 'an IPv4 or IPv6 address',
+			maxLength: 45,
+			check: (value) => (isIpAddress(value) ? undefined : `must be an IPv4 or IPv6 address such as 203.0.113.7 (got "${value}")`),
 			description: "The payer's IP address",
 			placeholder: '203.0.113.7',
 		},

@@ -5,6 +5,29 @@ import type { FieldRule } from './types';
  * required when the contract lists it before `sign`, as the TZS table (which has the column) does.
  */
 
+function isIpv4(text: string): boolean {
+	const parts = text.split('.');
+	return parts.length === 4 && parts.every((part) => /^(?:0|[1-9]\d{0,2})$/.test(part) && Number(part) <= 255);
+}
+
+/** A full IPv4 address, or an IPv6 address (`::` at most once, 1-4 hex digits a group, an IPv4 tail allowed). */
+export function isIpAddress(text: string): boolean {
+	if (isIpv4(text)) return true;
+	if (!/^[0-9A-Fa-f:.]{2,45}$/.test(text)) return false;
+	const halves = text.split('::');
+	if (halves.length > 2) return false;
+	const groups = halves.flatMap((half) => (half === '' ? [] : half.split(':')));
+	let width = 8;
+	const last = groups[groups.length - 1];
+	if (last !== undefined && last.includes('.')) {
+		if (!text.endsWith(last) || !isIpv4(last)) return false;
+		groups.pop();
+		width = 6;
+	}
+	if (!groups.every((group) => /^[0-9A-Fa-f]{1,4}$/.test(group))) return false;
+	return halves.length === 2 ? groups.length < width : groups.length === width;
+}
+
 export const PARTNER_USER_ID_PATTERN = /^[A-Za-z0-9\-~!@#$%&*()_]+$/;
 
 export function orderId(): FieldRule {
@@ -80,6 +103,7 @@ export function notifyUrl(): FieldRule {
 		displayName: 'Notify URL',
 		required: false,
 		format: 'url',
+		maxLength: 1024,
 		description:
 			"Where HaiPay posts the result callback: paste the HaiPay Trigger node's production URL. Leave empty to use the URL set in HaiPay's merchant portal.",
 		placeholder: 'https://n8n.example.com/webhook/haipay',
@@ -87,11 +111,17 @@ export function notifyUrl(): FieldRule {
 }
 
 export function subject(): FieldRule {
-	return { name: 'subject', displayName: 'Subject', required: false, description: 'Payment note: title, product name or reason' };
+	return {
+		name: 'subject',
+		displayName: 'Subject',
+		required: false,
+		maxLength: 255,
+		description: 'Payment note: title, product name or reason, at most 255 characters',
+	};
 }
 
 export function body(): FieldRule {
-	return { name: 'body', displayName: 'Body', required: false, description: 'Detailed note' };
+	return { name: 'body', displayName: 'Body', required: false, maxLength: 1024, description: 'Detailed note, at most 1,024 characters' };
 }
 
 export function bankCode(required: boolean, description: string): FieldRule {

@@ -19,6 +19,27 @@ export interface Checked {
 /** Fields that the credential sets; a workflow may not supply them. */
 const RESERVED = new Set(['appId', 'sign']);
 
+/** Names that reach into an object's prototype when used as keys. */
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Longest text an extra field may carry, as for the listed free-text fields. */
+export const EXTRA_FIELD_MAX_LENGTH = 1024;
+
+/** Why an extra field's name may not be used, or undefined when it may. */
+function refusedExtraName(name: string, known: Set<string>): string | undefined {
+	if (PROTOTYPE_NAMES.has(name)) return `"${name}" cannot be a field name`;
+	if (RESERVED.has(name) || known.has(name)) return `"${name}" cannot be set as an extra field: use its own parameter`;
+	const lower = name.toLowerCase();
+	const twin = [...RESERVED, ...known].find((other) => other.toLowerCase() === lower);
+	if (twin !== undefined) return `"${name}" differs from the field "${twin}" only by case, which the gateway may read as the same field`;
+	if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) return `"${name}" is not a field name: letters, digits and _ only, starting with a letter, at most 64`;
+	return undefined;
+}
+
+/** Caps for text fields the contract gives no length for: far above any real value, far below a flood. */
+export const TEXT_MAX_LENGTH = 255;
+export const URL_MAX_LENGTH = 1024;
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function isAbsent(value: unknown): boolean {
@@ -56,11 +77,12 @@ function checkText(rule: FieldRule, text: string, fields: Record<string, unknown
 	const field = rule.name;
 	const violation = (kind: string, message: string): Violation => ({ field, rule: kind, message: `"${field}" ${message}` });
 	const length = [...text].length;
+	const maxLength = rule.maxLength ?? (rule.format === 'url' ? URL_MAX_LENGTH : TEXT_MAX_LENGTH);
 	if (rule.minLength !== undefined && length < rule.minLength) {
 		return violation('minLength', `must be at least ${rule.minLength} characters (got ${length})`);
 	}
-	if (rule.maxLength !== undefined && length > rule.maxLength) {
-		return violation('maxLength', `must be at most ${rule.maxLength} characters (got ${length})`);
+	if (length > maxLength) {
+		return violation('maxLength', `must be at most ${maxLength} characters (got ${length})`);
 	}
 	if (rule.enum !== undefined && !rule.enum.includes(text)) {
 		return violation('enum', `must be one of ${rule.enum.join(', ')} (got "${text}")`);
@@ -113,12 +135,16 @@ export function checkRequest(rules: RequestRules, fields: Record<string, unknown
 	}
 	const known = new Set(rules.fields.map((rule) => rule.name));
 	for (const [name, value] of Object.entries(extra)) {
-		if (isAbsent(value)) continue;
-		if (RESERVED.has(name) || known.has(name)) {
-			violations.push({ field: name, rule: 'unknownField', message: `"${name}" cannot be set as an extra field: use its own parameter` });
+		const refused = refusedExtraName(name, known);
+		if (refused !== undefined) {
+			violations.push({ field: name, rule: 'unknownField', message: refused });
+		} else if (isAbsent(value)) {
+			continue;
 		} else if (!rules.additionalProperties) {
 			violations.push({ field: name, rule: 'unknownField', message: `"${name}" is not a field of ${rules.path}, which accepts no other fields` });
-		} else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+		} else if (typeof value === 'string' && [...value].length > EXTRA_FIELD_MAX_LENGTH) {
+			violations.push({ field: name, rule: 'maxLength', message: `"${name}" must be at most ${EXTRA_FIELD_MAX_LENGTH} characters` });
+		} else if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') {
 			body[name] = typeof value === 'boolean' ? String(value) : value;
 		} else {
 			violations.push({ field: name, rule: 'type', message: `"${name}" must be text or a number` });

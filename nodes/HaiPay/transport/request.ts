@@ -2,6 +2,8 @@ import type { IAdditionalCredentialOptions, IAllExecuteFunctions, IDataObject, I
 import { sleep } from 'n8n-workflow';
 
 import { GatewayFailure } from './outcome';
+import { readAnswer, type RawResponse } from './answer';
+import { refusalOutcome } from './refusals';
 import type { HaiPaySettings } from './settings';
 import { verifySignedAsync, withoutSign, type Verification } from './verification';
 
@@ -15,8 +17,18 @@ export interface GatewayContext {
 /** A create is sent once, whatever happens; a read may be sent again. */
 export type CallKind = 'create' | 'read';
 
+/** Largest JSON answer read: HaiPay's answers are a few hundred bytes. */
+export const JSON_ANSWER_LIMIT = 1024 * 1024;
+
+/**
+ * Largest voucher answer read: a ZIP of 100 vouchers, or the same as base64 in a JSON envelope. A voucher PDF
+ * with an embedded font is a few hundred KB at most, so 100 of them stay well below this.
+ */
+export const VOUCHER_ANSWER_LIMIT = 64 * 1024 * 1024;
+
 export interface CallOptions {
 	kind: CallKind;
+	/** A deadline for each attempt: connecting, sending, and reading the whole answer. */
 	timeoutMs: number;
 	/** Extra attempts for reads after the first; creates ignore it. */
 	retries: number;
@@ -40,17 +52,8 @@ export type Answer =
 	| { type: 'text'; text: string; verification: Verification }
 	| { type: 'file'; buffer: Buffer; mimeType: 'application/pdf' | 'application/zip' };
 
-interface RawResponse {
-	statusCode: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: Buffer;
-}
-
 /** Codes that prove no byte of the request reached the gateway. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
-
-/** HaiPay's own words for an upstream time-out or 5xx, after which it says to query before retrying. */
-const UNCERTAIN_GATEWAY_MESSAGE = /time[ d]*out|timed out|HttpStatus\s*:?\s*5\d\d|超时/i;
 
 function errorCode(error: unknown): string | undefined {
 	let current: unknown = error;
@@ -67,7 +70,7 @@ function errorCode(error: unknown): string | undefined {
  * which would hide that the outcome of a create is unknown. The code itself stays on the item as `cause`.
  */
 function lostBecause(code: string | undefined, timeoutMs: number): string {
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return `no answer within ${timeoutMs} ms`;
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'DEADLINE') return `no complete answer within ${timeoutMs} ms`;
 	if (code === 'ECONNRESET') return 'the connection was reset before an answer came';
 	if (code === 'EPIPE') return 'the connection broke while sending';
 	return 'the connection failed before an answer came';
@@ -94,29 +97,29 @@ function fileType(buffer: Buffer, contentType: string): 'application/pdf' | 'app
 	return undefined;
 }
 
+/**
+ * Sends one signed POST and reads its whole answer before the deadline, up to the size limit. Redirects are never
+ * followed: a create that followed one would be sent twice, and a read must come from the configured gateway.
+ */
 async function post(ctx: GatewayContext, path: string, body: IDataObject, options: CallOptions): Promise<RawResponse> {
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: path,
 		body,
 		headers: { Accept: options.acceptFile ? 'application/json, application/pdf, application/zip' : 'application/json' },
-		encoding: 'arraybuffer',
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
 		timeout: options.timeoutMs,
 	};
 	const additional: IAdditionalCredentialOptions = {
 		preAuthenticationRetryStatusCode: NO_RESEND_STATUS,
 		...(options.credential ? { credentialsDecrypted: options.credential } : {}),
 	};
-	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx as IAllExecuteFunctions, 'haiPayApi', request, additional)) as {
-		statusCode: number;
-		headers: RawResponse['headers'];
-		body: Buffer | ArrayBuffer | string;
-	};
-	const raw = response.body;
-	const buffer = Buffer.isBuffer(raw) ? raw : typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw);
-	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: buffer };
+	const limit = options.acceptFile ? VOUCHER_ANSWER_LIMIT : JSON_ANSWER_LIMIT;
+	const sending = ctx.helpers.httpRequestWithAuthentication.call(ctx as IAllExecuteFunctions, 'haiPayApi', request, additional);
+	return await readAnswer(sending, { deadline: AbortSignal.timeout(options.timeoutMs), limit });
 }
 
 /** A failure that a read may retry; for a create the same events mean the outcome is unknown. */
@@ -124,8 +127,25 @@ function transient(message: string, details: GatewayFailure['details']): Gateway
 	return new GatewayFailure('unavailable', message, details);
 }
 
+function refusal(kind: CallKind, code: string, message: string): GatewayFailure {
+	const details = { errorCode: code, gatewayMessage: message };
+	const said = `${message || 'no message'} (error ${code || 'none'})`;
+	const outcome = refusalOutcome(code, message);
+	if (outcome === 'duplicate' && kind === 'create') {
+		return new GatewayFailure('duplicate', `HaiPay already has an order with this orderId: ${said}`, details);
+	}
+	if (outcome === 'unknown') return transient(`HaiPay reported a problem it could not finish: ${said}`, details);
+	return new GatewayFailure('rejected', `HaiPay refused the request: ${said}`, details);
+}
+
 async function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
 	const { statusCode } = response;
+	if (statusCode >= 300 && statusCode < 400) {
+		// Not retried even for a read: a gateway that redirects is not the one the credential names.
+		throw new GatewayFailure('untrusted', `HaiPay answered with a redirect (HTTP ${statusCode}), which is never followed`, {
+			httpStatus: statusCode,
+		});
+	}
 	if (statusCode !== 200) {
 		const retryAfter = retryAfterMs(header(response, 'retry-after'));
 		throw transient(`HaiPay answered HTTP ${statusCode} instead of 200`, { httpStatus: statusCode, retryAfterMs: retryAfter });
@@ -147,11 +167,11 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	const code = String(envelope.error ?? '');
 	const message = typeof envelope.msg === 'string' ? envelope.msg : '';
 	if (status !== '1' || code !== SUCCESS_CODE) {
-		const details = { errorCode: code, gatewayMessage: message };
-		if (status === '0' && !UNCERTAIN_GATEWAY_MESSAGE.test(message)) {
-			throw new GatewayFailure('rejected', `HaiPay refused the request: ${message || 'no message'} (error ${code || 'none'})`, details);
-		}
-		throw transient(`HaiPay reported a problem it could not finish: ${message || 'no message'} (error ${code || 'none'})`, details);
+		if (status === '0') throw refusal(options.kind, code, message);
+		throw transient(`HaiPay answered an envelope it did not finish: ${message || 'no message'} (status ${status || 'none'}, error ${code || 'none'})`, {
+			errorCode: code,
+			gatewayMessage: message,
+		});
 	}
 	const data = envelope.data;
 	if (typeof data === 'string') return { type: 'text', text: data, verification: 'unverified' };
@@ -167,7 +187,7 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 
 /** For a create, anything but a clear answer means the order may exist. */
 function asCreateFailure(failure: GatewayFailure): GatewayFailure {
-	if (failure.kind === 'rejected' || failure.kind === 'not_sent') return failure;
+	if (failure.kind === 'rejected' || failure.kind === 'not_sent' || failure.kind === 'duplicate') return failure;
 	const why = failure.kind === 'signature' ? 'its answer could not be trusted' : failure.message;
 	return new GatewayFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${why})`, failure.details);
 }
@@ -181,9 +201,10 @@ async function attempt(
 ): Promise<Answer> {
 	const sent = await post(ctx, path, body, options).then(
 		(response) => ({ response }),
-		(error: unknown) => ({ code: errorCode(error) }),
+		(error: unknown) => ({ error, code: errorCode(error) }),
 	);
 	if ('response' in sent) return await interpret(sent.response, settings, options);
+	if (sent.error instanceof GatewayFailure) throw sent.error;
 	const { code } = sent;
 	if (code !== undefined && NOT_SENT_CODES.has(code)) {
 		throw new GatewayFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, { cause: code });

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import type { ArrayStyle } from './canonical';
+import { ambiguityOf, type ArrayStyle } from './canonical';
 import { privateKeyOf } from './keys';
 import { signBodyAsync } from './signature';
 
@@ -112,6 +112,11 @@ export async function signRequest(
 	const body = (typeof requestOptions.body === 'object' && requestOptions.body !== null ? requestOptions.body : {}) as object;
 	// One copy, sent as signed: its canonical string is taken before `sign` is set (and leaves any old one out).
 	const signed: Record<string, unknown> = { ...body, appId: settings.appId };
+	// The last line of defence: the node refuses such values with a clear error long before they get here.
+	const ambiguity = ambiguityOf(signed, { arrayStyle: settings.arrayStyle });
+	if (ambiguity !== undefined) {
+		throw new UserError(`HaiPay: "${ambiguity.field}" holds "${ambiguity.character}", which would let the signature stand for other fields: nothing was signed or sent.`);
+	}
 	signed.sign = await signBodyAsync(signed, settings.secretKey, privateKey, { arrayStyle: settings.arrayStyle });
 	return {
 		...requestOptions,

@@ -1,4 +1,5 @@
 import { dataItem } from '../../execute/present';
+import { distrustBalance } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
 import { CURRENCIES, type Currency } from '../../transport/currencies';
 import { currencyOf, currencyParameter } from '../shared';
@@ -22,6 +23,7 @@ export const getBalance: Operation = {
 		const currency = currencyOf(ctx, itemIndex, BALANCE_CURRENCIES);
 		return { path: `/${currency.toLowerCase()}/account/ledger`, body: {}, currency };
 	},
+	distrust: distrustBalance,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared) };
 	},

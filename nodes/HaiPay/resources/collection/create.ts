@@ -1,5 +1,6 @@
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { dataItem } from '../../execute/present';
+import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
 import { MIT_RULES } from '../../rules/collection';
 import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
@@ -33,6 +34,7 @@ export const createCollection: Operation = {
 		const currency = currencyOf(ctx, itemIndex, ['USD']);
 		return prepareCreate(ctx, itemIndex, MIT_RULES, currency);
 	},
+	distrust: distrustCreate,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared, 'collection', { outcome: 'accepted' }) };
 	},

@@ -1,5 +1,6 @@
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { dataItem } from '../../execute/present';
+import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../rules/payout';
 import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
@@ -25,6 +26,7 @@ export const createPayout: Operation = {
 		const currency = currencyOf(ctx, itemIndex, PAYOUT_CURRENCIES) as PayoutCurrency;
 		return prepareCreate(ctx, itemIndex, PAYOUT_RULES[currency], currency);
 	},
+	distrust: distrustCreate,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared, 'payout', { outcome: 'accepted' }) };
 	},

@@ -4,6 +4,7 @@ import { dataItem } from '../../execute/present';
 import { parameterValue } from '../../execute/parameters';
 import type { Operation, Prepared } from '../../execute/types';
 import { GatewayFailure } from '../../transport/outcome';
+import { MAX_ORDER_NO_LENGTH } from '../shared';
 
 const scope = { resource: 'voucher', operation: 'download' };
 const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
@@ -134,6 +135,13 @@ export const downloadVoucher: Operation = {
 				rule: orderNos.length === 0 ? 'required' : 'maxItems',
 			});
 		}
+		const long = orderNos.find((orderNo) => orderNo.length > MAX_ORDER_NO_LENGTH);
+		if (long !== undefined) {
+			throw new GatewayFailure('invalid', `"orderNos" entries must be at most ${MAX_ORDER_NO_LENGTH} characters (got one of ${long.length})`, {
+				field: 'orderNos',
+				rule: 'maxLength',
+			});
+		}
 		const isAmount = Number(ctx.getNodeParameter('isAmount', itemIndex, 0));
 		const lang = ctx.getNodeParameter('lang', itemIndex, 'en') as string;
 		if (!['zh', 'en'].includes(lang)) {
@@ -147,6 +155,12 @@ export const downloadVoucher: Operation = {
 			lang,
 		};
 		return { path: '/common/voucher/pdf', body, currency: '', acceptFile: true };
+	},
+	distrust(answer, prepared) {
+		if (answer.type !== 'data') return undefined;
+		const orderNo = answer.data.orderNo;
+		const asked = prepared.body.orderNos as string[];
+		return typeof orderNo === 'string' && orderNo !== '' && !asked.includes(orderNo) ? `the answer is about orderNo "${orderNo}", not one asked for` : undefined;
 	},
 	async present(ctx, itemIndex, answer, prepared) {
 		if (answer.type === 'file') return await binaryItem(ctx, itemIndex, answer.buffer, answer.mimeType, prepared);

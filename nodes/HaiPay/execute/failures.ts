@@ -1,0 +1,94 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
+import { createOutcome, CREATE_ADVICE, GatewayFailure, READ_ADVICE } from '../transport/outcome';
+import type { CallKind } from '../transport/request';
+import { parameterValue } from './parameters';
+import type { Prepared } from './types';
+
+/** The advice that fits the operation: reads create nothing and carry no orderId to resend. */
+export function adviceFor(failure: GatewayFailure, kind: CallKind): string {
+	return kind === 'create' ? CREATE_ADVICE[createOutcome(failure.kind)] : READ_ADVICE[failure.kind];
+}
+
+/**
+ * Anything that is not already a GatewayFailure: while preparing (an expression that cannot be resolved, say)
+ * nothing was sent; while sending, a create's fate is unknown and a read simply failed.
+ */
+export function failureOf(error: unknown, phase: 'prepare' | 'send', kind: CallKind): GatewayFailure {
+	if (error instanceof GatewayFailure) return error;
+	const message = error instanceof Error ? error.message : String(error);
+	if (phase === 'prepare') return new GatewayFailure('invalid', message, {});
+	return new GatewayFailure(kind === 'create' ? 'unknown' : 'unavailable', message, {});
+}
+
+/**
+ * A field's value as the item gave it, for an item that failed before a request was built: from the input item
+ * when fields come from it, otherwise from the parameter. Undefined when there is none.
+ */
+export function declared(ctx: IExecuteFunctions, itemIndex: number, name: string): string | undefined {
+	let value: unknown;
+	try {
+		const fromInput = name !== 'currency' && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+		value = fromInput ? ctx.getInputData()[itemIndex]?.json[name] : parameterValue(ctx, itemIndex, name, '');
+	} catch {
+		value = undefined;
+	}
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	return text === '' ? undefined : text;
+}
+
+/** What a failed item says about where it stands: its order and currency, when known. */
+export type FailedAt = Partial<Pick<Prepared, 'orderId' | 'currency'>>;
+
+/** The error n8n shows for a failed item, or stops the run with: message, advice, and what HaiPay said. */
+export function nodeError(ctx: IExecuteFunctions, failure: GatewayFailure, kind: CallKind, itemIndex: number, at: FailedAt, accepted = 0): Error {
+	const where = at.orderId === undefined ? '' : ` Order ID: ${at.orderId}.`;
+	const before =
+		accepted > 0
+			? ` ${accepted} other item(s) of this run were accepted before it stopped; HaiPay refuses a repeated orderId, so a re-run does not pay them twice, but set "On Error" to "Continue" to keep their results.`
+			: '';
+	const description = `${adviceFor(failure, kind)}${where}${before}`;
+	if (failure.kind === 'invalid' || failure.kind === 'not_sent') {
+		return new NodeOperationError(ctx.getNode(), failure.message, { itemIndex, description });
+	}
+	const response: JsonObject = {
+		errorType: failure.kind,
+		...(failure.details.errorCode !== undefined ? { error: failure.details.errorCode } : {}),
+		...(failure.details.gatewayMessage !== undefined ? { msg: failure.details.gatewayMessage } : {}),
+		...(at.orderId !== undefined ? { orderId: at.orderId } : {}),
+	};
+	return new NodeApiError(ctx.getNode(), response, {
+		message: failure.message,
+		description,
+		itemIndex,
+		...(failure.details.httpStatus !== undefined ? { httpCode: String(failure.details.httpStatus) } : {}),
+	});
+}
+
+/**
+ * The output item of a failure, under "On Error: Continue": enough to route, reconcile and retry safely. Under
+ * "Continue (using error output)" it also carries the item-level error that makes n8n route it there.
+ */
+export function failureItem(ctx: IExecuteFunctions, failure: GatewayFailure, kind: CallKind, at: FailedAt, itemIndex: number): INodeExecutionData {
+	const { details } = failure;
+	const json: IDataObject = {
+		error: failure.message,
+		errorType: failure.kind,
+		...(kind === 'create' ? { outcome: createOutcome(failure.kind) } : {}),
+		...(details.errorCode !== undefined ? { errorCode: details.errorCode } : {}),
+		...(details.gatewayMessage !== undefined ? { gatewayMessage: details.gatewayMessage } : {}),
+		...(details.field !== undefined ? { field: details.field, rule: details.rule } : {}),
+		...(details.cause !== undefined ? { cause: details.cause } : {}),
+		...(details.httpStatus !== undefined ? { httpStatus: details.httpStatus } : {}),
+		...(at.orderId !== undefined ? { orderId: at.orderId } : {}),
+		...(at.currency ? { currency: at.currency } : {}),
+		advice: adviceFor(failure, kind),
+	};
+	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
+	if (ctx.getNode().onError === 'continueErrorOutput') {
+		item.error = nodeError(ctx, failure, kind, itemIndex, at) as NodeApiError | NodeOperationError;
+	}
+	return item;
+}

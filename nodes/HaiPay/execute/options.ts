@@ -1,0 +1,35 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+/** Run-wide settings of one execution of the node, read from its Options. */
+export interface RunOptions {
+	concurrency: number;
+	requestsPerSecond: number;
+	timeoutMs: number;
+	retries: number;
+	/** Creates only: query every item whose outcome is unknown, for up to `resolveWithinMs`. */
+	resolveUnknown: boolean;
+	resolveWithinMs: number;
+}
+
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_REQUESTS_PER_SECOND = 0;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_READ_RETRIES = 2;
+export const DEFAULT_RESOLVE_WITHIN_SECONDS = 60;
+
+function bounded(value: unknown, fallback: number, min: number, max: number): number {
+	const parsed = Number(value ?? fallback);
+	return Number.isFinite(parsed) ? Math.min(Math.max(parsed, min), max) : fallback;
+}
+
+export function runOptionsOf(ctx: IExecuteFunctions): RunOptions {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	return {
+		concurrency: Math.floor(bounded(options.concurrency, DEFAULT_CONCURRENCY, 1, 64)),
+		requestsPerSecond: bounded(options.requestsPerSecond, DEFAULT_REQUESTS_PER_SECOND, 0, 1000),
+		timeoutMs: Math.floor(bounded(options.timeout, DEFAULT_TIMEOUT_MS, 1000, 600_000)),
+		retries: Math.floor(bounded(options.retries, DEFAULT_READ_RETRIES, 0, 10)),
+		resolveUnknown: options.resolveUnknown !== false,
+		resolveWithinMs: Math.floor(bounded(options.resolveWithin, DEFAULT_RESOLVE_WITHIN_SECONDS, 1, 3600) * 1000),
+	};
+}

@@ -1,0 +1,32 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { mismatchOf } from '../transport/lookup';
+import type { Answer } from '../transport/request';
+import type { Prepared } from './types';
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** A create's answer is proof only as a data object that names the request's own orderId. */
+export function distrustCreate(answer: Answer, prepared: Prepared): string | undefined {
+	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
+	const orderId = text(answer.data.orderId);
+	if (orderId === '') return "the answer does not name the request's orderId";
+	if (orderId !== prepared.orderId) return `the answer is about orderId "${orderId}", not "${prepared.orderId}"`;
+	return undefined;
+}
+
+/** A query's answer must be a data object about the order asked for. */
+export function distrustQuery(answer: Answer, prepared: Prepared): string | undefined {
+	if (answer.type !== 'data') return 'HaiPay answered without a data object';
+	return mismatchOf({ orderId: prepared.body.orderId as string | undefined, orderNo: prepared.body.orderNo as string | undefined }, answer.data);
+}
+
+/** A balance answer is a data object about the account, never about an order. */
+export function distrustBalance(answer: Answer): string | undefined {
+	if (answer.type !== 'data') return 'HaiPay answered without a data object';
+	const data: IDataObject = answer.data;
+	if (text(data.orderId) !== '' || text(data.orderNo) !== '') return 'the answer is about an order, not a balance';
+	return undefined;
+}
