@@ -21,6 +21,11 @@ export interface CallbackJob {
 	concurrency: number;
 	forged: boolean;
 	runId: string;
+	/**
+	 * Orders the gateway really has, to call back about (Confirm With HaiPay queries each one): the i-th callback
+	 * names the i-th order with its status. Without it, made-up orders are named.
+	 */
+	orders?: Array<{ orderId: string; orderNo: string; status: 2 | 3 }>;
 }
 
 export interface CallbackResult {
@@ -40,12 +45,13 @@ export interface CallbackResult {
 }
 
 function body(job: CallbackJob, index: number): Record<string, unknown> {
-	const failed = index % 10 === 9;
+	const order = job.orders?.[index];
+	const failed = order === undefined ? index % 10 === 9 : order.status === 3;
 	return {
 		appId: job.appId,
 		currency: 'TZS',
-		orderId: `CB-${job.runId}-${index}`,
-		orderNo: `HP${job.runId}${String(index).padStart(7, '0')}`,
+		orderId: order?.orderId ?? `CB-${job.runId}-${index}`,
+		orderNo: order?.orderNo ?? `HP${job.runId}${String(index).padStart(7, '0')}`,
 		amount: '1000',
 		fee: '10',
 		status: failed ? 3 : 2,

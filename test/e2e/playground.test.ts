@@ -174,6 +174,34 @@ describe('example 2: callbacks into the active workflow', () => {
 	});
 });
 
+describe('callback attacks on the production webhook (issue 13)', () => {
+	// Sent by the sandbox's attack routes, with its retries, to the active workflow's production URL: each one is
+	// signed with the real platform key, as by someone who captured the genuine callback.
+	const ORDER = 'PAY-2026-05-0002';
+
+	async function attack(kind: 'replay' | 'resplit' | 'regressed') {
+		const ref = { orderId: ORDER, appId: 1001 };
+		const job = stack.sandbox.control.attackCallback(ref, kind, { url: callbackUrl('TZS') });
+		await stack.sandbox.waitForCallback((attempt) => attempt.jobId === job.id && attempt.last, 30_000);
+		return stack.sandbox.callbacks.filter((attempt) => attempt.jobId === job.id);
+	}
+
+	test('a re-split replay (orderNo folded into orderId, same signature) is refused on every attempt and starts nothing', async () => {
+		const attempts = await attack('resplit');
+		expect(attempts.map((attempt) => attempt.httpStatus)).toEqual([422, 422, 422]);
+		expect(attempts.every((attempt) => attempt.response !== 'SUCCESS')).toBe(true);
+		await expectCallbackExecutions(CREATED.length);
+	});
+
+	test('an exact replay and an earlier status after the final one are acknowledged and start nothing', async () => {
+		for (const kind of ['replay', 'regressed'] as const) {
+			const attempts = await attack(kind);
+			expect({ kind, answers: attempts.map((attempt) => [attempt.httpStatus, attempt.response]) }).toEqual({ kind, answers: [[200, 'SUCCESS']] });
+		}
+		await expectCallbackExecutions(CREATED.length);
+	});
+});
+
 describe('example 3: reconciliation', () => {
 	test('queries every order sent without a known result and saves a voucher PDF for each final one', async () => {
 		const { run } = await stack.execute(WORKFLOW_IDS.reconciliation);
