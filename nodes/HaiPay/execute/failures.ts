@@ -68,13 +68,15 @@ export function nodeError(ctx: IExecuteFunctions, failure: GatewayFailure, kind:
 }
 
 /**
- * The output item of a failure, under "On Error: Continue": enough to route, reconcile and retry safely. Under
- * "Continue (using error output)" it also carries the item-level error that makes n8n route it there.
+ * The output item of a failure, under "On Error: Continue": enough to route, reconcile and retry safely.
+ *
+ * Under "Continue (using error output)" n8n moves an item to the error output when its json holds only `error`,
+ * `message` and `details` (an item-level error object would make n8n replace the json with the message alone),
+ * so there the same fields travel inside `details`, and n8n adds the input item's fields beside them.
  */
 export function failureItem(ctx: IExecuteFunctions, failure: GatewayFailure, kind: CallKind, at: FailedAt, itemIndex: number): INodeExecutionData {
 	const { details } = failure;
-	const json: IDataObject = {
-		error: failure.message,
+	const fields: IDataObject = {
 		errorType: failure.kind,
 		...(kind === 'create' ? { outcome: createOutcome(failure.kind) } : {}),
 		...(details.errorCode !== undefined ? { errorCode: details.errorCode } : {}),
@@ -86,9 +88,7 @@ export function failureItem(ctx: IExecuteFunctions, failure: GatewayFailure, kin
 		...(at.currency ? { currency: at.currency } : {}),
 		advice: adviceFor(failure, kind),
 	};
-	const item: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (ctx.getNode().onError === 'continueErrorOutput') {
-		item.error = nodeError(ctx, failure, kind, itemIndex, at) as NodeApiError | NodeOperationError;
-	}
-	return item;
+	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	const json: IDataObject = toErrorOutput ? { error: failure.message, details: fields } : { error: failure.message, ...fields };
+	return { json, pairedItem: { item: itemIndex } };
 }

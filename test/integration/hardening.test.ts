@@ -1,0 +1,346 @@
+/**
+ * The HaiPay node against a faulty gateway and a hostile network: every answer must be proven before it is
+ * believed, every wait and body is bounded, and failures land where n8n's error handling expects them. Real
+ * n8n-core executions against the sandbox over HTTP.
+ */
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { credentialFor, NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ manual: true, hangMs: 4_000 });
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+afterEach(() => {
+	sandbox.control.clearFaults();
+});
+
+const createTzs = payoutFromItem('TZS', TZS_FIELDS);
+const asIs = (parameters: Record<string, unknown>, options: Record<string, unknown> = {}) => ({
+	...parameters,
+	options: { resolveUnknown: false, ...options },
+});
+const keepGoing = { onError: 'continueRegularOutput' };
+
+const ZAR_FIELDS = TZS_FIELDS;
+function zarRow(overrides: Record<string, unknown> = {}) {
+	return {
+		orderId: uniqueOrderId('ZAR'),
+		amount: '100',
+		accountType: 'BANK_ACCOUNT',
+		bankCode: 'FNB',
+		accountNo: '62000000000',
+		name: 'Thabo Nkosi',
+		phone: '27821234567',
+		email: 'thabo@example.com',
+		partnerUserId: 'user-2',
+		...overrides,
+	};
+}
+
+function ordersWith(orderId: string) {
+	return sandbox.orders.filter((order) => order.orderId === orderId);
+}
+
+describe('one signature, one body', () => {
+	it('refuses a value that would re-split the signed text, and sends nothing', async () => {
+		const forged = '62000000000&accountType=BANK_ACCOUNT&amount=9000000&orderId=EVIL-1';
+		const row = zarRow({ accountNo: forged });
+		const before = sandbox.appliesReceived(1002);
+		const result = await runNode(sandbox, { currency: 'ZAR', parameters: payoutFromItem('ZAR', ZAR_FIELDS), items: [row], settings: keepGoing });
+		const [item] = result.jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'invalid', field: 'accountNo', rule: 'separator', orderId: row.orderId });
+		expect(String(item.error)).toContain('"accountNo" must not contain "&"');
+		expect(sandbox.appliesReceived(1002)).toBe(before);
+		expect(ordersWith('EVIL-1')).toHaveLength(0);
+	});
+
+	it.each([
+		['an equals sign in a note', { subject: 'a=b' }, 'subject', '='],
+		['a line break in a note', { subject: 'line\nbreak' }, 'subject', 'U+000A'],
+	])('refuses %s on a create', async (_what, overrides, field, character) => {
+		const row = tzsRow(overrides);
+		const params = { ...createTzs, additionalFields: { subject: '={{ $json.subject }}' } };
+		const result = await runNode(sandbox, { parameters: params, items: [row], settings: keepGoing });
+		const [item] = result.jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'invalid', field });
+		expect(String(item.error)).toContain(character);
+	});
+
+	it('refuses separators in queries, voucher order numbers and extra fields', async () => {
+		const query = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId: 'A&orderNo=B' }, settings: keepGoing });
+		expect(query.jsonOf(NODE)[0]).toMatchObject({ errorType: 'invalid', field: 'orderId', rule: 'separator' });
+		const voucher = await runNode(sandbox, { parameters: { resource: 'voucher', operation: 'download', orderNos: '["HP1","HP2&lang=zh"]' }, settings: keepGoing });
+		expect(voucher.jsonOf(NODE)[0]).toMatchObject({ errorType: 'invalid', field: 'orderNos', rule: 'separator' });
+		const extra = await runNode(sandbox, {
+			currency: 'ZAR',
+			parameters: { ...payoutFromItem('ZAR', ZAR_FIELDS), options: { extraFields: '{"branch": "x&amount=1"}' } },
+			items: [zarRow()],
+			settings: keepGoing,
+		});
+		expect(extra.jsonOf(NODE)[0]).toMatchObject({ outcome: 'invalid', field: 'branch', rule: 'separator' });
+		expect(sandbox.requests.some((request) => JSON.stringify(request.body).includes('x&amount'))).toBe(false);
+	});
+});
+
+describe('On Error: Continue (using error output)', () => {
+	it('routes failed items to the error output with their outcome, orderId and advice', async () => {
+		const rows = [tzsRow(), tzsRow({ amount: '5' }), tzsRow({ name: 'No Channel' }), tzsRow({ name: 'Reset Connection' })];
+		const result = await runNode(sandbox, { parameters: asIs(createTzs), items: rows, settings: { onError: 'continueErrorOutput' } });
+		expect(result.status).toBe('success');
+		const success = result.jsonOf(NODE, 0, 0);
+		const failed = result.jsonOf(NODE, 0, 1);
+		expect(success.map((item) => item.orderId)).toEqual([rows[0].orderId]);
+		expect(success[0]).toMatchObject({ outcome: 'accepted' });
+		const details = failed.map((item) => item.details as Record<string, unknown>);
+		expect(details.map((item) => [item.orderId, item.outcome])).toEqual([
+			[rows[1].orderId, 'invalid'],
+			[rows[2].orderId, 'rejected'],
+			[rows[3].orderId, 'unknown'],
+		]);
+		for (const [index, item] of failed.entries()) {
+			expect(typeof item.error).toBe('string');
+			expect(typeof details[index].advice).toBe('string');
+		}
+		expect(details[1]).toMatchObject({ errorCode: '4002', gatewayMessage: 'channel code does not exist' });
+		expect(details[0]).toMatchObject({ field: 'amount', rule: 'amount' });
+	});
+
+	it('keeps every item on the regular output under "Continue (using regular output)"', async () => {
+		const rows = [tzsRow(), tzsRow({ amount: '5' })];
+		const result = await runNode(sandbox, { parameters: asIs(createTzs), items: rows, settings: keepGoing });
+		expect(result.jsonOf(NODE).map((item) => item.outcome)).toEqual(['accepted', 'invalid']);
+		expect(result.outputOf(NODE)[1].error).toBeUndefined();
+	});
+});
+
+describe('success that is not proven is not success', () => {
+	it('a create answered with a string data is unknown', async () => {
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: 'OK', times: 1 });
+		const row = tzsRow();
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
+		expect(String(item.error)).toContain('without a data object');
+	});
+
+	it("a create answered with another order's genuinely signed answer is unknown, and keeps its own orderId", async () => {
+		const other = tzsRow();
+		const first = (await runNode(sandbox, { parameters: createTzs, items: [other] })).jsonOf(NODE)[0];
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: { orderId: other.orderId, orderNo: first.orderNo }, times: 1 });
+		const row = tzsRow();
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
+		expect(item).not.toHaveProperty('orderNo');
+		expect(String(item.error)).toContain(`not "${row.orderId}"`);
+	});
+
+	it('a create answered with a signed balance is unknown', async () => {
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: { bal: '1.00', availableBal: '1.00', frzBal: '0.00', unSettleBal: '0.00' }, times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown' });
+	});
+
+	it("a query answered with another order's signed success is refused as untrusted", async () => {
+		const failed = tzsRow({ name: 'Fail Payout' });
+		const good = tzsRow();
+		const [a, b] = (await runNode(sandbox, { parameters: createTzs, items: [failed, good] })).jsonOf(NODE);
+		sandbox.control.settle(a.orderNo as string, 'failed');
+		sandbox.control.settle(b.orderNo as string, 'success');
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/query',
+			data: { orderId: good.orderId, orderNo: b.orderNo, amount: '15000', fee: '0.00', status: 2, payTime: '', errorMsg: '' },
+			times: 1,
+		});
+		const result = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId: String(failed.orderId) }, settings: keepGoing });
+		const [item] = result.jsonOf(NODE);
+		expect(item).toMatchObject({ errorType: 'untrusted' });
+		expect(item).not.toHaveProperty('status');
+		expect(String(item.advice)).not.toContain('orderId');
+	});
+
+	it('a balance answered with an order is refused', async () => {
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/account/ledger', data: { orderId: 'X', orderNo: 'HP1', status: 2 }, times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' }, settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ errorType: 'untrusted' });
+	});
+});
+
+describe('redirects are never followed', () => {
+	it('a 307 to a create is sent once and its outcome is unknown', async () => {
+		sandbox.control.addFault({ type: 'redirect', when: 'after', path: '/tzs/pay/apply', times: 1 });
+		const row = tzsRow();
+		const before = sandbox.appliesReceived(1001);
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown', httpStatus: 307 });
+		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+		expect(ordersWith(row.orderId as string)).toHaveLength(1);
+	});
+
+	it('a redirect to a host that refuses connections is unknown, not "not sent"', async () => {
+		const closed = await startSandbox({ manual: true });
+		const location = `${closed.baseUrl}/tzs/pay/apply`;
+		await closed.close();
+		sandbox.control.addFault({ type: 'redirect', when: 'after', status: 308, location, path: '/tzs/pay/apply', times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown', httpStatus: 308 });
+	});
+
+	it('a redirect to a read is a clear failure', async () => {
+		sandbox.control.addFault({ type: 'redirect', path: '/tzs/account/ledger', times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' }, settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ errorType: 'untrusted', httpStatus: 307 });
+		expect(String(item.error)).toContain('redirect');
+	});
+});
+
+describe('status "0": rejected only when the request itself was refused', () => {
+	it.each(['504 Gateway Time-out', 'connect time-out', 'System busy, please query the order', '系统异常', 'NULL', ''])(
+		'"%s" is unknown',
+		async (msg) => {
+			sandbox.control.addFault({ type: 'statusZero', when: 'after', path: '/tzs/pay/apply', msg, code: '9999', times: 1 });
+			const row = tzsRow();
+			const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+			expect(item).toMatchObject({ outcome: 'unknown', gatewayMessage: msg });
+			expect(ordersWith(row.orderId as string)).toHaveLength(1);
+		},
+	);
+
+	it.each(['sign does not verify', 'No permission to pay for products', 'insufficient balance'])('"%s" is rejected', async (msg) => {
+		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg, code: '4999', times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'rejected', gatewayMessage: msg });
+	});
+});
+
+describe('deadlines and sizes', () => {
+	it('a create whose answer drips one byte at a time ends at its deadline, as unknown', async () => {
+		sandbox.control.addFault({ type: 'slowBody', when: 'after', path: '/tzs/pay/apply', ms: 500, bytes: 400, times: 1 });
+		const ended = new Promise<{ bytesWritten: number; closedByClient: boolean }>((resolve) => sandbox.events.once('fault', resolve));
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs, { timeout: 2000 }), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown', cause: 'ETIMEDOUT' });
+		expect(String(item.error)).toContain('no complete answer within 2000 ms');
+		const fault = await ended;
+		expect(fault.closedByClient).toBe(true);
+		expect(fault.bytesWritten).toBeLessThan(400);
+	});
+
+	it('an endless JSON answer to a create stops at the cap, as unknown', async () => {
+		sandbox.control.addFault({ type: 'endlessBody', when: 'after', path: '/tzs/pay/apply', times: 1 });
+		const ended = new Promise<{ bytesWritten: number; closedByClient: boolean }>((resolve) => sandbox.events.once('fault', resolve));
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown' });
+		expect(String(item.error)).toContain('larger than 1048576 bytes');
+		const fault = await ended;
+		expect(fault.closedByClient).toBe(true);
+		expect(fault.bytesWritten).toBeLessThan(8 * 1048576);
+	});
+
+	it('an endless voucher stops at the voucher cap with a read failure, and is not retried', async () => {
+		sandbox.control.addFault({ type: 'endlessBody', path: '/common/voucher/pdf' });
+		const ended = new Promise<{ bytesWritten: number }>((resolve) => sandbox.events.once('fault', resolve));
+		const result = await runNode(sandbox, { parameters: { resource: 'voucher', operation: 'download', orderNos: 'HP1' }, settings: keepGoing });
+		const [item] = result.jsonOf(NODE);
+		expect(item).toMatchObject({ errorType: 'untrusted' });
+		expect(String(item.error)).toContain(`larger than ${64 * 1024 * 1024} bytes`);
+		expect((await ended).bytesWritten).toBeLessThan(2 * 64 * 1024 * 1024);
+		expect(sandbox.requests.filter((request) => request.path === '/common/voucher/pdf' && request.outcome === 'fault')).toHaveLength(1);
+	});
+
+	it('refuses voucher order numbers longer than 64 characters before sending', async () => {
+		const long = 'H'.repeat(65);
+		const [item] = (await runNode(sandbox, { parameters: { resource: 'voucher', operation: 'download', orderNos: `HP1, ${long}` }, settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ errorType: 'invalid', field: 'orderNos', rule: 'maxLength' });
+		const [ok] = (await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderNo: 'H'.repeat(64) }, settings: keepGoing })).jsonOf(NODE);
+		expect(ok).toMatchObject({ status: 3 });
+	});
+});
+
+describe('Extra Fields (JSON)', () => {
+	const zar = payoutFromItem('ZAR', ZAR_FIELDS);
+
+	it('reaches the gateway, signed', async () => {
+		const row = zarRow();
+		const result = await runNode(sandbox, { currency: 'ZAR', parameters: { ...zar, options: { extraFields: '{"branchCode": "250655"}' } }, items: [row] });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted' });
+		const sent = sandbox.requests.find((request) => request.orderId === row.orderId);
+		expect(sent?.body).toMatchObject({ branchCode: '250655' });
+	});
+
+	it.each([
+		['{"sign": "x"}', 'sign'],
+		['{"appId": 1}', 'appId'],
+		['{"AppId": 1}', 'AppId'],
+		['{"Amount": "9000000"}', 'Amount'],
+		['{"__proto__": {"x": 1}}', '__proto__'],
+		['{"constructor": "x"}', 'constructor'],
+		['{"prototype": "x"}', 'prototype'],
+	])('refuses %s', async (json, field) => {
+		const row = zarRow();
+		const result = await runNode(sandbox, { currency: 'ZAR', parameters: { ...zar, options: { extraFields: json } }, items: [row], settings: keepGoing });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'invalid', field, rule: 'unknownField' });
+		expect(ordersWith(row.orderId)).toHaveLength(0);
+	});
+});
+
+describe('advice fits the operation', () => {
+	it('a read refused for a wrong secret says nothing about creating or resending an orderId', async () => {
+		const credential = credentialFor(sandbox, 'TZS', { secretKey: 'wrong-test-only-secret' });
+		for (const parameters of [
+			{ resource: 'account', operation: 'getBalance', currency: 'TZS' },
+			{ resource: 'voucher', operation: 'download', orderNos: 'HP1' },
+		]) {
+			const [item] = (await runNode(sandbox, { parameters, credential, settings: keepGoing })).jsonOf(NODE);
+			expect(item).toMatchObject({ errorType: 'rejected' });
+			expect(item).not.toHaveProperty('outcome');
+			expect(String(item.advice)).not.toMatch(/created|orderId/);
+			expect(String(item.advice)).toContain('secret');
+		}
+	});
+});
+
+describe('Resolve Unknown Outcomes', () => {
+	const resolving = (within = 20) => ({ ...createTzs, options: { timeout: 1500, resolveWithin: within } });
+
+	it.each([
+		['a time-out after the order was created', { name: 'Time Out' }],
+		['a 502 after the order was created', { name: 'Server Error' }],
+	])('%s: accepted by query, sent once', async (_what, overrides) => {
+		const row = tzsRow(overrides);
+		const before = sandbox.appliesReceived(1001);
+		const [item] = (await runNode(sandbox, { parameters: resolving(), items: [row], settings: keepGoing })).jsonOf(NODE);
+		const [order] = ordersWith(row.orderId as string);
+		expect(item).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderId: row.orderId, orderNo: order.orderNo, status: order.status, verified: true });
+		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+	});
+
+	it('a reset before the request reached the gateway: not_found, safe to send again with the same orderId', async () => {
+		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
+		const row = tzsRow();
+		const [item] = (await runNode(sandbox, { parameters: resolving(), items: [row], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'not_found', orderId: row.orderId });
+		expect(String(item.advice)).toContain('send it again with the same orderId');
+		expect(ordersWith(row.orderId as string)).toHaveLength(0);
+	});
+
+	it('the query itself failing leaves the outcome unknown, with why', async () => {
+		sandbox.control.addFault({ type: 'httpError', path: '/tzs/pay/query', status: 503 });
+		const row = tzsRow({ name: 'Server Error' });
+		const [item] = (await runNode(sandbox, { parameters: resolving(2), items: [row], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
+		expect(String(item.error)).toContain('querying it for 2 s did not settle it');
+		expect(ordersWith(row.orderId as string)).toHaveLength(1);
+	});
+
+	it('without Continue On Fail, a resolved item does not stop the run', async () => {
+		const rows = [tzsRow({ name: 'Server Error' }), tzsRow()];
+		const result = await runNode(sandbox, { parameters: resolving(), items: rows });
+		expect(result.status).toBe('success');
+		expect(result.jsonOf(NODE).map((item) => item.outcome)).toEqual(['accepted', 'accepted']);
+	});
+});

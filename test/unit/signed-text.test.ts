@@ -1,0 +1,124 @@
+/**
+ * Property: for every operation, the string to sign of any body the node accepts parses back into exactly that
+ * body's fields, so one signature can never stand for another set of fields. Bodies come from random items whose
+ * values mix ordinary text with the characters that could re-split the string (& = and control characters).
+ */
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { canonicalFields } from '../../nodes/HaiPay/transport/canonical';
+import { settingsOf } from '../../nodes/HaiPay/transport/settings';
+import { MIT_RULES } from '../../nodes/HaiPay/rules/collection';
+import { PAYOUT_RULES } from '../../nodes/HaiPay/rules/payout';
+import { OPERATIONS } from '../../nodes/HaiPay/resources';
+import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
+import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
+import type { HaiPaySettings } from '../../nodes/HaiPay/transport/settings';
+import { TEST_KEYS } from '../helpers/keys';
+import { BASES } from '../helpers/rows';
+
+/** A small seeded generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state * 1664525 + 1013904223) >>> 0;
+		return state / 2 ** 32;
+	};
+}
+
+const PIECES = ['a', 'Z', '7', ' ', '-', '_', '.', '@', '&', '=', '&x=1', '\n', '\u0000', '\u007f', 'é', '你', '1000', '255712345678', 'Amina Juma', 'x@y.co'];
+
+function text(next: () => number): string {
+	const length = Math.floor(next() * 5);
+	let value = '';
+	for (let index = 0; index < length; index++) value += PIECES[Math.floor(next() * PIECES.length)];
+	return value;
+}
+
+/** HaiPay's rule for reading the signed text back: split on &, then on the first =. */
+function parse(fields: string): Record<string, string> {
+	const parsed: Record<string, string> = {};
+	if (fields === '') return parsed;
+	for (const pair of fields.split('&')) {
+		const at = pair.indexOf('=');
+		parsed[pair.slice(0, at)] = pair.slice(at + 1);
+	}
+	return parsed;
+}
+
+function rendered(body: Record<string, unknown>): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [key, value] of Object.entries(body)) {
+		if (value === undefined || value === null || value === '') continue;
+		out[key] = typeof value === 'string' ? value : JSON.stringify(value);
+	}
+	return out;
+}
+
+function context(parameters: Record<string, unknown>, json: Record<string, unknown>): IExecuteFunctions {
+	const node = { name: 'HaiPay', type: 'haiPay', typeVersion: 1, position: [0, 0], parameters } as unknown as INode;
+	const items: INodeExecutionData[] = [{ json: json as INodeExecutionData['json'] }];
+	return {
+		getNode: () => node,
+		getInputData: () => items,
+		getNodeParameter: (name: string, _index: number, fallback?: unknown) => {
+			let value: unknown = parameters;
+			for (const key of name.split('.')) value = (value as Record<string, unknown> | undefined)?.[key];
+			return value ?? fallback;
+		},
+	} as unknown as IExecuteFunctions;
+}
+
+const settings = settingsOf({
+	environment: 'custom',
+	baseUrl: 'http://127.0.0.1:1',
+	appId: 1001,
+	currency: '',
+	secretKey: 'test-only-secret',
+	privateKey: TEST_KEYS.merchantPkcs8,
+});
+
+const RULES = { ...PAYOUT_RULES, USD: MIT_RULES } as const;
+
+function prepare(ctx: IExecuteFunctions, operation: Operation, using: HaiPaySettings): { prepared: Prepared } | { problem: unknown } {
+	try {
+		return { prepared: preparedRequest(ctx, operation, using, 0) };
+	} catch (problem) {
+		return { problem };
+	}
+}
+
+describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.operation}`, operation] as const))('%s', (_name, operation) => {
+	it('signs only bodies whose signed text reads back as exactly their fields', () => {
+		const next = random(operation.resource.length * 31 + operation.operation.length);
+		let accepted = 0;
+		let refused = 0;
+		for (let round = 0; round < 400; round++) {
+			const currencies = operation.kind === 'create' ? (operation.resource === 'payout' ? Object.keys(PAYOUT_RULES) : ['USD']) : ['TZS', 'USDC', 'BRL', 'TZS&x=1'];
+			const currency = currencies[Math.floor(next() * currencies.length)];
+			const rules = RULES[currency as keyof typeof RULES];
+			const json: Record<string, unknown> = { ...BASES[currency] };
+			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
+			const parameters: Record<string, unknown> = {
+				resource: operation.resource,
+				operation: operation.operation,
+				currency,
+				fieldsFrom: 'input',
+				orderId: text(next),
+				orderNo: text(next),
+				orderNos: `${text(next)},${text(next)}`,
+				lang: 'en',
+				options: next() < 0.3 ? { extraFields: JSON.stringify({ [text(next) || 'note']: text(next) }) } : {},
+			};
+			const outcome = prepare(context(parameters, json), operation, settings);
+			if ('problem' in outcome) {
+				refused++;
+				continue;
+			}
+			accepted++;
+			const signed = { ...outcome.prepared.body, appId: settings.appId };
+			expect(parse(canonicalFields(signed))).toEqual(rendered(signed));
+		}
+		expect(refused).toBeGreaterThan(0);
+		expect(accepted).toBeGreaterThan(0);
+	});
+});
