@@ -471,9 +471,9 @@ export function reconciliation(): Workflow {
 			'About',
 			[
 				'## Reconciliation',
-				`Reads \`${FILES}/payout-results.csv\` (written by the bulk payouts example), queries every order that was sent but whose result is not known (\`accepted\` or \`unknown\`), writes \`${FILES}/reconciliation.csv\`, and downloads the voucher PDF of each final order into \`${FILES}/vouchers/\`.`,
+				`Reads \`${FILES}/payout-results.csv\` (written by the bulk payouts example), queries every order that HaiPay has or may have (\`accepted\`, \`unknown\`, and \`duplicate\`: HaiPay refused the orderId because it already has an order with it), writes \`${FILES}/reconciliation.csv\`, and downloads the voucher PDF of each final order into \`${FILES}/vouchers/\`.`,
 				'',
-				'An `unknown` row whose query answers status 3 with "does not exist" never reached HaiPay: send it again with the same `orderId`. Any other status means HaiPay has it: never send it again.',
+				'An `unknown` row whose query answers status 3 with "does not exist" never reached HaiPay: send it again with the same `orderId` (the HaiPay node\'s Resolve Unknown Outcomes already makes this query and reports such rows as `not_found`). Any other status means HaiPay has it: never send it again.',
 			].join('\n'),
 			[-260, -520],
 			600,
@@ -489,7 +489,10 @@ export function reconciliation(): Workflow {
 		typeVersion: 2.2,
 		position: [460, 0],
 		parameters: {
-			conditions: conditions([condition('={{ $json.outcome }}', 'equals', 'accepted'), condition('={{ $json.outcome }}', 'equals', 'unknown')], 'or'),
+			conditions: conditions(
+				['accepted', 'unknown', 'duplicate'].map((outcome) => condition('={{ $json.outcome }}', 'equals', outcome)),
+				'or',
+			),
 			looseTypeValidation: true,
 			options: {},
 		},
