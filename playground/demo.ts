@@ -68,7 +68,7 @@ async function main(): Promise<void> {
 		say('Running "HaiPay example: bulk payouts from a spreadsheet" (n8n execute) ...');
 		const bulk = await executeWorkflow(options, WORKFLOW_IDS.bulkPayouts);
 		const rows = nodeOutput(bulk.run, 'Result row');
-		const sent = rows.filter((row) => ['accepted', 'rejected', 'unknown'].includes(String(row.outcome)));
+		const sent = rows.filter((row) => ['accepted', 'rejected', 'duplicate', 'unknown', 'not_found'].includes(String(row.outcome)));
 		const created = rows.filter((row) => ['accepted', 'unknown'].includes(String(row.outcome))).map((row) => String(row.orderId));
 
 		say(`Waiting for HaiPay to settle ${created.length} orders ...`);
@@ -82,11 +82,15 @@ async function main(): Promise<void> {
 		say(`Bulk payouts: ${rows.length} rows from ${csv}`);
 		say(`  sent to HaiPay:     ${sent.length}`);
 		say(`  accepted:           ${count(rows, 'accepted').length}`);
+		for (const row of count(rows, 'accepted').filter((r) => r.resolvedBy === 'query')) {
+			say(`    ${row.orderId}  ${row.currency}  the answer was lost; the node queried it and HaiPay has it (resolvedBy: query)`);
+		}
 		say(`  not sent (invalid): ${count(rows, 'invalid').length}`);
 		for (const row of count(rows, 'invalid')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
 		say(`  refused by HaiPay:  ${count(rows, 'rejected').length}`);
 		for (const row of count(rows, 'rejected')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
-		say(`  unknown outcome:    ${count(rows, 'unknown').length}  (queried by the reconciliation below, never resent blindly)`);
+		say(`  already in HaiPay:  ${count(rows, 'duplicate').length}  (refused as a repeated orderId: query them; change the orderIds to pay again)`);
+		say(`  unknown outcome:    ${count(rows, 'unknown').length}  (queried by the reconciliation below, never resent blindly)`)
 		for (const row of count(rows, 'unknown')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
 		say('');
 		const succeeded = states.filter((state) => state.status === 2);
