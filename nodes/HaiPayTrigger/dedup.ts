@@ -45,6 +45,9 @@ export function orderPart(body: Record<string, unknown>): string | undefined {
 /** Final statuses: success 2, failed 3, and for collections partially (4) and over-collected (5). */
 export const FINAL_STATUSES = ['2', '3', '4', '5'];
 
+/** The statuses an order passes through before a final one: not started, processing, abnormal. */
+export const EARLIER_STATUSES = ['0', '1', '-1'];
+
 function isSeenCallbacks(value: unknown): value is SeenCallbacks {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -184,12 +187,13 @@ export function recallShared(
 }
 
 /**
- * The final status already emitted for the order of a callback whose own status is not final, or undefined. A
- * final status is never followed by an earlier one, so such a callback is an old one sent again.
+ * The final status already emitted for the order of a callback whose own status comes before any final one (0, 1,
+ * -1), or undefined. A final status is never followed by an earlier one, so such a callback is an old one sent again.
  */
 export function finalBefore(recall: Recall, body: Record<string, unknown>): string | undefined {
 	const order = orderPart(body);
 	const status = part(body.status);
-	if (order === undefined || FINAL_STATUSES.includes(status)) return undefined;
+	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection.
+	if (order === undefined || !EARLIER_STATUSES.includes(status)) return undefined;
 	return FINAL_STATUSES.find((final) => recall(`${order}|${final}`));
 }

@@ -4,7 +4,7 @@ import { join } from 'path';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
-import { DEDUP_LIMIT, dedupKey, merged, pruned, remember } from '../../nodes/HaiPayTrigger/dedup';
+import { DEDUP_LIMIT, dedupKey, finalBefore, merged, pruned, remember } from '../../nodes/HaiPayTrigger/dedup';
 import { filteredOutBy, kindOf, shown } from '../../nodes/HaiPayTrigger/filters';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { mockHook } from './mock-webhook';
@@ -47,6 +47,23 @@ describe('dedup store', () => {
 	it('reports no change when a repeat finds nothing to prune, so nothing is written', () => {
 		const first = remember({}, 'k', 10, 60);
 		expect(remember(first.next, 'k', 20, 60)).toEqual({ duplicate: true, next: { k: 10 }, changed: false });
+	});
+});
+
+describe('earlier statuses after a final one', () => {
+	const recall = (keys: string[]) => (key: string) => keys.includes(key);
+
+	it('names the final status already emitted for the same order when the callback\'s status comes before it', () => {
+		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N1', status: 1 })).toBe('2');
+		expect(finalBefore(recall(['no:N1|5']), { orderNo: 'N1', status: '0' })).toBe('5');
+		expect(finalBefore(recall(['id:I1|3']), { orderId: 'I1', status: -1 })).toBe('3');
+	});
+
+	it('leaves final statuses, unknown statuses and other orders alone', () => {
+		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N1', status: 3 })).toBeUndefined();
+		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N1', status: 6 })).toBeUndefined();
+		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N2', status: 1 })).toBeUndefined();
+		expect(finalBefore(recall(['no:N1|2']), { status: 1 })).toBeUndefined();
 	});
 });
 
