@@ -42,6 +42,20 @@ export interface BenchStack {
 	stop(): Promise<void>;
 }
 
+/** Creates a workflow through n8n's REST API and, with `activate`, publishes it so that its production webhooks answer. */
+export async function createWorkflow(rest: N8nRest, workflow: Workflow, activate: boolean): Promise<string> {
+	const created = await rest.call('POST', '/workflows', workflow);
+	if (created.status !== 200) throw new Error(`creating workflow "${workflow.name}" failed: HTTP ${created.status} ${created.body.slice(0, 500)}`);
+	const { id, versionId } = (created.json as { data: { id: string; versionId: string } }).data;
+	if (activate) {
+		const activated = await rest.call('POST', `/workflows/${id}/activate`, { versionId });
+		if (activated.status !== 200) {
+			throw new Error(`activating workflow "${workflow.name}" failed: HTTP ${activated.status} ${activated.body.slice(0, 500)}`);
+		}
+	}
+	return id;
+}
+
 export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}): Promise<BenchStack> {
 	await assertPortFree(BENCH_PORTS.n8n, 'the benchmark n8n');
 	await assertPortFree(BENCH_PORTS.sandbox, 'the benchmark sandbox');
@@ -104,18 +118,7 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			n8nUrl: `http://127.0.0.1:${BENCH_PORTS.n8n}`,
 			platformPrivateKey: readFileSync(join(keys, 'platform.pkcs8.pem'), 'utf8'),
 			merchantPrivateKey: (appId) => readFileSync(join(keys, `merchant-${appId}.pkcs8.pem`), 'utf8'),
-			addWorkflow: async (workflow, activate) => {
-				const created = await stack.rest.call('POST', '/workflows', workflow);
-				if (created.status !== 200) throw new Error(`creating workflow "${workflow.name}" failed: HTTP ${created.status} ${created.body.slice(0, 500)}`);
-				const { id, versionId } = (created.json as { data: { id: string; versionId: string } }).data;
-				if (activate) {
-					const activated = await stack.rest.call('POST', `/workflows/${id}/activate`, { versionId });
-					if (activated.status !== 200) {
-						throw new Error(`activating workflow "${workflow.name}" failed: HTTP ${activated.status} ${activated.body.slice(0, 500)}`);
-					}
-				}
-				return id;
-			},
+			addWorkflow: (workflow, activate) => createWorkflow(stack.rest, workflow, activate),
 			restartN8n: async (nodeFlags) => {
 				await server?.stop();
 				server = undefined;

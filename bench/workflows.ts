@@ -14,7 +14,7 @@ export interface Workflow {
 	settings: Record<string, unknown>;
 }
 
-class Builder {
+export class Builder {
 	readonly nodes: WorkflowNode[] = [];
 	readonly connections: Workflow['connections'] = {};
 
@@ -179,7 +179,7 @@ export function baselineWorkflow(path: string, signCode: string, batching: { bat
 export const CALLBACK_WEBHOOK_ID = 'bench-callbacks';
 
 /** A workflow of one trigger node: every accepted callback starts one execution. */
-function oneNode(name: string, node: Omit<WorkflowNode, 'id' | 'position'>): Workflow {
+export function oneNode(name: string, node: Omit<WorkflowNode, 'id' | 'position'>): Workflow {
 	const b = new Builder();
 	b.add(node);
 	return b.workflow(name);

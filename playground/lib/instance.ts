@@ -26,16 +26,22 @@ export function prepareFiles(filesDir: string, freshData: boolean): void {
 
 /**
  * Gives an n8n user folder this package, the sandbox credentials and the example workflows, through n8n's own CLI,
- * and publishes the callbacks workflow so that its production webhooks answer once the server runs.
+ * and publishes the callbacks workflow so that its production webhooks answer once the server runs. `examplesDir`
+ * holds the workflows to import: examples/, or copies of them whose URLs name another port.
  */
-export async function provision(options: N8nOptions, credentialsFile: string, log: (line: string) => void): Promise<void> {
+export async function provision(
+	options: N8nOptions,
+	credentialsFile: string,
+	log: (line: string) => void,
+	examplesDir: string = EXAMPLES,
+): Promise<void> {
 	installPackage(options.home);
 	// CLI commands run beside a server in the e2e tests: they get their own task-runner port.
 	const env = n8nEnv({ ...options, runnerPort: options.runnerPort + 10, logLevel: 'warn' });
 	log('  importing the sandbox credentials (n8n import:credentials)');
 	await n8nCli(['import:credentials', `--input=${credentialsFile}`], env, options.filesDir);
 	log('  importing the example workflows (n8n import:workflow)');
-	await n8nCli(['import:workflow', '--separate', `--input=${EXAMPLES}`], env, options.filesDir);
+	await n8nCli(['import:workflow', '--separate', `--input=${examplesDir}`], env, options.filesDir);
 	log('  publishing the callbacks workflow (n8n publish:workflow)');
 	await n8nCli(['publish:workflow', `--id=${WORKFLOW_IDS.callbacks}`], env, options.filesDir);
 }

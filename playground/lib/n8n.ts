@@ -200,12 +200,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts `n8n start` in its own process group (the task runner is its child, in the same group), logs to a file,
- * and resolves once the editor and the webhooks answer.
+ * and resolves once the editor and the webhooks answer. `command` runs another n8n command that serves
+ * /healthz/readiness on `options.port` (in queue mode: `['worker', ...]` with QUEUE_HEALTH_CHECK_PORT, or `['webhook']`).
  */
-export async function startN8nServer(options: N8nOptions, logFile: string, readyTimeoutMs = 180_000): Promise<N8nServer> {
+export async function startN8nServer(
+	options: N8nOptions,
+	logFile: string,
+	readyTimeoutMs = 180_000,
+	command: string[] = ['start'],
+): Promise<N8nServer> {
 	const env = n8nEnv(options);
 	const log = createWriteStream(logFile, { flags: 'a' });
-	const child = spawn(NODE24, [...(options.nodeFlags ?? []), N8N_BIN, 'start'], { cwd: options.filesDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(NODE24, [...(options.nodeFlags ?? []), N8N_BIN, ...command], { cwd: options.filesDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	child.stdout?.pipe(log);
 	child.stderr?.pipe(log);
 	let exited: string | undefined;

@@ -1,0 +1,15 @@
+/**
+ * Queue-mode end-to-end tests (`npm run test:queue`): PostgreSQL, Redis and several n8n processes for the whole
+ * file, so tests run in order in one worker. They reuse the pinned n8n install of the e2e tests (HAIPAY_N8N_DIR).
+ */
+module.exports = {
+	rootDir: '../..',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/queue'],
+	testMatch: ['**/*.e2e.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
+	},
+	maxWorkers: 1,
+	testTimeout: 900000,
+};

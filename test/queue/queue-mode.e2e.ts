@@ -1,0 +1,134 @@
+/**
+ * n8n's queue mode with this package (`npm run test:queue`): PostgreSQL, Redis, a main process, 2 workers and 2
+ * webhook processors behind a round-robin balancer, the sandbox over HTTP. One stack for the file; the tests run
+ * in order and each waits on a condition (an answer, a count in n8n's database, a process gone), never on a clock.
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+import { QUEUE_TEST_BASE, runBulkWebhook, startQueueHarness, until, type QueueHarness } from '../../bench/queue-harness';
+import { bulkWorkflow } from '../../bench/queue-workflows';
+import { CALLBACK_WEBHOOK_ID, triggerWorkflow } from '../../bench/workflows';
+
+const ROWS = Number(process.env.HAIPAY_QUEUE_TEST_ROWS ?? 2_000);
+const CALLBACKS = Number(process.env.HAIPAY_QUEUE_TEST_CALLBACKS ?? 2_000);
+const FORGED = 200;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+let harness: QueueHarness;
+let work: string;
+let bulkId: string;
+
+function ordersOf(tag: string): { count: number; distinct: number } {
+	const ids = harness.sandbox.control
+		.orders()
+		.map((order) => order.orderId)
+		.filter((orderId) => orderId.startsWith(`${tag}-`));
+	return { count: ids.length, distinct: new Set(ids).size };
+}
+
+beforeAll(async () => {
+	work = mkdtempSync(join(tmpdir(), 'haipay-queue-'));
+	harness = await startQueueHarness({ base: QUEUE_TEST_BASE, dir: work, workers: 2, webhooks: 2, log, build: false });
+	bulkId = await harness.addWorkflow(bulkWorkflow('queue-bulk'), true);
+}, 600_000);
+
+afterAll(async () => {
+	await harness?.stop();
+	if (work) rmSync(work, { recursive: true, force: true });
+}, 120_000);
+
+test(`a bulk run of ${ROWS} rows executes on one worker, every row accounted for exactly once`, async () => {
+	const answer = await runBulkWebhook(harness.stack.webhookUrl, 'queue-bulk', ROWS, 'QB1');
+	expect(answer.status).toBe(200);
+
+	const [execution] = harness.executions(bulkId);
+	expect(execution.status).toBe('success');
+	const ranOn = harness.stack.workersThatRan(execution.id);
+	log(`bulk run: execution ${execution.id} ran on ${ranOn.join(', ')}`);
+	expect(ranOn).toHaveLength(1);
+	expect(['worker-1', 'worker-2']).toContain(ranOn[0]);
+	// Not on the main or a webhook processor: their logs never start an execution in queue mode.
+	expect(harness.sandbox.appliesReceived()).toBe(ROWS);
+
+	const outcomes = await harness.outcomes(execution.id);
+	expect(outcomes).toEqual({ accepted: ROWS });
+	expect(ordersOf('QB1')).toEqual({ count: ROWS, distinct: ROWS });
+});
+
+test(`${CALLBACKS} distinct signed callbacks through the webhook processors run once each; resent, 0 new executions; forged, 0 executions`, async () => {
+	const triggerId = await harness.addWorkflow(triggerWorkflow(), true);
+	const url = `${harness.stack.webhookUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`;
+	const before = new Map(harness.stack.balancer.counts);
+
+	const first = await harness.sendCallbacks(url, { count: CALLBACKS, runId: 'QC1' });
+	log(`callbacks: ${first.acknowledged} of ${first.sent} acknowledged at ${first.perSecond.toFixed(1)}/s${first.other > 0 ? `, ${first.other} not (${first.firstOther})` : ''}`);
+	expect(first.refused).toBe(0);
+	const afterFirst = await harness.settled(triggerId, first.acknowledged);
+	// Every acknowledged callback ran; one whose answer was lost on the way may have run as well, none twice.
+	expect(afterFirst.total).toBeGreaterThanOrEqual(first.acknowledged);
+	expect(afterFirst.total).toBeLessThanOrEqual(CALLBACKS);
+	for (const processor of harness.stack.webhooks) {
+		expect((harness.stack.balancer.counts.get(processor.server.url) ?? 0) - (before.get(processor.server.url) ?? 0)).toBeGreaterThan(0);
+	}
+
+	// HaiPay resends what it did not see acknowledged, and a retry may come for one whose answer was lost.
+	const resent = await harness.sendCallbacks(url, { count: CALLBACKS, runId: 'QC1' });
+	log(`resent: ${resent.acknowledged} of ${resent.sent} acknowledged at ${resent.perSecond.toFixed(1)}/s`);
+	expect(resent.refused).toBe(0);
+	const afterResend = await harness.settled(triggerId, CALLBACKS);
+	expect(afterResend).toEqual({ total: CALLBACKS, active: 0, success: CALLBACKS, failed: 0 });
+
+	const forged = await harness.sendCallbacks(url, { count: FORGED, runId: 'QC2', forged: true });
+	expect(forged.refused).toBe(FORGED);
+	expect(harness.counts(triggerId).total).toBe(CALLBACKS);
+});
+
+test('a worker killed with SIGKILL in the middle of a bulk run: no order twice; re-running with the same orderIds finishes it', async () => {
+	// Answers take 30 ms: the run lasts long enough to be cut in the middle.
+	harness.sandbox.control.setConfig({ latencyMs: 30 });
+	const runs = harness.executions(bulkId).length;
+	const cut = runBulkWebhook(harness.stack.webhookUrl, 'queue-bulk', ROWS, 'QK1').catch((error: Error) => ({ status: 0, body: error.message }));
+
+	const execution = await until(
+		'the bulk run to start on a worker',
+		() => {
+			const [newest, ...older] = harness.executions(bulkId);
+			return older.length === runs && newest.status === 'running' ? newest : undefined;
+		},
+		120_000,
+	);
+	await until(`a fifth of the rows to reach the sandbox`, () => (ordersOf('QK1').count >= ROWS / 5 ? true : undefined), 120_000);
+	const victim = await until('the worker running it', () => {
+		const names = harness.stack.workersThatRan(execution.id);
+		return harness.stack.workers.find((w) => names.includes(w.name));
+	}, 30_000);
+	process.kill(-victim.server.pid, 'SIGKILL');
+	await until(`${victim.name} to be gone`, () => {
+		try {
+			process.kill(-victim.server.pid, 0);
+			return undefined;
+		} catch {
+			return true;
+		}
+	}, 30_000);
+	// Requests already sent still get their answer from the gateway; then nothing more comes.
+	await until('the sandbox to have no request in flight', () => (harness.sandbox.control.inFlight().now === 0 ? true : undefined), 30_000);
+	const atKill = ordersOf('QK1');
+	log(`killed ${victim.name} (pid ${victim.server.pid}) running execution ${execution.id}: ${atKill.count} of ${ROWS} orders created`);
+	expect(atKill.count).toBeLessThan(ROWS);
+	expect(atKill.distinct).toBe(atKill.count);
+
+	// n8n does not run a stalled job again (Bull's maxStalledCount is 0 in n8n): the run stops where it was.
+	// Finishing it: the same rows, the same orderIds, on the worker that is left. HaiPay refuses the ones it has.
+	const rerun = await runBulkWebhook(harness.stack.webhookUrl, 'queue-bulk', ROWS, 'QK1');
+	expect(rerun.status).toBe(200);
+	const [finished] = harness.executions(bulkId);
+	expect(finished.status).toBe('success');
+	expect(await harness.outcomes(finished.id)).toEqual({ accepted: ROWS - atKill.count, duplicate: atKill.count });
+	expect(ordersOf('QK1')).toEqual({ count: ROWS, distinct: ROWS });
+	harness.sandbox.control.setConfig({ latencyMs: 0 });
+	// The first request's answer comes when n8n gives the stalled job up, or never: the stack's stop ends it.
+	void cut;
+});
