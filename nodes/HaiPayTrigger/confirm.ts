@@ -33,6 +33,15 @@ function statusOf(value: unknown): number | undefined {
 	return undefined;
 }
 
+/**
+ * HaiPay answers a query for an order it does not have with status 3 and a reason (contract 4.7), and may echo the
+ * orderNo asked for. An order that exists has an amount; an answer without one is never taken for "failed".
+ */
+export function looksNotFound(data: IDataObject): boolean {
+	const amount = data.amount;
+	return statusOf(data.status) === 3 && (amount === undefined || amount === null || String(amount).trim() === '');
+}
+
 /** Payouts and collections share a URL when the trigger takes either: ask both, payouts first. */
 function kindsToAsk(facts: OrderFacts, setting: 'payout' | 'collection' | 'either'): OrderKind[] {
 	if (setting !== 'either') return [setting];
@@ -53,25 +62,28 @@ export async function confirmWithHaiPay(
 	if (!CURRENCY.test(currency)) {
 		return { result: 'retry', log: 'its currency is unknown (no currency field, and the credential has no currency set)' };
 	}
-	let answer: LookupResult | undefined;
+	let answer: (LookupResult & { found: true }) | undefined;
 	let kind: OrderKind = 'payout';
-	try {
-		for (kind of kindsToAsk(facts, setting)) {
-			answer = await lookupOrder(
+	const misses: string[] = [];
+	for (kind of kindsToAsk(facts, setting)) {
+		try {
+			const result = await lookupOrder(
 				ctx,
 				settings,
 				{ kind, currency, orderId: facts.orderId, orderNo: facts.orderNo },
 				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES },
 			);
-			if (answer.found) break;
+			if (result.found && !looksNotFound(result.data)) {
+				answer = result;
+				break;
+			}
+			misses.push(`the ${kind} query does not know the order (yet)`);
+		} catch (error) {
+			const why = error instanceof GatewayFailure ? `${error.kind}: ${error.message}` : 'the query failed';
+			misses.push(`the ${kind} query gave no trusted answer (${shown(why)})`);
 		}
-	} catch (error) {
-		const why = error instanceof GatewayFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-		return { result: 'retry', log: `HaiPay's order query gave no trusted answer (${shown(why)})` };
 	}
-	if (answer === undefined || !answer.found) {
-		return { result: 'retry', log: 'HaiPay\'s order query does not know the order (yet)' };
-	}
+	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
 	if (answer.verification !== 'verified') {
 		return { result: 'retry', log: `HaiPay's answer to the order query is ${answer.verification}, so it cannot confirm anything` };
 	}

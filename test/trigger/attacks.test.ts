@@ -233,6 +233,24 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			expect(JSON.stringify(server!.calls[0].logs)).toMatch(/answered a callback with 503.*no trusted answer/);
 		});
 
+		it('with Confirm With HaiPay on and Payouts or Collections, a collection is confirmed by the collection query', async () => {
+			server = await webhookServer({
+				nodeTypes: [HaiPayTrigger],
+				credentials: { haipay: { type: 'haiPayApi', data: credential(sandbox, 1006) } },
+				nodes: [{ name: TRIGGER, type: 'haiPayTrigger', parameters: { kind: 'either', options: { confirmWithHaiPay: true } } }],
+			});
+			sequence += 1;
+			const order = sandbox.control.createOrder({ appId: 1006, kind: 'collection', orderId: `ATC-${Date.now()}-${sequence}`, amount: '49.00', notifyUrl: server.url(TRIGGER) });
+			sandbox.control.setStatus(order.orderNo, 2);
+			const final = await lastAttemptOfOrder(order.orderNo);
+			await server.idle();
+			expect(final).toMatchObject({ attempt: 1, acknowledged: true });
+			expect(server.executions).toHaveLength(1);
+			expect(server.executions[0].items[0].json).toMatchObject({ orderNo: order.orderNo, status: 2, confirmed: true });
+			const queried = sandbox.requests.filter((entry) => JSON.stringify(entry).includes(order.orderNo)).map((entry) => entry.path);
+			expect(queried).toEqual(expect.arrayContaining(['/usd/pay/query', '/usd/collect/query']));
+		});
+
 		it('with Confirm With HaiPay on, an answer HaiPay did not sign confirms nothing', async () => {
 			await serve({ options: { confirmWithHaiPay: true } });
 			sandbox.control.addFault({ type: 'badSignature', path: '/tzs/pay/query' });
