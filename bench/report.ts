@@ -55,6 +55,12 @@ export interface Settings {
 	callbackConcurrency: number;
 }
 
+/** A configuration that did not give figures, and how it failed: the run went on without it. */
+export interface Failure {
+	what: string;
+	error: string;
+}
+
 export interface Target {
 	what: string;
 	measured: string;
@@ -73,7 +79,7 @@ function find(bulk: BulkFigures[], side: BulkFigures['side'], setting: Setting, 
 const RSS_GROWTH_LIMIT_MB = 300;
 
 /** The bulk targets for each way of setting up the HaiPay node at the tuned concurrency, then the callback ones. */
-export function targets(bulk: BulkFigures[], callbacks: CallbackFigures, settings: Settings, rows: number): Target[] {
+export function targets(bulk: BulkFigures[], callbacks: CallbackFigures | undefined, settings: Settings, rows: number): Target[] {
 	const base = find(bulk, 'baseline', 'tuned', rows);
 	const out: Target[] = [];
 	for (const setting of ['tuned', 'input'] as const) {
@@ -113,6 +119,7 @@ export function targets(bulk: BulkFigures[], callbacks: CallbackFigures, setting
 			pass: capped.rssGrowthMb.main < RSS_GROWTH_LIMIT_MB,
 		});
 	}
+	if (!callbacks) return out;
 	const { genuine, forged } = callbacks;
 	out.push(
 		{
@@ -173,6 +180,16 @@ function genuineRow(what: string, genuine: CallbackFigures['genuine']): string {
 	return `| ${what} | ${f1(genuine.acknowledged / genuine.seconds)} | ${f0(genuine.p50)} | ${f0(genuine.p99)} | ${f0(genuine.acknowledged)} x 200 SUCCESS${genuine.other + genuine.refused > 0 ? `, ${f0(genuine.other + genuine.refused)} other` : ''} | ${f0(genuine.executions)} | ${f0(genuine.executions - genuine.stuck)} (${f0(genuine.executionsSucceeded)}) | ${f0(genuine.stuck)} | ${f0(genuine.lost)} | ${f1(genuine.executionsPerSecond)} | ${f0(genuine.cpuMsPerCallback)} |`;
 }
 
+function forgedRow(forged: CallbackFigures['forged']): string {
+	return `| ${f0(forged.sent)} forged | ${f1(forged.perSecond)} answered/s | ${f0(forged.p50)} | ${f0(forged.p99)} | ${f0(forged.refused)} x 401${forged.acknowledged + forged.other > 0 ? `, ${f0(forged.acknowledged + forged.other)} other` : ''} | ${f0(forged.executions)} | | | | | |`;
+}
+
+/** The configurations that gave no figures, each with how it failed. */
+export function failureLines(failures: Failure[]): string[] {
+	if (failures.length === 0) return [];
+	return ['', 'Configurations that failed (the run went on without them):', '', '| configuration | how it failed |', '|---|---|', ...failures.map((f) => `| ${f.what} | ${f.error.replace(/\|/g, '\\|')} |`)];
+}
+
 export function markdown(input: {
 	machine: Machine;
 	date: string;
@@ -180,9 +197,12 @@ export function markdown(input: {
 	minutes: number;
 	settings: Settings;
 	bulk: BulkFigures[];
-	callbacks: CallbackFigures;
+	/** Absent when the callback configuration failed (it is then among `failures`). */
+	callbacks?: CallbackFigures;
 	/** The same callbacks into n8n's Webhook node alone: n8n's own cost per callback. */
 	plainWebhook?: CallbackFigures;
+	/** Configurations that failed, with how. */
+	failures?: Failure[];
 	signing: SigningFigures;
 	targets: Target[];
 }): string {
@@ -224,16 +244,15 @@ export function markdown(input: {
 			lines.push(`| ${pair.what} | ${f0(rows)} | ${f2(node.itemsPerSecond / base.itemsPerSecond)}x | ${f2(node.cpuMsPerItem / base.cpuMsPerItem)}x |`);
 		}
 	}
-	const { genuine, forged } = callbacks;
 	lines.push(
 		'',
 		`Callbacks: payout results posted to the active HaiPay Trigger workflow's production URL by a separate process, ${settings.callbackConcurrency} at a time; executions counted through n8n's REST API once none is running. Accepted/s counts SUCCESS answers over the client's time; executions/s counts from the first callback until the last execution ended.`,
 		'',
 		'| callbacks | accepted/s | p50 ms | p99 ms | answers | executions stored | ran to an end (succeeded) | never ran | lost | executions/s | CPU ms/callback |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
-		genuineRow(`${f0(genuine.sent)} signed, distinct`, genuine),
-		`| ${f0(forged.sent)} forged | ${f1(forged.perSecond)} answered/s | ${f0(forged.p50)} | ${f0(forged.p99)} | ${f0(forged.refused)} x 401${forged.acknowledged + forged.other > 0 ? `, ${f0(forged.acknowledged + forged.other)} other` : ''} | ${f0(forged.executions)} | | | | | |`,
+		...(callbacks ? [genuineRow(`${f0(callbacks.genuine.sent)} signed, distinct`, callbacks.genuine), forgedRow(callbacks.forged)] : []),
 		...(input.plainWebhook ? [genuineRow(`${f0(input.plainWebhook.genuine.sent)} into n8n's Webhook node alone (reference: no signature check, no deduplication)`, input.plainWebhook.genuine)] : []),
+		...failureLines(input.failures ?? []),
 		'',
 		'Signing: the package\'s signing core (canonical string, SHA-256, RSA-2048 PKCS#1 v1.5, base64) on one core, against `openssl speed rsa2048` on the same machine in the same run.',
 		'',

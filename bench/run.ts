@@ -4,7 +4,8 @@ import { join } from 'path';
 import { onStopSignal, say } from '../playground/lib/session';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
 import { runCallbacks, type CallbackFigures } from './callbacks';
-import { machine, markdown, targets, type Settings } from './report';
+import { queueMarkdown, runQueueBench, type QueueFigures } from './queue';
+import { machine, markdown, targets, type Failure, type Settings } from './report';
 import { measureSigning } from './signing';
 import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
 import {
@@ -21,8 +22,9 @@ import {
 /**
  * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
  * signed callbacks into the HaiPay Trigger, and the signing core against openssl, on one n8n server and one
- * sandbox in one run. Writes bench/results.md and prints the same table. Exits non-zero on an error only; a
- * missed target is reported as MISS.
+ * sandbox in one run, then the same package in n8n's queue mode (bench/queue.ts). Writes bench/results.md and
+ * prints the same tables. A configuration that fails (an error answer, a crashed n8n) becomes a row saying how,
+ * and the run goes on; a missed target is reported as MISS. BENCH_QUEUE=0 leaves the queue section out.
  */
 
 const numbers = (text: string | undefined, fallback: number[]) =>
@@ -87,26 +89,44 @@ async function main(): Promise<void> {
 	const signing = measureSigning(SIGNING_SECONDS);
 
 	let stack: BenchStack | undefined;
+	let stopQueue: (() => Promise<void>) | undefined;
 	onStopSignal(async (signal) => {
 		say(`${signal}: stopping n8n and the sandbox`);
 		await stack?.stop();
+		await stopQueue?.();
 	});
 	const bulk: BulkFigures[] = [];
+	const failures: Failure[] = [];
+	/** Runs one configuration; a failure is kept as a row and the benchmark goes on with the next. */
+	const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+		try {
+			return await run();
+		} catch (error) {
+			const message = ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 300);
+			say(`  failed: ${message}`);
+			failures.push({ what, error: message });
+			return undefined;
+		}
+	};
 	let callbacks: CallbackFigures | undefined;
 	let plainWebhook: CallbackFigures | undefined;
 	try {
 		stack = await startBenchStack(say);
+		const running = stack;
 		const { triggerId, plainWebhookId } = await addWorkflows(stack);
 		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 
 		for (const rows of ROWS) {
 			for (const bulkCase of CASES.filter((c) => c.rows === undefined || c.rows.includes(rows))) {
 				say(`${bulkCase.label}: ${rows.toLocaleString('en-US')} rows ...`);
-				// Each run in a fresh n8n process, warmed up by a small run of the same workflow: memory growth is
-				// measured from a process that has not been grown by the runs before it.
-				await stack.restartN8n(bulkCase.heapMb !== undefined ? [`--max-old-space-size=${bulkCase.heapMb}`] : undefined);
-				await runBulk(stack, bulkCase, WARMUP_ROWS);
-				const figures = await runBulk(stack, bulkCase, rows);
+				const figures = await attempt(`${bulkCase.label}, ${rows.toLocaleString('en-US')} rows`, async () => {
+					// Each run in a fresh n8n process, warmed up by a small run of the same workflow: memory growth is
+					// measured from a process that has not been grown by the runs before it.
+					await running.restartN8n(bulkCase.heapMb !== undefined ? [`--max-old-space-size=${bulkCase.heapMb}`] : undefined);
+					await runBulk(running, bulkCase, WARMUP_ROWS);
+					return runBulk(running, bulkCase, rows);
+				});
+				if (!figures) continue;
 				say(
 					`  ${figures.wallSeconds.toFixed(1)} s, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerItem.toFixed(2)} CPU ms/item, max ${figures.maxInFlight} in flight, RSS main ${figures.peakRssMb.main.toFixed(0)} MB (+${figures.rssGrowthMb.main.toFixed(0)})`,
 				);
@@ -115,18 +135,26 @@ async function main(): Promise<void> {
 		}
 
 		stack.sandbox.control.setConfig({ latencyMs: 0 });
-		await stack.restartN8n();
 		say(`callbacks: ${CALLBACKS} signed and ${FORGED} forged, ${SETTINGS.callbackConcurrency} at a time ...`);
 		const load = { count: CALLBACKS, forged: FORGED, concurrency: SETTINGS.callbackConcurrency, warmup: 20 };
-		callbacks = await runCallbacks(stack, triggerId, `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
-		await stack.restartN8n();
+		callbacks = await attempt('callbacks into the HaiPay Trigger', async () => {
+			await running.restartN8n();
+			return runCallbacks(running, triggerId, `${running.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
+		});
 		say(`callbacks: the same ${CALLBACKS} into n8n's Webhook node alone, for reference ...`);
-		plainWebhook = await runCallbacks(stack, plainWebhookId, `${stack.n8nUrl}/webhook/${PLAIN_WEBHOOK_PATH}`, load, say);
+		plainWebhook = await attempt("callbacks into n8n's Webhook node", async () => {
+			await running.restartN8n();
+			return runCallbacks(running, plainWebhookId, `${running.n8nUrl}/webhook/${PLAIN_WEBHOOK_PATH}`, load, say);
+		});
 	} finally {
 		await stack?.stop();
 	}
 
-	if (!callbacks) throw new Error('the callback benchmark did not run');
+	let queue: QueueFigures | undefined;
+	if (process.env.BENCH_QUEUE !== '0') {
+		queue = await attempt('queue mode', () => runQueueBench((stop) => (stopQueue = stop)));
+	}
+
 	const tenThousand = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
 	const checked = targets(bulk, callbacks, SETTINGS, tenThousand);
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -137,8 +165,9 @@ async function main(): Promise<void> {
 		minutes: (Date.now() - started) / 60_000,
 		settings: SETTINGS,
 		bulk,
-		callbacks,
+		...(callbacks ? { callbacks } : {}),
 		...(plainWebhook ? { plainWebhook } : {}),
+		failures,
 		signing,
 		targets: checked,
 	});
@@ -149,12 +178,14 @@ async function main(): Promise<void> {
 		`The benchmark's n8n listens on ${BENCH_PORTS.n8n} and its sandbox on ${BENCH_PORTS.sandbox}.`,
 		'',
 		table,
+		...(queue ? [queueMarkdown(queue, date, 'npm run bench')] : []),
 	].join('\n');
 	writeFileSync(join(__dirname, 'results.md'), results);
 	mkdirSync(WORK, { recursive: true });
-	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, plainWebhook, signing, targets: checked }, null, 2)}\n`);
+	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, plainWebhook, failures, queue, signing, targets: checked }, null, 2)}\n`);
 	say('');
 	say(table);
+	if (queue) say(queueMarkdown(queue, date, 'npm run bench'));
 	say(`PASS ${checked.filter((t) => t.pass).length}, MISS ${checked.filter((t) => !t.pass).length}; written to bench/results.md`);
 }
 

@@ -126,6 +126,8 @@ export interface PostgresOptions extends Connection {
 	/** Its data folder; made with initdb on first use, kept afterwards. */
 	dataDir: string;
 	logFile: string;
+	/** Start from an empty cluster, wherever the data went last time. */
+	fresh?: boolean;
 }
 
 /** Whether the `postgres` user can reach and write into `dir`: the clone may sit under a folder only root enters. */
@@ -153,6 +155,7 @@ export async function startPostgres(options: PostgresOptions, log: (line: string
 		}
 	}
 	const run = (command: string, args: string[]): [string, string[]] => (runAs ? runAs.wrap(command, args) : [command, args]);
+	if (options.fresh) rmSync(dataDir, { recursive: true, force: true });
 	if (!existsSync(join(dataDir, 'PG_VERSION'))) {
 		rmSync(dataDir, { recursive: true, force: true });
 		mkdirSync(dataDir, { recursive: true, mode: 0o700 });

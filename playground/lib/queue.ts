@@ -232,7 +232,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	};
 
 	try {
-		postgres = await startPostgres({ ...connection, dataDir: join(dir, 'postgres', 'data'), logFile: join(dir, 'postgres.log') }, log);
+		postgres = await startPostgres({ ...connection, dataDir: join(dir, 'postgres', 'data'), logFile: join(dir, 'postgres.log'), fresh: options.fresh }, log);
 		redis = await startRedis({ dir: join(dir, 'redis'), port: ports.redis, logFile: join(dir, 'redis.log') });
 		const mainOptions = optionsFor('main', ports.main, ports.mainRunner, 'main');
 		const marker = join(dir, '.provisioned');

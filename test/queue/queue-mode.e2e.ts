@@ -3,7 +3,7 @@
  * webhook processors behind a round-robin balancer, the sandbox over HTTP. One stack for the file; the tests run
  * in order and each waits on a condition (an answer, a count in n8n's database, a process gone), never on a clock.
  */
-import { mkdtempSync, rmSync } from 'fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -29,7 +29,11 @@ function ordersOf(tag: string): { count: number; distinct: number } {
 }
 
 beforeAll(async () => {
-	work = mkdtempSync(join(tmpdir(), 'haipay-queue-'));
+	// playground/queue/ci-queue.sh names the folder, to find and stop whatever is left should this process die.
+	work = process.env.HAIPAY_QUEUE_TEST_DIR ? join(process.env.HAIPAY_QUEUE_TEST_DIR, 'stack') : mkdtempSync(join(tmpdir(), 'haipay-queue-'));
+	mkdirSync(work, { recursive: true });
+	// PostgreSQL runs as its own user when this runs as root: it must be able to enter the folder.
+	chmodSync(work, 0o755);
 	harness = await startQueueHarness({ base: QUEUE_TEST_BASE, dir: work, workers: 2, webhooks: 2, log, build: false });
 	bulkId = await harness.addWorkflow(bulkWorkflow('queue-bulk'), true);
 }, 600_000);
