@@ -161,7 +161,8 @@ export class HaiPayTrigger implements INodeType {
 			answer(res, code, REJECTION_TEXT[received.problem]);
 			return { noWebhookResponse: true };
 		}
-		const settings = settingsOf(await this.getCredentials('haiPayApi'));
+		const credentialData = await this.getCredentials('haiPayApi');
+		const settings = settingsOf(credentialData);
 		const options = readOptions(this);
 		const assessment = assess(received, settings, options);
 		const body = outputView(received.body);
@@ -221,7 +222,10 @@ export class HaiPayTrigger implements INodeType {
 			memory.confirming.add(inFlight);
 			let confirmation;
 			try {
-				confirmation = await confirmWithHaiPay(this, settings, assessment.order, options.kind);
+				// The credential as read for this request, so that n8n does not decrypt it again for the query.
+				const reference = this.getNode().credentials?.haiPayApi;
+				const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: credentialData };
+				confirmation = await confirmWithHaiPay(this, settings, assessment.order, options.kind, credential);
 			} finally {
 				memory.confirming.delete(inFlight);
 			}

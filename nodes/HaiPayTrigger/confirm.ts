@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
 
 import { lookupOrder, type LookupResult } from '../HaiPay/transport/lookup';
 import { GatewayFailure } from '../HaiPay/transport/outcome';
@@ -53,6 +53,7 @@ export async function confirmWithHaiPay(
 	settings: HaiPaySettings,
 	facts: OrderFacts,
 	setting: 'payout' | 'collection' | 'either',
+	credential?: ICredentialsDecrypted,
 ): Promise<Confirmation> {
 	if (facts.orderId === undefined && facts.orderNo === undefined) {
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
@@ -71,7 +72,7 @@ export async function confirmWithHaiPay(
 				ctx,
 				settings,
 				{ kind, currency, orderId: facts.orderId, orderNo: facts.orderNo },
-				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES },
+				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, ...(credential !== undefined ? { credential } : {}) },
 			);
 			if (result.found && !looksNotFound(result.data)) {
 				answer = result;
