@@ -3,12 +3,13 @@ import { readFileSync } from 'fs';
 import http from 'http';
 import { join } from 'path';
 
-import type { Sandbox } from '../sandbox';
+import { defaultSecret, signBody, type Order, type Sandbox } from '../sandbox';
+import { loadPrivateKey } from '../sandbox/signing';
 import { queuePorts, startQueueStack, type QueueStack } from '../playground/lib/queue';
 import { httpRequest } from '../playground/lib/rest';
 import { buildPackage, startSandboxGateway } from '../playground/lib/session';
 import type { CallbackJob, CallbackResult } from './callbacks-client';
-import { runClient } from './load-client';
+import { postJson, runClient } from './load-client';
 import { createWorkflow } from './stack';
 import type { Workflow } from './workflows';
 
@@ -53,6 +54,13 @@ export interface QueueHarness {
 	outcomes(executionId: string): Promise<Record<string, number>>;
 	/** Signed (or forged) payout callbacks from a separate process, as bench/callbacks-client.ts sends them. */
 	sendCallbacks(url: string, job: { count: number; runId: string; forged?: boolean; concurrency?: number }): Promise<CallbackResult>;
+	/** Payout orders made at the sandbox with a final status, whose callbacks `deliver` sends. */
+	seedOrders(count: number, tag: string): Order[];
+	/**
+	 * Each order's callback as HaiPay signs it (every field of the order's state), posted to `url`: real orders, so
+	 * that a trigger that asks HaiPay for the order ("Confirm With HaiPay") finds it.
+	 */
+	deliver(url: string, orders: Order[], concurrency: number): Promise<{ acknowledged: number; other: number; firstOther?: string }>;
 	/** Resolves when the workflow has `expected` executions or more and none is new or running. */
 	settled(workflowId: string, expected: number, timeoutMs?: number): Promise<ExecutionCounts>;
 	stop(): Promise<void>;
@@ -185,6 +193,7 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 			log: options.log,
 		});
 		const running = stack;
+		const seeded = gateway.sandbox;
 		const platformPrivateKey = readFileSync(join(options.dir, 'sandbox', 'keys', 'platform.pkcs8.pem'), 'utf8');
 		const counts = (workflowId: string): ExecutionCounts => {
 			const rows = running.sql(`SELECT status, count(*) FROM execution_entity WHERE "workflowId" = '${workflowId.replace(/'/g, '')}' GROUP BY status`);
@@ -238,7 +247,50 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 					forged: job.forged ?? false,
 					runId: job.runId,
 				};
-				return runClient(join(__dirname, 'callbacks-client.ts'), full, 'the callback client', 600_000);
+				return runClient(join(__dirname, 'callbacks-client.ts'), full, 'the callback client', 45 * 60_000);
+			},
+			seedOrders: (n, tag) =>
+				Array.from({ length: n }, (_, i) =>
+					seeded.control.createOrder({ appId: 1001, kind: 'payout', orderId: `${tag}-${i}`, amount: '1000', status: i % 10 === 9 ? 3 : 2, errorMsg: i % 10 === 9 ? 'Bank return' : undefined }),
+				),
+			deliver: async (url, orders, concurrency) => {
+				const key = loadPrivateKey(platformPrivateKey);
+				const payloads = orders.map((order) => {
+					const body: Record<string, unknown> = {
+						appId: order.appId,
+						currency: order.currency,
+						orderId: order.orderId,
+						orderNo: order.orderNo,
+						amount: order.amount,
+						fee: order.fee,
+						status: order.status,
+						...(order.status === 2 ? { payTime: order.payTime } : { errorMsg: order.errorMsg }),
+					};
+					return JSON.stringify({ ...body, sign: signBody(body, defaultSecret('TZS'), key) });
+				});
+				const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+				const target = new URL(url);
+				const result = { acknowledged: 0, other: 0, firstOther: undefined as string | undefined };
+				let next = 0;
+				const worker = async () => {
+					while (next < payloads.length) {
+						const payload = payloads[next++];
+						try {
+							const answer = await postJson(agent, target, payload, 60_000);
+							if (answer.status === 200 && answer.text === 'SUCCESS') result.acknowledged += 1;
+							else {
+								result.other += 1;
+								result.firstOther ??= `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`;
+							}
+						} catch (error) {
+							result.other += 1;
+							result.firstOther ??= (error as Error).message;
+						}
+					}
+				};
+				await Promise.all(Array.from({ length: concurrency }, worker));
+				agent.destroy();
+				return result;
 			},
 			settled: (workflowId, expected, timeoutMs = 300_000) =>
 				until(

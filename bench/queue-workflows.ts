@@ -38,8 +38,7 @@ export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, e
 		typeVersion: 1,
 		webhookId,
 		parameters: {
-			...(guard === 'confirm' ? { confirmWithHaiPay: true } : {}),
-			options: guard === 'removeDuplicates' || guard === 'none' ? { deduplicate: false } : {},
+			options: guard === 'removeDuplicates' || guard === 'none' ? { deduplicate: false } : guard === 'confirm' ? { confirmWithHaiPay: true } : {},
 		},
 		credentials: credentialOf('TZS'),
 	});

@@ -70,7 +70,7 @@ export type RepeatScenario = 'later' | 'together';
 export interface RepeatRow {
 	guard: RepeatGuard;
 	scenario: RepeatScenario;
-	figures: Outcome<{ distinct: number; deliveries: number; acknowledged: number; executions: number; effects: number; duplicates: number }>;
+	figures: Outcome<{ distinct: number; deliveries: number; acknowledged: number; executions: number; effects: number; duplicates: number; missing: number }>;
 }
 
 export interface QueueFigures {
@@ -156,23 +156,25 @@ async function repeats(h: QueueHarness, guard: RepeatGuard, scenario: RepeatScen
 	const n = QUEUE_SETTINGS.repeats;
 	const [one, two] = h.stack.webhooks.map((p) => `${p.server.url}/webhook/${webhookId}/webhook`);
 	const base = h.counts(workflowId).total;
+	const orders = h.seedOrders(n, runId);
 	let acknowledged = 0;
 	if (scenario === 'later') {
-		const first = await h.sendCallbacks(one, { count: n, runId, concurrency: 10 });
-		await h.settled(workflowId, base + first.acknowledged);
-		await until('the business steps of the first deliveries', () => (h.effects.of(label).total >= n ? true : undefined), 120_000);
-		const second = await h.sendCallbacks(two, { count: n, runId, concurrency: 10 });
+		const first = await h.deliver(one, orders, 10);
+		if (first.acknowledged !== n) throw new Error(`first deliveries: ${first.acknowledged} of ${n} acknowledged (${first.firstOther})`);
+		await h.settled(workflowId, base + 1);
+		await until('the business steps of the first deliveries', () => (h.effects.of(label).distinct >= n ? true : undefined), 300_000);
+		const second = await h.deliver(two, orders, 10);
 		acknowledged = first.acknowledged + second.acknowledged;
 	} else {
-		const both = await Promise.all([one, two].map((url) => h.sendCallbacks(url, { count: n, runId, concurrency: 10 })));
+		const both = await Promise.all([one, two].map((url) => h.deliver(url, orders, 10)));
 		acknowledged = both[0].acknowledged + both[1].acknowledged;
 	}
-	// Every delivery answered; what started has to end before the effects are counted.
-	const done = await h.settled(workflowId, base);
+	// Every delivery answered; what started has to end before the business steps are counted.
+	const done = await h.settled(workflowId, base + 1);
 	const executions = done.total - base;
 	const effects = h.effects.of(label);
 	say(`  ${guard}, ${scenario}: ${executions} executions, ${effects.total} business steps for ${n} payments`);
-	return { distinct: n, deliveries: 2 * n, acknowledged, executions, effects: effects.total, duplicates: effects.total - effects.distinct };
+	return { distinct: n, deliveries: 2 * n, acknowledged, executions, effects: effects.total, duplicates: effects.total - effects.distinct, missing: n - effects.distinct };
 }
 
 /** Whether the trigger in dist/ has the "Confirm With HaiPay" parameter (added by another change). */
@@ -295,12 +297,12 @@ export function queueMarkdown(f: QueueFigures, date: string, command: string): s
 		'',
 		`Repeat detection across processes: ${f0(s.repeats)} distinct callbacks, each delivered twice with 2 webhook processors. "later": all to processor 1, and once their executions ended, all again to processor 2 (a HaiPay retry landing on the other process). "together": each to both processors at the same moment. The workflow ends in a business step (an HTTP request to a counter); a duplicate is a business step run a second time for the same orderNo and status.`,
 		'',
-		'| what keeps repeats out | second delivery | executions | business steps | duplicates |',
-		'|---|---|---:|---:|---:|',
+		'| what keeps repeats out | second delivery | SUCCESS answers | executions | business steps | duplicates | payments never handled |',
+		'|---|---|---:|---:|---:|---:|---:|',
 		...f.repeats.map((r) =>
 			r.figures.error !== undefined
-				? `| ${GUARD_TEXT[r.guard]} | ${r.scenario} | failed: ${r.figures.error} | | |`
-				: `| ${GUARD_TEXT[r.guard]} | ${r.scenario} | ${f0(r.figures.executions)} | ${f0(r.figures.effects)} | ${f0(r.figures.duplicates)} |`,
+				? `| ${GUARD_TEXT[r.guard]} | ${r.scenario} | failed: ${r.figures.error} | | | | |`
+				: `| ${GUARD_TEXT[r.guard]} | ${r.scenario} | ${f0(r.figures.acknowledged)} of ${f0(r.figures.deliveries)} | ${f0(r.figures.executions)} | ${f0(r.figures.effects)} | ${f0(r.figures.duplicates)} | ${f0(r.figures.missing)} |`,
 		),
 		...(f.confirmOption ? [] : ['', 'The trigger in this tree has no "Confirm With HaiPay" option yet: no row for it.']),
 		'',
