@@ -90,8 +90,8 @@ test(`${CALLBACKS} distinct signed callbacks through the webhook processors run 
 });
 
 test('a worker killed with SIGKILL in the middle of a bulk run: no order twice; re-running with the same orderIds finishes it', async () => {
-	// Answers take 30 ms: the run lasts long enough to be cut in the middle.
-	harness.sandbox.control.setConfig({ latencyMs: 30 });
+	// Answers take 50 ms: 16 in flight per HaiPay node pay at most 320 rows/s, so the run lasts long enough to be cut.
+	harness.sandbox.control.setConfig({ latencyMs: 50 });
 	const runs = harness.executions(bulkId).length;
 	const cut = runBulkWebhook(harness.stack.webhookUrl, 'queue-bulk', ROWS, 'QK1').catch((error: Error) => ({ status: 0, body: error.message }));
 
