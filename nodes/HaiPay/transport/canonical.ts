@@ -63,7 +63,17 @@ function render(value: Json, options: CanonicalOptions): string {
  * The joined string has no escaping, so "a=1&b=2" could be one field or two. A name or value that holds `&` or `=`
  * lets one signature stand for another set of fields; a control character can hide either from a reader.
  */
-const SEPARATOR_OR_CONTROL = /[&=\u0000-\u001f\u007f]/;
+function isSeparatorOrControl(code: number): boolean {
+	return code === 0x26 || code === 0x3d || code < 0x20 || code === 0x7f;
+}
+
+/** The first separator or control character of a text, or undefined. */
+function firstSeparatorOrControl(text: string): string | undefined {
+	for (let index = 0; index < text.length; index++) {
+		if (isSeparatorOrControl(text.charCodeAt(index))) return text[index];
+	}
+	return undefined;
+}
 
 /** Why one signed field is ambiguous in the string to sign, or undefined when it is not. */
 export interface Ambiguity {
@@ -86,10 +96,10 @@ export function ambiguityOf(body: object, options: CanonicalOptions = {}): Ambig
 	const record = body as Record<string, Json>;
 	for (const key of Object.keys(record)) {
 		if (key === 'sign' || isSkipped(record[key])) continue;
-		const inName = SEPARATOR_OR_CONTROL.exec(key);
-		if (inName) return { field: key, part: 'name', character: spelled(inName[0]) };
-		const inValue = SEPARATOR_OR_CONTROL.exec(render(record[key], options));
-		if (inValue) return { field: key, part: 'value', character: spelled(inValue[0]) };
+		const inName = firstSeparatorOrControl(key);
+		if (inName !== undefined) return { field: key, part: 'name', character: spelled(inName) };
+		const inValue = firstSeparatorOrControl(render(record[key], options));
+		if (inValue !== undefined) return { field: key, part: 'value', character: spelled(inValue) };
 	}
 	return undefined;
 }

@@ -30,6 +30,7 @@ export async function verifySignedAsync(signed: Record<string, unknown>, setting
 
 /** A copy without `sign`: the full signature never reaches an output item or a log line. */
 export function withoutSign<T extends Record<string, unknown>>(signed: T): Omit<T, 'sign'> {
-	const { sign: _sign, ...rest } = signed;
-	return rest;
+	const rest: Record<string, unknown> = { ...signed };
+	delete rest.sign;
+	return rest as Omit<T, 'sign'>;
 }

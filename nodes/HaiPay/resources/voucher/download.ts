@@ -168,7 +168,9 @@ export const downloadVoucher: Operation = {
 			const file = decodedFile(answer.text);
 			if (file) return await binaryItem(ctx, itemIndex, file.buffer, file.mimeType, prepared);
 		}
-		const { currency: _currency, ...json } = dataItem(answer, prepared);
+		// A voucher belongs to no currency: the item says which orders it is for instead.
+		const json = dataItem(answer, prepared);
+		delete json.currency;
 		return { json: { orderNos: prepared.body.orderNos, ...json } };
 	},
 };

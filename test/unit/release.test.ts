@@ -1,0 +1,81 @@
+/**
+ * The GitHub Actions workflows cannot run here; these tests check what n8n's verification depends on: a publish
+ * on version tags with an OIDC token for npm provenance, and CI and publish steps that call commands which exist.
+ */
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { parse } from 'yaml';
+
+const root = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+
+interface Step {
+	run?: string;
+	uses?: string;
+	env?: Record<string, string>;
+}
+interface Job {
+	permissions?: Record<string, string>;
+	steps: Step[];
+	env?: Record<string, string>;
+}
+interface Workflow {
+	on: Record<string, unknown>;
+	permissions?: Record<string, string>;
+	jobs: Record<string, Job>;
+}
+
+function workflow(name: string): Workflow {
+	return parse(readFileSync(join(root, '.github', 'workflows', name), 'utf8')) as Workflow;
+}
+
+/** Every `npm run X` / `npm test` / `npm ci` a workflow calls, as the script names it needs. */
+function npmScripts(wf: Workflow): string[] {
+	const runs = Object.values(wf.jobs).flatMap((job) => job.steps.map((step) => step.run ?? ''));
+	const names: string[] = [];
+	for (const run of runs) {
+		for (const match of run.matchAll(/\bnpm (?:run ([\w:-]+)|(test)\b)/g)) names.push(match[1] ?? match[2]);
+	}
+	return names;
+}
+
+describe('publish workflow', () => {
+	const wf = workflow('publish.yml');
+	const [job] = Object.values(wf.jobs);
+
+	it('runs on version tags only', () => {
+		expect(Object.keys(wf.on)).toEqual(['push']);
+		expect(wf.on.push).toEqual({ tags: ['*.*.*'] });
+	});
+
+	it('may mint an OIDC token for provenance and reads the repository, nothing more', () => {
+		expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+	});
+
+	it('publishes with provenance through n8n-node release', () => {
+		const release = job.steps.find((step) => step.run?.includes('npm run release'));
+		expect(release?.env?.NPM_CONFIG_PROVENANCE).toBe('true');
+		expect(pkg.scripts.release).toBe('n8n-node release');
+		expect(pkg.devDependencies['@n8n/node-cli']).toMatch(/^\d+\.\d+\.\d+$/);
+		expect(job.steps.some((step) => step.run === 'npm ci')).toBe(true);
+	});
+});
+
+describe('workflows call commands that exist', () => {
+	it.each(['ci.yml', 'publish.yml'])('%s', (name) => {
+		const scripts = npmScripts(workflow(name));
+		expect(scripts.length).toBeGreaterThan(0);
+		for (const script of scripts) expect(Object.keys(pkg.scripts)).toContain(script);
+	});
+
+	it('CI runs the README test command', () => {
+		const readme = readFileSync(join(root, 'README.md'), 'utf8');
+		expect(readme).toContain('npm ci && npm test');
+		expect(npmScripts(workflow('ci.yml'))).toEqual(expect.arrayContaining(['lint', 'typecheck', 'build', 'scan', 'test']));
+	});
+
+	it('keeps a changelog', () => {
+		expect(existsSync(join(root, 'CHANGELOG.md'))).toBe(true);
+		expect(readFileSync(join(root, 'CHANGELOG.md'), 'utf8')).toMatch(/^# Changelog/);
+	});
+});
