@@ -255,7 +255,18 @@ async function main(): Promise<void> {
 		return;
 	}
 	const options = parsed;
-	const { sandbox, credentialsFile } = await runCli(options);
+	let started: Awaited<ReturnType<typeof runCli>>;
+	try {
+		started = await runCli(options);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+		process.stderr.write(
+			`Port ${options.port} on ${options.host} is in use: another sandbox, npm start or another program listens there.\n` +
+				`Stop it, or pick another port: npm run sandbox -- --port 8643 (or HAIPAY_SANDBOX_PORT=8643 npm run sandbox; --port 0 takes any free port).\n`,
+		);
+		process.exit(1);
+	}
+	const { sandbox, credentialsFile } = started;
 	process.stdout.write(`${describe(sandbox, credentialsFile, options)}\n`);
 	let stopping = false;
 	const stop = (signal: string) => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
+import { createServer, type AddressInfo } from 'net';
 import { join } from 'path';
 
 import { parseArgs } from '../../sandbox/cli';
@@ -15,9 +16,9 @@ interface Running {
 	output: string;
 }
 
-function startCli(stateDir: string): Promise<Running> {
+function startCli(stateDir: string, port = 0): Promise<Running> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'sandbox', 'cli.ts'), '--port', '0', '--state-dir', stateDir, '--manual'], {
+		const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'sandbox', 'cli.ts'), '--port', String(port), '--state-dir', stateDir, '--manual'], {
 			cwd: root,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
@@ -75,6 +76,24 @@ describe('npm run sandbox', () => {
 		expect(parseArgs(['--help'], {})).toBe('help');
 		expect(() => parseArgs(['--port', 'x'], {})).toThrow('--port');
 		expect(() => parseArgs(['--what'], {})).toThrow('unknown option');
+	});
+
+	it('on a busy port, says which port and how to pick another, without a stack trace', async () => {
+		const busy = createServer();
+		await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+		const { port } = busy.address() as AddressInfo;
+		try {
+			const failure = await startCli(dir, port).then(
+				() => undefined,
+				(error: Error) => error.message,
+			);
+			expect(failure).toContain('exited with 1');
+			expect(failure).toContain(`Port ${port} on 127.0.0.1 is in use`);
+			expect(failure).toContain('--port');
+			expect(failure).not.toMatch(/\n\s+at /);
+		} finally {
+			busy.close();
+		}
 	});
 
 	it('makes its keys, writes an importable credential file, serves signed answers and keeps keys over a restart', async () => {
