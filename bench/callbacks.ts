@@ -1,3 +1,4 @@
+import { createPublicKey } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
@@ -227,10 +228,11 @@ function webhookContext(raw: Buffer, parsed: unknown, credential: ICredentialDat
  * trigger's webhook(), for the largest body n8n accepts (16 MiB of short members, forged) against a genuine
  * callback. n8n parses the body before the node runs; that cost, which no node can avoid, is given beside it.
  */
-export async function measureRefusal(
-	keys: { platformPrivateKey: string; platformPublicKey: string },
-	options: { runs?: number; url?: string } = {},
-): Promise<RefusalFigures> {
+export async function measureRefusal(platformPrivateKey: string, options: { runs?: number; url?: string } = {}): Promise<RefusalFigures> {
+	const keys = {
+		platformPrivateKey,
+		platformPublicKey: createPublicKey(platformPrivateKey).export({ type: 'spki', format: 'pem' }).toString(),
+	};
 	const runs = options.runs ?? 5;
 	// By its full name: tsx resolves `HaiPayTrigger.node` to the codex file HaiPayTrigger.node.json beside it.
 	const { HaiPayTrigger } = (await import(join(__dirname, '..', 'nodes', 'HaiPayTrigger', 'HaiPayTrigger.node.ts'))) as typeof import('../nodes/HaiPayTrigger/HaiPayTrigger.node');
@@ -308,16 +310,53 @@ export function refusalRow(figures: RefusalFigures): string {
 	return `| refusing the largest body n8n accepts (${mb} MiB, ${figures.fields.toLocaleString('en-US')} fields, forged) | trigger ${figures.refuseMs.toFixed(2)} ms on the main thread (HTTP ${figures.refusedWith}), genuine callback ${figures.genuineMs.toFixed(2)} ms; n8n's own JSON parse before the node ${figures.n8nParseMs.toFixed(0)} ms${http} | goal < 50 ms |`;
 }
 
-/** `npx tsx bench/callbacks.ts [production URL of an active HaiPay Trigger]`: the refusal figures alone. */
-if (require.main === module) {
+/**
+ * `npx tsx bench/callbacks.ts refusal [URL]`: the refusal figures alone (posting the largest body to URL too).
+ * `npx tsx bench/callbacks.ts throughput [count] [off|on|both]`: the benchmark's n8n and sandbox, the trigger with Confirm With
+ * HaiPay off and on, `count` callbacks into each (20 at a time, as the benchmark sends them), then the refusal over HTTP to the active trigger.
+ */
+async function cli(mode: string | undefined, arg: string | undefined, which = 'both'): Promise<void> {
+	const say = (line: string) => process.stdout.write(`${line}\n`);
 	const keysDir = join(__dirname, '..', 'test', 'fixtures', 'keys');
-	void measureRefusal(
-		{
-			platformPrivateKey: readFileSync(join(keysDir, 'platform-test-only.pkcs8.pem'), 'utf8'),
-			platformPublicKey: readFileSync(join(keysDir, 'platform-test-only.public.pem'), 'utf8'),
-		},
-		{ url: process.argv[2] },
-	).then((figures) => {
-		process.stdout.write(`${JSON.stringify(figures, null, 2)}\n${refusalRow(figures)}\n`);
+	const platformKey = readFileSync(join(keysDir, 'platform-test-only.pkcs8.pem'), 'utf8');
+	if (mode !== 'throughput') {
+		const figures = await measureRefusal(platformKey, { url: arg });
+		say(`${JSON.stringify(figures, null, 2)}\n${refusalRow(figures)}`);
+		return;
+	}
+	const count = Number(arg ?? 500);
+	const { startBenchStack } = await import('./stack');
+	const { CALLBACK_WEBHOOK_ID, triggerWorkflow } = await import('./workflows');
+	const stack = await startBenchStack(say);
+	try {
+		const off = await stack.addWorkflow(triggerWorkflow(), true);
+		const on = await stack.addWorkflow(confirmedTriggerWorkflow(), true);
+		const load = { count, forged: 40, concurrency: 20, warmup: 20 };
+		const results: Record<string, CallbackFigures> = {};
+		const cases = [
+			['confirm off', off, CALLBACK_WEBHOOK_ID, false],
+			['confirm on', on, CONFIRMED_CALLBACK_WEBHOOK_ID, true],
+		] as const;
+		for (const [name, id, hook, confirm] of cases.filter(([, , , confirm]) => which === 'both' || (which === 'on') === confirm)) {
+			await stack.restartN8n();
+			say(`${name}: ${count} callbacks ...`);
+			const figures = await runCallbacks(stack, id, `${stack.n8nUrl}/webhook/${hook}/webhook`, { ...load, confirmWithHaiPay: confirm }, say);
+			results[name] = figures;
+			const g = figures.genuine;
+			say(
+				`  ${g.perSecond.toFixed(1)} accepted/s, p50 ${g.p50.toFixed(1)} ms, p99 ${g.p99.toFixed(1)} ms, ${g.executionsPerSecond.toFixed(1)} executions/s, ${g.cpuMsPerCallback.toFixed(2)} CPU ms/callback, lost ${g.lost}, other answers ${g.other} (${g.firstOther ?? '-'}), forged refused ${figures.forged.refused}/${figures.forged.sent}`,
+			);
+		}
+		const refusal = await measureRefusal(stack.platformPrivateKey, { url: `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook` });
+		say(refusalRow(refusal));
+	} finally {
+		await stack.stop();
+	}
+}
+
+if (require.main === module) {
+	void cli(process.argv[2], process.argv[3], process.argv[4]).catch((error: unknown) => {
+		process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+		process.exitCode = 1;
 	});
 }
