@@ -44,6 +44,14 @@ export const createOptions: INodeProperties = {
 	default: {},
 	displayOptions: { show: { operation: ['create'] } },
 	options: [
+		{
+			displayName: 'Allow Use by AI Agents',
+			name: 'allowAgents',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Put n8n\'s human approval in front of the tool before switching it on.',
+		},
 		concurrency,
 		{
 			displayName: 'Extra Fields (JSON)',

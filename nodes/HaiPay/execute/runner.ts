@@ -58,6 +58,15 @@ export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, se
 	return prepared;
 }
 
+/**
+ * Whether an AI agent is calling this node as a tool: n8n runs it then as the generated `…Tool` node type (and
+ * newer n8n versions say so through `isToolExecution`).
+ */
+function calledByAgent(ctx: IExecuteFunctions): boolean {
+	const asTool = (ctx as { isToolExecution?: () => boolean }).isToolExecution;
+	return ctx.getNode().type.endsWith('Tool') || (typeof asTool === 'function' && asTool.call(ctx) === true);
+}
+
 /** Spaces request starts evenly when a rate is set; shared by every worker of the run. */
 function pacer(requestsPerSecond: number): () => Promise<void> {
 	if (requestsPerSecond <= 0) return async () => {};
@@ -135,6 +144,12 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	const options = runOptionsOf(ctx);
 	const continueOnFail = ctx.continueOnFail();
 	const isCreate = operation.kind === 'create';
+	if (isCreate && calledByAgent(ctx) && !options.allowAgents) {
+		throw new NodeOperationError(ctx.getNode(), 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off', {
+			description:
+				'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.',
+		});
+	}
 	if (isCreate && ctx.getNode().retryOnFail === true) {
 		ctx.logger.warn(
 			'HaiPay: "Retry On Fail" is on for a create. A retry re-runs every item: accepted ones are refused as duplicates, which hides the real error. Use On Error: Continue instead.',
