@@ -17,7 +17,7 @@ export interface OrderRef {
 
 /**
  * What HaiPay says of one order, once its answer is proven to be about that order. `found: false` is HaiPay's
- * "no such order" (contract 4.7: status 3, an errorMsg, and no orderNo).
+ * "no such order" (see `isNotFound`).
  */
 export type LookupResult =
 	| { found: true; data: IDataObject; verification: Verification }
@@ -50,9 +50,13 @@ export function mismatchOf(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDa
 	return undefined;
 }
 
-/** HaiPay's answer for an order it does not have: status 3 with a reason and no order number. */
+/**
+ * HaiPay's answer for an order it does not have (contract 4.7): status 3 with a reason, and no order behind it: no
+ * order number of HaiPay's, or no amount (an order that exists and failed has both; a query by orderNo may echo
+ * the number asked for).
+ */
 export function isNotFound(data: IDataObject): boolean {
-	return Number(data.status) === 3 && text(data.orderNo) === '';
+	return Number(data.status) === 3 && (text(data.orderNo) === '' || text(data.amount) === '');
 }
 
 /**
