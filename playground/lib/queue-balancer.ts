@@ -15,7 +15,9 @@ export interface Balancer {
 }
 
 export function startBalancer(port: number, targets: string[]): Promise<Balancer> {
-	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+	// A new connection per request: a kept-alive one that the processor closes just as a request goes out ends in
+	// ECONNRESET, and a proxy must not send a POST twice to find out whether it arrived.
+	const agent = new http.Agent({ keepAlive: false, maxSockets: 64 });
 	const counts = new Map<string, number>();
 	let current = [...targets];
 	let next = 0;
