@@ -33,15 +33,6 @@ function statusOf(value: unknown): number | undefined {
 	return undefined;
 }
 
-/**
- * HaiPay answers a query for an order it does not have with status 3 and a reason (contract 4.7), and may echo the
- * orderNo asked for. An order that exists has an amount; an answer without one is never taken for "failed".
- */
-export function looksNotFound(data: IDataObject): boolean {
-	const amount = data.amount;
-	return statusOf(data.status) === 3 && (amount === undefined || amount === null || String(amount).trim() === '');
-}
-
 /** Payouts and collections share a URL when the trigger takes either: ask both, payouts first. */
 function kindsToAsk(facts: OrderFacts, setting: 'payout' | 'collection' | 'either'): OrderKind[] {
 	if (setting !== 'either') return [setting];
@@ -74,7 +65,7 @@ export async function confirmWithHaiPay(
 				{ kind, currency, orderId: facts.orderId, orderNo: facts.orderNo },
 				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, ...(credential !== undefined ? { credential } : {}) },
 			);
-			if (result.found && !looksNotFound(result.data)) {
+			if (result.found) {
 				answer = result;
 				break;
 			}
