@@ -77,6 +77,17 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
 	}
 }
 
+/** Maps `items` through `work` with at most `concurrency` at a time; results in the order of the items. */
+async function inPool<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+	const results: R[] = new Array<R>(items.length);
+	let next = 0;
+	const lane = async () => {
+		for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]);
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+	return results;
+}
+
 function startEffectCounter(port: number): Promise<EffectCounter> {
 	const seen = new Map<string, Map<string, number>>();
 	const server = http.createServer((req, res) => {
@@ -270,27 +281,16 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 				});
 				const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 				const target = new URL(url);
-				const result = { acknowledged: 0, other: 0, firstOther: undefined as string | undefined };
-				let next = 0;
-				const worker = async () => {
-					while (next < payloads.length) {
-						const payload = payloads[next++];
-						try {
-							const answer = await postJson(agent, target, payload, 60_000);
-							if (answer.status === 200 && answer.text === 'SUCCESS') result.acknowledged += 1;
-							else {
-								result.other += 1;
-								result.firstOther ??= `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`;
-							}
-						} catch (error) {
-							result.other += 1;
-							result.firstOther ??= (error as Error).message;
-						}
-					}
-				};
-				await Promise.all(Array.from({ length: concurrency }, worker));
+				// Each answer as `SUCCESS`, or what came instead.
+				const answers = await inPool(payloads, concurrency, (payload) =>
+					postJson(agent, target, payload, 60_000).then(
+						(answer) => (answer.status === 200 && answer.text === 'SUCCESS' ? 'SUCCESS' : `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`),
+						(error: Error) => error.message,
+					),
+				);
 				agent.destroy();
-				return result;
+				const other = answers.filter((answer) => answer !== 'SUCCESS');
+				return { acknowledged: answers.length - other.length, other: other.length, firstOther: other[0] };
 			},
 			settled: (workflowId, expected, timeoutMs = 300_000) =>
 				until(
