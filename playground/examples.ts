@@ -216,6 +216,16 @@ function merge(name: string, inputs: number, position: [number, number]): Omit<W
 	return { name, type: 'n8n-nodes-base.merge', typeVersion: 3.1, position, parameters: { numberInputs: inputs } };
 }
 
+function sortBy(name: string, field: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.sort',
+		typeVersion: 1,
+		position,
+		parameters: { sortFieldsUi: { sortField: [{ fieldName: field, order: 'ascending' }] }, options: {} },
+	};
+}
+
 function setFields(
 	name: string,
 	fields: Array<[string, string, string?]>,
@@ -294,24 +304,30 @@ export function bulkPayouts(): Workflow {
 				'- The HaiPay nodes use **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.',
 				'- A currency this workflow does not pay goes out through **Other currency** and is reported as `invalid`.',
 				'- `outcome = unknown` means: query the order before sending it again (the Reconciliation example does).',
+				'- **Run it twice** and every row already sent comes back `duplicate`: HaiPay refuses an orderId it already has, so nothing is paid twice. To pay the sample from scratch, stop `npm start` and run `npm start -- --fresh` (it forgets the sandbox\'s orders and restores payouts.csv).',
+				'- `payout-results.csv` keeps the rows in the order of `payouts.csv` (**In file order** sorts them back by `row`).',
 				'- Results arrive later at the **HaiPay callbacks** workflow (Notify URL), when it is active.',
 			].join('\n'),
-			[-260, -420],
+			[-260, -480],
 			620,
-			300,
+			400,
 		),
 	);
 	const start = b.add(manualTrigger([-200, 0]));
 	const read = b.add(readFile('Read payouts.csv', `${FILES}/payouts.csv`, [20, 0]));
 	const rows = b.add(csvFromFile('Rows', [240, 0]));
-	const route = b.add(currencySwitch('By currency', '={{ String($json.currency).trim().toUpperCase() }}', [460, 0], 'Other currency'));
+	// Each row keeps its line number, so that the results can be written back in the spreadsheet's order after
+	// the per-currency branches have grouped them.
+	const numbered = b.add(setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number']], [460, 0], true));
+	const route = b.add(currencySwitch('By currency', '={{ String($json.currency).trim().toUpperCase() }}', [680, 0], 'Other currency'));
 	b.connect(start, read);
 	b.connect(read, rows);
-	b.connect(rows, route);
-	const all = b.add(merge('All rows', PAYOUT_CURRENCIES.length + 1, [1000, 0]));
+	b.connect(rows, numbered);
+	b.connect(numbered, route);
+	const all = b.add(merge('All rows', PAYOUT_CURRENCIES.length + 1, [1220, 0]));
 	PAYOUT_CURRENCIES.forEach((currency, i) => {
 		const pay = b.add(
-			haiPay(`Pay ${currency}`, currency, payoutParameters(currency), [740, -480 + i * 170], { onError: 'continueRegularOutput' }),
+			haiPay(`Pay ${currency}`, currency, payoutParameters(currency), [960, -480 + i * 170], { onError: 'continueRegularOutput' }),
 		);
 		b.connect(route, pay, i);
 		b.connect(pay, all, 0, i);
@@ -327,16 +343,17 @@ export function bulkPayouts(): Workflow {
 				['error', `={{ 'This workflow pays ${PAYOUT_CURRENCIES.join(', ')}; the row has currency "' + $json.currency + '"' }}`],
 				['advice', 'Fix the currency, or add a branch and a credential for it'],
 			],
-			[740, 380],
+			[960, 380],
 		),
 	);
 	b.connect(route, other, PAYOUT_CURRENCIES.length);
 	b.connect(other, all, 0, PAYOUT_CURRENCIES.length);
-	const source = "$('Rows').item.json";
+	const source = "$('Number rows').item.json";
 	const results = b.add(
 		setFields(
 			'Result row',
 			[
+				['row', `={{ ${source}.row }}`, 'number'],
 				['orderId', `={{ ${source}.orderId }}`],
 				['currency', `={{ ${source}.currency }}`],
 				['amount', `={{ ${source}.amount }}`],
@@ -348,13 +365,15 @@ export function bulkPayouts(): Workflow {
 				['field', "={{ $json.field ?? '' }}"],
 				['advice', "={{ $json.advice ?? '' }}"],
 			],
-			[1220, 0],
+			[1440, 0],
 		),
 	);
 	b.connect(all, results);
-	const file = b.add(csvToFile('To CSV', 'payout-results.csv', [1440, 0]));
-	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [1660, 0]));
-	b.connect(results, file);
+	const ordered = b.add(sortBy('In file order', 'row', [1660, 0]));
+	const file = b.add(csvToFile('To CSV', 'payout-results.csv', [1880, 0]));
+	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [2100, 0]));
+	b.connect(results, ordered);
+	b.connect(ordered, file);
 	b.connect(file, write);
 	return b.workflow('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV per currency and writes each row back with its outcome and orderNo.');
 }

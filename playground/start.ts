@@ -13,6 +13,8 @@ import { buildPackage, onStopSignal, say, startSandboxGateway } from './lib/sess
 /**
  * `npm start`: a real n8n on http://localhost:5678 with this package, the local HaiPay sandbox on
  * http://127.0.0.1:8642, the sandbox credentials and the example workflows, until Ctrl-C.
+ * `npm start -- --fresh` first forgets the sandbox's orders and balances and restores the sample payouts.csv, so
+ * the bulk example pays every row again instead of meeting its own orderIds as duplicates.
  */
 
 function provisionKey(credentialsFile: string): string {
@@ -23,6 +25,7 @@ function provisionKey(credentialsFile: string): string {
 
 async function main(): Promise<void> {
 	const started = Date.now();
+	const fresh = process.argv.includes('--fresh');
 	let server: N8nServer | undefined;
 	let closeSandbox: (() => Promise<void>) | undefined;
 	const stopAll = async (signal: string) => {
@@ -46,12 +49,13 @@ async function main(): Promise<void> {
 		await buildPackage();
 
 		mkdirSync(START_HOME, { recursive: true });
-		const { sandbox, credentialsFile } = await startSandboxGateway({ port: SANDBOX_PORT, stateDir: join(START_HOME, 'sandbox') });
+		const { sandbox, credentialsFile } = await startSandboxGateway({ port: SANDBOX_PORT, stateDir: join(START_HOME, 'sandbox'), fresh });
+		if (fresh) say('Fresh start: the sandbox forgot its orders and balances, and payouts.csv is the sample again.');
 		closeSandbox = () => sandbox.close();
 		say(`HaiPay sandbox on ${sandbox.baseUrl} (orders and keys kept in ${relative(ROOT, join(START_HOME, 'sandbox'))})`);
 
 		const options: N8nOptions = { home: START_HOME, filesDir: START_FILES, port: N8N_PORT, runnerPort: RUNNER_PORT };
-		prepareFiles(START_FILES, false);
+		prepareFiles(START_FILES, fresh);
 		const marker = join(START_HOME, '.provisioned');
 		const key = provisionKey(credentialsFile);
 		if (!existsSync(marker) || readFileSync(marker, 'utf8').trim() !== key) {
@@ -75,6 +79,8 @@ async function main(): Promise<void> {
 		say('  Workflows (Overview):');
 		say('   - "HaiPay example: bulk payouts from a spreadsheet": click "Execute workflow". It pays the rows of');
 		say(`     ${files}/payouts.csv and writes ${files}/payout-results.csv. Double-click "Pay TZS" to see the HaiPay node.`);
+		say('     Run it again and the rows already paid come back "duplicate" (HaiPay keeps each orderId once);');
+		say('     npm start -- --fresh starts over with a sandbox that has no orders.');
 		say('   - "HaiPay example: callbacks" is active: the sandbox posts each payout result to it');
 		say(`     (${callbackUrl('TZS')} and one URL per App ID); see ${files}/callbacks.jsonl and Executions.`);
 		say('   - "HaiPay example: reconciliation": run it after the payouts, it queries the unfinished orders and');
