@@ -76,6 +76,16 @@ describe('n8n with n8n-nodes-haipay', () => {
 		const credentials = await stack.rest.call('GET', '/types/credentials.json');
 		expect((credentials.json as Array<{ name: string }>).map((type) => type.name)).toContain('haiPayApi');
 	});
+
+	test("the credential test signs a balance read: OK with the sandbox's keys, an error with a wrong secret", async () => {
+		const [tzs] = JSON.parse(readFileSync(stack.credentialsFile, 'utf8')) as Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>;
+		const test = async (data: Record<string, unknown>) =>
+			(await stack.rest.call('POST', '/credentials/test', { credentials: { ...tzs, data } })).json as { data?: { status: string; message: string } };
+		expect((await test(tzs.data)).data).toMatchObject({ status: 'OK' });
+		const wrong = (await test({ ...tzs.data, secretKey: 'wrong-test-only-secret' })).data;
+		expect(wrong?.status).toBe('Error');
+		expect(wrong?.message).toContain('HaiPay refused the signed request');
+	});
 });
 
 describe('example 1: bulk payouts from a spreadsheet', () => {

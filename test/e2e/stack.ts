@@ -20,6 +20,8 @@ export interface Stack {
 	files: string;
 	/** The sandbox's platform key (PEM): what signs its answers and callbacks. */
 	platformPrivateKey: string;
+	/** The credentials n8n imported, as `n8n import:credentials` read them (test-only keys). */
+	credentialsFile: string;
 	execute(workflowId: string): Promise<Executed>;
 	stop(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
 			options,
 			files: join(options.filesDir, 'haipay'),
 			platformPrivateKey: readFileSync(keyFile, 'utf8'),
+			credentialsFile: gateway.credentialsFile,
 			execute: (id) => executeWorkflow(options, id),
 			stop,
 		};
