@@ -1,10 +1,16 @@
-import { copyFileSync, existsSync, mkdirSync } from 'fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'fs';
 import { createServer } from 'net';
 import { join } from 'path';
 
 import { FILES, WORKFLOW_IDS } from '../examples';
 import { installPackage, n8nCli, n8nEnv, parseRawOutput, runN8nCli, type ExecutionRun, type N8nOptions } from './n8n';
-import { EXAMPLES } from './paths';
+import { EXAMPLES, INSTALL_DIR } from './paths';
+
+/** The major version of the n8n in INSTALL_DIR: the pinned 2.x, or the 1.x of the compatibility test. */
+export function installedN8nMajor(): number {
+	const manifest = JSON.parse(readFileSync(join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string };
+	return Number(manifest.version.split('.')[0]);
+}
 
 /** Resolves when the port can be bound on 127.0.0.1, or fails naming what uses it. */
 export function assertPortFree(port: number, what: string): Promise<void> {
@@ -42,8 +48,10 @@ export async function provision(
 	await n8nCli(['import:credentials', `--input=${credentialsFile}`], env, options.filesDir);
 	log('  importing the example workflows (n8n import:workflow)');
 	await n8nCli(['import:workflow', '--separate', `--input=${examplesDir}`], env, options.filesDir);
-	log('  publishing the callbacks workflow (n8n publish:workflow)');
-	await n8nCli(['publish:workflow', `--id=${WORKFLOW_IDS.callbacks}`], env, options.filesDir);
+	// n8n 2 publishes a workflow to activate it; n8n 1 has no publishing and activates it directly.
+	const activate = installedN8nMajor() >= 2 ? ['publish:workflow'] : ['update:workflow', '--active=true'];
+	log(`  activating the callbacks workflow (n8n ${activate.join(' ')})`);
+	await n8nCli([...activate, `--id=${WORKFLOW_IDS.callbacks}`], env, options.filesDir);
 }
 
 export interface Executed {

@@ -233,7 +233,8 @@ export async function startN8nServer(
 		}
 		try {
 			const ready = await httpGet(`${url}/healthz/readiness`, 2_000);
-			if (ready.status === 200) break;
+			// n8n 1.x reports ready before its REST routes exist; the public settings route comes with them.
+			if (ready.status === 200 && (command[0] !== 'start' || (await httpGet(`${url}/rest/settings`, 2_000)).status === 200)) break;
 		} catch {
 			// not listening yet
 		}
