@@ -26,7 +26,8 @@ cleanup() {
 		pid="${environ#/proc/}"
 		pid="${pid%/environ}"
 		[ "$pid" = "$$" ] && continue
-		if tr '\0' '\n' < "$environ" 2> /dev/null | grep -q -F "$HAIPAY_QUEUE_TEST_DIR"; then
+		# Kernel threads and processes that ended meanwhile have no readable environment: skip them quietly.
+		if { tr '\0' '\n' < "$environ"; } 2> /dev/null | grep -q -F "$HAIPAY_QUEUE_TEST_DIR"; then
 			echo "== stopping leftover process $pid of the queue tests, with its process group"
 			# n8n and PostgreSQL lead their own process groups (task runner, backends): the group goes with them.
 			kill -9 -- "-$pid" 2> /dev/null || kill -9 "$pid" 2> /dev/null || true
