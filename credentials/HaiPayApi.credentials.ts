@@ -17,7 +17,7 @@ export class HaiPayApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/haipay.svg', dark: 'file:../icons/haipay.dark.svg' };
 
-	documentationUrl = 'https://github.com/haipay-n8n/n8n-nodes-haipay#credential';
+	documentationUrl = 'https://github.com/haipay-n8n/n8n-nodes-haipay#credentials';
 
 	properties: INodeProperties[] = [
 		{
