@@ -4,20 +4,13 @@
  * n8n-core executions against the sandbox over HTTP.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { credentialFor, NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import { credentialFor, NODE, sandboxPerFile, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
 
+const running = sandboxPerFile({ manual: true, hangMs: 4_000 });
 let sandbox: Sandbox;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ manual: true, hangMs: 4_000 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-afterEach(() => {
-	sandbox.control.clearFaults();
+beforeAll(() => {
+	sandbox = running();
 });
 
 const createTzs = payoutFromItem('TZS', TZS_FIELDS);

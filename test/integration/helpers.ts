@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
-import type { Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { runWorkflow, type RunResult } from '../harness';
 import { TEST_KEYS } from '../helpers/keys';
 
@@ -78,3 +78,25 @@ export function tzsRow(overrides: IDataObject = {}): IDataObject {
 		...overrides,
 	};
 }
+
+/**
+ * One sandbox for a test file: started before its tests, closed after them, its faults cleared after each test.
+ * Call at the top of the file; the returned function gives the running sandbox.
+ */
+export function sandboxPerFile(options: SandboxOptions): () => Sandbox {
+	let sandbox: Sandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox(options);
+	});
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+	afterEach(() => {
+		sandbox?.control.clearFaults();
+	});
+	return () => {
+		if (sandbox === undefined) throw new Error('the sandbox is not running yet');
+		return sandbox;
+	};
+}
+

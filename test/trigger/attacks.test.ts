@@ -11,24 +11,14 @@ import { parsePrivateKey } from '../../nodes/HaiPay/transport/keys';
 import { withSignature } from '../../nodes/HaiPay/transport/signature';
 import { startSandbox, type CallbackAttempt, type CallbackJob, type Sandbox } from '../../sandbox';
 import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
+import { sandboxCredential } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
 
 const TRIGGER = 'HaiPay Trigger';
 const SCHEDULE = [150, 150];
 
 function credential(sandbox: Sandbox, appId = 1001): ICredentialDataDecryptedObject {
-	const merchant = sandbox.merchants.find((candidate) => candidate.appId === appId);
-	if (merchant === undefined) throw new Error(`sandbox has no merchant ${appId}`);
-	return {
-		environment: 'custom',
-		baseUrl: sandbox.baseUrl,
-		appId,
-		currency: merchant.currency,
-		secretKey: merchant.secretKey,
-		privateKey: TEST_KEYS.merchantPkcs8,
-		haipayPublicKey: TEST_KEYS.platformPublic,
-		arrayStyle: 'json',
-	};
+	return sandboxCredential(sandbox, appId);
 }
 
 let sequence = 0;

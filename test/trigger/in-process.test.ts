@@ -9,6 +9,7 @@ import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { startSandbox, type CallbackAttempt, type Sandbox } from '../../sandbox';
 import { NO_OP_NODE_TYPE, runWorkflow, webhookServer, type WebhookServer } from '../harness';
+import { sandboxCredential } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
 import { relay, type Relay } from './relay';
 
@@ -18,18 +19,7 @@ const TRIGGER = 'HaiPay Trigger';
 const SCHEDULE = [150, 150];
 
 function credential(sandbox: Sandbox, appId: number): ICredentialDataDecryptedObject {
-	const merchant = sandbox.merchants.find((candidate) => candidate.appId === appId);
-	if (merchant === undefined) throw new Error(`sandbox has no merchant ${appId}`);
-	return {
-		environment: 'custom',
-		baseUrl: sandbox.baseUrl,
-		appId,
-		currency: merchant.currency,
-		secretKey: merchant.secretKey,
-		privateKey: TEST_KEYS.merchantPkcs8,
-		haipayPublicKey: TEST_KEYS.platformPublic,
-		arrayStyle: 'json',
-	};
+	return sandboxCredential(sandbox, appId);
 }
 
 async function serve(sandbox: Sandbox, parameters: INodeParameters = {}, appId = 1001, staticData?: IDataObject) {
