@@ -256,7 +256,11 @@ export async function startRedis(options: { dir: string; port: number; logFile: 
 		'Redis',
 		options.port,
 		'redis-server',
-		['--port', String(options.port), '--bind', '127.0.0.1', '--dir', options.dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'],
+		[
+			...['--port', String(options.port), '--bind', '127.0.0.1', '--dir', options.dir, '--save', '', '--appendonly', 'no'],
+			// Its own process title would overwrite the command line and environment that say which stack it belongs to.
+			...['--daemonize', 'no', '--protected-mode', 'yes', '--set-proc-title', 'no'],
+		],
 		options.logFile,
 		'SIGTERM',
 	);

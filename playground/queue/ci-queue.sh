@@ -17,21 +17,27 @@ export HAIPAY_N8N_DIR="${HAIPAY_N8N_DIR:-$HOME/.cache/n8n-nodes-haipay/n8n}"
 echo "== n8n for the queue-mode tests: $HAIPAY_N8N_DIR"
 npm run --silent playground:install
 
-# Every process of the stack (PostgreSQL, Redis, n8n and its task runners) carries this folder in its environment.
+# Every process of the stack (PostgreSQL, Redis, n8n and its task runners) carries this folder in its environment
+# or on its command line.
 HAIPAY_QUEUE_TEST_DIR="$(mktemp -d /tmp/haipay-queue-ci-XXXXXX)"
 chmod 755 "$HAIPAY_QUEUE_TEST_DIR"
 export HAIPAY_QUEUE_TEST_DIR
 cleanup() {
+	local environ pid seen
 	for environ in /proc/[0-9]*/environ; do
 		pid="${environ#/proc/}"
 		pid="${pid%/environ}"
 		[ "$pid" = "$$" ] && continue
-		# Kernel threads and processes that ended meanwhile have no readable environment: skip them quietly.
-		if { tr '\0' '\n' < "$environ"; } 2> /dev/null | grep -q -F "$HAIPAY_QUEUE_TEST_DIR"; then
-			echo "== stopping leftover process $pid of the queue tests, with its process group"
-			# n8n and PostgreSQL lead their own process groups (task runner, backends): the group goes with them.
-			kill -9 -- "-$pid" 2> /dev/null || kill -9 "$pid" 2> /dev/null || true
-		fi
+		# Kernel threads and processes that ended meanwhile have nothing to read: skip them quietly. (No pipe into
+		# grep -q here: with pipefail, the writer's SIGPIPE would turn a match into a miss.)
+		seen="$({ tr '\0' '\n' < "$environ"; tr '\0' ' ' < "/proc/$pid/cmdline"; } 2> /dev/null || true)"
+		case "$seen" in
+			*"$HAIPAY_QUEUE_TEST_DIR"*)
+				echo "== stopping leftover process $pid of the queue tests, with its process group"
+				# n8n and PostgreSQL lead their own process groups (task runner, backends): the group goes with them.
+				kill -9 -- "-$pid" 2> /dev/null || kill -9 "$pid" 2> /dev/null || true
+				;;
+		esac
 	done
 	rm -rf "$HAIPAY_QUEUE_TEST_DIR" "/tmp/haipay-queue-postgres-5800"
 }
