@@ -5,7 +5,7 @@ import { join } from 'path';
 
 import { INSTALL_DIR, NODE24 } from '../playground/lib/paths';
 import type { BulkFigures, Setting } from './bulk';
-import type { CallbackFigures } from './callbacks';
+import { refusalRow, type CallbackFigures, type RefusalFigures } from './callbacks';
 import type { SigningFigures } from './signing';
 
 /** The results table, the targets with PASS or MISS, and the machine they were measured on. */
@@ -79,7 +79,10 @@ function find(bulk: BulkFigures[], side: BulkFigures['side'], setting: Setting, 
 const RSS_GROWTH_LIMIT_MB = 300;
 
 /** The bulk targets for each way of setting up the HaiPay node at the tuned concurrency, then the callback ones. */
-export function targets(bulk: BulkFigures[], callbacks: CallbackFigures | undefined, settings: Settings, rows: number): Target[] {
+/** The trigger's own main-thread time to refuse the largest body n8n accepts. */
+export const REFUSAL_GOAL_MS = 50;
+
+export function targets(bulk: BulkFigures[], callbacks: CallbackFigures | undefined, settings: Settings, rows: number, refusal?: RefusalFigures): Target[] {
 	const base = find(bulk, 'baseline', 'tuned', rows);
 	const out: Target[] = [];
 	for (const setting of ['tuned', 'input'] as const) {
@@ -117,6 +120,13 @@ export function targets(bulk: BulkFigures[], callbacks: CallbackFigures | undefi
 			what: `HaiPay node (field expressions), n8n run with --max-old-space-size=${capped.heapMb}: peak RSS of the main process grows < ${RSS_GROWTH_LIMIT_MB} MB over ${f0(rows)} rows`,
 			measured: `+${f0(capped.rssGrowthMb.main)} MB at ${f1(capped.itemsPerSecond)} items/s${cappedBase ? ` (baseline +${f0(cappedBase.rssGrowthMb.main)} MB at ${f1(cappedBase.itemsPerSecond)} items/s)` : ''}`,
 			pass: capped.rssGrowthMb.main < RSS_GROWTH_LIMIT_MB,
+		});
+	}
+	if (refusal) {
+		out.push({
+			what: `refusing the largest body n8n accepts: the trigger's main-thread time < ${REFUSAL_GOAL_MS} ms`,
+			measured: `${f2(refusal.refuseMs)} ms (genuine callback ${f2(refusal.genuineMs)} ms)`,
+			pass: refusal.refuseMs < REFUSAL_GOAL_MS,
 		});
 	}
 	if (!callbacks) return out;
@@ -201,6 +211,10 @@ export function markdown(input: {
 	callbacks?: CallbackFigures;
 	/** The same callbacks into n8n's Webhook node alone: n8n's own cost per callback. */
 	plainWebhook?: CallbackFigures;
+	/** Callbacks into the HaiPay Trigger with Confirm With HaiPay on. */
+	confirmed?: CallbackFigures;
+	/** The trigger's cost to refuse the largest body n8n accepts. */
+	refusal?: RefusalFigures;
 	/** Configurations that failed, with how. */
 	failures?: Failure[];
 	signing: SigningFigures;
@@ -251,7 +265,9 @@ export function markdown(input: {
 		'| callbacks | accepted/s | p50 ms | p99 ms | answers | executions stored | ran to an end (succeeded) | never ran | lost | executions/s | CPU ms/callback |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
 		...(callbacks ? [genuineRow(`${f0(callbacks.genuine.sent)} signed, distinct`, callbacks.genuine), forgedRow(callbacks.forged)] : []),
+		...(input.confirmed ? [genuineRow(`${f0(input.confirmed.genuine.sent)} signed, Confirm With HaiPay on (one order query each)`, input.confirmed.genuine)] : []),
 		...(input.plainWebhook ? [genuineRow(`${f0(input.plainWebhook.genuine.sent)} into n8n's Webhook node alone (reference: no signature check, no deduplication)`, input.plainWebhook.genuine)] : []),
+		...(input.refusal ? ['', '| refusal | measured | goal |', '|---|---|---|', refusalRow(input.refusal)] : []),
 		...failureLines(input.failures ?? []),
 		'',
 		'Signing: the package\'s signing core (canonical string, SHA-256, RSA-2048 PKCS#1 v1.5, base64) on one core, against `openssl speed rsa2048` on the same machine in the same run.',

@@ -3,7 +3,14 @@ import { join } from 'path';
 
 import { onStopSignal, say } from '../playground/lib/session';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
-import { runCallbacks, type CallbackFigures } from './callbacks';
+import {
+	CONFIRMED_CALLBACK_WEBHOOK_ID,
+	confirmedTriggerWorkflow,
+	measureRefusal,
+	runCallbacks,
+	type CallbackFigures,
+	type RefusalFigures,
+} from './callbacks';
 import { queueMarkdown, runQueueBench, type QueueFigures } from './queue';
 import { machine, markdown, targets, type Failure, type Settings } from './report';
 import { measureSigning } from './signing';
@@ -34,6 +41,8 @@ const ROWS = numbers(process.env.BENCH_ROWS, [1_000, 10_000]);
 const WARMUP_ROWS = Number(process.env.BENCH_WARMUP_ROWS ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 2_000);
 const FORGED = Number(process.env.BENCH_FORGED ?? 200);
+/** Callbacks with Confirm With HaiPay on: each costs a gateway query, so fewer than the unconfirmed run. */
+const CONFIRMED = Number(process.env.BENCH_CONFIRMED_CALLBACKS ?? 500);
 const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
 /** n8n's old-space limit for the capped runs, the way n8n's docs bound its memory (`--max-old-space-size`). */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
@@ -61,7 +70,7 @@ const CASES: BulkCase[] = [
 	),
 ];
 
-async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; plainWebhookId: string }> {
+async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; confirmedId: string; plainWebhookId: string }> {
 	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(1001), NGN: stack.merchantPrivateKey(1003) });
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
@@ -75,7 +84,11 @@ async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; pla
 	await add('baseline', 'tuned', (path) => baselineWorkflow(path, sign, batching));
 	await add('haipay', 'default', (path) => haiPayWorkflow(path, undefined));
 	await add('baseline', 'default', (path) => baselineWorkflow(path, sign, undefined));
-	return { triggerId: await stack.addWorkflow(triggerWorkflow(), true), plainWebhookId: await stack.addWorkflow(plainWebhookWorkflow(), true) };
+	return {
+		triggerId: await stack.addWorkflow(triggerWorkflow(), true),
+		confirmedId: await stack.addWorkflow(confirmedTriggerWorkflow(), true),
+		plainWebhookId: await stack.addWorkflow(plainWebhookWorkflow(), true),
+	};
 }
 
 async function main(): Promise<void> {
@@ -110,10 +123,12 @@ async function main(): Promise<void> {
 	};
 	let callbacks: CallbackFigures | undefined;
 	let plainWebhook: CallbackFigures | undefined;
+	let confirmed: CallbackFigures | undefined;
+	let refusal: RefusalFigures | undefined;
 	try {
 		stack = await startBenchStack(say);
 		const running = stack;
-		const { triggerId, plainWebhookId } = await addWorkflows(stack);
+		const { triggerId, confirmedId, plainWebhookId } = await addWorkflows(stack);
 		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 
 		for (const rows of ROWS) {
@@ -141,6 +156,16 @@ async function main(): Promise<void> {
 			await running.restartN8n();
 			return runCallbacks(running, triggerId, `${running.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
 		});
+		say(`callbacks: ${CONFIRMED} signed into the HaiPay Trigger with Confirm With HaiPay on (one order query each) ...`);
+		confirmed = await attempt('callbacks into the HaiPay Trigger, Confirm With HaiPay on', async () => {
+			await running.restartN8n();
+			const url = `${running.n8nUrl}/webhook/${CONFIRMED_CALLBACK_WEBHOOK_ID}/webhook`;
+			return runCallbacks(running, confirmedId, url, { ...load, count: CONFIRMED, forged: 0, confirmWithHaiPay: true }, say);
+		});
+		say("refusal: the trigger's main-thread time for the largest body n8n accepts, against a genuine callback ...");
+		refusal = await attempt('refusal cost of the largest body', () =>
+			measureRefusal(running.platformPrivateKey, { url: `${running.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook` }),
+		);
 		say(`callbacks: the same ${CALLBACKS} into n8n's Webhook node alone, for reference ...`);
 		plainWebhook = await attempt("callbacks into n8n's Webhook node", async () => {
 			await running.restartN8n();
@@ -156,7 +181,7 @@ async function main(): Promise<void> {
 	}
 
 	const tenThousand = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
-	const checked = targets(bulk, callbacks, SETTINGS, tenThousand);
+	const checked = targets(bulk, callbacks, SETTINGS, tenThousand, refusal);
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 	const table = markdown({
 		machine: host,
@@ -167,6 +192,8 @@ async function main(): Promise<void> {
 		bulk,
 		...(callbacks ? { callbacks } : {}),
 		...(plainWebhook ? { plainWebhook } : {}),
+		...(confirmed ? { confirmed } : {}),
+		...(refusal ? { refusal } : {}),
 		failures,
 		signing,
 		targets: checked,
@@ -182,7 +209,7 @@ async function main(): Promise<void> {
 	].join('\n');
 	writeFileSync(join(__dirname, 'results.md'), results);
 	mkdirSync(WORK, { recursive: true });
-	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, plainWebhook, failures, queue, signing, targets: checked }, null, 2)}\n`);
+	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, plainWebhook, confirmed, refusal, failures, queue, signing, targets: checked }, null, 2)}\n`);
 	say('');
 	say(table);
 	if (queue) say(queueMarkdown(queue, date, 'npm run bench'));

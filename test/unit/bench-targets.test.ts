@@ -97,6 +97,14 @@ describe('bench targets', () => {
 		expect(verdict(judge(forgedLet), 'forged', '').pass).toBe(false);
 	});
 
+	it('refusing the largest body: under 50 ms of the trigger main thread passes, 50 ms misses', () => {
+		const refusal = { bytes: 16 * 2 ** 20, fields: 1_192_555, refuseMs: 49.9, refusedWith: 413, genuineMs: 0.2, n8nParseMs: 2100 };
+		const judge = (refuseMs: number) => verdict(targets([], undefined, SETTINGS, 10_000, { ...refusal, refuseMs }), 'refusing the largest body', '< 50 ms');
+		expect(judge(49.9).pass).toBe(true);
+		expect(judge(50).pass).toBe(false);
+		expect(targets([], undefined, SETTINGS, 10_000).some((t) => t.what.includes('refusing'))).toBe(false);
+	});
+
 	it('the table labels runs with a heap limit, states the default limit and shows the callback reference', () => {
 		const machine: Machine = {
 			cores: 2, cpu: 'test CPU', memoryGb: 24, kernel: '6.1', benchNode: 'v20.0.0', n8nNode: 'v24.0.0', n8n: '2.40.7',
