@@ -37,7 +37,8 @@ describe('published package', () => {
 		expect(pkg.dependencies ?? {}).toEqual({});
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(pkg.keywords).toContain('n8n-community-node-package');
-		expect(pkg.files).toEqual(['dist']);
+		// Only what n8n loads: n8n-node build also copies every image of the repository (docs/ screenshots) into dist/.
+		expect(pkg.files).toEqual(['dist/nodes', 'dist/credentials', 'dist/icons']);
 		expect(pkg.license).toBe('MIT');
 	});
 
