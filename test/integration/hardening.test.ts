@@ -164,6 +164,32 @@ describe('success that is not proven is not success', () => {
 	});
 });
 
+describe("the gateway's own text is repeated only in part", () => {
+	it('a long refusal message (an echoed signature, say) is cut to 200 characters in the error and the item', async () => {
+		const echoed = `sign ${'A'.repeat(340)}== does not verify`;
+		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg: echoed, code: '4003', times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'rejected' });
+		expect(String(item.gatewayMessage)).toBe(`${echoed.slice(0, 200)}…`);
+		expect(JSON.stringify(item)).not.toContain('A'.repeat(201));
+	});
+
+	it('a 199-character message is repeated whole', async () => {
+		const msg = `sign ${'B'.repeat(194)}`;
+		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg, code: '4003', times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item.gatewayMessage).toBe(msg);
+	});
+
+	it("another order's ID in a signed answer is cut short in the error", async () => {
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: { orderId: 'X'.repeat(5000), orderNo: 'HP1' }, times: 1 });
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		expect(item).toMatchObject({ outcome: 'unknown' });
+		expect(String(item.error)).toContain(`${'X'.repeat(200)}…`);
+		expect(String(item.error)).not.toContain('X'.repeat(201));
+	});
+});
+
 describe('redirects are never followed', () => {
 	it('a 307 to a create is sent once and its outcome is unknown', async () => {
 		sandbox.control.addFault({ type: 'redirect', when: 'after', path: '/tzs/pay/apply', times: 1 });

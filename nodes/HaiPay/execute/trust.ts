@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { mismatchOf } from '../transport/lookup';
+import { gatewayText } from '../transport/outcome';
 import type { Answer } from '../transport/request';
 import type { Prepared } from './types';
 
@@ -13,7 +14,7 @@ export function distrustCreate(answer: Answer, prepared: Prepared): string | und
 	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
 	const orderId = text(answer.data.orderId);
 	if (orderId === '') return "the answer does not name the request's orderId";
-	if (orderId !== prepared.orderId) return `the answer is about orderId "${orderId}", not "${prepared.orderId}"`;
+	if (orderId !== prepared.orderId) return `the answer is about orderId "${gatewayText(orderId)}", not "${prepared.orderId}"`;
 	return undefined;
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GatewayFailure } from './outcome';
+import { GatewayFailure, gatewayText } from './outcome';
 import { callGateway, type CallOptions, type GatewayContext } from './request';
 import type { HaiPaySettings } from './settings';
 import type { OrderKind } from './status';
@@ -39,10 +39,10 @@ export function mismatchOf(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDa
 	const orderId = text(data.orderId);
 	const orderNo = text(data.orderNo);
 	if (ref.orderId !== undefined && orderId !== '' && orderId !== ref.orderId) {
-		return `the answer is about orderId "${orderId}", not "${ref.orderId}"`;
+		return `the answer is about orderId "${gatewayText(orderId)}", not "${ref.orderId}"`;
 	}
 	if (ref.orderNo !== undefined && orderNo !== '' && orderNo !== ref.orderNo) {
-		return `the answer is about orderNo "${orderNo}", not "${ref.orderNo}"`;
+		return `the answer is about orderNo "${gatewayText(orderNo)}", not "${ref.orderNo}"`;
 	}
 	if (orderNo !== '' && ref.orderNo === undefined && orderId === '') {
 		return 'the answer names an order but not by the orderId asked for';

@@ -34,6 +34,19 @@ export class GatewayFailure extends Error {
 	}
 }
 
+/** Longest piece of the gateway's own text (a message, a code, an order ID it named) that a failure repeats. */
+export const GATEWAY_TEXT_LIMIT = 200;
+
+/**
+ * Gateway text as a failure may repeat it: at most GATEWAY_TEXT_LIMIT characters. An answer can be up to 1 MiB, and
+ * a broken or hostile gateway could echo the request in it; cut this short, no whole signature (344 characters)
+ * can reach an error, a log line or an output item.
+ */
+export function gatewayText(value: unknown): string {
+	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+	return text.length > GATEWAY_TEXT_LIMIT ? `${text.slice(0, GATEWAY_TEXT_LIMIT)}…` : text;
+}
+
 /** What the workflow should do next after a failed create (payout or collection), written on every failed item. */
 export const CREATE_ADVICE: Record<FailureKind, string> = {
 	invalid: 'Fix the field named in the error; nothing was sent for this item.',

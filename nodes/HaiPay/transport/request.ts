@@ -1,7 +1,7 @@
 import type { IAdditionalCredentialOptions, IAllExecuteFunctions, IDataObject, IHttpRequestOptions, RequestHelperFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { GatewayFailure } from './outcome';
+import { GatewayFailure, gatewayText } from './outcome';
 import { readAnswer, type RawResponse } from './answer';
 import { refusalOutcome } from './refusals';
 import type { HaiPaySettings } from './settings';
@@ -164,8 +164,8 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 		throw transient('HaiPay answered with JSON that is not an envelope', { httpStatus: statusCode });
 	}
 	const status = String(envelope.status ?? '');
-	const code = String(envelope.error ?? '');
-	const message = typeof envelope.msg === 'string' ? envelope.msg : '';
+	const code = gatewayText(String(envelope.error ?? ''));
+	const message = gatewayText(envelope.msg);
 	if (status !== '1' || code !== SUCCESS_CODE) {
 		if (status === '0') throw refusal(options.kind, code, message);
 		throw transient(`HaiPay answered an envelope it did not finish: ${message || 'no message'} (status ${status || 'none'}, error ${code || 'none'})`, {

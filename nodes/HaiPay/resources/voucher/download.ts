@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { dataItem } from '../../execute/present';
 import { parameterValue } from '../../execute/parameters';
 import type { Operation, Prepared } from '../../execute/types';
-import { GatewayFailure } from '../../transport/outcome';
+import { GatewayFailure, gatewayText } from '../../transport/outcome';
 import { MAX_ORDER_NO_LENGTH } from '../shared';
 
 const scope = { resource: 'voucher', operation: 'download' };
@@ -160,7 +160,7 @@ export const downloadVoucher: Operation = {
 		if (answer.type !== 'data') return undefined;
 		const orderNo = answer.data.orderNo;
 		const asked = prepared.body.orderNos as string[];
-		return typeof orderNo === 'string' && orderNo !== '' && !asked.includes(orderNo) ? `the answer is about orderNo "${orderNo}", not one asked for` : undefined;
+		return typeof orderNo === 'string' && orderNo !== '' && !asked.includes(orderNo) ? `the answer is about orderNo "${gatewayText(orderNo)}", not one asked for` : undefined;
 	},
 	async present(ctx, itemIndex, answer, prepared) {
 		if (answer.type === 'file') return await binaryItem(ctx, itemIndex, answer.buffer, answer.mimeType, prepared);
