@@ -1,8 +1,8 @@
 import { execFileSync } from 'child_process';
 
-import { canonicalString } from '../nodes/HaiPay/transport/canonical';
-import { parsePrivateKey, parsePublicKey } from '../nodes/HaiPay/transport/keys';
-import { signBody, verifyBody } from '../nodes/HaiPay/transport/signature';
+import { canonicalString } from '../nodes/shared/signing/canonical';
+import { parsePrivateKey, parsePublicKey } from '../nodes/shared/signing/keys';
+import { signBody, verifyBody } from '../test/helpers/signing';
 import { TEST_KEYS } from '../test/helpers/keys';
 
 /**

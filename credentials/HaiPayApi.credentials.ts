@@ -7,8 +7,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CURRENCY_OPTIONS } from '../nodes/HaiPay/transport/currencies';
-import { PRODUCTION_URL, signRequest } from '../nodes/HaiPay/transport/settings';
+import { CURRENCY_OPTIONS } from '../nodes/shared/contract/currencies';
+import { signRequest } from '../nodes/shared/signing/authenticate';
+import { PRODUCTION_URL } from '../nodes/shared/signing/settings';
 
 export class HaiPayApi implements ICredentialType {
 	name = 'haiPayApi';

@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { settingsOf } from '../HaiPay/transport/settings';
+import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
+import { settingsFor } from '../shared/signing/settings';
 import { readCallback } from './body';
 import {
 	assess,
@@ -28,7 +29,6 @@ import { triggerProperties } from './description';
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 /** HaiPay stops resending only when the body is exactly this text. */
-const ACKNOWLEDGEMENT = 'SUCCESS';
 
 /** Where the node remembers the URL it told the user about, and what it has emitted. */
 const URL_KEY = 'notifyUrl';
@@ -53,7 +53,7 @@ const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
 function logContext(body: Record<string, unknown> | undefined): IDataObject {
 	if (body === undefined) return {};
 	const context: IDataObject = { fields: Object.keys(body).slice(0, 40).map(shown).join(',') };
-	for (const name of ['appId', 'orderId', 'orderNo', 'status', 'currency']) {
+	for (const name of IDENTIFYING_FIELDS) {
 		if (body[name] !== undefined) context[name] = shown(body[name]);
 	}
 	return context;
@@ -164,9 +164,9 @@ export class HaiPayTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 		const credentialData = await this.getCredentials('haiPayApi');
-		const settings = settingsOf(credentialData);
+		const settings = settingsFor(credentialData);
 		const options = readOptions(this);
-		const assessment = assess(received, settings, options);
+		const assessment = await assess(received, settings, options);
 		const body = outputView(received.body);
 		const context = logContext(signedView(received.body));
 

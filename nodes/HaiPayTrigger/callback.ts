@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { HaiPaySettings } from '../HaiPay/transport/settings';
-import { statusGroup, statusLabel } from '../HaiPay/transport/status';
-import { KeyFormatError } from '../HaiPay/transport/keys';
-import { ambiguityOf, type Ambiguity } from '../HaiPay/transport/canonical';
-import { verifySigned } from '../HaiPay/transport/verification';
+import { IDENTIFYING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
+import type { HaiPaySettings } from '../shared/signing/settings';
+import { statusGroup, statusLabel } from '../shared/contract/statuses';
+import { KeyFormatError } from '../shared/signing/keys';
+import { ambiguityOf, type Ambiguity } from '../shared/signing/canonical';
+import { verifySigned } from '../shared/signing/verification';
 import { redactedText, type ExactBody, type ReadResult } from './body';
 import { filteredOutBy, kindOf, type OutputKind, type TriggerFilters } from './filters';
 
@@ -125,7 +126,7 @@ export function outputView(body: ExactBody): Record<string, unknown> {
 	return view;
 }
 
-const IDENTIFYING = new Set(['orderId', 'orderNo', 'status', 'appId', 'currency']);
+const IDENTIFYING = new Set<string>(IDENTIFYING_FIELDS);
 
 function textOf(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -140,82 +141,68 @@ function sameAppId(received: unknown, expected: number): boolean {
 }
 
 function tokenOf(body: Record<string, unknown>): unknown {
-	for (const name of ['tokenID', 'tokenId', 'tokenid', 'token_id']) {
+	for (const name of TOKEN_FIELDS) {
 		const value = body[name];
 		if (typeof value === 'string' && value.trim() !== '') return value;
 	}
 	return null;
 }
 
-/**
- * Decides what happens to one received callback: refused, acknowledged without a run, or emitted. Pure, so that
- * every branch is testable without n8n; repeats, regressions and confirmation are decided by the caller, which
- * owns the state and the network. The body's size and field count were checked when it was read, before this.
- */
-export function assess(received: ReadResult, settings: HaiPaySettings, options: TriggerOptions): Assessment {
-	if (!received.ok) return { action: 'reject', reason: received.problem, log: received.log };
-	if (received.body.members.length === 0) {
-		return { action: 'reject', reason: 'notJson', log: 'the body is not a JSON object' };
-	}
-	const signed = signedView(received.body);
+type Rejection = Extract<Assessment, { action: 'reject' }>;
+
+function rejection(reason: RejectReason, log: string): Rejection {
+	return { action: 'reject', reason, log };
+}
+
+/** Why the callback cannot be about this credential's App ID, or undefined when it can. */
+function appIdRefusal(signed: Record<string, unknown>, settings: HaiPaySettings): Rejection | undefined {
 	if (!Number.isSafeInteger(settings.appId) || settings.appId <= 0) {
-		return {
-			action: 'reject',
-			reason: 'noAppIdInCredential',
-			log: 'the HaiPay credential has no App ID to compare the callback with',
-		};
+		return rejection('noAppIdInCredential', 'the HaiPay credential has no App ID to compare the callback with');
 	}
 	if (!sameAppId(signed.appId, settings.appId)) {
-		return {
-			action: 'reject',
-			reason: 'appIdMismatch',
-			log: `the callback's appId is not the credential's App ID ${settings.appId}`,
-		};
+		return rejection('appIdMismatch', `the callback's appId is not the credential's App ID ${settings.appId}`);
 	}
+	return undefined;
+}
 
-	let verified = false;
-	if (options.verifySignature) {
-		if (settings.haipayPublicKey === '') {
-			return {
-				action: 'reject',
-				reason: 'noPublicKey',
-				log: 'the HaiPay credential has no HaiPay public key, so the signature cannot be checked; add the platform public key from the merchant backend to the credential',
-			};
-		}
-		let outcome;
-		try {
-			outcome = verifySigned(signed, settings);
-		} catch (error) {
-			// Only key parsing can fail here; its message names the formats tried, never the key text.
-			const why = error instanceof KeyFormatError ? ` (${error.message})` : '';
-			return {
-				action: 'reject',
-				reason: 'unreadablePublicKey',
-				log: `the HaiPay public key in the credential could not be read${why}`,
-			};
-		}
-		if (outcome !== 'verified') {
-			const hint = settings.secretKey === '' ? ' (the credential has no secret key)' : '';
-			const missing = typeof signed.sign !== 'string' || signed.sign === '' ? 'the signature is missing' : 'the signature does not match';
-			return { action: 'reject', reason: 'badSignature', log: `${missing}${hint}` };
-		}
-		verified = true;
+/** Why the callback's signature does not prove HaiPay sent it, or undefined when it does. */
+async function signatureRefusal(signed: Record<string, unknown>, settings: HaiPaySettings): Promise<Rejection | undefined> {
+	if (settings.haipayPublicKey === '') {
+		return rejection(
+			'noPublicKey',
+			'the HaiPay credential has no HaiPay public key, so the signature cannot be checked; add the platform public key from the merchant backend to the credential',
+		);
 	}
+	let outcome;
+	try {
+		outcome = await verifySigned(signed, settings);
+	} catch (error) {
+		// Only key parsing can fail here; its message names the formats tried, never the key text.
+		const why = error instanceof KeyFormatError ? ` (${error.message})` : '';
+		return rejection('unreadablePublicKey', `the HaiPay public key in the credential could not be read${why}`);
+	}
+	if (outcome === 'verified') return undefined;
+	const hint = settings.secretKey === '' ? ' (the credential has no secret key)' : '';
+	const missing = typeof signed.sign !== 'string' || signed.sign === '' ? 'the signature is missing' : 'the signature does not match';
+	return rejection('badSignature', `${missing}${hint}`);
+}
 
-	const body = outputView(received.body);
-	const filteredOut = filteredOutBy(body, options, settings.currency);
+/** The output item of an accepted callback, the facts that identify its order, and any ambiguity in what was signed. */
+function emitted(body: ExactBody, signed: Record<string, unknown>, verified: boolean, settings: HaiPaySettings, options: TriggerOptions): Assessment {
+	const view = outputView(body);
+	const filteredOut = filteredOutBy(view, options, settings.currency);
 	if (filteredOut !== undefined) return { action: 'acknowledge', log: filteredOut };
 
-	const kind = kindOf(body, options.kind);
-	const item: IDataObject = { ...(body as IDataObject) };
-	if (kind !== 'payout' || tokenOf(body) !== null) item.tokenID = tokenOf(body) as IDataObject[string];
-	item.statusLabel = statusLabel(body.status, kind === 'unknown' ? undefined : kind) ?? null;
-	item.statusGroup = statusGroup(body.status);
+	const kind = kindOf(view, options.kind);
+	const item: IDataObject = { ...(view as IDataObject) };
+	if (kind !== 'payout' || tokenOf(view) !== null) item.tokenID = tokenOf(view) as IDataObject[string];
+	item.statusLabel = statusLabel(view.status, kind === 'unknown' ? undefined : kind) ?? null;
+	item.statusGroup = statusGroup(view.status);
 	item.kind = kind;
 	item.verified = verified;
-	if (options.includeRawBody) item.rawBody = redactedText(received.body);
+	if (options.includeRawBody) item.rawBody = redactedText(body);
 
-	const status = integerStatus(body.status);
+	const status = integerStatus(view.status);
 	const order: OrderFacts = {
 		orderId: textOf(signed.orderId),
 		orderNo: textOf(signed.orderNo),
@@ -226,4 +213,18 @@ export function assess(received: ReadResult, settings: HaiPaySettings, options: 
 	const found = verified ? ambiguityOf(signed, { arrayStyle: settings.arrayStyle }) : undefined;
 	const ambiguity = found === undefined ? undefined : { ...found, identifying: IDENTIFYING.has(found.field) || found.part === 'name' };
 	return { action: 'emit', item, order, ...(ambiguity !== undefined ? { ambiguity } : {}) };
+}
+
+/**
+ * Decides what happens to one received callback: refused, acknowledged without a run, or emitted. Free of n8n, so
+ * that every branch is testable on its own; repeats, regressions and confirmation are decided by the caller, which
+ * owns the state and the network. The body's size and field count were checked when it was read, before this.
+ */
+export async function assess(received: ReadResult, settings: HaiPaySettings, options: TriggerOptions): Promise<Assessment> {
+	if (!received.ok) return rejection(received.problem, received.log);
+	if (received.body.members.length === 0) return rejection('notJson', 'the body is not a JSON object');
+	const signed = signedView(received.body);
+	const refused = appIdRefusal(signed, settings) ?? (options.verifySignature ? await signatureRefusal(signed, settings) : undefined);
+	if (refused !== undefined) return refused;
+	return emitted(received.body, signed, options.verifySignature, settings, options);
 }

@@ -1,10 +1,10 @@
 import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
 
-import { lookupOrder, type LookupResult } from '../HaiPay/transport/lookup';
-import { GatewayFailure } from '../HaiPay/transport/outcome';
-import type { GatewayContext } from '../HaiPay/transport/request';
-import type { HaiPaySettings } from '../HaiPay/transport/settings';
-import { isFinalStatus, type OrderKind } from '../HaiPay/transport/status';
+import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
+import { GatewayFailure } from '../shared/gateway/outcome';
+import type { GatewayContext } from '../shared/gateway/request';
+import type { HaiPaySettings } from '../shared/signing/settings';
+import { isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { OrderFacts } from './callback';
 import { shown } from './filters';
 

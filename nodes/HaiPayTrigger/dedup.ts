@@ -1,3 +1,5 @@
+import { EARLIER_STATUSES, FINAL_STATUSES } from '../shared/contract/statuses';
+
 /**
  * HaiPay retries a callback until it reads `SUCCESS` (every 5 minutes, 5 times), and an answer can be lost on
  * the way back, so the same result can arrive more than once. What has been emitted is remembered in the
@@ -42,11 +44,9 @@ export function orderPart(body: Record<string, unknown>): string | undefined {
 	return order === '' ? undefined : order;
 }
 
-/** Final statuses: success 2, failed 3, and for collections partially (4) and over-collected (5). */
-export const FINAL_STATUSES = ['2', '3', '4', '5'];
-
-/** The statuses an order passes through before a final one: not started, processing, abnormal. */
-export const EARLIER_STATUSES = ['0', '1', '-1'];
+/** Statuses as the keys spell them. */
+const FINAL = FINAL_STATUSES.map(String);
+const EARLIER = EARLIER_STATUSES.map(String);
 
 function isSeenCallbacks(value: unknown): value is SeenCallbacks {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -194,6 +194,6 @@ export function finalBefore(recall: Recall, body: Record<string, unknown>): stri
 	const order = orderPart(body);
 	const status = part(body.status);
 	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection.
-	if (order === undefined || !EARLIER_STATUSES.includes(status)) return undefined;
-	return FINAL_STATUSES.find((final) => recall(`${order}|${final}`));
+	if (order === undefined || !EARLIER.includes(status)) return undefined;
+	return FINAL.find((final) => recall(`${order}|${final}`));
 }

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CURRENCY_OPTIONS } from '../HaiPay/transport/currencies';
+import { CURRENCY_OPTIONS } from '../shared/contract/currencies';
 import { DEDUP_LIMIT, DEFAULT_WINDOW_MINUTES } from './dedup';
 
 export const triggerProperties: INodeProperties[] = [

@@ -1,4 +1,4 @@
-import { statusGroup } from '../HaiPay/transport/status';
+import { statusGroup } from '../shared/contract/statuses';
 
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
 export type KindSetting = 'payout' | 'collection' | 'either';
@@ -31,7 +31,7 @@ function present(value: unknown): boolean {
 }
 
 /**
- * Only a collection carries a card token or ends partially or over-collected (haipay-facts.md, "Order status
+ * Only a collection carries a card token or ends partially or over-collected (docs/haipay-facts.md, "Order status
  * values"); nothing in a body proves it is a payout.
  */
 export function isCollectionEvidently(body: Record<string, unknown>): boolean {

@@ -5,7 +5,7 @@
 import http from 'http';
 import type { AddressInfo } from 'net';
 
-import { retryAfterMs } from '../../nodes/HaiPay/transport/request';
+import { retryAfterMs } from '../../nodes/shared/gateway/request';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { credentialFor, NODE, runNode } from './helpers';
 

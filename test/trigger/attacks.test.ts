@@ -7,8 +7,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
-import { parsePrivateKey } from '../../nodes/HaiPay/transport/keys';
-import { withSignature } from '../../nodes/HaiPay/transport/signature';
+import { parsePrivateKey } from '../../nodes/shared/signing/keys';
+import { withSignature } from '../helpers/signing';
 import { startSandbox, type CallbackAttempt, type CallbackJob, type Sandbox } from '../../sandbox';
 import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
 import { sandboxCredential } from '../helpers/credentials';

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { parsePrivateKey } from '../../nodes/HaiPay/transport/keys';
-import { withSignature } from '../../nodes/HaiPay/transport/signature';
+import { parsePrivateKey } from '../../nodes/shared/signing/keys';
+import { withSignature } from '../helpers/signing';
 import { TEST_KEYS } from '../helpers/keys';
 
 export const SECRET = 'test-only-secret-tzs';

@@ -1,9 +1,9 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { HaiPayApi } from '../../credentials/HaiPayApi.credentials';
-import { parsePublicKey } from '../../nodes/HaiPay/transport/keys';
-import { PRODUCTION_URL, SANDBOX_URL, settingsOf } from '../../nodes/HaiPay/transport/settings';
-import { verifyBody } from '../../nodes/HaiPay/transport/signature';
+import { parsePublicKey } from '../../nodes/shared/signing/keys';
+import { PRODUCTION_URL, SANDBOX_URL, settingsOf } from '../../nodes/shared/signing/settings';
+import { verifyBody } from '../helpers/signing';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 
 const credential = new HaiPayApi();

@@ -2,9 +2,9 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
-import { MIT_RULES } from '../../nodes/HaiPay/rules/collection';
-import { PAYOUT_RULES } from '../../nodes/HaiPay/rules/payout';
-import type { RequestRules } from '../../nodes/HaiPay/rules/types';
+import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
+import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
+import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 
 const description = new HaiPay().description;
 const node: INode = { id: '1', name: 'HaiPay', type: 'haiPay', typeVersion: 1, position: [0, 0], parameters: {} };

@@ -16,8 +16,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { parsePublicKey } from '../../nodes/HaiPay/transport/keys';
-import { verifyBody } from '../../nodes/HaiPay/transport/signature';
+import { parsePublicKey } from '../../nodes/shared/signing/keys';
+import { verifyBody } from '../helpers/signing';
 import { binaryBuffer, connect, runWorkflow, webhookServer, type WebhookServer } from '../harness';
 import { TEST_KEYS } from '../helpers/keys';
 

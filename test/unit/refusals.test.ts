@@ -5,7 +5,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import { REFUSAL_RULES, refusalOutcome } from '../../nodes/HaiPay/transport/refusals';
+import { REFUSAL_RULES, refusalOutcome } from '../../nodes/shared/contract/refusals';
 
 const CASES: Array<[message: string, code: string, outcome: 'unknown' | 'duplicate' | 'rejected']> = [
 	// HaiPay's own words for failures on its side: the order may exist.

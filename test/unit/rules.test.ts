@@ -1,7 +1,7 @@
-import { MIT_RULES } from '../../nodes/HaiPay/rules/collection';
-import { PAYOUT_RULES } from '../../nodes/HaiPay/rules/payout';
-import type { RequestRules } from '../../nodes/HaiPay/rules/types';
-import { checkRequest } from '../../nodes/HaiPay/rules/validate';
+import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
+import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
+import type { RequestRules } from '../../nodes/shared/contract/rules/types';
+import { checkRequest } from '../../nodes/HaiPay/validation/validate';
 import { BASES } from '../helpers/rows';
 
 /*

@@ -5,14 +5,14 @@
  */
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { canonicalFields } from '../../nodes/HaiPay/transport/canonical';
-import { settingsOf } from '../../nodes/HaiPay/transport/settings';
-import { MIT_RULES } from '../../nodes/HaiPay/rules/collection';
-import { PAYOUT_RULES } from '../../nodes/HaiPay/rules/payout';
+import { canonicalFields } from '../../nodes/shared/signing/canonical';
+import { settingsOf } from '../../nodes/shared/signing/settings';
+import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
+import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
-import type { HaiPaySettings } from '../../nodes/HaiPay/transport/settings';
+import type { HaiPaySettings } from '../../nodes/shared/signing/settings';
 import { TEST_KEYS } from '../helpers/keys';
 import { BASES } from '../helpers/rows';
 

@@ -3,9 +3,11 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { canonicalString } from '../../nodes/HaiPay/transport/canonical';
-import { KeyFormatError, parsePrivateKey, parsePublicKey, privateKeyOf, publicKeyOf } from '../../nodes/HaiPay/transport/keys';
-import { signBody, signBodyAsync, verifyBody, verifyBodyAsync, withSignature } from '../../nodes/HaiPay/transport/signature';
+import { canonicalString } from '../../nodes/shared/signing/canonical';
+import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../../nodes/shared/signing/keys';
+import { privateKeyOf, publicKeyOf, settingsFor, settingsOf } from '../../nodes/shared/signing/settings';
+import { sign, verify } from '../../nodes/shared/signing/signature';
+import { signBody, verifyBody, withSignature } from '../helpers/signing';
 import vectors from '../fixtures/signing/vectors.json';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 
@@ -18,6 +20,7 @@ describe('known-answer vectors signed by the openssl command line', () => {
 	it.each(vectors as Vector[])('$name', (vector) => {
 		const options = { arrayStyle: vector.arrayStyle };
 		expect(canonicalString(vector.body, vector.secret, options)).toBe(vector.canonical);
+		// The test helper that signs on the calling thread, checked against the same vectors as the package.
 		expect(signBody(vector.body, vector.secret, privateKey, options)).toBe(vector.signature);
 		expect(verifyBody(vector.body, vector.signature, vector.secret, publicKey, options)).toBe(true);
 	});
@@ -168,42 +171,47 @@ describe('key parsing', () => {
 describe('sign and verify on the thread pool', () => {
 	it.each(vectors as Vector[])('match the openssl vector: $name', async (vector) => {
 		const options = { arrayStyle: vector.arrayStyle };
-		expect(await signBodyAsync(vector.body, vector.secret, privateKey, options)).toBe(vector.signature);
-		expect(await verifyBodyAsync(vector.body, vector.signature, vector.secret, publicKey, options)).toBe(true);
+		expect(await sign(vector.body, vector.secret, privateKey, options)).toBe(vector.signature);
+		expect(await verify(vector.body, vector.signature, vector.secret, publicKey, options)).toBe(true);
 	});
 
 	it('say false, without throwing, for tampered, foreign or malformed signatures', async () => {
 		const body = { appId: 1, orderId: 'A-1', amount: '100' };
-		const signature = await signBodyAsync(body, 's', privateKey);
-		expect(await verifyBodyAsync({ ...body, amount: '101' }, signature, 's', publicKey)).toBe(false);
-		expect(await verifyBodyAsync(body, signature, 'S', publicKey)).toBe(false);
-		expect(await verifyBodyAsync(body, signature, 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(false);
-		for (const malformed of ['', 'AAAA', 'not base64!', null, 7]) expect(await verifyBodyAsync(body, malformed, 's', publicKey)).toBe(false);
+		const signature = await sign(body, 's', privateKey);
+		expect(await verify({ ...body, amount: '101' }, signature, 's', publicKey)).toBe(false);
+		expect(await verify(body, signature, 'S', publicKey)).toBe(false);
+		expect(await verify(body, signature, 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(false);
+		for (const malformed of ['', 'AAAA', 'not base64!', null, 7]) expect(await verify(body, malformed, 's', publicKey)).toBe(false);
 	});
 
 	it('sign as the calling thread does, leaving a stale sign out', async () => {
 		const body = { appId: 1, orderId: 'A-2', amount: '100', sign: 'stale' };
-		expect(await signBodyAsync(body, 's', privateKey)).toBe(signBody(body, 's', privateKey));
+		expect(await sign(body, 's', privateKey)).toBe(signBody(body, 's', privateKey));
 	});
 });
 
-describe('keys kept beside the settings that hold them', () => {
-	it('parses once per holder and again when the holder\'s key text changes', () => {
-		const holder = { privateKey: TEST_KEYS.merchantPkcs8, haipayPublicKey: TEST_KEYS.platformPublic };
-		const first = privateKeyOf(holder);
-		expect(privateKeyOf(holder)).toBe(first);
-		expect(publicKeyOf(holder)).toBe(publicKeyOf(holder));
-		holder.privateKey = TEST_KEYS.otherPrivate;
-		const other = privateKeyOf(holder);
+describe('one memo per credential: its settings and parsed keys', () => {
+	const fields = { environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1001, secretKey: 's', privateKey: TEST_KEYS.merchantPkcs8, haipayPublicKey: TEST_KEYS.platformPublic };
+
+	it('gives the same settings, keys parsed once, for every copy of the same credential', () => {
+		const first = settingsFor({ ...fields });
+		expect(settingsFor({ ...fields })).toBe(first);
+		expect(privateKeyOf(first)).toBe(privateKeyOf(settingsFor({ ...fields })));
+		expect(publicKeyOf(first)).toBe(publicKeyOf(first));
+	});
+
+	it('derives them again when any field changes', () => {
+		const first = settingsFor({ ...fields });
+		const other = settingsFor({ ...fields, privateKey: TEST_KEYS.otherPrivate });
 		expect(other).not.toBe(first);
-		expect(verifyBody({ a: '1' }, signBody({ a: '1' }, 's', other), 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
+		expect(privateKeyOf(other)).not.toBe(privateKeyOf(first));
+		expect(verifyBody({ a: '1' }, signBody({ a: '1' }, 's', privateKeyOf(other)), 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
 	});
 
 	it('still reports a bad key, without keeping it', () => {
-		const holder = { privateKey: 'not a key', haipayPublicKey: 'not a key either' };
-		expect(() => privateKeyOf(holder)).toThrow(KeyFormatError);
-		expect(() => publicKeyOf(holder)).toThrow(KeyFormatError);
-		holder.privateKey = TEST_KEYS.merchantPkcs8;
-		expect(privateKeyOf(holder).asymmetricKeyType).toBe('rsa');
+		const broken = settingsOf({ privateKey: 'not a key', haipayPublicKey: 'not a key either' });
+		expect(() => privateKeyOf(broken)).toThrow(KeyFormatError);
+		expect(() => publicKeyOf(broken)).toThrow(KeyFormatError);
+		expect(privateKeyOf(settingsOf({ privateKey: TEST_KEYS.merchantPkcs8 })).asymmetricKeyType).toBe('rsa');
 	});
 });

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import type { FieldRule, RequestRules } from '../rules/types';
+import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
 
 /**
  * Turns the contract's field rules into node parameters, so what the panel shows and what is checked before

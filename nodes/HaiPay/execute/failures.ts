@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
-import { createOutcome, CREATE_ADVICE, GatewayFailure, READ_ADVICE } from '../transport/outcome';
-import type { CallKind } from '../transport/request';
+import { createOutcome, CREATE_ADVICE, GatewayFailure, READ_ADVICE } from '../../shared/gateway/outcome';
+import type { CallKind } from '../../shared/gateway/request';
 import { parameterValue } from './parameters';
 import type { Prepared } from './types';
 

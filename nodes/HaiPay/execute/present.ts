@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Answer } from '../transport/request';
-import { statusLabel, type OrderKind } from '../transport/status';
+import type { Answer } from '../../shared/gateway/request';
+import { statusLabel, type OrderKind } from '../../shared/contract/statuses';
 import type { Prepared } from './types';
 
 /**

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { lookupOrder, type LookupResult } from '../transport/lookup';
-import { GatewayFailure } from '../transport/outcome';
-import type { CallOptions, GatewayContext } from '../transport/request';
-import type { HaiPaySettings } from '../transport/settings';
-import type { OrderKind } from '../transport/status';
+import { lookupOrder, type LookupResult } from '../../shared/gateway/lookup';
+import { GatewayFailure } from '../../shared/gateway/outcome';
+import type { CallOptions, GatewayContext } from '../../shared/gateway/request';
+import type { HaiPaySettings } from '../../shared/signing/settings';
+import type { OrderKind } from '../../shared/contract/statuses';
 import type { Prepared } from './types';
 
 /** What HaiPay said of a create whose outcome was unknown. */

@@ -1,12 +1,12 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { ambiguityOf } from '../transport/canonical';
-import { KeyFormatError, privateKeyOf, publicKeyOf } from '../transport/keys';
-import { GatewayFailure } from '../transport/outcome';
-import { callGateway, type Answer } from '../transport/request';
-import { assertUsable, settingsFor, type HaiPaySettings } from '../transport/settings';
-import type { OrderKind } from '../transport/status';
+import { ambiguityOf } from '../../shared/signing/canonical';
+import { KeyFormatError } from '../../shared/signing/keys';
+import { GatewayFailure } from '../../shared/gateway/outcome';
+import { callGateway, type Answer } from '../../shared/gateway/request';
+import { assertUsable, privateKeyOf, publicKeyOf, settingsFor, type HaiPaySettings } from '../../shared/signing/settings';
+import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError } from './failures';
 import { runOptionsOf, type RunOptions } from './options';
 import { dataItem } from './present';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { mismatchOf } from '../transport/lookup';
-import { gatewayText } from '../transport/outcome';
-import type { Answer } from '../transport/request';
+import { mismatchOf } from '../../shared/gateway/lookup';
+import { gatewayText } from '../../shared/gateway/outcome';
+import type { Answer } from '../../shared/gateway/request';
 import type { Prepared } from './types';
 
 function text(value: unknown): string {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Answer, CallKind } from '../transport/request';
+import type { Answer, CallKind } from '../../shared/gateway/request';
 
 /** What one item will send: built and checked before anything is signed. */
 export interface Prepared {

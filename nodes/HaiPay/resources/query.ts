@@ -1,8 +1,8 @@
 import { dataItem } from '../execute/present';
 import { distrustQuery } from '../execute/trust';
 import type { Operation } from '../execute/types';
-import type { Currency } from '../transport/currencies';
-import type { OrderKind } from '../transport/status';
+import type { Currency } from '../../shared/contract/currencies';
+import type { OrderKind } from '../../shared/contract/statuses';
 import { currencyOf, currencyParameter, lookupBody, lookupParameters } from './shared';
 
 /** An order query: `/{ccy}/pay/query` for payouts, `/{ccy}/collect/query` for collections. */

@@ -4,11 +4,11 @@ import { jsonParse } from 'n8n-workflow';
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } from '../descriptions/fromRules';
 import { hasCollectionEntry, parameterValue } from '../execute/parameters';
 import type { Prepared } from '../execute/types';
-import type { Currency } from '../transport/currencies';
-import { currencyOptions } from '../transport/currencies';
-import { GatewayFailure } from '../transport/outcome';
-import { checkRequest, type RequestBody } from '../rules/validate';
-import type { RequestRules } from '../rules/types';
+import type { Currency } from '../../shared/contract/currencies';
+import { currencyOptions } from '../../shared/contract/currencies';
+import { GatewayFailure } from '../../shared/gateway/outcome';
+import { checkRequest, type RequestBody } from '../validation/validate';
+import type { RequestRules } from '../../shared/contract/rules/types';
 
 export function currencyParameter(
 	resource: string,

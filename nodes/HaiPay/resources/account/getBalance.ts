@@ -1,7 +1,7 @@
 import { dataItem } from '../../execute/present';
 import { distrustBalance } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
-import { CURRENCIES, type Currency } from '../../transport/currencies';
+import { CURRENCIES, type Currency } from '../../../shared/contract/currencies';
 import { currencyOf, currencyParameter } from '../shared';
 
 const scope = { resource: 'account', operation: 'getBalance' };

@@ -2,7 +2,7 @@ import { additionalFields, fieldsFromParameter, requiredParameters } from '../..
 import { dataItem } from '../../execute/present';
 import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
-import { MIT_RULES } from '../../rules/collection';
+import { MIT_RULES } from '../../../shared/contract/rules/collection';
 import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
 
 const scope = { resource: 'collection', operation: 'create' };

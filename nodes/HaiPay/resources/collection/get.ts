@@ -1,4 +1,4 @@
-import { CURRENCIES, type Currency } from '../../transport/currencies';
+import { CURRENCIES, type Currency } from '../../../shared/contract/currencies';
 import { queryOperation } from '../query';
 
 /** SAR, IDR and USDC are the contract's own collection queries; the others use the same generic path. */

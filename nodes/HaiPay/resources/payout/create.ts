@@ -2,7 +2,7 @@ import { additionalFields, fieldsFromParameter, requiredParameters } from '../..
 import { dataItem } from '../../execute/present';
 import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
-import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../rules/payout';
+import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../../shared/contract/rules/payout';
 import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
 
 const scope = { resource: 'payout', operation: 'create' };

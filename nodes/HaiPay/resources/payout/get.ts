@@ -1,4 +1,4 @@
-import { CURRENCIES, type Currency } from '../../transport/currencies';
+import { CURRENCIES, type Currency } from '../../../shared/contract/currencies';
 import { queryOperation } from '../query';
 
 /** BRL and MYR are the contract's own payout queries; every other currency uses the same generic path. */

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { dataItem } from '../../execute/present';
 import { parameterValue } from '../../execute/parameters';
 import type { Operation, Prepared } from '../../execute/types';
-import { GatewayFailure, gatewayText } from '../../transport/outcome';
+import { GatewayFailure, gatewayText } from '../../../shared/gateway/outcome';
 import { MAX_ORDER_NO_LENGTH } from '../shared';
 
 const scope = { resource: 'voucher', operation: 'download' };

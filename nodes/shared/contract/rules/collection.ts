@@ -1,9 +1,10 @@
+import { MIT_APPLY_PATH } from '../paths';
 import { body, email, notifyUrl, orderId, partnerUserId, phone, subject, isIpAddress } from './common';
 import type { RequestRules } from './types';
 
-/** USD collection in MIT mode (contract 4.3): a card payment now, and later charges with the saved `tokenID`. */
+/** USD collection in MIT mode (docs/contract.md §4.3): a card payment now, and later charges with the saved `tokenID`. */
 export const MIT_RULES: RequestRules = {
-	path: '/usd/mit/apply',
+	path: MIT_APPLY_PATH,
 	additionalProperties: true,
 	fields: [
 		orderId(),

@@ -1,9 +1,9 @@
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import { createHash, type KeyObject } from 'crypto';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { ambiguityOf, type ArrayStyle } from './canonical';
-import { privateKeyOf } from './keys';
-import { signBodyAsync } from './signature';
+import type { ArrayStyle } from './canonical';
+import { parsePrivateKey, parsePublicKey } from './keys';
 
 export const SANDBOX_URL = 'https://uat-interface.haipay.asia';
 export const PRODUCTION_URL = 'https://interface.haipay.asia';
@@ -14,6 +14,25 @@ const CURRENCY_NEUTRAL = new Set(['common']);
 /** The marker the credential test puts in its path when no currency is set, so the test can say what is missing. */
 export const NO_CURRENCY_SEGMENT = '-';
 
+/** A credential's keys, each parsed the first time it is needed and kept for as long as the settings live. */
+class ParsedKeys {
+	private privateKey?: KeyObject;
+	private publicKey?: KeyObject;
+
+	constructor(
+		private readonly privateText: string,
+		private readonly publicText: string,
+	) {}
+
+	private(): KeyObject {
+		return (this.privateKey ??= parsePrivateKey(this.privateText));
+	}
+
+	public(): KeyObject {
+		return (this.publicKey ??= parsePublicKey(this.publicText));
+	}
+}
+
 export interface HaiPaySettings {
 	baseUrl: string;
 	appId: number;
@@ -23,6 +42,7 @@ export interface HaiPaySettings {
 	privateKey: string;
 	haipayPublicKey: string;
 	arrayStyle: ArrayStyle;
+	readonly keys: ParsedKeys;
 }
 
 function text(value: unknown): string {
@@ -37,35 +57,51 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 			: environment === 'custom'
 				? text(credentials.baseUrl)
 				: SANDBOX_URL;
+	const privateKey = text(credentials.privateKey);
+	const haipayPublicKey = text(credentials.haipayPublicKey);
 	return {
 		baseUrl: baseUrl.replace(/\/+$/, ''),
 		appId: Number(credentials.appId),
 		currency: text(credentials.currency).toUpperCase(),
 		secretKey: text(credentials.secretKey),
-		privateKey: text(credentials.privateKey),
-		haipayPublicKey: text(credentials.haipayPublicKey),
+		privateKey,
+		haipayPublicKey,
 		arrayStyle: credentials.arrayStyle === 'list' ? 'list' : 'json',
+		keys: new ParsedKeys(privateKey, haipayPublicKey),
 	};
 }
 
 /*
- * n8n hands `authenticate` the credential object the node passed in, the same one for every request of a run,
- * so its settings are derived once and kept beside it (and with them its parsed keys). If any field of that
- * object changed since, the settings are derived again.
+ * The one memo of a credential: its settings, and with them its parsed keys. A bulk run signs thousands of bodies
+ * and a trigger verifies every callback with the same keys, and parsing a key costs far more than a signature.
+ * n8n may hand over a fresh copy of the credential for each request, so the memo is keyed by a digest of the
+ * fields rather than by the object, and the key text itself is never kept as a map key.
  */
-const derived = new WeakMap<object, { fields: ICredentialDataDecryptedObject; settings: HaiPaySettings }>();
+const memo = new Map<string, HaiPaySettings>();
+const MEMO_LIMIT = 32;
 
-function sameFields(now: ICredentialDataDecryptedObject, then: ICredentialDataDecryptedObject): boolean {
-	const names = Object.keys(now);
-	return names.length === Object.keys(then).length && names.every((name) => now[name] === then[name]);
+function digestOf(credentials: ICredentialDataDecryptedObject): string {
+	const hash = createHash('sha256');
+	for (const name of Object.keys(credentials).sort()) hash.update(name).update('\0').update(String(credentials[name])).update('\0');
+	return hash.digest('hex');
 }
 
 export function settingsFor(credentials: ICredentialDataDecryptedObject): HaiPaySettings {
-	const known = derived.get(credentials);
-	if (known !== undefined && sameFields(credentials, known.fields)) return known.settings;
+	const id = digestOf(credentials);
+	const known = memo.get(id);
+	if (known !== undefined) return known;
 	const settings = settingsOf(credentials);
-	derived.set(credentials, { fields: { ...credentials }, settings });
+	if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+	memo.set(id, settings);
 	return settings;
+}
+
+export function privateKeyOf(settings: HaiPaySettings): KeyObject {
+	return settings.keys.private();
+}
+
+export function publicKeyOf(settings: HaiPaySettings): KeyObject {
+	return settings.keys.public();
 }
 
 /** The currency segment of a gateway path such as `/tzs/pay/apply`, upper-cased. */
@@ -96,33 +132,4 @@ export function assertUsable(settings: HaiPaySettings, url: string): void {
 				`Use a credential whose App ID belongs to ${pathCurrency}: nothing was sent.`,
 		);
 	}
-}
-
-/**
- * The credential's `authenticate`: adds the appId, signs the body that will be sent and points the request
- * at the environment's base URL. The object that is signed is the object that is sent.
- */
-export async function signRequest(
-	credentials: ICredentialDataDecryptedObject,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const settings = settingsFor(credentials);
-	assertUsable(settings, requestOptions.url);
-	const privateKey = privateKeyOf(settings);
-	const body = (typeof requestOptions.body === 'object' && requestOptions.body !== null ? requestOptions.body : {}) as object;
-	// One copy, sent as signed: its canonical string is taken before `sign` is set (and leaves any old one out).
-	const signed: Record<string, unknown> = { ...body, appId: settings.appId };
-	// The last line of defence: the node refuses such values with a clear error long before they get here.
-	const ambiguity = ambiguityOf(signed, { arrayStyle: settings.arrayStyle });
-	if (ambiguity !== undefined) {
-		throw new UserError(`HaiPay: "${ambiguity.field}" holds "${ambiguity.character}", which would let the signature stand for other fields: nothing was signed or sent.`);
-	}
-	signed.sign = await signBodyAsync(signed, settings.secretKey, privateKey, { arrayStyle: settings.arrayStyle });
-	return {
-		...requestOptions,
-		baseURL: requestOptions.baseURL || settings.baseUrl,
-		headers: { ...requestOptions.headers, 'Content-Type': 'application/json' },
-		body: signed,
-		json: requestOptions.json ?? true,
-	};
 }

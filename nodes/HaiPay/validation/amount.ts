@@ -1,4 +1,4 @@
-import type { AmountRule } from './types';
+import type { AmountRule } from '../../shared/contract/rules/types';
 
 /**
  * Money stays a decimal string from the spreadsheet to the gateway. A number (what an expression over a

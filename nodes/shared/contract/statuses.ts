@@ -1,6 +1,6 @@
 /**
  * Readable names for the numeric order `status`. Collection values are HaiPay's documented ones; payout values
- * 2 and 3 are final as documented, 0 and 1 follow the collection meaning by analogy (haipay-facts.md).
+ * 2 and 3 are final as documented, 0 and 1 follow the collection meaning by analogy (docs/haipay-facts.md).
  */
 
 export type OrderKind = 'payout' | 'collection';
@@ -19,7 +19,12 @@ const COLLECTION_ONLY: Record<number, string> = {
 };
 
 /** Final states: the money moved (or definitively did not) and the order will not change again. */
-const FINAL = new Set([2, 3, 4, 5]);
+export const FINAL_STATUSES: readonly number[] = [2, 3, 4, 5];
+
+/** The states an order passes through before a final one: not started, processing, abnormal. */
+export const EARLIER_STATUSES: readonly number[] = [0, 1, -1];
+
+const FINAL = new Set(FINAL_STATUSES);
 
 /** Outcome groups a workflow routes on. */
 export type StatusGroup = 'success' | 'failed' | 'partial' | 'pending' | 'abnormal' | 'unknown';

@@ -1,13 +1,12 @@
 import type { IAdditionalCredentialOptions, IAllExecuteFunctions, IDataObject, IHttpRequestOptions, RequestHelperFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { EXCEPTION_STATUS, SUCCESS_CODE, SUCCESS_STATUS, type Envelope } from '../contract/envelope';
 import { GatewayFailure, gatewayText } from './outcome';
 import { readAnswer, type RawResponse } from './answer';
-import { refusalOutcome } from './refusals';
-import type { HaiPaySettings } from './settings';
-import { verifySignedAsync, withoutSign, type Verification } from './verification';
-
-export const SUCCESS_CODE = '00000000';
+import { refusalOutcome } from '../contract/refusals';
+import type { HaiPaySettings } from '../signing/settings';
+import { verifySigned, withoutSign, type Verification } from '../signing/verification';
 
 /** What a gateway call needs of n8n: the node's execution context or a trigger's webhook context. */
 export interface GatewayContext {
@@ -154,7 +153,7 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 		const mimeType = fileType(response.body, header(response, 'content-type'));
 		if (mimeType) return { type: 'file', buffer: response.body, mimeType };
 	}
-	let envelope: { status?: unknown; error?: unknown; msg?: unknown; data?: unknown };
+	let envelope: Envelope;
 	try {
 		envelope = JSON.parse(response.body.toString('utf8'));
 	} catch {
@@ -166,8 +165,8 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	const status = String(envelope.status ?? '');
 	const code = gatewayText(String(envelope.error ?? ''));
 	const message = gatewayText(envelope.msg);
-	if (status !== '1' || code !== SUCCESS_CODE) {
-		if (status === '0') throw refusal(options.kind, code, message);
+	if (status !== SUCCESS_STATUS || code !== SUCCESS_CODE) {
+		if (status === EXCEPTION_STATUS) throw refusal(options.kind, code, message);
 		throw transient(`HaiPay answered an envelope it did not finish: ${message || 'no message'} (status ${status || 'none'}, error ${code || 'none'})`, {
 			errorCode: code,
 			gatewayMessage: message,
@@ -178,7 +177,7 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
 		throw transient('HaiPay answered success without a data object', {});
 	}
-	const verification = await verifySignedAsync(data as IDataObject, settings);
+	const verification = await verifySigned(data as IDataObject, settings);
 	if (verification === 'invalid') {
 		throw new GatewayFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
 	}

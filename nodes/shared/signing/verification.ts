@@ -1,6 +1,5 @@
-import type { HaiPaySettings } from './settings';
-import { publicKeyOf } from './keys';
-import { verifyBody, verifyBodyAsync } from './signature';
+import { publicKeyOf, type HaiPaySettings } from './settings';
+import { verify } from './signature';
 
 /**
  * `verified`: the HaiPay public key is configured and the signature holds over every member received.
@@ -13,18 +12,9 @@ export type Verification = 'verified' | 'invalid' | 'unverified';
  * Verifies a flat signed object (a response's `data`, or a callback body) over every member it carries except
  * `sign`, never a fixed list, so that a field the gateway adds later cannot break or bypass verification.
  */
-export function verifySigned(signed: Record<string, unknown>, settings: HaiPaySettings): Verification {
+export async function verifySigned(signed: Record<string, unknown>, settings: HaiPaySettings): Promise<Verification> {
 	if (settings.haipayPublicKey === '') return 'unverified';
-	const publicKey = publicKeyOf(settings);
-	const ok = verifyBody(signed, signed.sign, settings.secretKey, publicKey, { arrayStyle: settings.arrayStyle });
-	return ok ? 'verified' : 'invalid';
-}
-
-/** `verifySigned`, verifying on the thread pool. */
-export async function verifySignedAsync(signed: Record<string, unknown>, settings: HaiPaySettings): Promise<Verification> {
-	if (settings.haipayPublicKey === '') return 'unverified';
-	const publicKey = publicKeyOf(settings);
-	const ok = await verifyBodyAsync(signed, signed.sign, settings.secretKey, publicKey, { arrayStyle: settings.arrayStyle });
+	const ok = await verify(signed, signed.sign, settings.secretKey, publicKeyOf(settings), { arrayStyle: settings.arrayStyle });
 	return ok ? 'verified' : 'invalid';
 }
 

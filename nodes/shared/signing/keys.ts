@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'crypto';
 
 /**
  * HaiPay hands keys around as bare base64 (PEM armour and line breaks stripped); merchants paste them as PEM,
@@ -85,52 +85,10 @@ function fail(): KeyObject {
 	throw new Error('not a key');
 }
 
-/*
- * Parsing a key costs far more than one signature, and a bulk run signs thousands of bodies with the same key.
- * The cache is keyed by a digest so the key text itself is not kept as a map key.
- */
-const cache = new Map<string, KeyObject>();
-const CACHE_LIMIT = 32;
-
-function cached(kind: string, text: string, parse: () => KeyObject): KeyObject {
-	const id = createHash('sha256').update(kind).update('\0').update(text).digest('hex');
-	const hit = cache.get(id);
-	if (hit) return hit;
-	const key = parse();
-	if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-	cache.set(id, key);
-	return key;
-}
-
 export function parsePrivateKey(text: string, label = 'merchant private key'): KeyObject {
-	return cached('private', text, () => firstThatLoads(label, privateAttempts(normalise(text))));
+	return firstThatLoads(label, privateAttempts(normalise(text)));
 }
 
 export function parsePublicKey(text: string, label = 'HaiPay public key'): KeyObject {
-	return cached('public', text, () => firstThatLoads(label, publicAttempts(normalise(text))));
-}
-
-/*
- * A bulk run signs and verifies thousands of times with the keys of one credential. Beside the object that holds
- * their text (a run's settings) the parsed keys are kept for as long as that object lives, so a request neither
- * digests nor parses key text; a holder whose text changed gets its key parsed again.
- */
-const held = new WeakMap<object, Partial<Record<'private' | 'public', { text: string; key: KeyObject }>>>();
-
-function heldKey(holder: object, kind: 'private' | 'public', text: string, parse: (text: string) => KeyObject): KeyObject {
-	const slots = held.get(holder) ?? {};
-	const slot = slots[kind];
-	if (slot !== undefined && slot.text === text) return slot.key;
-	const key = parse(text);
-	slots[kind] = { text, key };
-	held.set(holder, slots);
-	return key;
-}
-
-export function privateKeyOf(holder: { privateKey: string }): KeyObject {
-	return heldKey(holder, 'private', holder.privateKey, (text) => parsePrivateKey(text));
-}
-
-export function publicKeyOf(holder: { haipayPublicKey: string }): KeyObject {
-	return heldKey(holder, 'public', holder.haipayPublicKey, (text) => parsePublicKey(text));
+	return firstThatLoads(label, publicAttempts(normalise(text)));
 }

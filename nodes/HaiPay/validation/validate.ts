@@ -1,5 +1,5 @@
 import { checkAmount } from './amount';
-import type { FieldRule, RequestRules } from './types';
+import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
 
 export interface Violation {
 	field: string;

@@ -1,3 +1,4 @@
+import { ORDER_ID_MAX_LENGTH } from './reads';
 import type { FieldRule } from './types';
 
 /**
@@ -35,7 +36,7 @@ export function orderId(): FieldRule {
 		name: 'orderId',
 		displayName: 'Order ID',
 		required: true,
-		maxLength: 48,
+		maxLength: ORDER_ID_MAX_LENGTH,
 		description:
 			'Your unique ID for this order (at most 48 characters). Take it from your data, never generate it here: it is what makes a resend safe.',
 		placeholder: 'PAYOUT-2026-000123',

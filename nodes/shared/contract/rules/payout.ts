@@ -1,3 +1,4 @@
+import { applyPath } from '../paths';
 import {
 	accountNo,
 	accountType,
@@ -13,7 +14,7 @@ import {
 } from './common';
 import type { FieldRule, RequestRules } from './types';
 
-/** The payout (disbursement) applications of contract sections 4.1, 4.2, 4.4, 4.5 and 4.6. */
+/** The payout (disbursement) applications of docs/contract.md §4.1, §4.2, §4.4, §4.5 and §4.6. */
 export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
 export type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
 
@@ -32,7 +33,7 @@ function amount(rule: FieldRule['amount'], description: string): FieldRule {
 }
 
 const TZS: RequestRules = {
-	path: '/tzs/pay/apply',
+	path: applyPath('TZS'),
 	additionalProperties: false,
 	fields: [
 		orderId(),
@@ -60,7 +61,7 @@ const TZS: RequestRules = {
 };
 
 const ZAR: RequestRules = {
-	path: '/zar/pay/apply',
+	path: applyPath('ZAR'),
 	additionalProperties: true,
 	fields: [
 		orderId(),
@@ -77,7 +78,7 @@ const ZAR: RequestRules = {
 const NGN_AMOUNT = /^((([1-9]\d*)(\.\d{1,4})?)|(0\.(?!0+$)\d{1,4}))$/;
 
 const NGN: RequestRules = {
-	path: '/ngn/pay/apply',
+	path: applyPath('NGN'),
 	additionalProperties: true,
 	fields: [
 		orderId(),
@@ -110,11 +111,11 @@ const NGN: RequestRules = {
 	],
 };
 
-/** Egyptian wallets: +2 then a mobile number on carriers 010, 011 or 012 (contract 4.5). */
+/** Egyptian wallets: +2 then a mobile number on carriers 010, 011 or 012 (docs/contract.md §4.5). */
 const EGP_WALLET = /^\+201[012]\d{8}$/;
 
 const EGP: RequestRules = {
-	path: '/egp/pay/apply',
+	path: applyPath('EGP'),
 	additionalProperties: true,
 	fields: [
 		orderId(),
@@ -147,7 +148,7 @@ const EGP: RequestRules = {
 };
 
 const BDT: RequestRules = {
-	path: '/bdt/pay/apply',
+	path: applyPath('BDT'),
 	additionalProperties: true,
 	fields: [
 		orderId(),

@@ -2,9 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { GatewayFailure, gatewayText } from './outcome';
 import { callGateway, type CallOptions, type GatewayContext } from './request';
-import type { HaiPaySettings } from './settings';
-import type { OrderKind } from './status';
-import type { Verification } from './verification';
+import type { HaiPaySettings } from '../signing/settings';
+import { queryPath } from '../contract/paths';
+import type { OrderKind } from '../contract/statuses';
+import type { Verification } from '../signing/verification';
 
 /** One order to ask HaiPay about: by orderNo (faster), by orderId, or both. */
 export interface OrderRef {
@@ -23,9 +24,6 @@ export type LookupResult =
 	| { found: true; data: IDataObject; verification: Verification }
 	| { found: false; errorMsg: string; verification: Verification };
 
-export function queryPath(ref: Pick<OrderRef, 'kind' | 'currency'>): string {
-	return `/${ref.currency.toLowerCase()}/${ref.kind === 'payout' ? 'pay' : 'collect'}/query`;
-}
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
@@ -51,7 +49,7 @@ export function mismatchOf(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDa
 }
 
 /**
- * HaiPay's answer for an order it does not have (contract 4.7): status 3 with a reason, and no order behind it: no
+ * HaiPay's answer for an order it does not have (docs/contract.md §4.7): status 3 with a reason, and no order behind it: no
  * order number of HaiPay's, or no amount (an order that exists and failed has both; a query by orderNo may echo
  * the number asked for).
  */
@@ -73,7 +71,7 @@ export async function lookupOrder(
 		...(ref.orderId !== undefined ? { orderId: ref.orderId } : {}),
 		...(ref.orderNo !== undefined ? { orderNo: ref.orderNo } : {}),
 	};
-	const answer = await callGateway(ctx, queryPath(ref), body, settings, { ...options, kind: 'read' });
+	const answer = await callGateway(ctx, queryPath(ref.kind, ref.currency), body, settings, { ...options, kind: 'read' });
 	if (answer.type !== 'data') {
 		throw new GatewayFailure('untrusted', 'HaiPay answered the order query without a data object', {});
 	}

@@ -1,0 +1,86 @@
+import { CURRENCIES, type Currency } from './currencies';
+import { applyPath, balancePath, MIT_APPLY_PATH, queryPath, VOUCHER_PATH } from './paths';
+import { MIT_RULES } from './rules/collection';
+import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
+import type { RequestRules } from './rules/types';
+
+/**
+ * Every endpoint of the gateway this package calls, as docs/contract.md states it: where it lives, which
+ * currencies it serves, whether it creates an order (sent once, never retried) or only reads, what a request
+ * carries beside `appId` and `sign`, and what an answer's `data` holds. The node's operations take their
+ * currencies, paths and request rules from here; the README's tables are checked against it.
+ */
+export interface Endpoint {
+	/** The section of docs/contract.md that defines it. */
+	section: string;
+	kind: 'create' | 'read';
+	/** The currencies whose path prefix it takes; none for a currency-neutral endpoint. */
+	currencies: readonly Currency[];
+	path(currency: string): string;
+	/** Checked field by field before signing, per currency; reads check their few fields in their operation. */
+	rules?: Partial<Record<Currency, RequestRules>>;
+	request: readonly string[];
+	response: readonly string[];
+}
+
+const ALL = Object.keys(CURRENCIES) as Currency[];
+
+const ORDER_ANSWER = ['orderId', 'orderNo', 'amount', 'fee', 'actualAmount', 'status', 'payTime', 'errorMsg'];
+
+export const ENDPOINTS = {
+	payoutApply: {
+		section: '4.1, 4.2, 4.4, 4.5, 4.6',
+		kind: 'create',
+		currencies: PAYOUT_CURRENCIES,
+		path: applyPath,
+		rules: PAYOUT_RULES,
+		request: [...new Set(Object.values(PAYOUT_RULES).flatMap((rules) => rules.fields.map((field) => field.name)))],
+		response: ['orderId', 'orderNo', 'payUrl'],
+	},
+	mitApply: {
+		section: '4.3',
+		kind: 'create',
+		currencies: ['USD'],
+		path: () => MIT_APPLY_PATH,
+		rules: { USD: MIT_RULES },
+		request: MIT_RULES.fields.map((field) => field.name),
+		response: ['orderId', 'orderNo', 'payUrl', 'clientToken'],
+	},
+	/** BRL and MYR are the contract's own payout queries; every other currency uses the same path (USDC has none). */
+	payoutQuery: {
+		section: '4.7',
+		kind: 'read',
+		currencies: ALL.filter((code) => code !== 'USDC'),
+		path: (currency: string) => queryPath('payout', currency),
+		request: ['orderId', 'orderNo'],
+		response: ORDER_ANSWER,
+	},
+	/** SAR, IDR and USDC are the contract's own collection queries; the others use the same path. */
+	collectionQuery: {
+		section: '4.7',
+		kind: 'read',
+		currencies: ALL,
+		path: (currency: string) => queryPath('collection', currency),
+		request: ['orderId', 'orderNo'],
+		response: ORDER_ANSWER,
+	},
+	voucher: {
+		section: '4.8',
+		kind: 'read',
+		currencies: [],
+		path: () => VOUCHER_PATH,
+		request: ['orderNos', 'getFee', 'isAmount', 'getSubject', 'lang'],
+		response: ['application/pdf', 'application/zip', 'data (a string)'],
+	},
+	/** Beyond the contract, same rules (docs/haipay-facts.md, "Other endpoints"). */
+	balance: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: ALL,
+		path: balancePath,
+		request: [],
+		response: ['bal', 'availableBal', 'frzBal', 'unSettleBal'],
+	},
+} satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;

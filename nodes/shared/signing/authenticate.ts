@@ -1,0 +1,35 @@
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+import { ambiguityOf } from './canonical';
+import { assertUsable, privateKeyOf, settingsFor } from './settings';
+import { sign } from './signature';
+
+/**
+ * The credential's `authenticate`: adds the appId, signs the body that will be sent and points the request
+ * at the environment's base URL. The object that is signed is the object that is sent.
+ */
+export async function signRequest(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const settings = settingsFor(credentials);
+	assertUsable(settings, requestOptions.url);
+	const privateKey = privateKeyOf(settings);
+	const body = (typeof requestOptions.body === 'object' && requestOptions.body !== null ? requestOptions.body : {}) as object;
+	// One copy, sent as signed: its canonical string is taken before `sign` is set (and leaves any old one out).
+	const signed: Record<string, unknown> = { ...body, appId: settings.appId };
+	// The last line of defence: the node refuses such values with a clear error long before they get here.
+	const ambiguity = ambiguityOf(signed, { arrayStyle: settings.arrayStyle });
+	if (ambiguity !== undefined) {
+		throw new UserError(`HaiPay: "${ambiguity.field}" holds "${ambiguity.character}", which would let the signature stand for other fields: nothing was signed or sent.`);
+	}
+	signed.sign = await sign(signed, settings.secretKey, privateKey, { arrayStyle: settings.arrayStyle });
+	return {
+		...requestOptions,
+		baseURL: requestOptions.baseURL || settings.baseUrl,
+		headers: { ...requestOptions.headers, 'Content-Type': 'application/json' },
+		body: signed,
+		json: requestOptions.json ?? true,
+	};
+}
