@@ -2,9 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { createOptions, readOptions } from './descriptions/options';
-import { operationSelectors, resourceSelector } from './descriptions/resources';
 import { runOperation } from './execute/runner';
-import { findOperation, OPERATIONS } from './resources';
+import { findOperation, OPERATIONS, operationSelectors, resourceSelector } from './resources';
 
 export class HaiPay implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHookFunctions,
 	INodeType,
@@ -8,8 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
-import { settingsFor } from '../shared/signing/settings';
+import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
+import { settingsFor, type HaiPaySettings } from '../shared/signing/settings';
 import { readCallback } from './body';
 import {
 	assess,
@@ -19,45 +20,19 @@ import {
 	signedView,
 	REJECTION_STATUS,
 	REJECTION_TEXT,
+	type AmbiguousField,
+	type Assessment,
 	type TriggerOptions,
 } from './callback';
 import { confirmWithHaiPay } from './confirm';
 import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, processMemory, recallShared, rememberShared } from './dedup';
 import { shown, type KindSetting, type StatusChoice } from './filters';
 import { triggerProperties } from './description';
-
-type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
-
-/** HaiPay stops resending only when the body is exactly this text. */
+import { AMBIGUOUS, logContext, NOT_YET, repliesFor, type Replies } from './reply';
 
 /** Where the node remembers the URL it told the user about, and what it has emitted. */
 const URL_KEY = 'notifyUrl';
 const SEEN_KEY = 'seenCallbacks';
-
-/**
- * Every answer is written here rather than left to n8n, so that HaiPay always reads plain text: `SUCCESS`, or a
- * 401 with a short reason.
- */
-function answer(res: Response, code: number, text: string): void {
-	res.status(code);
-	res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-	res.end(text);
-}
-
-/** What HaiPay reads when a callback could not be confirmed yet: not SUCCESS, so it sends the callback again. */
-const NOT_YET = 'Not confirmed yet: send it again later';
-/** What HaiPay reads for a callback whose signed string could be read as other fields. */
-const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
-
-/** Identifying fields of a callback for a log line; never its signature, never a key. */
-function logContext(body: Record<string, unknown> | undefined): IDataObject {
-	if (body === undefined) return {};
-	const context: IDataObject = { fields: Object.keys(body).slice(0, 40).map(shown).join(',') };
-	for (const name of IDENTIFYING_FIELDS) {
-		if (body[name] !== undefined) context[name] = shown(body[name]);
-	}
-	return context;
-}
 
 interface Options extends TriggerOptions {
 	deduplicate: boolean;
@@ -154,102 +129,122 @@ export class HaiPayTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const res = this.getResponseObject();
 		const received = readCallback(this.getRequestObject().rawBody, this.getBodyData());
 		if (!received.ok) {
 			// Refused by size or shape before the credential is read or any signature work is done.
-			const code = REJECTION_STATUS[received.problem];
-			this.logger.warn(`HaiPay Trigger refused a callback with ${code}: ${received.log}`, { reason: received.problem });
-			answer(res, code, REJECTION_TEXT[received.problem]);
-			return { noWebhookResponse: true };
+			const { problem } = received;
+			return repliesFor(this, {}).refuse(REJECTION_STATUS[problem], REJECTION_TEXT[problem], received.log, { reason: problem });
 		}
 		const credentialData = await this.getCredentials('haiPayApi');
 		const settings = settingsFor(credentialData);
 		const options = readOptions(this);
 		const assessment = await assess(received, settings, options);
-		const body = outputView(received.body);
 		const context = logContext(signedView(received.body));
-
+		const replies = repliesFor(this, context);
 		if (assessment.action === 'reject') {
-			const code = REJECTION_STATUS[assessment.reason];
-			this.logger.warn(`HaiPay Trigger refused a callback with ${code}: ${assessment.log}`, { ...context, reason: assessment.reason });
-			answer(res, code, REJECTION_TEXT[assessment.reason]);
-			return { noWebhookResponse: true };
+			const { reason } = assessment;
+			return replies.refuse(REJECTION_STATUS[reason], REJECTION_TEXT[reason], assessment.log, { reason });
 		}
-		if (assessment.action === 'acknowledge') {
-			this.logger.info(`HaiPay Trigger acknowledged a callback without starting the workflow: ${assessment.log}`, context);
-			answer(res, 200, ACKNOWLEDGEMENT);
-			return { noWebhookResponse: true };
-		}
+		if (assessment.action === 'acknowledge') return replies.acknowledge(assessment.log);
+		const ambiguous = ambiguityReply(assessment.ambiguity, options, replies);
+		if (ambiguous !== undefined) return ambiguous;
 
-		const acknowledge = (why: string): IWebhookResponseData => {
-			this.logger.info(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`, context);
-			answer(res, 200, ACKNOWLEDGEMENT);
-			return { noWebhookResponse: true };
-		};
-		const notYet = (code: number, text: string, why: string): IWebhookResponseData => {
-			this.logger.warn(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`, context);
-			answer(res, code, text);
-			return { noWebhookResponse: true };
-		};
-
-		const { ambiguity } = assessment;
-		if (ambiguity !== undefined) {
-			const where = `the ${ambiguity.part === 'name' ? 'name' : 'value'} of the field ${shown(ambiguity.field)} holds ${ambiguity.character}, so its signed string could be read as other fields`;
-			if (ambiguity.identifying) return notYet(422, AMBIGUOUS, `${where}; a field that names the order must never hold one`);
-			if (!options.confirm) {
-				return notYet(422, AMBIGUOUS, `${where}; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it, or query the order`);
-			}
-		}
-
-		const scope = `${this.getWorkflow().id ?? ''}/${this.getNode().id}`;
-		const data = this.getWorkflowStaticData('node');
-		const now = Math.floor(Date.now() / 1000);
-		const windowSeconds = options.windowMinutes * 60;
-		const key = dedupKey(body);
-		const recall = recallShared(scope, data, SEEN_KEY, now, windowSeconds);
-		const final = finalBefore(recall, body);
-		if (final !== undefined) {
-			return acknowledge(`its status ${shown(body.status)} comes before the final status ${final} already emitted for this order: an old callback sent again`);
-		}
-		if (options.deduplicate && key !== undefined && recall(key)) {
-			return acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
-		}
+		const body = outputView(received.body);
+		const memory = emittedMemory(this, options, body);
+		const repeated = repeatReply(memory, body, options, replies);
+		if (repeated !== undefined) return repeated;
 
 		let item = assessment.item;
 		if (options.confirm) {
-			const memory = processMemory(scope);
-			const inFlight = key ?? '';
-			if (memory.confirming.has(inFlight)) return notYet(503, NOT_YET, 'the same callback is being confirmed with HaiPay now');
-			memory.confirming.add(inFlight);
-			let confirmation;
-			try {
-				// The credential as read for this request, so that n8n does not decrypt it again for the query.
-				const reference = this.getNode().credentials?.haiPayApi;
-				const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: credentialData };
-				confirmation = await confirmWithHaiPay(this, settings, assessment.order, options.kind, credential);
-			} finally {
-				memory.confirming.delete(inFlight);
+			const step = await confirmStep(this, { settings, credentialData, kind: options.kind, scope: memory.scope, key: memory.key }, assessment);
+			if (step.result !== 'confirmed') {
+				const why = `not confirmed with HaiPay: ${step.log}`;
+				return step.result === 'retry' ? replies.notYet(503, NOT_YET, why) : replies.acknowledge(why);
 			}
-			if (confirmation.result === 'retry') return notYet(503, NOT_YET, `not confirmed with HaiPay: ${confirmation.log}`);
-			if (confirmation.result === 'stale') return acknowledge(`not confirmed with HaiPay: ${confirmation.log}`);
-			// An ambiguous callback's own fields cannot be told apart: what HaiPay's query answered stands in for them.
-			if (ambiguity !== undefined) item = confirmedItem(assessment.item, confirmation.data);
-			item.confirmed = true;
+			item = step.item;
 		}
-
-		if (key !== undefined) {
-			const result = rememberShared(scope, data, SEEN_KEY, key, now, windowSeconds);
+		if (memory.key !== undefined) {
+			const result = rememberShared(memory.scope, memory.data, SEEN_KEY, memory.key, memory.now, memory.windowSeconds);
 			if (result.duplicate && options.deduplicate) {
-				return acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
+				return replies.acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
 			}
 		}
-
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
 		}
 		return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[{ json: item }]] };
 	}
+}
+
+/** The answer to a verified callback whose signed string could be read as other fields, or undefined to go on. */
+function ambiguityReply(ambiguity: AmbiguousField | undefined, options: Options, replies: Replies): IWebhookResponseData | undefined {
+	if (ambiguity === undefined) return undefined;
+	const where = `the ${ambiguity.part === 'name' ? 'name' : 'value'} of the field ${shown(ambiguity.field)} holds ${ambiguity.character}, so its signed string could be read as other fields`;
+	if (ambiguity.identifying) return replies.notYet(422, AMBIGUOUS, `${where}; a field that names the order must never hold one`);
+	if (options.confirm) return undefined;
+	return replies.notYet(
+		422,
+		AMBIGUOUS,
+		`${where}; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it, or query the order`,
+	);
+}
+
+/** What this trigger has emitted, within the repeat window: kept in the workflow's static data. */
+interface EmittedMemory {
+	scope: string;
+	data: IDataObject;
+	now: number;
+	windowSeconds: number;
+	key?: string;
+	recall: (key: string) => boolean;
+}
+
+function emittedMemory(ctx: IWebhookFunctions, options: Options, body: Record<string, unknown>): EmittedMemory {
+	const scope = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+	const data = ctx.getWorkflowStaticData('node');
+	const now = Math.floor(Date.now() / 1000);
+	const windowSeconds = options.windowMinutes * 60;
+	return { scope, data, now, windowSeconds, key: dedupKey(body), recall: recallShared(scope, data, SEEN_KEY, now, windowSeconds) };
+}
+
+/** SUCCESS without a run for an earlier status after a final one, or for a repeat; undefined for a new callback. */
+function repeatReply(memory: EmittedMemory, body: Record<string, unknown>, options: Options, replies: Replies): IWebhookResponseData | undefined {
+	const final = finalBefore(memory.recall, body);
+	if (final !== undefined) {
+		return replies.acknowledge(`its status ${shown(body.status)} comes before the final status ${final} already emitted for this order: an old callback sent again`);
+	}
+	if (options.deduplicate && memory.key !== undefined && memory.recall(memory.key)) {
+		return replies.acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
+	}
+	return undefined;
+}
+
+type Emitting = Extract<Assessment, { action: 'emit' }>;
+
+/** Confirm With HaiPay for one callback: at most one query of the same callback at a time in this process. */
+async function confirmStep(
+	ctx: IWebhookFunctions,
+	how: { settings: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: KindSetting; scope: string; key?: string },
+	assessment: Emitting,
+): Promise<{ result: 'retry' | 'stale'; log: string } | { result: 'confirmed'; item: IDataObject }> {
+	const memory = processMemory(how.scope);
+	const inFlight = how.key ?? '';
+	if (memory.confirming.has(inFlight)) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
+	memory.confirming.add(inFlight);
+	let confirmation;
+	try {
+		// The credential as read for this request, so that n8n does not decrypt it again for the query.
+		const reference = ctx.getNode().credentials?.haiPayApi;
+		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
+		confirmation = await confirmWithHaiPay(ctx, how.settings, assessment.order, how.kind, credential);
+	} finally {
+		memory.confirming.delete(inFlight);
+	}
+	if (confirmation.result !== 'confirmed') return confirmation;
+	// An ambiguous callback's own fields cannot be told apart: what HaiPay's query answered stands in for them.
+	const item = assessment.ambiguity !== undefined ? confirmedItem(assessment.item, confirmation.data) : assessment.item;
+	item.confirmed = true;
+	return { result: 'confirmed', item };
 }
 
 /** The item of an ambiguous callback: every field HaiPay's signed query answer has replaces the callback's. */

@@ -1,12 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import {
-	DEFAULT_CONCURRENCY,
-	DEFAULT_READ_RETRIES,
-	DEFAULT_REQUESTS_PER_SECOND,
-	DEFAULT_RESOLVE_WITHIN_SECONDS,
-	DEFAULT_TIMEOUT_MS,
-} from '../execute/options';
+export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_REQUESTS_PER_SECOND = 0;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_READ_RETRIES = 2;
+export const DEFAULT_RESOLVE_WITHIN_SECONDS = 60;
 
 /*
  * Run-wide settings: how fast and how politely a run talks to the gateway. Creates and reads each have their own

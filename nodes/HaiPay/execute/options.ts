@@ -1,5 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_READ_RETRIES,
+	DEFAULT_REQUESTS_PER_SECOND,
+	DEFAULT_RESOLVE_WITHIN_SECONDS,
+	DEFAULT_TIMEOUT_MS,
+} from '../descriptions/options';
+
 /** Run-wide settings of one execution of the node, read from its Options. */
 export interface RunOptions {
 	concurrency: number;
@@ -12,12 +20,6 @@ export interface RunOptions {
 	/** Creates only: whether an AI agent calling this node as a tool may send money. */
 	allowAgents: boolean;
 }
-
-export const DEFAULT_CONCURRENCY = 8;
-export const DEFAULT_REQUESTS_PER_SECOND = 0;
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_READ_RETRIES = 2;
-export const DEFAULT_RESOLVE_WITHIN_SECONDS = 60;
 
 function bounded(value: unknown, fallback: number, min: number, max: number): number {
 	const parsed = Number(value ?? fallback);

@@ -7,7 +7,7 @@ import { GatewayFailure } from '../../shared/gateway/outcome';
 import { callGateway, type Answer } from '../../shared/gateway/request';
 import { assertUsable, privateKeyOf, publicKeyOf, settingsFor, type HaiPaySettings } from '../../shared/signing/settings';
 import type { OrderKind } from '../../shared/contract/statuses';
-import { declared, failureItem, failureOf, nodeError } from './failures';
+import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './options';
 import { dataItem } from './present';
 import { resolveUnknown, type Resolution } from './resolve';
@@ -132,6 +132,101 @@ function resolvedOutput(resolution: Resolution & { type: 'accepted' }, prepared:
 	return { json: dataItem(answer, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }) };
 }
 
+/** Refuses a create that an AI agent calls without leave, and warns when n8n would resend accepted items. */
+function guardCreate(ctx: IExecuteFunctions, options: RunOptions): void {
+	if (calledByAgent(ctx) && !options.allowAgents) {
+		throw new NodeOperationError(ctx.getNode(), 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off', {
+			description:
+				'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.',
+		});
+	}
+	if (ctx.getNode().retryOnFail === true) {
+		ctx.logger.warn(
+			'HaiPay: "Retry On Fail" is on for a create. A retry re-runs every item: accepted ones are refused as duplicates, which hides the real error. Use On Error: Continue instead.',
+		);
+	}
+}
+
+/** Everything one run of the node shares between its items. */
+interface Run {
+	ctx: IExecuteFunctions;
+	operation: Operation;
+	settings: HaiPaySettings;
+	credential: ICredentialsDecrypted;
+	options: RunOptions;
+	continueOnFail: boolean;
+	prepared: Array<Prepared | undefined>;
+	results: Array<Result | undefined>;
+}
+
+function failedAt(run: Run, itemIndex: number): FailedAt {
+	return run.prepared[itemIndex] ?? { orderId: declared(run.ctx, itemIndex, 'orderId'), currency: declared(run.ctx, itemIndex, 'currency') };
+}
+
+/** Checks every item before anything is sent: without "Continue On Fail" one invalid item stops the run here. */
+function prepareAll(run: Run, count: number): void {
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		try {
+			run.prepared[itemIndex] = preparedRequest(run.ctx, run.operation, run.settings, itemIndex);
+		} catch (error) {
+			const failure = failureOf(error, 'prepare', run.operation.kind);
+			if (!run.continueOnFail) throw nodeError(run.ctx, failure, run.operation.kind, itemIndex, failedAt(run, itemIndex));
+			run.results[itemIndex] = { failure };
+		}
+	}
+}
+
+/** Sends the valid items with bounded concurrency and pacing; a failure stops new sends unless the run continues on fail. */
+async function sendAll(run: Run, sendable: number[], resolving: boolean): Promise<void> {
+	const pace = pacer(run.options.requestsPerSecond);
+	let stopAt: number | undefined;
+	await pool(sendable, run.options.concurrency, () => stopAt !== undefined, async (itemIndex) => {
+		await pace();
+		if (stopAt !== undefined) return;
+		const result = await sendOne(run.ctx, run.operation, run.prepared[itemIndex] as Prepared, itemIndex, run);
+		run.results[itemIndex] = result;
+		// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
+		const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
+		if ('failure' in result && !run.continueOnFail && !settlesLater) stopAt ??= itemIndex;
+	});
+}
+
+/** Queries every create whose outcome is unknown, and replaces its failure with what HaiPay says. */
+async function resolveAll(run: Run, sendable: number[]): Promise<void> {
+	const unknown = sendable.filter((itemIndex) => {
+		const result = run.results[itemIndex];
+		return result !== undefined && 'failure' in result && result.failure.kind === 'unknown';
+	});
+	const { settings, credential, options } = run;
+	const how = { kind: run.operation.resource as OrderKind, settings, call: { timeoutMs: options.timeoutMs, credential }, withinMs: options.resolveWithinMs };
+	await pool(unknown, options.concurrency, () => false, async (itemIndex) => {
+		const request = run.prepared[itemIndex] as Prepared;
+		const failure = (run.results[itemIndex] as { failure: GatewayFailure }).failure;
+		const resolution = await resolveUnknown(run.ctx, request, failure, how);
+		run.results[itemIndex] =
+			resolution.type === 'accepted' ? { output: resolvedOutput(resolution, request, how.kind) } : { failure: resolution.failure };
+	});
+}
+
+/** One output item per input item, in input order; without "Continue On Fail" the first failure stops the run. */
+function collect(run: Run, count: number): INodeExecutionData[] {
+	const isCreate = run.operation.kind === 'create';
+	const accepted = run.results.filter((result) => result !== undefined && 'output' in result).length;
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const result = run.results[itemIndex];
+		if (result === undefined) continue;
+		if ('output' in result) {
+			output.push({ ...result.output, pairedItem: { item: itemIndex } });
+			continue;
+		}
+		const at = failedAt(run, itemIndex);
+		if (!run.continueOnFail) throw nodeError(run.ctx, result.failure, run.operation.kind, itemIndex, at, isCreate ? accepted : 0);
+		output.push(failureItem(run.ctx, result.failure, run.operation.kind, at, itemIndex));
+	}
+	return output;
+}
+
 /**
  * Runs one operation over every input item. Every item is checked first: without "Continue On Fail" a single
  * invalid item stops the run before anything is sent. Valid items are then sent with bounded concurrency and
@@ -139,77 +234,16 @@ function resolvedOutput(resolution: Resolution & { type: 'accepted' }, prepared:
  * input order, one output item per input item.
  */
 export async function runOperation(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
-	const items = ctx.getInputData();
+	const count = ctx.getInputData().length;
 	const { settings, credential } = await loadSettings(ctx);
 	const options = runOptionsOf(ctx);
-	const continueOnFail = ctx.continueOnFail();
 	const isCreate = operation.kind === 'create';
-	if (isCreate && calledByAgent(ctx) && !options.allowAgents) {
-		throw new NodeOperationError(ctx.getNode(), 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off', {
-			description:
-				'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.',
-		});
-	}
-	if (isCreate && ctx.getNode().retryOnFail === true) {
-		ctx.logger.warn(
-			'HaiPay: "Retry On Fail" is on for a create. A retry re-runs every item: accepted ones are refused as duplicates, which hides the real error. Use On Error: Continue instead.',
-		);
-	}
-	const results: Array<Result | undefined> = new Array(items.length);
-	const prepared: Array<Prepared | undefined> = new Array(items.length);
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			prepared[itemIndex] = preparedRequest(ctx, operation, settings, itemIndex);
-		} catch (error) {
-			const failure = failureOf(error, 'prepare', operation.kind);
-			const at = { orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') };
-			if (!continueOnFail) throw nodeError(ctx, failure, operation.kind, itemIndex, at);
-			results[itemIndex] = { failure };
-		}
-	}
-
+	if (isCreate) guardCreate(ctx, options);
+	const run: Run = { ctx, operation, settings, credential, options, continueOnFail: ctx.continueOnFail(), prepared: new Array(count), results: new Array(count) };
+	prepareAll(run, count);
+	const sendable = run.prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));
 	const resolving = isCreate && options.resolveUnknown;
-	const pace = pacer(options.requestsPerSecond);
-	let stopAt: number | undefined;
-	const sendable = prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));
-	await pool(sendable, options.concurrency, () => stopAt !== undefined, async (itemIndex) => {
-		await pace();
-		if (stopAt !== undefined) return;
-		const result = await sendOne(ctx, operation, prepared[itemIndex] as Prepared, itemIndex, { settings, credential, options });
-		results[itemIndex] = result;
-		// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
-		const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
-		if ('failure' in result && !continueOnFail && !settlesLater) stopAt ??= itemIndex;
-	});
-
-	if (resolving) {
-		const unknown = sendable.filter((itemIndex) => {
-			const result = results[itemIndex];
-			return result !== undefined && 'failure' in result && result.failure.kind === 'unknown';
-		});
-		const how = { kind: operation.resource as OrderKind, settings, call: { timeoutMs: options.timeoutMs, credential }, withinMs: options.resolveWithinMs };
-		await pool(unknown, options.concurrency, () => false, async (itemIndex) => {
-			const request = prepared[itemIndex] as Prepared;
-			const failure = (results[itemIndex] as { failure: GatewayFailure }).failure;
-			const resolution = await resolveUnknown(ctx, request, failure, how);
-			results[itemIndex] =
-				resolution.type === 'accepted' ? { output: resolvedOutput(resolution, request, how.kind) } : { failure: resolution.failure };
-		});
-	}
-
-	const accepted = results.filter((result) => result !== undefined && 'output' in result).length;
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const result = results[itemIndex];
-		if (result === undefined) continue;
-		const request = prepared[itemIndex];
-		if ('output' in result) {
-			output.push({ ...result.output, pairedItem: { item: itemIndex } });
-			continue;
-		}
-		const at = request ?? { orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') };
-		if (!continueOnFail) throw nodeError(ctx, result.failure, operation.kind, itemIndex, at, isCreate ? accepted : 0);
-		output.push(failureItem(ctx, result.failure, operation.kind, at, itemIndex));
-	}
-	return output;
+	await sendAll(run, sendable, resolving);
+	if (resolving) await resolveAll(run, sendable);
+	return collect(run, count);
 }

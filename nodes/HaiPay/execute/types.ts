@@ -12,10 +12,22 @@ export interface Prepared {
 	acceptFile?: boolean;
 }
 
-/** One operation of the node: its parameters, how an item becomes a request, and how an answer becomes output. */
+/** How an operation appears in the node's Operation list. */
+export interface Selector {
+	name: string;
+	description: string;
+	/** What n8n shows as the node's title when it runs this operation, and an AI agent reads as the tool's name. */
+	action: string;
+}
+
+/**
+ * One operation of the node, whole: how it is listed, its parameters, how an item becomes a request, and how an
+ * answer becomes output.
+ */
 export interface Operation {
 	resource: string;
 	operation: string;
+	selector: Selector;
 	kind: CallKind;
 	properties: INodeProperties[];
 	/** Throws a GatewayFailure of kind `invalid` when the item breaks a rule. */

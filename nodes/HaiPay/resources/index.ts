@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { Operation } from '../execute/types';
 import { getBalance } from './account/getBalance';
 import { createCollection } from './collection/create';
@@ -6,8 +8,44 @@ import { createPayout } from './payout/create';
 import { getPayout } from './payout/get';
 import { downloadVoucher } from './voucher/download';
 
+/** Every operation of the node, in the order the panel lists resources and their operations. */
 export const OPERATIONS: Operation[] = [createPayout, getPayout, createCollection, getCollection, downloadVoucher, getBalance];
 
 export function findOperation(resource: string, operation: string): Operation | undefined {
 	return OPERATIONS.find((candidate) => candidate.resource === resource && candidate.operation === operation);
 }
+
+function resources(): string[] {
+	return [...new Set(OPERATIONS.map((operation) => operation.resource))];
+}
+
+function titled(resource: string): string {
+	return resource.charAt(0).toUpperCase() + resource.slice(1);
+}
+
+/** The Resource list, alphabetical as n8n's linter asks; new workflows start on payouts. */
+export const resourceSelector: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: resources()
+		.map((resource) => ({ name: titled(resource), value: resource }))
+		.sort((a, b) => a.name.localeCompare(b.name)),
+	default: 'payout',
+};
+
+/** One Operation list per resource, built from the operations' own selector entries. */
+export const operationSelectors: INodeProperties[] = resources().map((resource) => {
+	const operations = OPERATIONS.filter((operation) => operation.resource === resource);
+	const first = operations[0].operation;
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: operations.map(({ operation, selector }) => ({ name: selector.name, value: operation, description: selector.description, action: selector.action })),
+		default: first,
+	};
+});

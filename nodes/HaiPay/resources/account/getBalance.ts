@@ -1,27 +1,28 @@
+import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import { currencyParameter } from '../../descriptions/fields';
+import { currencyOf } from '../../execute/prepare';
 import { dataItem } from '../../execute/present';
 import { distrustBalance } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
-import { CURRENCIES, type Currency } from '../../../shared/contract/currencies';
-import { currencyOf, currencyParameter } from '../shared';
 
 const scope = { resource: 'account', operation: 'getBalance' };
-
-const BALANCE_CURRENCIES = Object.keys(CURRENCIES) as Currency[];
+const { currencies, path } = ENDPOINTS.balance;
 
 export const getBalance: Operation = {
 	...scope,
+	selector: { name: 'Get Balance', description: 'Get the balance of a currency account', action: 'Get the balance of an account' },
 	kind: 'read',
 	properties: [
 		currencyParameter(
 			scope.resource,
 			scope.operation,
-			BALANCE_CURRENCIES,
+			currencies,
 			'The currency whose balance to read: bal (total), availableBal, frzBal (frozen) and unSettleBal (unsettled)',
 		),
 	],
 	prepare(ctx, itemIndex) {
-		const currency = currencyOf(ctx, itemIndex, BALANCE_CURRENCIES);
-		return { path: `/${currency.toLowerCase()}/account/ledger`, body: {}, currency };
+		const currency = currencyOf(ctx, itemIndex, currencies);
+		return { path: path(currency), body: {}, currency };
 	},
 	distrust: distrustBalance,
 	async present(_ctx, _itemIndex, answer, prepared) {

@@ -1,21 +1,28 @@
+import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
+import { currencyOf, prepareCreate } from '../../execute/prepare';
 import { dataItem } from '../../execute/present';
 import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
-import { MIT_RULES } from '../../../shared/contract/rules/collection';
-import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
 
 const scope = { resource: 'collection', operation: 'create' };
+const { currencies, rules } = ENDPOINTS.mitApply;
 
 export const createCollection: Operation = {
 	...scope,
+	selector: {
+		name: 'Create',
+		description: 'Collect a USD card payment (MIT), first or with a saved card token',
+		action: 'Create a collection',
+	},
 	kind: 'create',
 	properties: [
 		createSafetyNotice(scope.resource),
 		currencyParameter(
 			scope.resource,
 			scope.operation,
-			['USD'],
+			currencies,
 			'Card collections (MIT mode) are in USD. Use a credential whose App ID belongs to USD.',
 		),
 		{
@@ -27,12 +34,12 @@ export const createCollection: Operation = {
 			displayOptions: { show: { resource: [scope.resource], operation: [scope.operation] } },
 		},
 		fieldsFromParameter(scope.resource, scope.operation),
-		...requiredParameters({ USD: MIT_RULES }, scope),
-		...additionalFields({ USD: MIT_RULES }, scope),
+		...requiredParameters(rules, scope),
+		...additionalFields(rules, scope),
 	],
 	prepare(ctx, itemIndex) {
-		const currency = currencyOf(ctx, itemIndex, ['USD']);
-		return prepareCreate(ctx, itemIndex, MIT_RULES, currency);
+		const currency = currencyOf(ctx, itemIndex, currencies);
+		return prepareCreate(ctx, itemIndex, rules.USD, currency);
 	},
 	distrust: distrustCreate,
 	async present(_ctx, _itemIndex, answer, prepared) {

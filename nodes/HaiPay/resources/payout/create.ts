@@ -1,30 +1,34 @@
+import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import type { PayoutCurrency } from '../../../shared/contract/rules/payout';
+import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
+import { currencyOf, prepareCreate } from '../../execute/prepare';
 import { dataItem } from '../../execute/present';
 import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
-import { PAYOUT_CURRENCIES, PAYOUT_RULES, type PayoutCurrency } from '../../../shared/contract/rules/payout';
-import { createSafetyNotice, currencyOf, currencyParameter, prepareCreate } from '../shared';
 
 const scope = { resource: 'payout', operation: 'create' };
+const { currencies, rules } = ENDPOINTS.payoutApply;
 
 export const createPayout: Operation = {
 	...scope,
+	selector: { name: 'Create', description: 'Send money to a bank account or mobile wallet', action: 'Create a payout' },
 	kind: 'create',
 	properties: [
 		createSafetyNotice(scope.resource),
 		currencyParameter(
 			scope.resource,
 			scope.operation,
-			PAYOUT_CURRENCIES,
+			currencies,
 			'The payout currency. Each one has its own fields and rules, and needs a credential whose App ID belongs to it.',
 		),
 		fieldsFromParameter(scope.resource, scope.operation),
-		...requiredParameters(PAYOUT_RULES, { ...scope, currency: [...PAYOUT_CURRENCIES] }),
-		...additionalFields(PAYOUT_RULES, { ...scope, currency: [...PAYOUT_CURRENCIES] }),
+		...requiredParameters(rules, { ...scope, currency: [...currencies] }),
+		...additionalFields(rules, { ...scope, currency: [...currencies] }),
 	],
 	prepare(ctx, itemIndex) {
-		const currency = currencyOf(ctx, itemIndex, PAYOUT_CURRENCIES) as PayoutCurrency;
-		return prepareCreate(ctx, itemIndex, PAYOUT_RULES[currency], currency);
+		const currency = currencyOf(ctx, itemIndex, currencies) as PayoutCurrency;
+		return prepareCreate(ctx, itemIndex, rules[currency], currency);
 	},
 	distrust: distrustCreate,
 	async present(_ctx, _itemIndex, answer, prepared) {

@@ -1,15 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { dataItem } from '../../execute/present';
-import { parameterValue } from '../../execute/parameters';
-import type { Operation, Prepared } from '../../execute/types';
+import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import { ORDER_NO_MAX_LENGTH, VOUCHER_LANGUAGES, VOUCHER_ORDER_NOS_MAX } from '../../../shared/contract/rules/reads';
 import { GatewayFailure, gatewayText } from '../../../shared/gateway/outcome';
-import { MAX_ORDER_NO_LENGTH } from '../shared';
+import { parameterValue } from '../../execute/parameters';
+import { dataItem } from '../../execute/present';
+import type { Operation, Prepared } from '../../execute/types';
 
 const scope = { resource: 'voucher', operation: 'download' };
 const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
-
-export const MAX_ORDER_NOS = 100;
 
 /** Order numbers from a list, a JSON array string, or text separated by commas, semicolons, spaces or lines. */
 export function parseOrderNos(value: unknown): string[] {
@@ -66,6 +65,11 @@ function decodedFile(text: string): { buffer: Buffer; mimeType: 'application/pdf
 
 export const downloadVoucher: Operation = {
 	...scope,
+	selector: {
+		name: 'Download',
+		description: 'Download payout vouchers: a PDF for one order, a ZIP for several',
+		action: 'Download a voucher',
+	},
 	kind: 'read',
 	properties: [
 		{
@@ -129,22 +133,22 @@ export const downloadVoucher: Operation = {
 	],
 	prepare(ctx, itemIndex) {
 		const orderNos = parseOrderNos(parameterValue(ctx, itemIndex, 'orderNos', ''));
-		if (orderNos.length === 0 || orderNos.length > MAX_ORDER_NOS) {
-			throw new GatewayFailure('invalid', `"orderNos" must list 1 to ${MAX_ORDER_NOS} order numbers (got ${orderNos.length})`, {
+		if (orderNos.length === 0 || orderNos.length > VOUCHER_ORDER_NOS_MAX) {
+			throw new GatewayFailure('invalid', `"orderNos" must list 1 to ${VOUCHER_ORDER_NOS_MAX} order numbers (got ${orderNos.length})`, {
 				field: 'orderNos',
 				rule: orderNos.length === 0 ? 'required' : 'maxItems',
 			});
 		}
-		const long = orderNos.find((orderNo) => orderNo.length > MAX_ORDER_NO_LENGTH);
+		const long = orderNos.find((orderNo) => orderNo.length > ORDER_NO_MAX_LENGTH);
 		if (long !== undefined) {
-			throw new GatewayFailure('invalid', `"orderNos" entries must be at most ${MAX_ORDER_NO_LENGTH} characters (got one of ${long.length})`, {
+			throw new GatewayFailure('invalid', `"orderNos" entries must be at most ${ORDER_NO_MAX_LENGTH} characters (got one of ${long.length})`, {
 				field: 'orderNos',
 				rule: 'maxLength',
 			});
 		}
 		const isAmount = Number(ctx.getNodeParameter('isAmount', itemIndex, 0));
 		const lang = ctx.getNodeParameter('lang', itemIndex, 'en') as string;
-		if (!['zh', 'en'].includes(lang)) {
+		if (!(VOUCHER_LANGUAGES as readonly string[]).includes(lang)) {
 			throw new GatewayFailure('invalid', `"lang" must be zh or en (got "${lang}")`, { field: 'lang', rule: 'enum' });
 		}
 		const body: IDataObject = {
@@ -154,7 +158,7 @@ export const downloadVoucher: Operation = {
 			getSubject: flag(ctx, 'getSubject', itemIndex),
 			lang,
 		};
-		return { path: '/common/voucher/pdf', body, currency: '', acceptFile: true };
+		return { path: ENDPOINTS.voucher.path(), body, currency: '', acceptFile: true };
 	},
 	distrust(answer, prepared) {
 		if (answer.type !== 'data') return undefined;

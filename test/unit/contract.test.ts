@@ -1,0 +1,85 @@
+/**
+ * The contract module is the one source of the gateway's facts: the node's operations take their currencies and
+ * paths from it, and the README's per-currency table is what its rules say, cell for cell.
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import { CURRENCIES } from '../../nodes/shared/contract/currencies';
+import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
+import type { FieldRule, RequestRules } from '../../nodes/shared/contract/rules/types';
+import { OPERATIONS } from '../../nodes/HaiPay/resources';
+
+const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+
+function grouped(decimal: string): string {
+	return decimal.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function amountCell(rule: FieldRule): string {
+	const amount = rule.amount;
+	if (amount === undefined) return '';
+	const parts: string[] = [];
+	if (amount.min !== undefined && amount.max !== undefined) parts.push(`${grouped(amount.min)}–${grouped(amount.max)}`);
+	else if (amount.min !== undefined) parts.push(`at least ${grouped(amount.min)}`);
+	else parts.push('> 0');
+	if (amount.pattern !== undefined) parts.push('contract pattern');
+	parts.push(amount.maxDecimals === 0 ? 'whole numbers only' : `≤ ${amount.maxDecimals} decimals`);
+	return parts.join(', ');
+}
+
+function textCell(rule: FieldRule | undefined): string {
+	if (rule === undefined) return '—';
+	if (rule.enum !== undefined) return rule.enum.map((value) => `\`${value}\``).join(', ');
+	const shape = rule.patternText ?? rule.description;
+	const length = rule.maxLength !== undefined ? `, ≤ ${rule.maxLength}` : '';
+	return `${shape}${length}`;
+}
+
+const COLUMNS = ['amount', 'accountType', 'bankCode', 'accountNo', 'name'];
+
+function row(currency: string, rules: RequestRules): string {
+	const field = (name: string) => rules.fields.find((candidate) => candidate.name === name);
+	const cells = COLUMNS.map((name) => (name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name))));
+	const others = rules.fields.filter((rule) => rule.name !== 'orderId' && !COLUMNS.includes(rule.name));
+	const names = (required: boolean) => others.filter((rule) => rule.required === required).map((rule) => rule.name).join(', ') || '—';
+	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} |`;
+}
+
+/** The table as the contract module states it. */
+export function payoutTable(): string {
+	const header = ['| currency | amount | accountType | bankCode | accountNo | name | also required | optional |', '|---|---|---|---|---|---|---|---|'];
+	return [...header, ...Object.entries(ENDPOINTS.payoutApply.rules).map(([currency, rules]) => row(currency, rules))].join('\n');
+}
+
+describe('the contract module', () => {
+	it("the README's per-currency payout table is the one its rules give", () => {
+		const table = payoutTable();
+		// On a change of the rules, paste the table printed here into the README.
+		if (!README.includes(table)) console.log(table);
+		expect(README).toContain(table);
+	});
+
+	it('gives every operation its path and currencies', () => {
+		const byName = Object.fromEntries(OPERATIONS.map((operation) => [`${operation.resource}.${operation.operation}`, operation]));
+		const currenciesOf = (name: string) => (byName[name].properties.find((property) => property.name === 'currency')?.options ?? []).map((option) => (option as { value: string }).value);
+		expect(currenciesOf('payout.create')).toEqual([...ENDPOINTS.payoutApply.currencies]);
+		expect(currenciesOf('collection.create')).toEqual(['USD']);
+		expect(currenciesOf('payout.get')).toEqual(Object.keys(CURRENCIES).filter((code) => code !== 'USDC'));
+		expect(currenciesOf('collection.get')).toEqual(Object.keys(CURRENCIES));
+		expect(currenciesOf('account.getBalance')).toEqual(Object.keys(CURRENCIES));
+		expect(ENDPOINTS.payoutApply.path('TZS')).toBe('/tzs/pay/apply');
+		expect(ENDPOINTS.payoutQuery.path('MYR')).toBe('/myr/pay/query');
+		expect(ENDPOINTS.collectionQuery.path('USDC')).toBe('/usdc/collect/query');
+		expect(ENDPOINTS.balance.path('ZAR')).toBe('/zar/account/ledger');
+		expect(ENDPOINTS.voucher.path()).toBe('/common/voucher/pdf');
+		for (const [currency, rules] of Object.entries(ENDPOINTS.payoutApply.rules)) expect(rules.path).toBe(ENDPOINTS.payoutApply.path(currency));
+	});
+
+	it('cites only documents that are in the repository', () => {
+		const root = join(__dirname, '..', '..');
+		for (const document of ['docs/contract.md', 'docs/haipay-facts.md']) expect(readFileSync(join(root, document), 'utf8').length).toBeGreaterThan(1000);
+		const sources = ['nodes/shared/contract/endpoints.ts', 'nodes/shared/contract/envelope.ts', 'nodes/shared/contract/rules/payout.ts'];
+		for (const source of sources) expect(readFileSync(join(root, source), 'utf8')).not.toMatch(/000_ef|[^/]haipay-facts\.md/);
+	});
+});
