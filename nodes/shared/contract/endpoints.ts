@@ -82,5 +82,3 @@ export const ENDPOINTS = {
 		response: ['bal', 'availableBal', 'frzBal', 'unSettleBal'],
 	},
 } satisfies Record<string, Endpoint>;
-
-export type EndpointName = keyof typeof ENDPOINTS;

@@ -43,6 +43,8 @@ export interface HaiPaySettings {
 	haipayPublicKey: string;
 	arrayStyle: ArrayStyle;
 	readonly keys: ParsedKeys;
+	/** What the credential lacks before it can sign anything, found once when the settings are derived. */
+	readonly lacking?: string;
 }
 
 function text(value: unknown): string {
@@ -59,16 +61,29 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 				: SANDBOX_URL;
 	const privateKey = text(credentials.privateKey);
 	const haipayPublicKey = text(credentials.haipayPublicKey);
-	return {
+	const fields = {
 		baseUrl: baseUrl.replace(/\/+$/, ''),
 		appId: Number(credentials.appId),
 		currency: text(credentials.currency).toUpperCase(),
 		secretKey: text(credentials.secretKey),
 		privateKey,
 		haipayPublicKey,
-		arrayStyle: credentials.arrayStyle === 'list' ? 'list' : 'json',
-		keys: new ParsedKeys(privateKey, haipayPublicKey),
+		arrayStyle: (credentials.arrayStyle === 'list' ? 'list' : 'json') as ArrayStyle,
 	};
+	return { ...fields, keys: new ParsedKeys(privateKey, haipayPublicKey), lacking: lackingOf(fields) };
+}
+
+/** What a credential lacks before it can sign: checked once per credential, not once per request. */
+function lackingOf(settings: Pick<HaiPaySettings, 'appId' | 'baseUrl' | 'secretKey' | 'privateKey'>): string | undefined {
+	if (!Number.isSafeInteger(settings.appId) || settings.appId <= 0) {
+		return 'The HaiPay credential needs an App ID: the whole number shown in the merchant backend.';
+	}
+	if (settings.baseUrl === '' || !/^https?:\/\/[^/\s]+/i.test(settings.baseUrl)) {
+		return 'The HaiPay credential needs a base URL that starts with http:// or https://.';
+	}
+	if (settings.secretKey === '') return 'The HaiPay credential needs its secret key.';
+	if (settings.privateKey === '') return 'The HaiPay credential needs the merchant private key.';
+	return undefined;
 }
 
 /*
@@ -112,14 +127,7 @@ export function currencyOfPath(url: string): string {
 
 /** Checks that need no network: a misconfigured credential fails here, before anything is signed or sent. */
 export function assertUsable(settings: HaiPaySettings, url: string): void {
-	if (!Number.isSafeInteger(settings.appId) || settings.appId <= 0) {
-		throw new UserError('The HaiPay credential needs an App ID: the whole number shown in the merchant backend.');
-	}
-	if (settings.baseUrl === '' || !/^https?:\/\/[^/\s]+/i.test(settings.baseUrl)) {
-		throw new UserError('The HaiPay credential needs a base URL that starts with http:// or https://.');
-	}
-	if (settings.secretKey === '') throw new UserError('The HaiPay credential needs its secret key.');
-	if (settings.privateKey === '') throw new UserError('The HaiPay credential needs the merchant private key.');
+	if (settings.lacking !== undefined) throw new UserError(settings.lacking);
 	const pathCurrency = currencyOfPath(url);
 	if (pathCurrency === NO_CURRENCY_SEGMENT) {
 		throw new UserError(
