@@ -4,7 +4,8 @@ import type { EventEmitter } from 'events';
 import { HAIPAY_CALLBACK_SCHEDULE, type CallbackAttempt } from './callbacks';
 import { SandboxControl } from './control';
 import { Gateway, type RequestLogEntry, type VoucherResponse } from './gateway';
-import { defaultMerchants, fixtureKey, resolveMerchants, type Merchant, type MerchantConfig } from './merchants';
+import { testKey } from './keys';
+import { defaultMerchants, resolveMerchants, type Merchant, type MerchantConfig } from './merchants';
 import type { Order } from './orders';
 import { SandboxServer } from './server';
 import { loadPrivateKey, publicPem } from './signing';
@@ -29,9 +30,9 @@ export interface SandboxOptions {
 	host?: string;
 	/** Replaces the default merchants (appIds 1001-1011, one per currency). */
 	merchants?: MerchantConfig[];
-	/** The public key of the default merchants. Default test/fixtures/keys/merchant-test-only.public.pem. */
+	/** The public key of the default merchants. Default sandbox/keys/merchant-test-only.public.pem. */
 	merchantPublicKey?: string | KeyObject;
-	/** Signs answers and callbacks. Default test/fixtures/keys/platform-test-only.pkcs8.pem. */
+	/** Signs answers and callbacks. Default sandbox/keys/platform-test-only.pkcs8.pem. */
 	platformPrivateKey?: string | KeyObject;
 	/** Delays (ms) between callback attempts; its length is the number of retries. Default HaiPay's: 5 x 5 min. */
 	callbackSchedule?: number[];
@@ -123,9 +124,9 @@ function waitFor<T>(
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const host = options.host ?? '127.0.0.1';
-	const merchantConfigs = options.merchants ?? defaultMerchants(() => options.merchantPublicKey ?? fixtureKey('merchant-test-only.public.pem'));
-	const merchants: Map<number, Merchant> = resolveMerchants(merchantConfigs, () => options.merchantPublicKey ?? fixtureKey('merchant-test-only.public.pem'));
-	const platformKey = loadPrivateKey(options.platformPrivateKey ?? fixtureKey('platform-test-only.pkcs8.pem'));
+	const merchantConfigs = options.merchants ?? defaultMerchants(() => options.merchantPublicKey ?? testKey('merchant-test-only.public.pem'));
+	const merchants: Map<number, Merchant> = resolveMerchants(merchantConfigs, () => options.merchantPublicKey ?? testKey('merchant-test-only.public.pem'));
+	const platformKey = loadPrivateKey(options.platformPrivateKey ?? testKey('platform-test-only.pkcs8.pem'));
 	warmUp();
 	const gateway = new Gateway({
 		merchants,
