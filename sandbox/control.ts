@@ -4,8 +4,9 @@ import type { CallbackAttempt, CallbackJob } from './callbacks';
 import { cashierAct } from './cashier';
 import type { ActiveFault, FaultRule } from './faults';
 import { GatewayError, type Order } from './orders';
-import type { Gateway, SeedOrder, VoucherResponse } from './gateway';
+import type { Gateway } from './gateway';
 import { readBody, sendJson } from './http-util';
+import type { SeedOrder, VoucherResponse } from './types';
 
 export const CALLBACK_ATTACKS = ['replay', 'resplit', 'regressed', 'respelled', 'oversized'] as const;
 export type CallbackAttack = (typeof CALLBACK_ATTACKS)[number];
@@ -78,18 +79,18 @@ export class SandboxControl {
 	setStatus(ref: OrderRef, status: number, options: { errorMsg?: string; paidAmount?: string } = {}): Order {
 		const order = this.mustFind(ref);
 		try {
-			this.gateway.advance(order, status, options);
+			this.gateway.clock.advance(order, status, options);
 		} catch (error) {
 			if (error instanceof GatewayError) throw new ControlError(409, error.message);
 			throw error;
 		}
-		this.gateway.arm(order);
+		this.gateway.clock.arm(order);
 		return order;
 	}
 
 	/** Does every automatic step now, as if all delays had passed; orders that wait for someone stay. */
 	advanceAll(): number {
-		return this.gateway.advanceAll();
+		return this.gateway.clock.advanceAll();
 	}
 
 	/** Creates an order directly, e.g. for currencies whose orders the contract only queries (BRL, MYR, SAR, ...). */
@@ -139,12 +140,12 @@ export class SandboxControl {
 
 	/** Gateway requests being handled now, and the most at once since the start or the last reset of the peak. */
 	inFlight(): { now: number; max: number } {
-		return this.gateway.inFlight();
+		return this.gateway.traffic.inFlight();
 	}
 
 	/** Starts a new high-water mark (from the requests in flight now); returns the previous one. */
 	resetInFlightPeak(): number {
-		return this.gateway.resetInFlightPeak();
+		return this.gateway.traffic.resetInFlightPeak();
 	}
 
 	callbacks(): CallbackAttempt[] {
@@ -275,7 +276,7 @@ export class SandboxControl {
 		}
 		if (patch.manual !== undefined) {
 			c.manual = patch.manual === true;
-			for (const order of this.gateway.book.orders.values()) this.gateway.arm(order);
+			for (const order of this.gateway.book.orders.values()) this.gateway.clock.arm(order);
 		}
 		return this.config();
 	}
@@ -416,22 +417,22 @@ export async function handleControl(
 				return;
 			case 'GET /requests': {
 				const limit = numberParam(url, 'limit') ?? 100;
-				sendJson(res, 200, gateway.requests().slice(-limit));
+				sendJson(res, 200, gateway.traffic.requests().slice(-limit));
 				return;
 			}
 			case 'GET /stats':
 				sendJson(res, 200, {
-					requests: gateway.requests().length,
-					appliesReceived: gateway.appliesReceived(),
-					appliesByAppId: gateway.appliesByAppId(),
+					requests: gateway.traffic.requests().length,
+					appliesReceived: gateway.traffic.appliesReceived(),
+					appliesByAppId: gateway.traffic.appliesByAppId(),
 					orders: gateway.book.orders.size,
 					callbacksPending: gateway.callbacks.pending().length,
-					inFlight: gateway.inFlight().now,
-					maxInFlight: gateway.inFlight().max,
+					inFlight: gateway.traffic.inFlight().now,
+					maxInFlight: gateway.traffic.inFlight().max,
 				});
 				return;
 			case 'POST /stats/reset-peak':
-				sendJson(res, 200, { maxInFlight: gateway.resetInFlightPeak(), inFlight: gateway.inFlight().now });
+				sendJson(res, 200, { maxInFlight: gateway.traffic.resetInFlightPeak(), inFlight: gateway.traffic.inFlight().now });
 				return;
 			case 'GET /callbacks':
 				sendJson(res, 200, { attempts: control.callbacks(), jobs: control.callbackJobs() });

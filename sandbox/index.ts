@@ -3,25 +3,26 @@ import type { EventEmitter } from 'events';
 
 import { HAIPAY_CALLBACK_SCHEDULE, type CallbackAttempt } from './callbacks';
 import { SandboxControl } from './control';
-import { Gateway, type RequestLogEntry, type VoucherResponse } from './gateway';
+import { Gateway } from './gateway';
 import { testKey } from './keys';
 import { defaultMerchants, resolveMerchants, type Merchant, type MerchantConfig } from './merchants';
 import type { Order } from './orders';
 import { SandboxServer } from './server';
 import { loadPrivateKey, publicPem } from './signing';
 import { warmUp } from './schemas';
+import type { RequestLogEntry, VoucherResponse } from './types';
 
 export type { CallbackAttempt, CallbackJob } from './callbacks';
+export { ERROR_CODES, KNOWN_CURRENCIES, SUCCESS_CODE } from './constants';
 export type { OrderRef, RuntimeConfig } from './control';
 export { SandboxControl, ControlError } from './control';
 export type { ActiveFault, FaultRule, FaultType } from './faults';
 export { MAGIC_NAMES, UNKNOWN_BANK_CODE } from './faults';
-export { ERROR_CODES, KNOWN_CURRENCIES, SUCCESS_CODE } from './gateway';
-export type { RequestLogEntry, SeedOrder, VoucherResponse } from './gateway';
 export { DEFAULT_APP_IDS, defaultSecret } from './merchants';
 export type { MerchantConfig } from './merchants';
 export type { Order, OrderKind } from './orders';
 export { canonicalString, signBody, verifyBody } from './signing';
+export type { GatewayConfig, Outcome, RequestLogEntry, SeedOrder, VoucherResponse } from './types';
 
 export interface SandboxOptions {
 	/** Default 0: a free port. */
@@ -176,12 +177,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return [...gateway.book.orders.values()];
 		},
 		get requests() {
-			return gateway.requests();
+			return gateway.traffic.requests();
 		},
 		get callbacks() {
 			return gateway.callbacks.attempts();
 		},
-		appliesReceived: (appId?: number) => gateway.appliesReceived(appId),
+		appliesReceived: (appId?: number) => gateway.traffic.appliesReceived(appId),
 		events: gateway.events,
 		waitForCallback: (match, timeoutMs = 10_000) =>
 			waitFor(gateway.events, 'callback', () => gateway.callbacks.attempts(), match, timeoutMs, 'callback attempt'),

@@ -3,9 +3,11 @@ import type { Socket } from 'net';
 
 import { handleCashier } from './cashier';
 import { handleControl, type SandboxControl } from './control';
+import { ERROR_CODES, SUCCESS_CODE } from './constants';
 import type { ActiveFault } from './faults';
-import { ERROR_CODES, SUCCESS_CODE, type Gateway, type Outcome, type RequestLogEntry } from './gateway';
+import type { Gateway } from './gateway';
 import { BodyTooLarge, delay, readBody, sendJson } from './http-util';
+import type { Outcome, RequestLogEntry } from './types';
 
 export const CONTROL_PREFIX = '/__sandbox';
 
@@ -50,8 +52,8 @@ export class SandboxServer {
 	private async api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
 		const started = Date.now();
 		// 'close' fires once per response, also when the connection is reset or held and dropped by a fault.
-		this.gateway.requestStarted();
-		res.once('close', () => this.gateway.requestEnded());
+		this.gateway.traffic.requestStarted();
+		res.once('close', () => this.gateway.traffic.requestEnded());
 		const method = req.method ?? 'GET';
 		let body: unknown;
 		let parseError: string | undefined;
@@ -61,10 +63,10 @@ export class SandboxServer {
 		} catch (error) {
 			parseError = error instanceof BodyTooLarge ? error.message : 'request body must be valid JSON';
 		}
-		this.gateway.noteReceived(path, body);
+		this.gateway.traffic.noteReceived(path, body);
 		const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
 		const log = (entry: Pick<RequestLogEntry, 'outcome' | 'error' | 'msg'>) =>
-			this.gateway.logRequest(
+			this.gateway.traffic.logRequest(
 				{
 					method,
 					path,
