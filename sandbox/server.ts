@@ -2,8 +2,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'http';
 import type { Socket } from 'net';
 
 import { handleCashier } from './cashier';
-import { handleControl, type SandboxControl } from './control';
 import { ERROR_CODES, SUCCESS_CODE } from './constants';
+import type { SandboxControl } from './control';
+import { handleControl } from './control-http';
 import type { ActiveFault } from './faults';
 import type { Gateway } from './gateway';
 import { BodyTooLarge, delay, readBody, sendJson } from './http-util';
