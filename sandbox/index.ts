@@ -5,12 +5,12 @@ import { HAIPAY_CALLBACK_SCHEDULE, type CallbackAttempt } from './callbacks';
 import { SandboxControl } from './control';
 import { Gateway } from './gateway';
 import { testKey } from './keys';
-import { defaultMerchants, resolveMerchants, type Merchant, type MerchantConfig } from './merchants';
+import { defaultMerchants, resolveMerchants, type MerchantConfig } from './merchants';
 import type { Order } from './orders';
 import { SandboxServer } from './server';
 import { loadPrivateKey, publicPem } from './signing';
 import { warmUp } from './schemas';
-import type { RequestLogEntry, VoucherResponse } from './types';
+import type { GatewayConfig, RequestLogEntry, VoucherResponse } from './types';
 
 export type { CallbackAttempt, CallbackJob } from './callbacks';
 export { ERROR_CODES, KNOWN_CURRENCIES, SUCCESS_CODE } from './constants';
@@ -124,15 +124,12 @@ function waitFor<T>(
 	});
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-	const host = options.host ?? '127.0.0.1';
-	const merchantConfigs = options.merchants ?? defaultMerchants(() => options.merchantPublicKey ?? testKey('merchant-test-only.public.pem'));
-	const merchants: Map<number, Merchant> = resolveMerchants(merchantConfigs, () => options.merchantPublicKey ?? testKey('merchant-test-only.public.pem'));
-	const platformKey = loadPrivateKey(options.platformPrivateKey ?? testKey('platform-test-only.pkcs8.pem'));
-	warmUp();
-	const gateway = new Gateway({
-		merchants,
-		platformKey,
+function gatewayConfig(options: SandboxOptions): GatewayConfig {
+	const merchantPublicKey = () => options.merchantPublicKey ?? testKey('merchant-test-only.public.pem');
+	const merchantConfigs = options.merchants ?? defaultMerchants(merchantPublicKey);
+	return {
+		merchants: resolveMerchants(merchantConfigs, merchantPublicKey),
+		platformKey: loadPrivateKey(options.platformPrivateKey ?? testKey('platform-test-only.pkcs8.pem')),
 		environment: options.environment ?? 'sandbox',
 		callbackSchedule: options.callbackSchedule ?? HAIPAY_CALLBACK_SCHEDULE,
 		callbackTimeoutMs: options.callbackTimeoutMs ?? 10_000,
@@ -144,28 +141,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		requestLogLimit: options.requestLogLimit ?? 1_000,
 		stateFile: options.stateFile,
 		persistDebounceMs: options.persistDebounceMs ?? 200,
-	});
-	const runtime = { latencyMs: options.latencyMs ?? 0, hangMs: options.hangMs ?? 120_000 };
-	const control = new SandboxControl(gateway, runtime);
-	const server = new SandboxServer(gateway, control, runtime);
-	let port: number;
-	try {
-		port = await server.listen(options.port ?? 0, host);
-	} catch (error) {
-		await gateway.close();
-		throw error;
-	}
-	const urlHost = host.includes(':') ? `[${host}]` : host;
-	const baseUrl = `http://${urlHost}:${port}`;
-	gateway.baseUrl = baseUrl;
-	let closed: Promise<void> | undefined;
+	};
+}
 
+function sandboxOf(gateway: Gateway, control: SandboxControl, server: SandboxServer, host: string, port: number): Sandbox {
+	let closed: Promise<void> | undefined;
 	return {
-		baseUrl,
+		baseUrl: gateway.baseUrl,
 		port,
 		host,
-		platformPublicKey: publicPem(platformKey),
-		merchants: [...merchants.values()].map((m) => ({
+		platformPublicKey: publicPem(gateway.config.platformKey),
+		merchants: [...gateway.config.merchants.values()].map((m) => ({
 			appId: m.appId,
 			currency: m.currency,
 			secretKey: m.secretKey,
@@ -195,4 +181,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return closed;
 		},
 	};
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const host = options.host ?? '127.0.0.1';
+	const config = gatewayConfig(options);
+	warmUp();
+	const gateway = new Gateway(config);
+	const runtime = { latencyMs: options.latencyMs ?? 0, hangMs: options.hangMs ?? 120_000 };
+	const control = new SandboxControl(gateway, runtime);
+	const server = new SandboxServer(gateway, control, runtime);
+	let port: number;
+	try {
+		port = await server.listen(options.port ?? 0, host);
+	} catch (error) {
+		await gateway.close();
+		throw error;
+	}
+	const urlHost = host.includes(':') ? `[${host}]` : host;
+	gateway.baseUrl = `http://${urlHost}:${port}`;
+	return sandboxOf(gateway, control, server, host, port);
 }
