@@ -5,8 +5,6 @@ import { QUERY_ENDPOINTS } from './query';
 import type { Endpoint } from './shared';
 import { VOUCHER_ENDPOINTS } from './voucher';
 
-export type { Endpoint, Handler } from './shared';
-
 /** The gateway's API: every path it answers, as the node's resources group them. Any other path is unknown (4040). */
 const ROUTES = new Map<string, Endpoint>(
 	[...PAYOUT_ENDPOINTS, ...COLLECTION_ENDPOINTS, ...QUERY_ENDPOINTS, ...VOUCHER_ENDPOINTS, ...BALANCE_ENDPOINTS].map((endpoint) => [
