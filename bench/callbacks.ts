@@ -6,6 +6,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions } f
 
 import { credentialOf } from '../playground/examples';
 import type { N8nRest } from '../playground/lib/rest';
+import { TEST_KEY_DIR } from '../sandbox/keys';
 import { loadPrivateKey, signBody } from '../sandbox/signing';
 import type { CallbackJob, CallbackResult } from './callbacks-client';
 import { runClient } from './load-client';
@@ -107,7 +108,7 @@ export async function runCallbacks(
 		appId: 1001,
 		secret: 'test-only-secret-tzs',
 		platformKey: stack.platformPrivateKey,
-		otherKey: readFileSync(join(__dirname, '..', 'test', 'fixtures', 'keys', 'other-test-only.pkcs8.pem'), 'utf8'),
+		otherKey: readFileSync(join(TEST_KEY_DIR, 'other-test-only.pkcs8.pem'), 'utf8'),
 		concurrency: options.concurrency,
 	};
 	// With Confirm With HaiPay on, every callback must name an order the gateway has, or it is answered 503.
@@ -317,7 +318,7 @@ export function refusalRow(figures: RefusalFigures): string {
  */
 async function cli(mode: string | undefined, arg: string | undefined, which = 'both'): Promise<void> {
 	const say = (line: string) => process.stdout.write(`${line}\n`);
-	const keysDir = join(__dirname, '..', 'test', 'fixtures', 'keys');
+	const keysDir = TEST_KEY_DIR;
 	const platformKey = readFileSync(join(keysDir, 'platform-test-only.pkcs8.pem'), 'utf8');
 	if (mode !== 'throughput') {
 		const figures = await measureRefusal(platformKey, { url: arg });

@@ -4,6 +4,7 @@ import http from 'http';
 import { join } from 'path';
 
 import { defaultSecret, signBody, type Order, type Sandbox } from '../sandbox';
+import { TEST_KEY_DIR } from '../sandbox/keys';
 import { loadPrivateKey } from '../sandbox/signing';
 import { queuePorts, startQueueStack, type QueueStack } from '../playground/lib/queue';
 import { httpRequest } from '../playground/lib/rest';
@@ -252,7 +253,7 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 					appId: 1001,
 					secret: 'test-only-secret-tzs',
 					platformKey: platformPrivateKey,
-					otherKey: readFileSync(join(__dirname, '..', 'test', 'fixtures', 'keys', 'other-test-only.pkcs8.pem'), 'utf8'),
+					otherKey: readFileSync(join(TEST_KEY_DIR, 'other-test-only.pkcs8.pem'), 'utf8'),
 					count: job.count,
 					concurrency: job.concurrency ?? 20,
 					forged: job.forged ?? false,

@@ -2,6 +2,7 @@ import { readFileSync } from 'fs';
 import http from 'http';
 import { join } from 'path';
 
+import { TEST_KEY_DIR } from '../sandbox/keys';
 import { loadPrivateKey, signBody } from '../sandbox/signing';
 import { percentile, postJson, serveOneJob } from './load-client';
 
@@ -41,7 +42,7 @@ export interface LoadResult {
 	max: number;
 }
 
-const merchantKey = loadPrivateKey(readFileSync(join(__dirname, '..', 'test', 'fixtures', 'keys', 'merchant-test-only.pkcs8.pem'), 'utf8'));
+const merchantKey = loadPrivateKey(readFileSync(join(TEST_KEY_DIR, 'merchant-test-only.pkcs8.pem'), 'utf8'));
 
 /** Signed TZS payouts, made before the clock starts: the client's own RSA work must not throttle the run. */
 function bodies(count: number, runId: string): string[] {

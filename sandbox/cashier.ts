@@ -46,8 +46,8 @@ export function cashierAct(gateway: Gateway, order: Order, action: 'pay' | 'fail
 	if (order.kind !== 'collection' || !order.mit || order.status !== 0) {
 		throw new Error(`order ${order.orderNo} is not waiting on the cashier page`);
 	}
-	if (action === 'pay') gateway.advance(order, 2);
-	else gateway.advance(order, 3, { errorMsg: order.failReason ?? 'Card declined by the payer' });
+	if (action === 'pay') gateway.clock.advance(order, 2);
+	else gateway.clock.advance(order, 3, { errorMsg: order.failReason ?? 'Card declined by the payer' });
 }
 
 export async function handleCashier(gateway: Gateway, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

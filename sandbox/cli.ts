@@ -55,6 +55,38 @@ function integer(name: string, text: string | undefined): number {
 	return value;
 }
 
+type OptionSetter = (options: CliOptions, value: () => string, arg: string) => void;
+
+/** What each option does; a Map, so that an argument such as `constructor` is unknown, not a member of Object. */
+const OPTIONS = new Map<string, OptionSetter>([
+	['--port', (options, value, arg) => (options.port = integer(arg, value()))],
+	['--host', (options, value) => (options.host = value())],
+	['--state-dir', (options, value) => (options.stateDir = resolve(value()))],
+	['--fresh', (options) => (options.fresh = true)],
+	['--no-persist', (options) => (options.persist = false)],
+	['--manual', (options) => (options.manual = true)],
+	['--processing-ms', (options, value, arg) => (options.processingMs = integer(arg, value()))],
+	['--final-ms', (options, value, arg) => (options.finalMs = integer(arg, value()))],
+	[
+		'--callback-schedule',
+		(options, value, arg) =>
+			(options.callbackSchedule = value()
+				.split(',')
+				.filter((part) => part.trim() !== '')
+				.map((part) => integer(arg, part.trim()))),
+	],
+	['--latency-ms', (options, value, arg) => (options.latencyMs = integer(arg, value()))],
+	[
+		'--voucher-response',
+		(options, value) => {
+			const mode = value();
+			if (mode !== 'binary' && mode !== 'base64' && mode !== 'url') throw new Error('--voucher-response is binary, base64 or url');
+			options.voucherResponse = mode;
+		},
+	],
+	['--merchants', (options, value) => (options.merchantsFile = resolve(value()))],
+]);
+
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions | 'help' {
 	const options: CliOptions = {
 		port: env.HAIPAY_SANDBOX_PORT ? integer('HAIPAY_SANDBOX_PORT', env.HAIPAY_SANDBOX_PORT) : DEFAULT_PORT,
@@ -71,60 +103,15 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
-		const next = () => {
+		if (arg === '--help' || arg === '-h') return 'help';
+		const set = OPTIONS.get(arg);
+		if (!set) throw new Error(`unknown option ${arg} (see --help)`);
+		const value = () => {
 			i += 1;
 			if (argv[i] === undefined) throw new Error(`${arg} needs a value`);
 			return argv[i];
 		};
-		switch (arg) {
-			case '--help':
-			case '-h':
-				return 'help';
-			case '--port':
-				options.port = integer(arg, next());
-				break;
-			case '--host':
-				options.host = next();
-				break;
-			case '--state-dir':
-				options.stateDir = resolve(next());
-				break;
-			case '--fresh':
-				options.fresh = true;
-				break;
-			case '--no-persist':
-				options.persist = false;
-				break;
-			case '--manual':
-				options.manual = true;
-				break;
-			case '--processing-ms':
-				options.processingMs = integer(arg, next());
-				break;
-			case '--final-ms':
-				options.finalMs = integer(arg, next());
-				break;
-			case '--callback-schedule':
-				options.callbackSchedule = next()
-					.split(',')
-					.filter((part) => part.trim() !== '')
-					.map((part) => integer(arg, part.trim()));
-				break;
-			case '--latency-ms':
-				options.latencyMs = integer(arg, next());
-				break;
-			case '--voucher-response': {
-				const mode = next();
-				if (mode !== 'binary' && mode !== 'base64' && mode !== 'url') throw new Error('--voucher-response is binary, base64 or url');
-				options.voucherResponse = mode;
-				break;
-			}
-			case '--merchants':
-				options.merchantsFile = resolve(next());
-				break;
-			default:
-				throw new Error(`unknown option ${arg} (see --help)`);
-		}
+		set(options, value, arg);
 	}
 	return options;
 }

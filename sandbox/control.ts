@@ -1,19 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'http';
-
+import { forgeCallback, type AttackOptions, type CallbackAttack } from './attacks';
 import type { CallbackAttempt, CallbackJob } from './callbacks';
 import { cashierAct } from './cashier';
+import { ControlError } from './control-error';
 import type { ActiveFault, FaultRule } from './faults';
+import type { Gateway } from './gateway';
 import { GatewayError, type Order } from './orders';
-import type { Gateway, SeedOrder, VoucherResponse } from './gateway';
-import { readBody, sendJson } from './http-util';
-
-export const CALLBACK_ATTACKS = ['replay', 'resplit', 'regressed', 'respelled', 'oversized'] as const;
-export type CallbackAttack = (typeof CALLBACK_ATTACKS)[number];
-
-/** Byte order of names, as the signed string sorts them (plain ASCII names here). */
-function byteOrder(a: string, b: string): number {
-	return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
+import type { SeedOrder, VoucherResponse } from './types';
 
 /** A reference to one order: its orderNo, or its orderId (with the appId when several merchants use it). */
 export type OrderRef = string | { orderNo?: string; orderId?: string; appId?: number };
@@ -25,15 +17,6 @@ export interface RuntimeConfig {
 	processingMs: number;
 	finalMs: number;
 	manual: boolean;
-}
-
-export class ControlError extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-	) {
-		super(message);
-	}
 }
 
 /** What tests, demos and the benchmark use to steer the gateway; the same features are served over HTTP. */
@@ -78,18 +61,18 @@ export class SandboxControl {
 	setStatus(ref: OrderRef, status: number, options: { errorMsg?: string; paidAmount?: string } = {}): Order {
 		const order = this.mustFind(ref);
 		try {
-			this.gateway.advance(order, status, options);
+			this.gateway.clock.advance(order, status, options);
 		} catch (error) {
 			if (error instanceof GatewayError) throw new ControlError(409, error.message);
 			throw error;
 		}
-		this.gateway.arm(order);
+		this.gateway.clock.arm(order);
 		return order;
 	}
 
 	/** Does every automatic step now, as if all delays had passed; orders that wait for someone stay. */
 	advanceAll(): number {
-		return this.gateway.advanceAll();
+		return this.gateway.clock.advanceAll();
 	}
 
 	/** Creates an order directly, e.g. for currencies whose orders the contract only queries (BRL, MYR, SAR, ...). */
@@ -139,12 +122,12 @@ export class SandboxControl {
 
 	/** Gateway requests being handled now, and the most at once since the start or the last reset of the peak. */
 	inFlight(): { now: number; max: number } {
-		return this.gateway.inFlight();
+		return this.gateway.traffic.inFlight();
 	}
 
 	/** Starts a new high-water mark (from the requests in flight now); returns the previous one. */
 	resetInFlightPeak(): number {
-		return this.gateway.resetInFlightPeak();
+		return this.gateway.traffic.resetInFlightPeak();
 	}
 
 	callbacks(): CallbackAttempt[] {
@@ -177,67 +160,13 @@ export class SandboxControl {
 	 * - `respelled`: the genuine callback with the name of its signature spelled `"\u0073ign"`;
 	 * - `oversized`: a forged body with `fields` members (default 300,000): only the appId is real.
 	 */
-	attackCallback(
-		ref: OrderRef,
-		attack: CallbackAttack,
-		options: { url?: string; fold?: string; status?: number; fields?: number } = {},
-	): CallbackJob {
+	attackCallback(ref: OrderRef, attack: CallbackAttack, options: AttackOptions = {}): CallbackJob {
 		const order = this.mustFind(ref);
 		const url = options.url ?? order.notifyUrl;
 		if (!url) throw new ControlError(400, `order ${order.orderNo} has no notifyUrl; pass url`);
 		const merchant = this.gateway.config.merchants.get(order.appId);
 		if (!merchant) throw new ControlError(404, `appId ${order.appId} is not configured`);
-		let body: Record<string, unknown>;
-		let payload: string | undefined;
-		switch (attack) {
-			case 'replay': {
-				const first = this.gateway.callbacks.attempts().find((attempt) => attempt.orderNo === order.orderNo && attempt.attempt === 1);
-				body = first?.body ?? this.gateway.callbackBody(order);
-				break;
-			}
-			case 'resplit': {
-				const genuine = this.gateway.callbackBody(order);
-				const fold = options.fold ?? 'orderNo';
-				const signed = Object.keys(genuine)
-					.filter((key) => key !== 'sign' && genuine[key] !== '' && genuine[key] !== null && genuine[key] !== undefined)
-					.sort(byteOrder);
-				const at = signed.indexOf(fold);
-				if (at < 1) throw new ControlError(400, `${fold} is not a signed field of this callback with one before it`);
-				const into = signed[at - 1];
-				body = { ...genuine, [into]: `${String(genuine[into])}&${fold}=${String(genuine[fold])}` };
-				delete body[fold];
-				break;
-			}
-			case 'regressed': {
-				const status = options.status ?? 1;
-				if (!Number.isInteger(status) || [2, 3, 4, 5].includes(status)) throw new ControlError(400, 'status must be a non-final integer');
-				const earlier: Record<string, unknown> = { ...this.gateway.callbackBody(order), status };
-				delete earlier.sign;
-				delete earlier.payTime;
-				delete earlier.errorMsg;
-				delete earlier.tokenID;
-				earlier.sign = this.gateway.signData(earlier, merchant);
-				body = earlier;
-				break;
-			}
-			case 'respelled': {
-				body = this.gateway.callbackBody(order);
-				payload = JSON.stringify(body).replace('"sign":', '"\\u0073ign":');
-				break;
-			}
-			case 'oversized': {
-				const fields = options.fields ?? 300_000;
-				if (!Number.isInteger(fields) || fields < 1 || fields > 2_000_000) throw new ControlError(400, 'fields must be an integer from 1 to 2,000,000');
-				const parts = [`"appId":${order.appId}`, `"orderNo":${JSON.stringify(order.orderNo)}`, '"status":2'];
-				for (let index = 0; index < fields; index++) parts.push(`"k${index}":"v"`);
-				parts.push('"sign":"forged"');
-				payload = `{${parts.join(',')}}`;
-				body = { appId: order.appId, orderNo: order.orderNo, status: 2, fields, bytes: payload.length };
-				break;
-			}
-			default:
-				throw new ControlError(400, `attack must be one of ${CALLBACK_ATTACKS.join(', ')}`);
-		}
+		const { body, payload } = forgeCallback(this.gateway, order, merchant, attack, options);
 		const job = this.wrap(() => this.gateway.callbacks.enqueue(url, body, { payload, attack }));
 		job.orderNo = order.orderNo;
 		job.orderId = order.orderId;
@@ -275,7 +204,7 @@ export class SandboxControl {
 		}
 		if (patch.manual !== undefined) {
 			c.manual = patch.manual === true;
-			for (const order of this.gateway.book.orders.values()) this.gateway.arm(order);
+			for (const order of this.gateway.book.orders.values()) this.gateway.clock.arm(order);
 		}
 		return this.config();
 	}
@@ -292,198 +221,5 @@ export class SandboxControl {
 			if (error instanceof ControlError) throw error;
 			throw new ControlError(400, (error as Error).message);
 		}
-	}
-}
-
-function orderRefOf(body: Record<string, unknown>): OrderRef {
-	const appId = typeof body.appId === 'number' ? body.appId : undefined;
-	if (typeof body.orderNo === 'string') return { orderNo: body.orderNo, appId };
-	if (typeof body.orderId === 'string') return { orderId: body.orderId, appId };
-	throw new ControlError(400, 'orderNo or orderId is required');
-}
-
-function numberParam(url: URL, name: string): number | undefined {
-	const value = url.searchParams.get(name);
-	return value === null || value === '' ? undefined : Number(value);
-}
-
-/** `/__sandbox/...`: the control API over HTTP, for a separate process (a real n8n, the benchmark, curl). */
-export async function handleControl(
-	gateway: Gateway,
-	control: SandboxControl,
-	req: IncomingMessage,
-	res: ServerResponse,
-	url: URL,
-): Promise<void> {
-	const path = url.pathname.replace(/^\/__sandbox/, '') || '/';
-	const method = req.method ?? 'GET';
-	try {
-		const text = await readBody(req);
-		let body: Record<string, unknown> = {};
-		if (text.trim() !== '') {
-			try {
-				body = JSON.parse(text) as Record<string, unknown>;
-			} catch {
-				throw new ControlError(400, 'body must be JSON');
-			}
-		}
-		const route = `${method} ${path}`;
-		const file = /^\/files\/([a-f0-9]+)\/[^/]+$/.exec(path);
-		if (method === 'GET' && file) {
-			const stored = gateway.file(file[1]);
-			if (!stored) throw new ControlError(404, 'no such file');
-			res.writeHead(200, {
-				'Content-Type': stored.contentType,
-				'Content-Length': stored.bytes.length,
-				'Content-Disposition': `attachment; filename="${stored.name}"`,
-			});
-			res.end(stored.bytes);
-			return;
-		}
-		const orderPath = /^\/orders\/([^/]+)$/.exec(path);
-		if (method === 'GET' && orderPath) {
-			const ref = decodeURIComponent(orderPath[1]);
-			const appId = numberParam(url, 'appId');
-			const order =
-				appId === undefined ? control.order(ref) : (control.order({ orderNo: ref, appId }) ?? control.order({ orderId: ref, appId }));
-			if (!order) throw new ControlError(404, `no order ${ref}`);
-			sendJson(res, 200, order);
-			return;
-		}
-		const cashier = /^\/cashier\/([^/]+)\/(pay|fail)$/.exec(path);
-		if (method === 'POST' && cashier) {
-			sendJson(res, 200, control.payCashier(decodeURIComponent(cashier[1]), cashier[2] as 'pay' | 'fail'));
-			return;
-		}
-		switch (route) {
-			case 'GET /':
-			case 'GET /health':
-				sendJson(res, 200, { ok: true, baseUrl: gateway.baseUrl, environment: gateway.config.environment, orders: gateway.book.orders.size });
-				return;
-			case 'GET /merchants':
-				sendJson(
-					res,
-					200,
-					[...gateway.config.merchants.values()].map((m) => ({
-						appId: m.appId,
-						currency: m.currency,
-						environment: m.environment,
-						arrayStyle: m.arrayStyle,
-						label: m.label,
-						...gateway.book.ledger(m.appId),
-					})),
-				);
-				return;
-			case 'GET /orders':
-				sendJson(
-					res,
-					200,
-					control.orders({ appId: numberParam(url, 'appId'), status: numberParam(url, 'status'), kind: url.searchParams.get('kind') ?? undefined }),
-				);
-				return;
-			case 'POST /orders':
-				sendJson(res, 200, control.createOrder(body as unknown as SeedOrder));
-				return;
-			case 'POST /settle':
-				sendJson(res, 200, control.settle(orderRefOf(body), body.outcome as 'success' | 'failed', { errorMsg: body.errorMsg as string | undefined }));
-				return;
-			case 'POST /status':
-				if (!Number.isInteger(body.status)) throw new ControlError(400, 'status must be an integer');
-				sendJson(
-					res,
-					200,
-					control.setStatus(orderRefOf(body), body.status as number, {
-						errorMsg: body.errorMsg as string | undefined,
-						paidAmount: body.paidAmount as string | undefined,
-					}),
-				);
-				return;
-			case 'POST /advance':
-				sendJson(res, 200, { moved: control.advanceAll() });
-				return;
-			case 'GET /faults':
-				sendJson(res, 200, control.faults());
-				return;
-			case 'POST /faults':
-				sendJson(res, 200, Array.isArray(body) ? (body as FaultRule[]).map((rule) => control.addFault(rule)) : control.addFault(body as unknown as FaultRule));
-				return;
-			case 'PUT /faults':
-				sendJson(res, 200, control.setFaults(Array.isArray(body) ? (body as FaultRule[]) : [body as unknown as FaultRule]));
-				return;
-			case 'DELETE /faults':
-				control.clearFaults();
-				sendJson(res, 200, []);
-				return;
-			case 'GET /requests': {
-				const limit = numberParam(url, 'limit') ?? 100;
-				sendJson(res, 200, gateway.requests().slice(-limit));
-				return;
-			}
-			case 'GET /stats':
-				sendJson(res, 200, {
-					requests: gateway.requests().length,
-					appliesReceived: gateway.appliesReceived(),
-					appliesByAppId: gateway.appliesByAppId(),
-					orders: gateway.book.orders.size,
-					callbacksPending: gateway.callbacks.pending().length,
-					inFlight: gateway.inFlight().now,
-					maxInFlight: gateway.inFlight().max,
-				});
-				return;
-			case 'POST /stats/reset-peak':
-				sendJson(res, 200, { maxInFlight: gateway.resetInFlightPeak(), inFlight: gateway.inFlight().now });
-				return;
-			case 'GET /callbacks':
-				sendJson(res, 200, { attempts: control.callbacks(), jobs: control.callbackJobs() });
-				return;
-			case 'POST /callbacks/flush':
-				await control.flushCallbacks();
-				sendJson(res, 200, { attempts: control.callbacks().length });
-				return;
-			case 'POST /callbacks/resend':
-				sendJson(res, 200, control.resendCallback(orderRefOf(body), body.url as string | undefined));
-				return;
-			case 'POST /callbacks/attack':
-			{
-				const job = control.attackCallback(orderRefOf(body), body.attack as CallbackAttack, {
-					url: body.url as string | undefined,
-					fold: body.fold as string | undefined,
-					status: body.status as number | undefined,
-					fields: body.fields as number | undefined,
-				});
-				// The payload of an oversized attack is megabytes: answer with what identifies the job.
-				sendJson(res, 200, { ...job, payload: job.payload === undefined ? undefined : `${job.payload.length} characters` });
-				return;
-			}
-			case 'GET /balances':
-				sendJson(
-					res,
-					200,
-					[...gateway.config.merchants.keys()].map((appId) => ({ appId, ...gateway.book.ledger(appId) })),
-				);
-				return;
-			case 'POST /balance':
-				if (!Number.isInteger(body.appId) || typeof body.availableBal !== 'string') {
-					throw new ControlError(400, 'appId (integer) and availableBal (decimal string) are required');
-				}
-				control.setBalance(body.appId as number, body.availableBal);
-				sendJson(res, 200, control.ledger(body.appId as number));
-				return;
-			case 'GET /config':
-				sendJson(res, 200, control.config());
-				return;
-			case 'POST /config':
-				sendJson(res, 200, control.setConfig(body as Partial<RuntimeConfig>));
-				return;
-			case 'POST /reset':
-				control.reset();
-				sendJson(res, 200, { ok: true });
-				return;
-			default:
-				throw new ControlError(404, `unknown control endpoint ${route}`);
-		}
-	} catch (error) {
-		const status = error instanceof ControlError ? error.status : 500;
-		sendJson(res, status, { error: (error as Error).message });
 	}
 }

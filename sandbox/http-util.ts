@@ -28,6 +28,15 @@ export function sendJson(res: ServerResponse, status: number, value: unknown): v
 	res.end(text);
 }
 
+export function sendFile(res: ServerResponse, contentType: string, filename: string, bytes: Buffer): void {
+	res.writeHead(200, {
+		'Content-Type': contentType,
+		'Content-Length': bytes.length,
+		'Content-Disposition': `attachment; filename="${filename}"`,
+	});
+	res.end(bytes);
+}
+
 export function sendHtml(res: ServerResponse, status: number, html: string): void {
 	res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
 	res.end(html);

@@ -3,24 +3,27 @@ import type { EventEmitter } from 'events';
 
 import { HAIPAY_CALLBACK_SCHEDULE, type CallbackAttempt } from './callbacks';
 import { SandboxControl } from './control';
-import { Gateway, type RequestLogEntry, type VoucherResponse } from './gateway';
-import { defaultMerchants, fixtureKey, resolveMerchants, type Merchant, type MerchantConfig } from './merchants';
+import { Gateway } from './gateway';
+import { testKey } from './keys';
+import { defaultMerchants, resolveMerchants, type MerchantConfig } from './merchants';
 import type { Order } from './orders';
 import { SandboxServer } from './server';
 import { loadPrivateKey, publicPem } from './signing';
 import { warmUp } from './schemas';
+import type { GatewayConfig, RequestLogEntry, VoucherResponse } from './types';
 
 export type { CallbackAttempt, CallbackJob } from './callbacks';
+export { ERROR_CODES, KNOWN_CURRENCIES, SUCCESS_CODE } from './constants';
 export type { OrderRef, RuntimeConfig } from './control';
-export { SandboxControl, ControlError } from './control';
+export { SandboxControl } from './control';
+export { ControlError } from './control-error';
 export type { ActiveFault, FaultRule, FaultType } from './faults';
 export { MAGIC_NAMES, UNKNOWN_BANK_CODE } from './faults';
-export { ERROR_CODES, KNOWN_CURRENCIES, SUCCESS_CODE } from './gateway';
-export type { RequestLogEntry, SeedOrder, VoucherResponse } from './gateway';
 export { DEFAULT_APP_IDS, defaultSecret } from './merchants';
 export type { MerchantConfig } from './merchants';
 export type { Order, OrderKind } from './orders';
 export { canonicalString, signBody, verifyBody } from './signing';
+export type { GatewayConfig, Outcome, RequestLogEntry, SeedOrder, VoucherResponse } from './types';
 
 export interface SandboxOptions {
 	/** Default 0: a free port. */
@@ -29,9 +32,9 @@ export interface SandboxOptions {
 	host?: string;
 	/** Replaces the default merchants (appIds 1001-1011, one per currency). */
 	merchants?: MerchantConfig[];
-	/** The public key of the default merchants. Default test/fixtures/keys/merchant-test-only.public.pem. */
+	/** The public key of the default merchants. Default sandbox/keys/merchant-test-only.public.pem. */
 	merchantPublicKey?: string | KeyObject;
-	/** Signs answers and callbacks. Default test/fixtures/keys/platform-test-only.pkcs8.pem. */
+	/** Signs answers and callbacks. Default sandbox/keys/platform-test-only.pkcs8.pem. */
 	platformPrivateKey?: string | KeyObject;
 	/** Delays (ms) between callback attempts; its length is the number of retries. Default HaiPay's: 5 x 5 min. */
 	callbackSchedule?: number[];
@@ -121,15 +124,12 @@ function waitFor<T>(
 	});
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-	const host = options.host ?? '127.0.0.1';
-	const merchantConfigs = options.merchants ?? defaultMerchants(() => options.merchantPublicKey ?? fixtureKey('merchant-test-only.public.pem'));
-	const merchants: Map<number, Merchant> = resolveMerchants(merchantConfigs, () => options.merchantPublicKey ?? fixtureKey('merchant-test-only.public.pem'));
-	const platformKey = loadPrivateKey(options.platformPrivateKey ?? fixtureKey('platform-test-only.pkcs8.pem'));
-	warmUp();
-	const gateway = new Gateway({
-		merchants,
-		platformKey,
+function gatewayConfig(options: SandboxOptions): GatewayConfig {
+	const merchantPublicKey = () => options.merchantPublicKey ?? testKey('merchant-test-only.public.pem');
+	const merchantConfigs = options.merchants ?? defaultMerchants(merchantPublicKey);
+	return {
+		merchants: resolveMerchants(merchantConfigs, merchantPublicKey),
+		platformKey: loadPrivateKey(options.platformPrivateKey ?? testKey('platform-test-only.pkcs8.pem')),
 		environment: options.environment ?? 'sandbox',
 		callbackSchedule: options.callbackSchedule ?? HAIPAY_CALLBACK_SCHEDULE,
 		callbackTimeoutMs: options.callbackTimeoutMs ?? 10_000,
@@ -141,28 +141,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		requestLogLimit: options.requestLogLimit ?? 1_000,
 		stateFile: options.stateFile,
 		persistDebounceMs: options.persistDebounceMs ?? 200,
-	});
-	const runtime = { latencyMs: options.latencyMs ?? 0, hangMs: options.hangMs ?? 120_000 };
-	const control = new SandboxControl(gateway, runtime);
-	const server = new SandboxServer(gateway, control, runtime);
-	let port: number;
-	try {
-		port = await server.listen(options.port ?? 0, host);
-	} catch (error) {
-		await gateway.close();
-		throw error;
-	}
-	const urlHost = host.includes(':') ? `[${host}]` : host;
-	const baseUrl = `http://${urlHost}:${port}`;
-	gateway.baseUrl = baseUrl;
-	let closed: Promise<void> | undefined;
+	};
+}
 
+function sandboxOf(gateway: Gateway, control: SandboxControl, server: SandboxServer, host: string, port: number): Sandbox {
+	let closed: Promise<void> | undefined;
 	return {
-		baseUrl,
+		baseUrl: gateway.baseUrl,
 		port,
 		host,
-		platformPublicKey: publicPem(platformKey),
-		merchants: [...merchants.values()].map((m) => ({
+		platformPublicKey: publicPem(gateway.config.platformKey),
+		merchants: [...gateway.config.merchants.values()].map((m) => ({
 			appId: m.appId,
 			currency: m.currency,
 			secretKey: m.secretKey,
@@ -175,12 +164,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return [...gateway.book.orders.values()];
 		},
 		get requests() {
-			return gateway.requests();
+			return gateway.traffic.requests();
 		},
 		get callbacks() {
 			return gateway.callbacks.attempts();
 		},
-		appliesReceived: (appId?: number) => gateway.appliesReceived(appId),
+		appliesReceived: (appId?: number) => gateway.traffic.appliesReceived(appId),
 		events: gateway.events,
 		waitForCallback: (match, timeoutMs = 10_000) =>
 			waitFor(gateway.events, 'callback', () => gateway.callbacks.attempts(), match, timeoutMs, 'callback attempt'),
@@ -192,4 +181,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return closed;
 		},
 	};
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const host = options.host ?? '127.0.0.1';
+	const config = gatewayConfig(options);
+	warmUp();
+	const gateway = new Gateway(config);
+	const runtime = { latencyMs: options.latencyMs ?? 0, hangMs: options.hangMs ?? 120_000 };
+	const control = new SandboxControl(gateway, runtime);
+	const server = new SandboxServer(gateway, control, runtime);
+	let port: number;
+	try {
+		port = await server.listen(options.port ?? 0, host);
+	} catch (error) {
+		await gateway.close();
+		throw error;
+	}
+	const urlHost = host.includes(':') ? `[${host}]` : host;
+	gateway.baseUrl = `http://${urlHost}:${port}`;
+	return sandboxOf(gateway, control, server, host, port);
 }

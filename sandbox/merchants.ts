@@ -1,5 +1,3 @@
-import { readFileSync } from 'fs';
-import { join } from 'path';
 import type { KeyObject } from 'crypto';
 
 import { loadPublicKey, type ArrayStyle } from './signing';
@@ -58,12 +56,6 @@ export const DEFAULT_BALANCE = '1000000000.00';
 
 export function defaultSecret(currency: string): string {
 	return `test-only-secret-${currency.toLowerCase()}`;
-}
-
-export const FIXTURE_KEY_DIR = join(__dirname, '..', 'test', 'fixtures', 'keys');
-
-export function fixtureKey(name: string): string {
-	return readFileSync(join(FIXTURE_KEY_DIR, name), 'utf8');
 }
 
 /** The default merchants, all sharing one public key unless a per-appId key is given. */

@@ -2,15 +2,36 @@ import http, { type IncomingMessage, type ServerResponse } from 'http';
 import type { Socket } from 'net';
 
 import { handleCashier } from './cashier';
-import { handleControl, type SandboxControl } from './control';
-import type { ActiveFault } from './faults';
-import { ERROR_CODES, SUCCESS_CODE, type Gateway, type Outcome, type RequestLogEntry } from './gateway';
-import { BodyTooLarge, delay, readBody, sendJson } from './http-util';
+import { ERROR_CODES, SUCCESS_CODE } from './constants';
+import type { SandboxControl } from './control';
+import { handleControl } from './control-http';
+import type { ActiveFault, FaultType } from './faults';
+import type { Gateway } from './gateway';
+import { BodyTooLarge, delay, readBody, sendFile, sendJson } from './http-util';
+import type { Outcome, RequestLogEntry } from './types';
 
 export const CONTROL_PREFIX = '/__sandbox';
 
 const BAD_GATEWAY_PAGE = (status: number) =>
 	`<html>\r\n<head><title>${status} Bad Gateway</title></head>\r\n<body>\r\n<center><h1>${status} Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+
+/** Faults that spoil an answer the gateway made rather than lose it. */
+const SPOILERS = new Set<FaultType>(['badSignature', 'replaceData']);
+
+type Log = (entry: Pick<RequestLogEntry, 'outcome' | 'error' | 'msg'>) => void;
+
+function sendEnvelope(res: ServerResponse, data: unknown): void {
+	sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data });
+}
+
+/** The body as JSON; `parseError` says why there is none (too large, or not JSON). */
+async function readJson(req: IncomingMessage): Promise<{ body: unknown; parseError?: string }> {
+	try {
+		return { body: JSON.parse(await readBody(req)) };
+	} catch (error) {
+		return { body: undefined, parseError: error instanceof BodyTooLarge ? error.message : 'request body must be valid JSON' };
+	}
+}
 
 export interface ServerRuntime {
 	latencyMs: number;
@@ -50,21 +71,31 @@ export class SandboxServer {
 	private async api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
 		const started = Date.now();
 		// 'close' fires once per response, also when the connection is reset or held and dropped by a fault.
-		this.gateway.requestStarted();
-		res.once('close', () => this.gateway.requestEnded());
+		this.gateway.traffic.requestStarted();
+		res.once('close', () => this.gateway.traffic.requestEnded());
 		const method = req.method ?? 'GET';
-		let body: unknown;
-		let parseError: string | undefined;
-		try {
-			const text = await readBody(req);
-			body = JSON.parse(text);
-		} catch (error) {
-			parseError = error instanceof BodyTooLarge ? error.message : 'request body must be valid JSON';
+		const { body, parseError } = await readJson(req);
+		this.gateway.traffic.noteReceived(path, body);
+		const log = this.logger(method, path, body, started);
+
+		const before = this.gateway.faults.take(path, 'before');
+		await delay(this.runtime.latencyMs + before.latencyMs);
+		if (before.fault) {
+			log({ outcome: 'fault', msg: `${before.fault.type} before handling` });
+			this.lose(req, res, before.fault.type, before.fault, path);
+			return;
 		}
-		this.gateway.noteReceived(path, body);
+		const outcome = await this.outcomeOf(method, parseError, path, body);
+		const after = this.gateway.faults.take(path, 'after');
+		await delay(after.latencyMs);
+		await this.answer(req, res, path, outcome, after.fault, log);
+	}
+
+	/** Logs the request once its fate is known, with what identifies it in its body. */
+	private logger(method: string, path: string, body: unknown, started: number): Log {
 		const record = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-		const log = (entry: Pick<RequestLogEntry, 'outcome' | 'error' | 'msg'>) =>
-			this.gateway.logRequest(
+		return (entry) =>
+			this.gateway.traffic.logRequest(
 				{
 					method,
 					path,
@@ -76,63 +107,51 @@ export class SandboxServer {
 				},
 				started,
 			);
+	}
 
-		const before = this.gateway.faults.take(path, 'before');
-		await delay(this.runtime.latencyMs + before.latencyMs);
-		if (before.fault) {
-			log({ outcome: 'fault', msg: `${before.fault.type} before handling` });
-			this.lose(req, res, before.fault.type, before.fault, path);
-			return;
+	private async outcomeOf(method: string, parseError: string | undefined, path: string, body: unknown): Promise<Outcome> {
+		if (method !== 'POST') return { type: 'error', code: ERROR_CODES.methodNotAllowed, msg: `${method} is not allowed; every operation is POST` };
+		if (parseError !== undefined) return { type: 'error', code: ERROR_CODES.badRequest, msg: parseError };
+		try {
+			return await this.gateway.handle(path, body);
+		} catch (error) {
+			return { type: 'error', code: ERROR_CODES.internal, msg: `internal error: ${(error as Error).message}` };
 		}
+	}
 
-		let outcome: Outcome;
-		if (method !== 'POST') outcome = { type: 'error', code: ERROR_CODES.methodNotAllowed, msg: `${method} is not allowed; every operation is POST` };
-		else if (parseError !== undefined) outcome = { type: 'error', code: ERROR_CODES.badRequest, msg: parseError };
-		else {
-			try {
-				outcome = await this.gateway.handle(path, body);
-			} catch (error) {
-				outcome = { type: 'error', code: ERROR_CODES.internal, msg: `internal error: ${(error as Error).message}` };
-			}
-		}
-
-		const after = this.gateway.faults.take(path, 'after');
-		await delay(after.latencyMs);
+	/** Answers with the outcome, unless a fault (a rule, or a magic value in the request) loses or spoils the answer. */
+	private async answer(req: IncomingMessage, res: ServerResponse, path: string, outcome: Outcome, fault: ActiveFault | undefined, log: Log): Promise<void> {
 		const lost = outcome.type === 'ok' || outcome.type === 'error' ? outcome.lose : undefined;
-		const spoilers = new Set(['badSignature', 'replaceData']);
-		const fault = after.fault && spoilers.has(after.fault.type) ? undefined : after.fault;
-		if (fault || lost) {
-			const type = fault?.type ?? lost?.fault ?? 'drop';
+		const losing = fault && SPOILERS.has(fault.type) ? undefined : fault;
+		if (losing || lost) {
+			const type = losing?.type ?? lost?.fault ?? 'drop';
 			log({ outcome: 'fault', msg: `${type} after handling` });
-			this.lose(req, res, type, fault, path);
+			this.lose(req, res, type, losing, path);
 			return;
 		}
-		const spoil = after.fault?.type === 'badSignature';
-		if (after.fault?.type === 'replaceData' && outcome.type === 'ok') {
-			const data = after.fault.data;
+		if (fault?.type === 'replaceData' && outcome.type === 'ok') {
+			const data = fault.data;
 			const replaced = typeof data === 'string' ? data : { ...data, sign: await this.gateway.signDataAsync(data ?? {}, outcome.merchant) };
-			sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data: replaced });
+			sendEnvelope(res, replaced);
 			log({ outcome: 'fault', msg: 'replaceData' });
 			return;
 		}
+		await this.deliver(res, outcome, fault?.type === 'badSignature', log);
+	}
+
+	private async deliver(res: ServerResponse, outcome: Outcome, spoil: boolean, log: Log): Promise<void> {
 		switch (outcome.type) {
 			case 'ok': {
-				const data = { ...outcome.data, sign: await this.gateway.signDataAsync(outcome.data, outcome.merchant, spoil) };
-				sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data });
+				sendEnvelope(res, { ...outcome.data, sign: await this.gateway.signDataAsync(outcome.data, outcome.merchant, spoil) });
 				log({ outcome: spoil ? 'fault' : '1', msg: spoil ? 'badSignature' : undefined });
 				return;
 			}
 			case 'bare':
-				sendJson(res, 200, { status: '1', error: SUCCESS_CODE, msg: 'success', data: outcome.data });
+				sendEnvelope(res, outcome.data);
 				log({ outcome: '1' });
 				return;
 			case 'file':
-				res.writeHead(200, {
-					'Content-Type': outcome.contentType,
-					'Content-Length': outcome.bytes.length,
-					'Content-Disposition': `attachment; filename="${outcome.filename}"`,
-				});
-				res.end(outcome.bytes);
+				sendFile(res, outcome.contentType, outcome.filename, outcome.bytes);
 				log({ outcome: 'file' });
 				return;
 			default:

@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'fs/promises';
 import { dirname } from 'path';
 
 import type { CallbackJob } from './callbacks';
-import type { BookSnapshot } from './orders';
+import type { BookSnapshot } from './order-book';
 
 export interface SavedState {
 	version: 1;

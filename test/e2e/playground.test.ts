@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from '
 import { join } from 'path';
 
 import { signBody } from '../../sandbox';
+import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { callbackUrl, MIT_CUSTOMER, WORKFLOW_IDS } from '../../playground/examples';
 import { nodeOutput } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
@@ -162,7 +163,7 @@ describe('example 2: callbacks into the active workflow', () => {
 			payTime: '2026-05-01 12:00:00',
 		};
 		const platformKey = createPrivateKey(stack.platformPrivateKey);
-		const otherKey = createPrivateKey(readFileSync(join(ROOT, 'test', 'fixtures', 'keys', 'other-test-only.pkcs8.pem'), 'utf8'));
+		const otherKey = createPrivateKey(readFileSync(join(TEST_KEY_DIR, 'other-test-only.pkcs8.pem'), 'utf8'));
 		const forgeries: Array<[string, string, Record<string, unknown>]> = [
 			['no signature', callbackUrl('TZS'), body],
 			['a made-up signature', callbackUrl('TZS'), { ...body, sign: Buffer.from('forged').toString('base64') }],

@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'net';
 import { join } from 'path';
 
 import { parseArgs } from '../../sandbox/cli';
+import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
 import { rawPost } from './helpers';
 
@@ -115,7 +116,7 @@ describe('npm run sandbox', () => {
 			expect(answer.json?.status).toBe('1');
 			expect(verifyBody(data, String(data.sign), tzs.data.secretKey, loadPublicKey(tzs.data.haipayPublicKey))).toBe(true);
 			// The repository's fixture key is not one of the CLI's keys.
-			const fixture = readFileSync(join(root, 'test', 'fixtures', 'keys', 'merchant-test-only.pkcs8.pem'), 'utf8');
+			const fixture = readFileSync(join(TEST_KEY_DIR, 'merchant-test-only.pkcs8.pem'), 'utf8');
 			const forged: Record<string, unknown> = { appId: 1001 };
 			forged.sign = signBody(forged, tzs.data.secretKey, loadPrivateKey(fixture));
 			expect((await rawPost(first.baseUrl, '/tzs/account/ledger', forged)).json?.error).toBe('4003');

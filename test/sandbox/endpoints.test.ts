@@ -1,4 +1,5 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { loadPublicKey } from '../../sandbox/signing';
 import {
 	APP,
@@ -239,7 +240,7 @@ describe('merchant configuration', () => {
 	it('serves configured merchants only, per environment, with their array style', async () => {
 		const { readFileSync } = await import('fs');
 		const { join } = await import('path');
-		const publicKey = loadPublicKey(readFileSync(join(__dirname, '..', 'fixtures', 'keys', 'merchant-test-only.public.pem'), 'utf8'));
+		const publicKey = loadPublicKey(readFileSync(join(TEST_KEY_DIR, 'merchant-test-only.public.pem'), 'utf8'));
 		const custom = await startSandbox({
 			manual: true,
 			merchants: [

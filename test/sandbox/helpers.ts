@@ -4,9 +4,10 @@ import http from 'http';
 import { join } from 'path';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
 
-const keyDir = join(__dirname, '..', 'fixtures', 'keys');
+const keyDir = TEST_KEY_DIR;
 const pem = (name: string) => readFileSync(join(keyDir, name), 'utf8');
 
 export const MERCHANT_KEY = loadPrivateKey(pem('merchant-test-only.pkcs8.pem'));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
+import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { canonicalString, loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
 
 /** The sandbox signs on its own; these vectors were made with the openssl command line, outside the project. */
@@ -15,7 +16,7 @@ interface Vector {
 
 const fixtures = join(__dirname, '..', 'fixtures');
 const vectors = JSON.parse(readFileSync(join(fixtures, 'signing', 'vectors.json'), 'utf8')) as Vector[];
-const key = (name: string) => readFileSync(join(fixtures, 'keys', name), 'utf8');
+const key = (name: string) => readFileSync(join(TEST_KEY_DIR, name), 'utf8');
 const bare = (pem: string) => pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
 
 describe('sandbox signing against the openssl vectors', () => {

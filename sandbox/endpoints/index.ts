@@ -1,0 +1,18 @@
+import { BALANCE_ENDPOINTS } from './balance';
+import { COLLECTION_ENDPOINTS } from './collection';
+import { PAYOUT_ENDPOINTS } from './payout';
+import { QUERY_ENDPOINTS } from './query';
+import type { Endpoint } from './shared';
+import { VOUCHER_ENDPOINTS } from './voucher';
+
+/** The gateway's API: every path it answers, as the node's resources group them. Any other path is unknown (4040). */
+const ROUTES = new Map<string, Endpoint>(
+	[...PAYOUT_ENDPOINTS, ...COLLECTION_ENDPOINTS, ...QUERY_ENDPOINTS, ...VOUCHER_ENDPOINTS, ...BALANCE_ENDPOINTS].map((endpoint) => [
+		endpoint.path,
+		endpoint,
+	]),
+);
+
+export function endpointOf(path: string): Endpoint | undefined {
+	return ROUTES.get(path);
+}

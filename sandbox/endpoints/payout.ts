@@ -1,0 +1,39 @@
+import { ERROR_CODES } from '../constants';
+import { magicOf, UNKNOWN_BANK_CODE } from '../faults';
+import type { SchemaName } from '../schemas';
+import { fail, lostAnswer, pick, planOf, type Endpoint, type Handler } from './shared';
+
+/** `/{ccy}/pay/apply`: the currencies the contract lets a merchant pay out in, each with its own request schema. */
+const PAYOUT_APPLY: Record<string, SchemaName> = {
+	TZS: 'tzsPayApply',
+	ZAR: 'zarPayApply',
+	NGN: 'ngnPayApply',
+	EGP: 'egpPayApply',
+	BDT: 'bdtPayApply',
+};
+
+const payoutApply: Handler = (gateway, merchant, request) => {
+	const magic = magicOf(request.name);
+	if (magic?.kind === 'reject') return fail(magic.code, magic.message);
+	if (request.bankCode === UNKNOWN_BANK_CODE) return fail(ERROR_CODES.unknownChannel, `channel code does not exist: bankCode ${UNKNOWN_BANK_CODE}`);
+	const order = gateway.book.create({
+		merchant,
+		kind: 'payout',
+		orderId: request.orderId as string,
+		amount: request.amount as string,
+		status: gateway.config.processingMs > 0 && !gateway.config.manual ? 0 : 1,
+		...planOf(magic),
+		fields: pick(request, ['notifyUrl', 'subject', 'body', 'name', 'accountNo', 'accountType', 'bankCode', 'partnerUserId']),
+	});
+	gateway.placed(order);
+	const data: Record<string, unknown> = { orderId: order.orderId, orderNo: order.orderNo };
+	if (merchant.currency === 'NGN') data.payUrl = '';
+	return { type: 'ok', merchant, data, lose: lostAnswer(magic) };
+};
+
+export const PAYOUT_ENDPOINTS: Endpoint[] = Object.entries(PAYOUT_APPLY).map(([currency, schema]) => ({
+	path: `/${currency.toLowerCase()}/pay/apply`,
+	currency,
+	schema,
+	handle: payoutApply,
+}));

@@ -1,0 +1,41 @@
+import type { MagicEffect } from '../faults';
+import type { Gateway } from '../gateway';
+import type { Merchant } from '../merchants';
+import type { Plan } from '../orders';
+import type { SchemaName } from '../schemas';
+import type { Outcome } from '../types';
+
+/** What an endpoint does with a request that passed the checks every request goes through (see checks.ts). */
+export type Handler = (gateway: Gateway, merchant: Merchant, request: Record<string, unknown>) => Outcome | Promise<Outcome>;
+
+/** One path of the gateway's API, and the currency an appId must have to use it (none: any). */
+export interface Endpoint {
+	path: string;
+	currency?: string;
+	schema: SchemaName;
+	handle: Handler;
+}
+
+export function fail(code: string, msg: string): Outcome {
+	return { type: 'error', code, msg };
+}
+
+/** A magic value either plans how the order ends or loses the answer; an order with neither succeeds. */
+export function planOf(effect: MagicEffect | undefined): { plan: Plan; failReason?: string } {
+	if (effect?.kind === 'plan') return { plan: effect.plan, failReason: effect.reason };
+	return { plan: 'success' };
+}
+
+export function lostAnswer(effect: MagicEffect | undefined): (MagicEffect & { kind: 'lose' }) | undefined {
+	return effect?.kind === 'lose' ? effect : undefined;
+}
+
+/** The optional text fields an order keeps: those the request sent, not empty. */
+export function pick(source: Record<string, unknown>, keys: string[]): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const key of keys) {
+		const value = source[key];
+		if (typeof value === 'string' && value !== '') out[key] = value;
+	}
+	return out;
+}
