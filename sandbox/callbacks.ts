@@ -3,7 +3,7 @@ import type { EventEmitter } from 'events';
 import http from 'http';
 import https from 'https';
 
-/** HaiPay's schedule (haipay-facts.md): after the first attempt, every 5 minutes, 5 more times. */
+/** HaiPay's schedule (docs/haipay-facts.md): after the first attempt, every 5 minutes, 5 more times. */
 export const HAIPAY_CALLBACK_SCHEDULE = [300_000, 300_000, 300_000, 300_000, 300_000];
 
 export interface CallbackJob {

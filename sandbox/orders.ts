@@ -6,7 +6,7 @@ export type OrderKind = 'payout' | 'collection';
 export type Plan = 'success' | 'failed' | 'hold';
 
 /**
- * Statuses (haipay-facts.md): 0 not started, 1 processing, 2 success, 3 failed; collections also 4 partially
+ * Statuses (docs/haipay-facts.md): 0 not started, 1 processing, 2 success, 3 failed; collections also 4 partially
  * collected, 5 over-collected and -1 abnormal (awaiting confirmation).
  */
 export const PAYOUT_STATUSES = [0, 1, 2, 3];

@@ -1,5 +1,5 @@
 /**
- * Field shapes shared by several endpoints, written from the contract (000_ef3014ae5877ea74.txt). Where the
+ * Field shapes shared by several endpoints, written from the contract (docs/contract.md). Where the
  * contract leaves a rule open the sandbox is lenient and docs/sandbox.md says so: it should reject what the
  * contract forbids, never what it allows.
  */
