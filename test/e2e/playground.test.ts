@@ -60,11 +60,18 @@ async function callbackExecutions(): Promise<number> {
 	return (await stack.rest.executions(WORKFLOW_IDS.callbacks)).length;
 }
 
-/** Waits until the count reaches `expected`, then checks it stays there for a while (no late extra runs). */
+/**
+ * Waits until n8n lists at least `expected` executions of the callbacks workflow and has finished every one it
+ * lists (the list holds new and running ones too), then checks there are exactly `expected`. Callers have had
+ * every callback they sent answered, and n8n answers a callback only once it has stored the execution that the
+ * callback starts, so a run too many is listed by then: nothing later can add one.
+ */
 async function expectCallbackExecutions(expected: number): Promise<void> {
-	await eventually(`${expected} executions of the callbacks workflow`, async () => ((await callbackExecutions()) >= expected ? true : undefined));
-	await new Promise((resolve) => setTimeout(resolve, 2_000));
-	expect(await callbackExecutions()).toBe(expected);
+	const executions = await eventually(`${expected} finished executions of the callbacks workflow`, async () => {
+		const listed = await stack.rest.executions(WORKFLOW_IDS.callbacks);
+		return listed.length >= expected && listed.every((execution) => !['new', 'running'].includes(execution.status)) ? listed : undefined;
+	});
+	expect(executions).toHaveLength(expected);
 }
 
 describe('n8n with n8n-nodes-haipay', () => {
@@ -326,7 +333,8 @@ describe('the editor in a real browser', () => {
 		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
 		await eventually('the editor run to pay the rows', () => (stack.sandbox.appliesReceived() >= 9 ? true : undefined), 60_000);
 		await eventually('the run to write its results', async () => ((await stack.rest.executions(WORKFLOW_IDS.bulkPayouts)).some((e) => e.mode === 'manual' && e.status === 'success') ? true : undefined), 60_000);
-		await page.waitForTimeout(1_000);
+		// The editor shows the run once n8n has pushed its result: the node's success mark on the canvas.
+		await canvasNode(page, 'Pay TZS').locator('[data-test-id="canvas-node-status-success"]').waitFor();
 
 		const text = await openNode(page, 'Pay TZS');
 		for (const label of ['Credential', 'HaiPay Sandbox TZS', 'Resource', 'Payout', 'Operation', 'Create', 'Currency', 'Order ID', 'Amount', 'Account Number', 'Partner User ID', 'Additional Fields']) {

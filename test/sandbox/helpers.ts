@@ -43,17 +43,21 @@ export interface Raw {
 	json?: Envelope;
 }
 
-/** One POST over a fresh connection, so that a test never reuses a socket a fault has broken. */
-export function rawPost(base: string, path: string, body: unknown, timeoutMs = 5_000): Promise<Raw> {
+/**
+ * One POST over a fresh connection, so that a test never reuses a socket a fault has broken. Only the test's own
+ * timeout bounds the wait for an answer: `giveUp` is for answers that never come, the client gives up (a "client
+ * timeout") when it resolves. With `release`, the last byte of the body waits for it: the sandbox holds the
+ * request in flight until then.
+ */
+export function rawPost(base: string, path: string, body: unknown, giveUp?: Promise<unknown>, release?: Promise<unknown>): Promise<Raw> {
 	return new Promise((resolve, reject) => {
-		const payload = typeof body === 'string' ? body : JSON.stringify(body);
+		const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 		const request = http.request(
 			`${base}${path}`,
 			{
 				method: 'POST',
-				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+				headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length },
 				agent: false,
-				timeout: timeoutMs,
 			},
 			(response) => {
 				const chunks: Buffer[] = [];
@@ -71,10 +75,22 @@ export function rawPost(base: string, path: string, body: unknown, timeoutMs = 5
 				response.on('error', reject);
 			},
 		);
-		request.on('timeout', () => request.destroy(new Error('client timeout')));
+		void giveUp?.then(() => request.destroy(new Error('client timeout')));
 		request.on('error', reject);
-		request.end(payload);
+		if (release === undefined) request.end(payload);
+		else {
+			request.write(payload.subarray(0, -1));
+			void release.then(() => request.end(payload.subarray(-1)));
+		}
 	});
+}
+
+/** The longest delay a Node.js timer takes (about 24.8 days): a deadline that never comes during a test. */
+export const NEVER_MS = 2 ** 31 - 1;
+
+/** Resolves once `condition` holds, for sandbox state that emits no event; only the test's own timeout bounds it. */
+export async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** Posts a body signed for its appId and returns the envelope (asserting HTTP 200 JSON). */
