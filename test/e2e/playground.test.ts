@@ -7,6 +7,7 @@ import { callbackUrl, MIT_CUSTOMER, WORKFLOW_IDS } from '../../playground/exampl
 import { nodeOutput } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
 import { httpRequest } from '../../playground/lib/rest';
+import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { closeNode, openBrowser, openNode, openWorkflow, signIn, canvasNode, type Browser } from './browser';
 import { eventually, startStack, type Stack } from './stack';
 
@@ -158,16 +159,7 @@ describe('example 2: callbacks into the active workflow', () => {
 
 	test('forged callbacks are refused with 401 and start nothing', async () => {
 		const order = stack.sandbox.control.order({ orderId: 'PAY-2026-05-0002' });
-		const body: Record<string, unknown> = {
-			appId: 1001,
-			currency: 'TZS',
-			orderId: 'PAY-2026-05-0002',
-			orderNo: order?.orderNo,
-			amount: '999999',
-			fee: '0',
-			status: 2,
-			payTime: '2026-05-01 12:00:00',
-		};
+		const body = callbackBody('payout', { orderId: 'PAY-2026-05-0002', orderNo: order?.orderNo, amount: '999999', fee: '0', payTime: '2026-05-01 12:00:00' });
 		const platformKey = createPrivateKey(stack.platformPrivateKey);
 		const otherKey = createPrivateKey(readFileSync(join(ROOT, 'test', 'fixtures', 'keys', 'other-test-only.pkcs8.pem'), 'utf8'));
 		const forgeries: Array<[string, string, Record<string, unknown>]> = [
@@ -178,7 +170,7 @@ describe('example 2: callbacks into the active workflow', () => {
 			[
 				"another App ID's genuine callback",
 				callbackUrl('TZS'),
-				{ ...body, appId: 1002, currency: 'ZAR', sign: signBody({ ...body, appId: 1002, currency: 'ZAR' }, 'test-only-secret-zar', platformKey) },
+				{ ...body, appId: APP_IDS.ZAR, currency: 'ZAR', sign: signBody({ ...body, appId: APP_IDS.ZAR, currency: 'ZAR' }, 'test-only-secret-zar', platformKey) },
 			],
 		];
 		for (const [what, url, payload] of forgeries) {
@@ -202,7 +194,7 @@ describe('callback attacks on the production webhook (issue 13)', () => {
 	const ORDER = 'PAY-2026-05-0002';
 
 	async function attack(kind: 'replay' | 'resplit' | 'regressed') {
-		const ref = { orderId: ORDER, appId: 1001 };
+		const ref = { orderId: ORDER, appId: APP_IDS.TZS };
 		const job = stack.sandbox.control.attackCallback(ref, kind, { url: callbackUrl('TZS') });
 		await stack.sandbox.waitForCallback((attempt) => attempt.jobId === job.id && attempt.last, 30_000);
 		return stack.sandbox.callbacks.filter((attempt) => attempt.jobId === job.id);
@@ -294,9 +286,9 @@ describe('example 4: USD card collection (MIT)', () => {
 		expect(order?.mit).toMatchObject({ viaToken: true, tokenID: stored.tokenID });
 		expect(String(charge.orderId)).toMatch(new RegExp(`^MIT-${MIT_CUSTOMER.customerId}-\\d{8}$`));
 
-		const applies = stack.sandbox.appliesReceived(1006);
+		const applies = stack.sandbox.appliesReceived(APP_IDS.USD);
 		await expect(stack.execute(WORKFLOW_IDS.mitCollection)).rejects.toThrow(/4006|duplicate|exists/i);
-		expect(stack.sandbox.appliesReceived(1006)).toBe(applies + 1);
+		expect(stack.sandbox.appliesReceived(APP_IDS.USD)).toBe(applies + 1);
 		expect(stack.sandbox.orders.filter((o) => o.orderId === charge.orderId)).toHaveLength(1);
 	});
 });

@@ -5,6 +5,7 @@ import { join } from 'path';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
+import { APP_IDS, mitBody, payoutBody, type PayoutCurrency, type SandboxCurrency } from '../fixtures/bodies';
 
 const keyDir = join(__dirname, '..', 'fixtures', 'keys');
 const pem = (name: string) => readFileSync(join(keyDir, name), 'utf8');
@@ -13,8 +14,8 @@ export const MERCHANT_KEY = loadPrivateKey(pem('merchant-test-only.pkcs8.pem'));
 export const OTHER_KEY = loadPrivateKey(pem('other-test-only.pkcs8.pem'));
 export const PLATFORM_PUBLIC = loadPublicKey(pem('platform-test-only.public.pem'));
 
-export const APP = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006, BRL: 1007, MYR: 1008, SAR: 1009, IDR: 1010, USDC: 1011 };
-export type Ccy = keyof typeof APP;
+export const APP = APP_IDS;
+export type Ccy = SandboxCurrency;
 
 export function secretOf(appId: number): string {
 	const currency = (Object.keys(APP) as Ccy[]).find((c) => APP[c] === appId) ?? 'TZS';
@@ -132,51 +133,17 @@ export function uniqueId(prefix = 'T'): string {
 	return `${prefix}-${process.pid}-${counter}`;
 }
 
+/** A TZS payout of 15000.50, whose fee (1%) tests read as 150.01. */
 export function tzsPayout(overrides: Body = {}): Body {
-	return {
-		appId: APP.TZS,
-		orderId: uniqueId('TZS'),
-		amount: '15000.50',
-		accountType: 'EWALLET',
-		bankCode: 'VODACOM',
-		accountNo: '255712345678',
-		name: 'Amina Juma',
-		phone: '255712345678',
-		email: 'amina@example.com',
-		partnerUserId: 'user-42',
-		...overrides,
-	};
+	return payoutBody('TZS', uniqueId('TZS'), { amount: '15000.50', ...overrides });
 }
 
-export function payoutFor(currency: 'TZS' | 'ZAR' | 'NGN' | 'EGP' | 'BDT', overrides: Body = {}): Body {
-	const common = { appId: APP[currency], orderId: uniqueId(currency), email: 'payee@example.com', partnerUserId: 'user-1' };
-	switch (currency) {
-		case 'TZS':
-			return tzsPayout(overrides);
-		case 'ZAR':
-			return { ...common, amount: '250.00', accountType: 'BANK_ACCOUNT', bankCode: 'FNB', accountNo: '62000000001', name: 'Thabo Mbeki', phone: '27821234567', ...overrides };
-		case 'NGN':
-			return { ...common, amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi', phone: '2348012345678', ...overrides };
-		case 'EGP':
-			return { ...common, amount: '300.00', accountType: 'WALLET', bankCode: 'VODAFONE_CASH', accountNo: '+201012345678', name: 'Omar Hassan', phone: '+201012345678', ...overrides };
-		default:
-			return { ...common, amount: '500', accountType: 'EWALLET', bankCode: 'BKASH', accountNo: '01712345678', name: "Rahim O'Neil", phone: '8801712345678', ...overrides };
-	}
+export function payoutFor(currency: PayoutCurrency, overrides: Body = {}): Body {
+	return currency === 'TZS' ? tzsPayout(overrides) : payoutBody(currency, uniqueId(currency), overrides);
 }
 
 export function mitApply(overrides: Body = {}): Body {
-	return {
-		appId: APP.USD,
-		orderId: uniqueId('USD'),
-		amount: '25.00',
-		payType: 'CARD',
-		inBankCode: 'VISA',
-		name: 'Jane Doe',
-		email: 'jane@example.com',
-		clientIp: '203.0.113.7',
-		partnerUserId: 'user-7',
-		...overrides,
-	};
+	return mitBody(uniqueId('USD'), overrides);
 }
 
 /** A notify receiver on loopback that answers from a script of replies, then SUCCESS. */
