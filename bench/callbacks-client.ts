@@ -1,6 +1,7 @@
 import http from 'http';
 
 import { loadPrivateKey, signBody } from '../sandbox/signing';
+import { callbackBody } from '../test/fixtures/bodies';
 import { percentile, postJson, serveOneJob } from './load-client';
 
 /**
@@ -44,19 +45,20 @@ export interface CallbackResult {
 	max: number;
 }
 
+/** As the gateway sends them: payTime on a success, errorMsg on a failure, and not the other. */
 function body(job: CallbackJob, index: number): Record<string, unknown> {
 	const order = job.orders?.[index];
 	const failed = order === undefined ? index % 10 === 9 : order.status === 3;
-	return {
+	return callbackBody('payout', {
 		appId: job.appId,
-		currency: 'TZS',
 		orderId: order?.orderId ?? `CB-${job.runId}-${index}`,
 		orderNo: order?.orderNo ?? `HP${job.runId}${String(index).padStart(7, '0')}`,
 		amount: '1000',
 		fee: '10',
-		status: failed ? 3 : 2,
-		...(failed ? { errorMsg: 'Bank return: account invalid, closed or frozen' } : { payTime: '2026-05-01 18:20:31' }),
-	};
+		...(failed
+			? { status: 3, payTime: undefined, errorMsg: 'Bank return: account invalid, closed or frozen' }
+			: { status: 2, payTime: '2026-05-01 18:20:31', errorMsg: undefined }),
+	});
 }
 
 /** Four kinds of forgery, in turn: another key, the wrong secret, a made-up signature, a field changed after signing. */

@@ -8,6 +8,7 @@ import { credentialOf } from '../playground/examples';
 import type { N8nRest } from '../playground/lib/rest';
 import { TEST_KEY_DIR } from '../sandbox/keys';
 import { loadPrivateKey, signBody } from '../sandbox/signing';
+import { APP_IDS, callbackBody } from '../test/fixtures/bodies';
 import type { CallbackJob, CallbackResult } from './callbacks-client';
 import { runClient } from './load-client';
 import { settle, TreeSampler } from './proc';
@@ -89,7 +90,7 @@ async function settledCount(rest: N8nRest, workflowId: string, expected: number,
 export function seedOrders(stack: BenchStack, count: number, runId: string): NonNullable<CallbackJob['orders']> {
 	return Array.from({ length: count }, (_, index) => {
 		const status = index % 10 === 9 ? 3 : 2;
-		const order = stack.sandbox.control.createOrder({ appId: 1001, kind: 'payout', orderId: `CBQ-${runId}-${index}`, amount: '1000', holdFunds: false });
+		const order = stack.sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: `CBQ-${runId}-${index}`, amount: '1000', holdFunds: false });
 		stack.sandbox.control.setStatus(order.orderNo, status, status === 3 ? { errorMsg: 'Bank return: account invalid, closed or frozen' } : {});
 		return { orderId: order.orderId, orderNo: order.orderNo, status };
 	});
@@ -105,7 +106,7 @@ export async function runCallbacks(
 	const runId = Date.now().toString(36).toUpperCase();
 	const base = {
 		url,
-		appId: 1001,
+		appId: APP_IDS.TZS,
 		secret: 'test-only-secret-tzs',
 		platformKey: stack.platformPrivateKey,
 		otherKey: readFileSync(join(TEST_KEY_DIR, 'other-test-only.pkcs8.pem'), 'utf8'),
@@ -168,7 +169,7 @@ export const N8N_PAYLOAD_MAX_BYTES = 16 * 1024 * 1024;
 
 /** A forged body of `bytes` made of short members, the shape that cost the most before the caps: only appId is real. */
 export function largestForgedBody(bytes = N8N_PAYLOAD_MAX_BYTES): string {
-	const parts: string[] = ['"appId":1001', '"status":2', '"sign":"forged"'];
+	const parts: string[] = [`"appId":${APP_IDS.TZS}`, '"status":2', '"sign":"forged"'];
 	let size = 2 + parts.join(',').length;
 	for (let index = 0; ; index++) {
 		const member = `"k${index}":"v"`;
@@ -241,7 +242,7 @@ export async function measureRefusal(platformPrivateKey: string, options: { runs
 	const credential: ICredentialDataDecryptedObject = {
 		environment: 'custom',
 		baseUrl: 'http://127.0.0.1:9',
-		appId: 1001,
+		appId: APP_IDS.TZS,
 		currency: 'TZS',
 		secretKey: 'test-only-secret-tzs',
 		privateKey: keys.platformPrivateKey,
@@ -269,16 +270,7 @@ export async function measureRefusal(platformPrivateKey: string, options: { runs
 	const genuineTimes: number[] = [];
 	const signer = loadPrivateKey(keys.platformPrivateKey);
 	for (let run = 0; run < Math.max(runs, 50); run++) {
-		const fields = {
-			appId: 1001,
-			currency: 'TZS',
-			orderId: `REF-${run}`,
-			orderNo: `HPREF${String(run).padStart(8, '0')}`,
-			amount: '1000',
-			fee: '10',
-			status: 2,
-			payTime: '2026-05-01 18:20:31',
-		};
+		const fields = callbackBody('payout', { orderId: `REF-${run}`, orderNo: `HPREF${String(run).padStart(8, '0')}` });
 		const text = JSON.stringify({ ...fields, sign: signBody(fields, 'test-only-secret-tzs', signer) });
 		const { context, answer } = webhookContext(Buffer.from(text, 'utf8'), JSON.parse(text), credential);
 		const started = performance.now();

@@ -9,6 +9,7 @@ import { loadPrivateKey } from '../sandbox/signing';
 import { queuePorts, startQueueStack, type QueueStack } from '../playground/lib/queue';
 import { httpRequest } from '../playground/lib/rest';
 import { buildPackage, startSandboxGateway } from '../playground/lib/session';
+import { APP_IDS } from '../test/fixtures/bodies';
 import type { CallbackJob, CallbackResult } from './callbacks-client';
 import { postJson, runClient } from './load-client';
 import { createWorkflow } from './stack';
@@ -250,7 +251,7 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 			sendCallbacks: (url, job) => {
 				const full: CallbackJob = {
 					url,
-					appId: 1001,
+					appId: APP_IDS.TZS,
 					secret: 'test-only-secret-tzs',
 					platformKey: platformPrivateKey,
 					otherKey: readFileSync(join(TEST_KEY_DIR, 'other-test-only.pkcs8.pem'), 'utf8'),
@@ -263,7 +264,7 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 			},
 			seedOrders: (n, tag) =>
 				Array.from({ length: n }, (_, i) =>
-					seeded.control.createOrder({ appId: 1001, kind: 'payout', orderId: `${tag}-${i}`, amount: '1000', status: i % 10 === 9 ? 3 : 2, errorMsg: i % 10 === 9 ? 'Bank return' : undefined }),
+					seeded.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: `${tag}-${i}`, amount: '1000', status: i % 10 === 9 ? 3 : 2, errorMsg: i % 10 === 9 ? 'Bank return' : undefined }),
 				),
 			deliver: async (url, orders, concurrency) => {
 				const key = loadPrivateKey(platformPrivateKey);

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { onStopSignal, say } from '../playground/lib/session';
+import { APP_IDS } from '../test/fixtures/bodies';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
 import {
 	CONFIRMED_CALLBACK_WEBHOOK_ID,
@@ -71,7 +72,7 @@ const CASES: BulkCase[] = [
 ];
 
 async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; confirmedId: string; plainWebhookId: string }> {
-	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(1001), NGN: stack.merchantPrivateKey(1003) });
+	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(APP_IDS.TZS), NGN: stack.merchantPrivateKey(APP_IDS.NGN) });
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
 	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => Workflow) => {

@@ -4,6 +4,7 @@ import { join } from 'path';
 
 import { TEST_KEY_DIR } from '../sandbox/keys';
 import { loadPrivateKey, signBody } from '../sandbox/signing';
+import { payoutBody } from '../test/fixtures/bodies';
 import { percentile, postJson, serveOneJob } from './load-client';
 
 /**
@@ -44,22 +45,14 @@ export interface LoadResult {
 
 const merchantKey = loadPrivateKey(readFileSync(join(TEST_KEY_DIR, 'merchant-test-only.pkcs8.pem'), 'utf8'));
 
-/** Signed TZS payouts, made before the clock starts: the client's own RSA work must not throttle the run. */
+/**
+ * Signed TZS payouts, made before the clock starts: the client's own RSA work must not throttle the run. Each is
+ * of the smallest amount, as every payout of the run is paid from the one balance.
+ */
 function bodies(count: number, runId: string): string[] {
 	const out: string[] = [];
 	for (let i = 0; i < count; i++) {
-		const body: Record<string, unknown> = {
-			appId: 1001,
-			orderId: `BENCH-${runId}-${i}`,
-			amount: '1000',
-			accountType: 'EWALLET',
-			bankCode: 'VODACOM',
-			accountNo: '255712345678',
-			name: 'Amina Juma',
-			phone: '255712345678',
-			email: 'amina@example.com',
-			partnerUserId: 'bench-user',
-		};
+		const body = payoutBody('TZS', `BENCH-${runId}-${i}`, { amount: '1000' });
 		body.sign = signBody(body, 'test-only-secret-tzs', merchantKey);
 		out.push(JSON.stringify(body));
 	}

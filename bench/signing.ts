@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 
 import { canonicalString } from '../nodes/shared/signing/canonical';
 import { parsePrivateKey, parsePublicKey } from '../nodes/shared/signing/keys';
+import { payoutBody } from '../test/fixtures/bodies';
 import { signBody, verifyBody } from '../test/helpers/signing';
 import { TEST_KEYS } from '../test/helpers/keys';
 
@@ -20,19 +21,7 @@ export interface SigningFigures {
 	ratioToOpenssl: number;
 }
 
-const BODY = {
-	appId: 1001,
-	orderId: 'BENCH-000001',
-	amount: '150000',
-	accountType: 'EWALLET',
-	bankCode: 'VODACOM',
-	accountNo: '255712345678',
-	name: 'Amina Juma',
-	phone: '255712345678',
-	email: 'amina@example.com',
-	partnerUserId: 'emp-0001',
-	notifyUrl: 'https://n8n.example.com/webhook/haipay',
-};
+const BODY = payoutBody('TZS', 'BENCH-000001', { notifyUrl: 'https://n8n.example.com/webhook/haipay' });
 
 function rate(seconds: number, step: () => void): number {
 	for (let i = 0; i < 50; i++) step();

@@ -1,5 +1,6 @@
-import { credentialOf, SANDBOX_APP_IDS, type Parameters, type WorkflowNode } from '../playground/examples';
+import { credentialOf, type Parameters, type WorkflowNode } from '../playground/examples';
 import { defaultSecret } from '../sandbox';
+import { APP_IDS, PAYOUTS } from '../test/fixtures/bodies';
 
 /**
  * The benchmark's workflows. Each bulk workflow starts with a Webhook that answers when the run has finished and
@@ -55,14 +56,12 @@ function code(b: Builder, name: string, jsCode: string): string {
  * currencies carry phone, email and partnerUserId, so both sides sign and send the same fields.
  */
 export const ROWS_CODE = `const { rows, tag } = $input.first().json.query;
+const TZS = ${JSON.stringify({ currency: 'TZS', ...PAYOUTS.TZS, amount: '1000' })};
+const NGN = ${JSON.stringify({ currency: 'NGN', ...PAYOUTS.NGN })};
 const out = [];
 for (let i = 0; i < Number(rows); i++) {
   const common = { orderId: tag + '-' + i, email: 'payee' + i + '@example.com', partnerUserId: 'emp-' + i };
-  out.push({
-    json: i % 2 === 0
-      ? { currency: 'TZS', amount: '1000', accountType: 'EWALLET', bankCode: 'VODACOM', accountNo: '255712345678', name: 'Amina Juma', phone: '255712345678', ...common }
-      : { currency: 'NGN', amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi', phone: '2348012345678', ...common },
-  });
+  out.push({ json: { ...(i % 2 === 0 ? TZS : NGN), ...common } });
 }
 return out;`;
 
@@ -123,7 +122,7 @@ export function signingCode(baseUrl: string, privateKeys: Record<'TZS' | 'NGN', 
 	const merchants = Object.fromEntries(
 		(['TZS', 'NGN'] as const).map((currency) => [
 			currency,
-			{ appId: SANDBOX_APP_IDS[currency], secret: defaultSecret(currency), path: `/${currency.toLowerCase()}/pay/apply`, key: privateKeys[currency] },
+			{ appId: APP_IDS[currency], secret: defaultSecret(currency), path: `/${currency.toLowerCase()}/pay/apply`, key: privateKeys[currency] },
 		]),
 	);
 	return `const crypto = require('crypto');

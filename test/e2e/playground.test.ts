@@ -8,6 +8,7 @@ import { callbackUrl, MIT_CUSTOMER, WORKFLOW_IDS } from '../../playground/exampl
 import { nodeOutput } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
 import { httpRequest } from '../../playground/lib/rest';
+import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { closeNode, openBrowser, openNode, openWorkflow, signIn, canvasNode, type Browser } from './browser';
 import { eventually, startStack, type Stack } from './stack';
 
@@ -61,11 +62,18 @@ async function callbackExecutions(): Promise<number> {
 	return (await stack.rest.executions(WORKFLOW_IDS.callbacks)).length;
 }
 
-/** Waits until the count reaches `expected`, then checks it stays there for a while (no late extra runs). */
+/**
+ * Waits until n8n lists at least `expected` executions of the callbacks workflow and has finished every one it
+ * lists (the list holds new and running ones too), then checks there are exactly `expected`. Callers have had
+ * every callback they sent answered, and n8n answers a callback only once it has stored the execution that the
+ * callback starts, so a run too many is listed by then: nothing later can add one.
+ */
 async function expectCallbackExecutions(expected: number): Promise<void> {
-	await eventually(`${expected} executions of the callbacks workflow`, async () => ((await callbackExecutions()) >= expected ? true : undefined));
-	await new Promise((resolve) => setTimeout(resolve, 2_000));
-	expect(await callbackExecutions()).toBe(expected);
+	const executions = await eventually(`${expected} finished executions of the callbacks workflow`, async () => {
+		const listed = await stack.rest.executions(WORKFLOW_IDS.callbacks);
+		return listed.length >= expected && listed.every((execution) => !['new', 'running'].includes(execution.status)) ? listed : undefined;
+	});
+	expect(executions).toHaveLength(expected);
 }
 
 describe('n8n with n8n-nodes-haipay', () => {
@@ -152,16 +160,7 @@ describe('example 2: callbacks into the active workflow', () => {
 
 	test('forged callbacks are refused with 401 and start nothing', async () => {
 		const order = stack.sandbox.control.order({ orderId: 'PAY-2026-05-0002' });
-		const body: Record<string, unknown> = {
-			appId: 1001,
-			currency: 'TZS',
-			orderId: 'PAY-2026-05-0002',
-			orderNo: order?.orderNo,
-			amount: '999999',
-			fee: '0',
-			status: 2,
-			payTime: '2026-05-01 12:00:00',
-		};
+		const body = callbackBody('payout', { orderId: 'PAY-2026-05-0002', orderNo: order?.orderNo, amount: '999999', fee: '0', payTime: '2026-05-01 12:00:00' });
 		const platformKey = createPrivateKey(stack.platformPrivateKey);
 		const otherKey = createPrivateKey(readFileSync(join(TEST_KEY_DIR, 'other-test-only.pkcs8.pem'), 'utf8'));
 		const forgeries: Array<[string, string, Record<string, unknown>]> = [
@@ -172,7 +171,7 @@ describe('example 2: callbacks into the active workflow', () => {
 			[
 				"another App ID's genuine callback",
 				callbackUrl('TZS'),
-				{ ...body, appId: 1002, currency: 'ZAR', sign: signBody({ ...body, appId: 1002, currency: 'ZAR' }, 'test-only-secret-zar', platformKey) },
+				{ ...body, appId: APP_IDS.ZAR, currency: 'ZAR', sign: signBody({ ...body, appId: APP_IDS.ZAR, currency: 'ZAR' }, 'test-only-secret-zar', platformKey) },
 			],
 		];
 		for (const [what, url, payload] of forgeries) {
@@ -196,7 +195,7 @@ describe('callback attacks on the production webhook (issue 13)', () => {
 	const ORDER = 'PAY-2026-05-0002';
 
 	async function attack(kind: 'replay' | 'resplit' | 'regressed') {
-		const ref = { orderId: ORDER, appId: 1001 };
+		const ref = { orderId: ORDER, appId: APP_IDS.TZS };
 		const job = stack.sandbox.control.attackCallback(ref, kind, { url: callbackUrl('TZS') });
 		await stack.sandbox.waitForCallback((attempt) => attempt.jobId === job.id && attempt.last, 30_000);
 		return stack.sandbox.callbacks.filter((attempt) => attempt.jobId === job.id);
@@ -288,9 +287,9 @@ describe('example 4: USD card collection (MIT)', () => {
 		expect(order?.mit).toMatchObject({ viaToken: true, tokenID: stored.tokenID });
 		expect(String(charge.orderId)).toMatch(new RegExp(`^MIT-${MIT_CUSTOMER.customerId}-\\d{8}$`));
 
-		const applies = stack.sandbox.appliesReceived(1006);
+		const applies = stack.sandbox.appliesReceived(APP_IDS.USD);
 		await expect(stack.execute(WORKFLOW_IDS.mitCollection)).rejects.toThrow(/4006|duplicate|exists/i);
-		expect(stack.sandbox.appliesReceived(1006)).toBe(applies + 1);
+		expect(stack.sandbox.appliesReceived(APP_IDS.USD)).toBe(applies + 1);
 		expect(stack.sandbox.orders.filter((o) => o.orderId === charge.orderId)).toHaveLength(1);
 	});
 });
@@ -327,7 +326,8 @@ describe('the editor in a real browser', () => {
 		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
 		await eventually('the editor run to pay the rows', () => (stack.sandbox.appliesReceived() >= 9 ? true : undefined), 60_000);
 		await eventually('the run to write its results', async () => ((await stack.rest.executions(WORKFLOW_IDS.bulkPayouts)).some((e) => e.mode === 'manual' && e.status === 'success') ? true : undefined), 60_000);
-		await page.waitForTimeout(1_000);
+		// The editor shows the run once n8n has pushed its result: the node's success mark on the canvas.
+		await canvasNode(page, 'Pay TZS').locator('[data-test-id="canvas-node-status-success"]').waitFor();
 
 		const text = await openNode(page, 'Pay TZS');
 		for (const label of ['Credential', 'HaiPay Sandbox TZS', 'Resource', 'Payout', 'Operation', 'Create', 'Currency', 'Order ID', 'Amount', 'Account Number', 'Partner User ID', 'Additional Fields']) {

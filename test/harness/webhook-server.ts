@@ -115,7 +115,8 @@ export interface WebhookServer {
 	idle(): Promise<void>;
 	/**
 	 * Resolves once at least `count` executions have finished, for calls made by another client (a gateway
-	 * posting callbacks) whose arrival the test cannot await. Rejects after `timeoutMs` (default 5000).
+	 * posting callbacks) whose arrival the test cannot await. Rejects after `timeoutMs` when given; without it,
+	 * only the test's own timeout bounds the wait.
 	 */
 	waitForExecutions(count: number, timeoutMs?: number): Promise<WebhookExecution[]>;
 	/** Resolves once at least `count` requests have been answered and their executions finished. */
@@ -495,8 +496,8 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 		return webhooks.find((webhook) => webhook.node === target || webhook.path === target.replace(/^\/+/, ''));
 	};
 
-	const waitFor = async <T>(list: T[], count: number, what: string, timeoutMs = 5000): Promise<T[]> => {
-		const deadline = Date.now() + timeoutMs;
+	const waitFor = async <T>(list: T[], count: number, what: string, timeoutMs?: number): Promise<T[]> => {
+		const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
 		for (;;) {
 			await idle();
 			if (list.length >= count && running.size === 0) return list;

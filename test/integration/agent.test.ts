@@ -4,6 +4,7 @@
  */
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { APP_IDS } from '../fixtures/bodies';
 import { runWorkflow } from '../harness';
 import { credentialFor, payoutFromItem, TZS_FIELDS, tzsRow } from './helpers';
 
@@ -37,12 +38,12 @@ async function runAsTool(parameters: Record<string, unknown>, items: Array<Recor
 
 describe('called by an AI agent', () => {
 	it('refuses a payout unless the node allows agents, and sends nothing', async () => {
-		const before = sandbox.appliesReceived(1001);
+		const before = sandbox.appliesReceived(APP_IDS.TZS);
 		const result = await runAsTool(payoutFromItem('TZS', TZS_FIELDS), [tzsRow()]);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toContain('An AI agent may not send money');
 		expect(result.error?.description).toContain('Allow Use by AI Agents');
-		expect(sandbox.appliesReceived(1001)).toBe(before);
+		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(before);
 	});
 
 	it('sends a payout when the node allows agents', async () => {

@@ -4,6 +4,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { APP_IDS } from '../fixtures/bodies';
 import { NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow } from './helpers';
 
 let sandbox: Sandbox;
@@ -59,7 +60,7 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		expect(outcomes.filter((outcome) => outcome === 'accepted')).toHaveLength(valid);
 
 		// The gateway saw only the rows that passed the rules, each once.
-		expect(sandbox.appliesReceived(1001)).toBe(valid + refused.length);
+		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(valid + refused.length);
 		const created = sandbox.orders.map((order) => order.orderId);
 		expect(new Set(created).size).toBe(created.length);
 		expect(created).toHaveLength(valid);
@@ -84,7 +85,7 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		expect(out.map((item) => item.orderId)).toEqual(rows.map((row) => row.orderId));
 		expect(out.filter((item) => item.outcome === 'invalid')).toHaveLength(invalid);
 		expect(out.filter((item) => item.outcome === 'accepted')).toHaveLength(rows.length - invalid - refused);
-		expect(sandbox.appliesReceived(1001)).toBe(rows.length - invalid);
+		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(rows.length - invalid);
 		const sent = sandbox.requests.find((entry) => entry.path === '/tzs/pay/apply')?.body as Record<string, unknown>;
 		expect(sent).not.toHaveProperty('note');
 		expect(sent).not.toHaveProperty('currency');
@@ -102,7 +103,7 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		const rows = Array.from({ length: 12 }, () => tzsRow());
 		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { requestsPerSecond: 40, concurrency: 4 } }, items: rows });
 		expect(result.jsonOf(NODE).map((item) => item.orderId)).toEqual(rows.map((row) => row.orderId));
-		expect(sandbox.appliesReceived(1001)).toBe(12);
+		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(12);
 	});
 });
 
@@ -115,7 +116,7 @@ describe("n8n's Retry On Fail on a bulk create", () => {
 	 */
 	it('pays nobody twice, but hides the real failure behind duplicate refusals and never sends the rest', async () => {
 		const rows = Array.from({ length: 10 }, (_, index) => tzsRow(index === 5 ? { name: 'No Permission' } : {}));
-		const before = sandbox.control.ledger(1001).availableBal;
+		const before = sandbox.control.ledger(APP_IDS.TZS).availableBal;
 
 		const result = await runNode(sandbox, {
 			parameters: { ...createTzs, options: { concurrency: 1 } },
@@ -127,10 +128,10 @@ describe("n8n's Retry On Fail on a bulk create", () => {
 		expect(result.logs.some((line) => line.level === 'warn' && line.text.includes('"Retry On Fail" is on for a create'))).toBe(true);
 		expect(result.error?.itemIndex).toBe(0);
 		expect(result.error?.message).not.toContain('No permission');
-		expect(sandbox.appliesReceived(1001)).toBe(6 + 1 + 1);
+		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(6 + 1 + 1);
 		const created = sandbox.orders.map((order) => order.orderId);
 		expect(created.sort()).toEqual(rows.slice(0, 5).map((row) => row.orderId as string).sort());
-		const spent = Number(before) - Number(sandbox.control.ledger(1001).availableBal);
+		const spent = Number(before) - Number(sandbox.control.ledger(APP_IDS.TZS).availableBal);
 		const paidOnce = sandbox.orders.reduce((sum, order) => sum + Number(order.amount) + Number(order.fee), 0);
 		expect(spent).toBeCloseTo(paidOnce, 2);
 	});
@@ -139,7 +140,7 @@ describe("n8n's Retry On Fail on a bulk create", () => {
 		const rows = Array.from({ length: 10 }, (_, index) => tzsRow(index === 5 ? { name: 'No Permission' } : {}));
 		const result = await runNode(sandbox, { parameters: createTzs, items: rows, settings: { onError: 'continueRegularOutput' } });
 		expect(result.status).toBe('success');
-		expect(sandbox.appliesReceived(1001)).toBe(rows.length);
+		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(rows.length);
 		expect(result.jsonOf(NODE)[5]).toMatchObject({ outcome: 'rejected', errorCode: '4010' });
 	});
 });

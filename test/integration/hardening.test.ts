@@ -4,6 +4,7 @@
  * n8n-core executions against the sandbox over HTTP.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { APP_IDS, PAYOUTS } from '../fixtures/bodies';
 import { credentialFor, NODE, sandboxPerFile, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true, hangMs: 4_000 });
@@ -22,18 +23,7 @@ const keepGoing = { onError: 'continueRegularOutput' };
 
 const ZAR_FIELDS = TZS_FIELDS;
 function zarRow(overrides: Record<string, unknown> = {}) {
-	return {
-		orderId: uniqueOrderId('ZAR'),
-		amount: '100',
-		accountType: 'BANK_ACCOUNT',
-		bankCode: 'FNB',
-		accountNo: '62000000000',
-		name: 'Thabo Nkosi',
-		phone: '27821234567',
-		email: 'thabo@example.com',
-		partnerUserId: 'user-2',
-		...overrides,
-	};
+	return { orderId: uniqueOrderId('ZAR'), ...PAYOUTS.ZAR, ...overrides };
 }
 
 function ordersWith(orderId: string) {
@@ -44,12 +34,12 @@ describe('one signature, one body', () => {
 	it('refuses a value that would re-split the signed text, and sends nothing', async () => {
 		const forged = '62000000000&accountType=BANK_ACCOUNT&amount=9000000&orderId=EVIL-1';
 		const row = zarRow({ accountNo: forged });
-		const before = sandbox.appliesReceived(1002);
+		const before = sandbox.appliesReceived(APP_IDS.ZAR);
 		const result = await runNode(sandbox, { currency: 'ZAR', parameters: payoutFromItem('ZAR', ZAR_FIELDS), items: [row], settings: keepGoing });
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'invalid', field: 'accountNo', rule: 'separator', orderId: row.orderId });
 		expect(String(item.error)).toContain('"accountNo" must not contain "&"');
-		expect(sandbox.appliesReceived(1002)).toBe(before);
+		expect(sandbox.appliesReceived(APP_IDS.ZAR)).toBe(before);
 		expect(ordersWith('EVIL-1')).toHaveLength(0);
 	});
 
@@ -194,10 +184,10 @@ describe('redirects are never followed', () => {
 	it('a 307 to a create is sent once and its outcome is unknown', async () => {
 		sandbox.control.addFault({ type: 'redirect', when: 'after', path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
-		const before = sandbox.appliesReceived(1001);
+		const before = sandbox.appliesReceived(APP_IDS.TZS);
 		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'unknown', httpStatus: 307 });
-		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+		expect(sandbox.appliesReceived(APP_IDS.TZS) - before).toBe(1);
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 	});
 
@@ -331,11 +321,11 @@ describe('Resolve Unknown Outcomes', () => {
 		['a 502 after the order was created', { name: 'Server Error' }],
 	])('%s: accepted by query, sent once', async (_what, overrides) => {
 		const row = tzsRow(overrides);
-		const before = sandbox.appliesReceived(1001);
+		const before = sandbox.appliesReceived(APP_IDS.TZS);
 		const [item] = (await runNode(sandbox, { parameters: resolving(), items: [row], settings: keepGoing })).jsonOf(NODE);
 		const [order] = ordersWith(row.orderId as string);
 		expect(item).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderId: row.orderId, orderNo: order.orderNo, status: order.status, verified: true });
-		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+		expect(sandbox.appliesReceived(APP_IDS.TZS) - before).toBe(1);
 	});
 
 	it('a reset before the request reached the gateway: not_found, safe to send again with the same orderId', async () => {

@@ -2,13 +2,11 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { APP_IDS, PAYOUTS, type SandboxCurrency } from '../fixtures/bodies';
 import { runWorkflow, type RunResult } from '../harness';
 import { TEST_KEYS } from '../helpers/keys';
 
 export const NODE = 'HaiPay';
-
-export const APP_IDS = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006, BRL: 1007, MYR: 1008, SAR: 1009, IDR: 1010, USDC: 1011 } as const;
-export type SandboxCurrency = keyof typeof APP_IDS;
 
 /** The credential a merchant would create for one of the sandbox's default App IDs. */
 export function credentialFor(sandbox: Sandbox, currency: SandboxCurrency, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
@@ -65,18 +63,7 @@ export function uniqueOrderId(prefix: string): string {
 }
 
 export function tzsRow(overrides: IDataObject = {}): IDataObject {
-	return {
-		orderId: uniqueOrderId('TZS'),
-		amount: '15000',
-		accountType: 'EWALLET',
-		bankCode: 'VODACOM',
-		accountNo: '255712345678',
-		name: 'Amina Juma',
-		phone: '255712345678',
-		email: 'amina@example.com',
-		partnerUserId: 'user-1',
-		...overrides,
-	};
+	return { orderId: uniqueOrderId('TZS'), ...PAYOUTS.TZS, ...overrides };
 }
 
 /**

@@ -2,6 +2,7 @@
  * The HaiPay node's payouts in real n8n-core executions against the sandbox gateway over HTTP.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { APP_IDS, PAYOUTS } from '../fixtures/bodies';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 import { credentialFor, NODE, sandboxPerFile, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
 
@@ -23,22 +24,10 @@ function ordersWith(orderId: string) {
 describe('payout create, one currency at a time', () => {
 	const rows = {
 		TZS: { fields: TZS_FIELDS, row: tzsRow() },
-		ZAR: {
-			fields: TZS_FIELDS,
-			row: { orderId: uniqueOrderId('ZAR'), amount: '2500.50', accountType: 'BANK_ACCOUNT', bankCode: 'FNB', accountNo: '62000000000', name: 'Thabo Nkosi', phone: '27821234567', email: 'thabo@example.com', partnerUserId: 'user-2' },
-		},
-		NGN: {
-			fields: ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'],
-			row: { orderId: uniqueOrderId('NGN'), amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi' },
-		},
-		EGP: {
-			fields: TZS_FIELDS,
-			row: { orderId: uniqueOrderId('EGP'), amount: '300', accountType: 'EWALLET', bankCode: 'VODAFONE_CASH', accountNo: '+201012345678', name: 'Omar Hassan', phone: '+201012345678', email: 'omar@example.com', partnerUserId: 'user-3' },
-		},
-		BDT: {
-			fields: TZS_FIELDS,
-			row: { orderId: uniqueOrderId('BDT'), amount: 500, accountType: 'EWALLET', bankCode: 'BKASH', accountNo: '01712345678', name: 'Rahim Uddin', phone: '8801712345678', email: 'rahim@example.com', partnerUserId: 'user-4' },
-		},
+		ZAR: { fields: TZS_FIELDS, row: { orderId: uniqueOrderId('ZAR'), ...PAYOUTS.ZAR, amount: '2500.50' } },
+		NGN: { fields: ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'], row: { orderId: uniqueOrderId('NGN'), ...PAYOUTS.NGN } },
+		EGP: { fields: TZS_FIELDS, row: { orderId: uniqueOrderId('EGP'), ...PAYOUTS.EGP } },
+		BDT: { fields: TZS_FIELDS, row: { orderId: uniqueOrderId('BDT'), ...PAYOUTS.BDT, amount: 500 } },
 	} as const;
 
 	it.each(Object.keys(rows) as Array<keyof typeof rows>)('%s: accepted, verified, one order at the gateway', async (currency) => {
@@ -193,7 +182,7 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 
 	it.each(lost)('%s: outcome unknown with the orderId, sent exactly once', async (_what, overrides) => {
 		const row = tzsRow(overrides);
-		const before = sandbox.appliesReceived(1001);
+		const before = sandbox.appliesReceived(APP_IDS.TZS);
 		const result = await runNode(sandbox, {
 			parameters: { ...createTzs, options: { timeout: 1500, resolveUnknown: false } },
 			items: [row],
@@ -203,7 +192,7 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 		expect(item).toMatchObject({ outcome: 'unknown', errorType: 'unknown', orderId: row.orderId });
 		expect(String(item.error)).toContain('HaiPay may have taken this order');
 		expect(String(item.advice)).toContain('Query it by its orderId');
-		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+		expect(sandbox.appliesReceived(APP_IDS.TZS) - before).toBe(1);
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 	});
 
@@ -226,10 +215,10 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 	it('a 5xx before anything was created is still unknown to the node, and still sent once', async () => {
 		sandbox.control.addFault({ type: 'httpError', when: 'before', status: 502, path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
-		const before = sandbox.appliesReceived(1001);
+		const before = sandbox.appliesReceived(APP_IDS.TZS);
 		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row], settings: { onError: 'continueRegularOutput' } });
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown' });
-		expect(sandbox.appliesReceived(1001) - before).toBe(1);
+		expect(sandbox.appliesReceived(APP_IDS.TZS) - before).toBe(1);
 		expect(ordersWith(row.orderId as string)).toHaveLength(0);
 	});
 
@@ -259,8 +248,8 @@ describe('payout get', () => {
 	});
 
 	it('BRL and MYR, the contract\'s own queries, with MYR payTime', async () => {
-		for (const [currency, appId] of [['BRL', 1007], ['MYR', 1008]] as const) {
-			const order = sandbox.control.createOrder({ appId, kind: 'payout', orderId: uniqueOrderId(currency), amount: '100.00' });
+		for (const currency of ['BRL', 'MYR'] as const) {
+			const order = sandbox.control.createOrder({ appId: APP_IDS[currency], kind: 'payout', orderId: uniqueOrderId(currency), amount: '100.00' });
 			sandbox.control.settle(order.orderNo, 'success');
 			const result = await runNode(sandbox, { currency, parameters: getParameters(currency, { orderNo: order.orderNo }) });
 			const [item] = result.jsonOf(NODE);

@@ -6,6 +6,7 @@ import JSZip from 'jszip';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { APP_IDS, MIT_COLLECTION } from '../fixtures/bodies';
 import { binaryBuffer } from '../harness';
 import { pdfText } from '../sandbox/helpers';
 import { NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
@@ -33,19 +34,9 @@ async function pdfTextOf(buffer: Buffer): Promise<string> {
 
 const mitFields = ['orderId', 'amount', 'payType', 'inBankCode', 'name', 'phone', 'email', 'clientIp', 'partnerUserId'];
 
+/** An amount as a number, which the node writes with the two decimals USD takes. */
 function mitRow(overrides: Record<string, unknown> = {}) {
-	return {
-		orderId: uniqueOrderId('MIT'),
-		amount: 25,
-		payType: 'CARD',
-		inBankCode: 'VISA',
-		name: 'John Smith',
-		phone: '14155550100',
-		email: 'john@example.com',
-		clientIp: '203.0.113.7',
-		partnerUserId: 'cust-1',
-		...overrides,
-	};
+	return { orderId: uniqueOrderId('MIT'), ...MIT_COLLECTION, amount: 25, ...overrides };
 }
 
 describe('collection create (USD MIT)', () => {
@@ -79,20 +70,17 @@ describe('collection create (USD MIT)', () => {
 	});
 
 	it('an amount that is not exactly two decimals is refused before sending', async () => {
-		const before = sandbox.appliesReceived(1006);
+		const before = sandbox.appliesReceived(APP_IDS.USD);
 		const result = await runNode(sandbox, { currency: 'USD', parameters, items: [mitRow({ amount: '25.5' })] });
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toContain('"amount" needs exactly 2 decimals');
-		expect(sandbox.appliesReceived(1006)).toBe(before);
+		expect(sandbox.appliesReceived(APP_IDS.USD)).toBe(before);
 	});
 });
 
 describe('collection get', () => {
-	it.each([
-		['SAR', 1009],
-		['IDR', 1010],
-	] as const)('%s: amount, actualAmount, fee, status label', async (currency, appId) => {
-		const order = sandbox.control.createOrder({ appId, kind: 'collection', orderId: uniqueOrderId(currency), amount: '200.00' });
+	it.each(['SAR', 'IDR'] as const)('%s: amount, actualAmount, fee, status label', async (currency) => {
+		const order = sandbox.control.createOrder({ appId: APP_IDS[currency], kind: 'collection', orderId: uniqueOrderId(currency), amount: '200.00' });
 		sandbox.control.setStatus(order.orderNo, 2);
 		const result = await runNode(sandbox, { currency, parameters: { resource: 'collection', operation: 'get', currency, orderId: order.orderId } });
 		const [item] = result.jsonOf(NODE);
@@ -101,7 +89,7 @@ describe('collection get', () => {
 	});
 
 	it('partial collection reads as such', async () => {
-		const order = sandbox.control.createOrder({ appId: 1009, kind: 'collection', orderId: uniqueOrderId('SAR'), amount: '200.00' });
+		const order = sandbox.control.createOrder({ appId: APP_IDS.SAR, kind: 'collection', orderId: uniqueOrderId('SAR'), amount: '200.00' });
 		sandbox.control.setStatus(order.orderNo, 4, { paidAmount: '150.00' });
 		const result = await runNode(sandbox, { currency: 'SAR', parameters: { resource: 'collection', operation: 'get', currency: 'SAR', orderNo: order.orderNo } });
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ status: 4, statusLabel: 'partially collected' });

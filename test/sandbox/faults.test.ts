@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../sandbox';
+import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import { APP, call, control, dataVerifies, payoutFor, rawPost, signed, tzsPayout, withSandbox, type Body } from './helpers';
 
 let sandbox: Sandbox;
@@ -10,9 +10,25 @@ afterAll(() => sandbox.close());
 
 const created = (body: Body) => sandbox.control.order({ orderId: String(body.orderId), appId: body.appId as number });
 
-async function failure(path: string, body: Body, timeoutMs = 2_000): Promise<string> {
+/**
+ * Resolves once the sandbox has handled the request of `body` and holds its answer back: where a client waiting
+ * for the answer gives up. Any other outcome leaves it pending, so that the answer reaches the client.
+ */
+function heldBack(body: Body): Promise<void> {
+	return new Promise((resolve) => {
+		const logged = (entry: RequestLogEntry) => {
+			if (entry.orderId !== body.orderId) return;
+			sandbox.events.off('request', logged);
+			if (entry.msg === 'timeout after handling') resolve();
+		};
+		sandbox.events.on('request', logged);
+	});
+}
+
+/** How a request ended; `giveUp` only where the sandbox is to hold the answer back. */
+async function failure(path: string, body: Body, giveUp?: Promise<unknown>): Promise<string> {
 	try {
-		const raw = await rawPost(sandbox.baseUrl, path, signed(body), timeoutMs);
+		const raw = await rawPost(sandbox.baseUrl, path, signed(body), giveUp);
 		return `answered ${raw.httpStatus}`;
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -58,14 +74,14 @@ describe('injected faults', () => {
 	it('a time-out after the order was created', async () => {
 		sandbox.control.addFault({ type: 'timeout', when: 'after', times: 1 });
 		const body = tzsPayout();
-		expect(await failure('/tzs/pay/apply', body, 300)).toBe('client timeout');
+		expect(await failure('/tzs/pay/apply', body, heldBack(body))).toBe('client timeout');
 		expect(created(body)?.status).toBe(1);
 		expect(sandbox.appliesReceived(APP.TZS)).toBeGreaterThan(0);
 	});
 
 	it('a held connection is closed after its ms', async () => {
 		sandbox.control.addFault({ type: 'timeout', ms: 100, times: 1 });
-		expect(await failure('/tzs/pay/apply', tzsPayout(), 3_000)).toMatch(/ECONNRESET|socket hang up/);
+		expect(await failure('/tzs/pay/apply', tzsPayout())).toMatch(/ECONNRESET|socket hang up/);
 	});
 
 	it('a wrongly signed answer: the envelope looks fine, the signature does not verify', async () => {
@@ -122,7 +138,7 @@ describe('injected faults', () => {
 describe('magic names', () => {
 	it('"Time Out" creates the order, then never answers', async () => {
 		const body = tzsPayout({ name: 'Time Out' });
-		expect(await failure('/tzs/pay/apply', body, 300)).toBe('client timeout');
+		expect(await failure('/tzs/pay/apply', body, heldBack(body))).toBe('client timeout');
 		expect(created(body)).toBeDefined();
 	});
 

@@ -6,6 +6,7 @@ import { join } from 'path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
+import { APP_IDS, mitBody, payoutBody, type PayoutCurrency, type SandboxCurrency } from '../fixtures/bodies';
 
 const keyDir = TEST_KEY_DIR;
 const pem = (name: string) => readFileSync(join(keyDir, name), 'utf8');
@@ -14,8 +15,8 @@ export const MERCHANT_KEY = loadPrivateKey(pem('merchant-test-only.pkcs8.pem'));
 export const OTHER_KEY = loadPrivateKey(pem('other-test-only.pkcs8.pem'));
 export const PLATFORM_PUBLIC = loadPublicKey(pem('platform-test-only.public.pem'));
 
-export const APP = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006, BRL: 1007, MYR: 1008, SAR: 1009, IDR: 1010, USDC: 1011 };
-export type Ccy = keyof typeof APP;
+export const APP = APP_IDS;
+export type Ccy = SandboxCurrency;
 
 export function secretOf(appId: number): string {
 	const currency = (Object.keys(APP) as Ccy[]).find((c) => APP[c] === appId) ?? 'TZS';
@@ -44,17 +45,21 @@ export interface Raw {
 	json?: Envelope;
 }
 
-/** One POST over a fresh connection, so that a test never reuses a socket a fault has broken. */
-export function rawPost(base: string, path: string, body: unknown, timeoutMs = 5_000): Promise<Raw> {
+/**
+ * One POST over a fresh connection, so that a test never reuses a socket a fault has broken. Only the test's own
+ * timeout bounds the wait for an answer: `giveUp` is for answers that never come, the client gives up (a "client
+ * timeout") when it resolves. With `release`, the last byte of the body waits for it: the sandbox holds the
+ * request in flight until then.
+ */
+export function rawPost(base: string, path: string, body: unknown, giveUp?: Promise<unknown>, release?: Promise<unknown>): Promise<Raw> {
 	return new Promise((resolve, reject) => {
-		const payload = typeof body === 'string' ? body : JSON.stringify(body);
+		const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 		const request = http.request(
 			`${base}${path}`,
 			{
 				method: 'POST',
-				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+				headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length },
 				agent: false,
-				timeout: timeoutMs,
 			},
 			(response) => {
 				const chunks: Buffer[] = [];
@@ -72,10 +77,22 @@ export function rawPost(base: string, path: string, body: unknown, timeoutMs = 5
 				response.on('error', reject);
 			},
 		);
-		request.on('timeout', () => request.destroy(new Error('client timeout')));
+		void giveUp?.then(() => request.destroy(new Error('client timeout')));
 		request.on('error', reject);
-		request.end(payload);
+		if (release === undefined) request.end(payload);
+		else {
+			request.write(payload.subarray(0, -1));
+			void release.then(() => request.end(payload.subarray(-1)));
+		}
 	});
+}
+
+/** The longest delay a Node.js timer takes (about 24.8 days): a deadline that never comes during a test. */
+export const NEVER_MS = 2 ** 31 - 1;
+
+/** Resolves once `condition` holds, for sandbox state that emits no event; only the test's own timeout bounds it. */
+export async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 /** Posts a body signed for its appId and returns the envelope (asserting HTTP 200 JSON). */
@@ -117,51 +134,17 @@ export function uniqueId(prefix = 'T'): string {
 	return `${prefix}-${process.pid}-${counter}`;
 }
 
+/** A TZS payout of 15000.50, whose fee (1%) tests read as 150.01. */
 export function tzsPayout(overrides: Body = {}): Body {
-	return {
-		appId: APP.TZS,
-		orderId: uniqueId('TZS'),
-		amount: '15000.50',
-		accountType: 'EWALLET',
-		bankCode: 'VODACOM',
-		accountNo: '255712345678',
-		name: 'Amina Juma',
-		phone: '255712345678',
-		email: 'amina@example.com',
-		partnerUserId: 'user-42',
-		...overrides,
-	};
+	return payoutBody('TZS', uniqueId('TZS'), { amount: '15000.50', ...overrides });
 }
 
-export function payoutFor(currency: 'TZS' | 'ZAR' | 'NGN' | 'EGP' | 'BDT', overrides: Body = {}): Body {
-	const common = { appId: APP[currency], orderId: uniqueId(currency), email: 'payee@example.com', partnerUserId: 'user-1' };
-	switch (currency) {
-		case 'TZS':
-			return tzsPayout(overrides);
-		case 'ZAR':
-			return { ...common, amount: '250.00', accountType: 'BANK_ACCOUNT', bankCode: 'FNB', accountNo: '62000000001', name: 'Thabo Mbeki', phone: '27821234567', ...overrides };
-		case 'NGN':
-			return { ...common, amount: '5000', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi', phone: '2348012345678', ...overrides };
-		case 'EGP':
-			return { ...common, amount: '300.00', accountType: 'WALLET', bankCode: 'VODAFONE_CASH', accountNo: '+201012345678', name: 'Omar Hassan', phone: '+201012345678', ...overrides };
-		default:
-			return { ...common, amount: '500', accountType: 'EWALLET', bankCode: 'BKASH', accountNo: '01712345678', name: "Rahim O'Neil", phone: '8801712345678', ...overrides };
-	}
+export function payoutFor(currency: PayoutCurrency, overrides: Body = {}): Body {
+	return currency === 'TZS' ? tzsPayout(overrides) : payoutBody(currency, uniqueId(currency), overrides);
 }
 
 export function mitApply(overrides: Body = {}): Body {
-	return {
-		appId: APP.USD,
-		orderId: uniqueId('USD'),
-		amount: '25.00',
-		payType: 'CARD',
-		inBankCode: 'VISA',
-		name: 'Jane Doe',
-		email: 'jane@example.com',
-		clientIp: '203.0.113.7',
-		partnerUserId: 'user-7',
-		...overrides,
-	};
+	return mitBody(uniqueId('USD'), overrides);
 }
 
 /** A notify receiver on loopback that answers from a script of replies, then SUCCESS. */

@@ -16,6 +16,8 @@ beforeAll(async () => {
 	pending = await create(tzsPayout());
 	sandbox.control.settle(success, 'success');
 	sandbox.control.settle(failed, 'failed');
+	// The first Chinese voucher loads and pads the CJK font (several MB) once per process: done here, not in a test.
+	expect((await voucher({ orderNos: [success] })).contentType).toBe('application/pdf');
 });
 afterAll(() => sandbox.close());
 

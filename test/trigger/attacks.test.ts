@@ -10,6 +10,7 @@ import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { withSignature } from '../helpers/signing';
 import { startSandbox, type CallbackAttempt, type CallbackJob, type Sandbox } from '../../sandbox';
+import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
 import { sandboxCredential } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
@@ -17,7 +18,7 @@ import { TEST_KEYS } from '../helpers/keys';
 const TRIGGER = 'HaiPay Trigger';
 const SCHEDULE = [150, 150];
 
-function credential(sandbox: Sandbox, appId = 1001): ICredentialDataDecryptedObject {
+function credential(sandbox: Sandbox, appId = APP_IDS.TZS): ICredentialDataDecryptedObject {
 	return sandboxCredential(sandbox, appId);
 }
 
@@ -42,7 +43,7 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 
 	function payout(notifyUrl: string) {
 		sequence += 1;
-		return sandbox.control.createOrder({ appId: 1001, kind: 'payout', orderId: `ATK-${Date.now()}-${sequence}`, amount: '1500', notifyUrl });
+		return sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: `ATK-${Date.now()}-${sequence}`, amount: '1500', notifyUrl });
 	}
 
 	async function lastAttemptOfOrder(orderNo: string): Promise<CallbackAttempt> {
@@ -226,11 +227,11 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 		it('with Confirm With HaiPay on and Payouts or Collections, a collection is confirmed by the collection query', async () => {
 			server = await webhookServer({
 				nodeTypes: [HaiPayTrigger],
-				credentials: { haipay: { type: 'haiPayApi', data: credential(sandbox, 1006) } },
+				credentials: { haipay: { type: 'haiPayApi', data: credential(sandbox, APP_IDS.USD) } },
 				nodes: [{ name: TRIGGER, type: 'haiPayTrigger', parameters: { kind: 'either', options: { confirmWithHaiPay: true } } }],
 			});
 			sequence += 1;
-			const order = sandbox.control.createOrder({ appId: 1006, kind: 'collection', orderId: `ATC-${Date.now()}-${sequence}`, amount: '49.00', notifyUrl: server.url(TRIGGER) });
+			const order = sandbox.control.createOrder({ appId: APP_IDS.USD, kind: 'collection', orderId: `ATC-${Date.now()}-${sequence}`, amount: '49.00', notifyUrl: server.url(TRIGGER) });
 			sandbox.control.setStatus(order.orderNo, 2);
 			const final = await lastAttemptOfOrder(order.orderNo);
 			await server.idle();
@@ -271,7 +272,7 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 
 		it('refuses a body within the byte cap but with more than 200 fields with 413', async () => {
 			await serve();
-			const fields: IDataObject = { appId: 1001 };
+			const fields: IDataObject = { appId: APP_IDS.TZS };
 			for (let index = 0; index < 201; index++) fields[`f${index}`] = 1;
 			const reply = await server!.send(TRIGGER, fields);
 			expect([reply.status, reply.text]).toEqual([413, 'Rejected: the body has too many fields']);
@@ -302,7 +303,7 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			return write(JSON.stringify(withSignature(fields, sandboxSecret, platformKey)));
 		}
 		const secret = () => String(credential(sandbox).secretKey);
-		const base = { appId: 1001, currency: 'TZS', orderId: 'BIG-1', amount: '1500', fee: '15', payTime: '2024-05-01 10:20:30' };
+		const base = callbackBody('payout', { orderId: 'BIG-1', amount: '1500', fee: '15' });
 
 		it('emits a status sent as a string as an integer', async () => {
 			await serve();

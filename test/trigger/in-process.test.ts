@@ -8,6 +8,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { startSandbox, type CallbackAttempt, type Sandbox } from '../../sandbox';
+import { APP_IDS } from '../fixtures/bodies';
 import { NO_OP_NODE_TYPE, runWorkflow, webhookServer, type WebhookServer } from '../harness';
 import { sandboxCredential } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
@@ -22,7 +23,7 @@ function credential(sandbox: Sandbox, appId: number): ICredentialDataDecryptedOb
 	return sandboxCredential(sandbox, appId);
 }
 
-async function serve(sandbox: Sandbox, parameters: INodeParameters = {}, appId = 1001, staticData?: IDataObject) {
+async function serve(sandbox: Sandbox, parameters: INodeParameters = {}, appId = APP_IDS.TZS, staticData?: IDataObject) {
 	return await webhookServer({
 		nodeTypes: [HaiPayTrigger],
 		credentials: { haipay: { type: 'haiPayApi', data: credential(sandbox, appId) } },
@@ -37,7 +38,7 @@ async function serve(sandbox: Sandbox, parameters: INodeParameters = {}, appId =
 let sequence = 0;
 
 /** A payout order that calls back to `notifyUrl` once it is settled. */
-function payout(sandbox: Sandbox, notifyUrl: string, appId = 1001) {
+function payout(sandbox: Sandbox, notifyUrl: string, appId = APP_IDS.TZS) {
 	sequence += 1;
 	return sandbox.control.createOrder({ appId, kind: 'payout', orderId: `TRG-${sequence}`, amount: '1500', notifyUrl });
 }
@@ -159,7 +160,7 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			});
 			try {
 				server = await serve(sandbox);
-				const order = impostor.control.createOrder({ appId: 1001, kind: 'payout', amount: '1500', notifyUrl: server.url(TRIGGER) });
+				const order = impostor.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', amount: '1500', notifyUrl: server.url(TRIGGER) });
 				impostor.control.settle(order.orderNo, 'success');
 				const final = await lastAttempt(impostor, order.orderNo);
 				expect(final.acknowledged).toBe(false);
@@ -216,8 +217,8 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 		});
 
 		it('for another App ID of the same merchant', async () => {
-			server = await serve(sandbox, {}, 1001);
-			const order = payout(sandbox, server.url(TRIGGER), 1002);
+			server = await serve(sandbox, {}, APP_IDS.TZS);
+			const order = payout(sandbox, server.url(TRIGGER), APP_IDS.ZAR);
 			sandbox.control.settle(order.orderNo, 'success');
 			await expectRefusedThroughout(order.orderNo);
 		});
@@ -226,7 +227,7 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 	it('refuses every callback when the credential lacks the HaiPay public key', async () => {
 		server = await webhookServer({
 			nodeTypes: [HaiPayTrigger],
-			credentials: { haipay: { type: 'haiPayApi', data: { ...credential(sandbox, 1001), haipayPublicKey: '' } } },
+			credentials: { haipay: { type: 'haiPayApi', data: { ...credential(sandbox, APP_IDS.TZS), haipayPublicKey: '' } } },
 			nodes: [{ name: TRIGGER, type: 'haiPayTrigger', parameters: {} }],
 		});
 		const order = payout(sandbox, server.url(TRIGGER));
@@ -284,7 +285,7 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			expect(Object.keys(server.staticData(TRIGGER).seenCallbacks as IDataObject)).toEqual([`no:${order.orderNo}|2`]);
 			await server.close();
 
-			server = await serve(sandbox, {}, 1001, saved);
+			server = await serve(sandbox, {}, APP_IDS.TZS, saved);
 			const job = sandbox.control.resendCallback(order.orderNo, server.url(TRIGGER));
 			const again = await sandbox.waitForCallback((attempt) => attempt.jobId === job.id && attempt.last);
 			await server.idle();
@@ -313,9 +314,9 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 	});
 
 	it('hands the MIT card token of a first payment to the workflow, and the next charge uses it', async () => {
-		server = await serve(sandbox, { kind: 'collection', statuses: ['success'] }, 1006);
+		server = await serve(sandbox, { kind: 'collection', statuses: ['success'] }, APP_IDS.USD);
 		const notifyUrl = server.url(TRIGGER);
-		const usd = { haipay: { type: 'haiPayApi', data: credential(sandbox, 1006) } };
+		const usd = { haipay: { type: 'haiPayApi', data: credential(sandbox, APP_IDS.USD) } };
 		const charge = (orderId: string, tokenID?: string) => ({
 			nodeTypes: [HaiPay],
 			credentials: usd,

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
+import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { withSignature } from '../helpers/signing';
 import { TEST_KEYS } from '../helpers/keys';
 
@@ -10,7 +11,7 @@ export function credentials(overrides: Partial<ICredentialDataDecryptedObject> =
 	return {
 		environment: 'custom',
 		baseUrl: 'http://127.0.0.1:8642',
-		appId: 1001,
+		appId: APP_IDS.TZS,
 		currency: 'TZS',
 		secretKey: SECRET,
 		privateKey: TEST_KEYS.merchantPkcs8,
@@ -26,18 +27,7 @@ export function signedByPlatform(body: Record<string, unknown>, secret = SECRET,
 }
 
 export function payoutCallback(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-	return {
-		appId: 1001,
-		currency: 'TZS',
-		orderId: 'PO-1',
-		orderNo: 'HP2024000001',
-		amount: '1500.00',
-		fee: '15.00',
-		status: 2,
-		payTime: '2024-05-01 10:20:30',
-		errorMsg: '',
-		...overrides,
-	};
+	return callbackBody('payout', overrides);
 }
 
 export interface Logged {

@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 import {
 	credentials,
@@ -294,20 +295,8 @@ describe('HaiPay Trigger: filters acknowledge without starting the workflow', ()
 });
 
 describe('HaiPay Trigger: collections and the MIT card token', () => {
-	const mit = (overrides: Record<string, unknown> = {}) =>
-		signedByPlatform(
-			payoutCallback({
-				appId: 1006,
-				currency: 'USD',
-				orderId: 'MIT-1',
-				orderNo: 'HPC1',
-				amount: '10.00',
-				tokenID: 'tok_abc',
-				...overrides,
-			}),
-			'test-only-secret-usd',
-		);
-	const usd = credentials({ appId: 1006, currency: 'USD', secretKey: 'test-only-secret-usd' });
+	const mit = (overrides: Record<string, unknown> = {}) => signedByPlatform(callbackBody('collection', overrides), 'test-only-secret-usd');
+	const usd = credentials({ appId: APP_IDS.USD, currency: 'USD', secretKey: 'test-only-secret-usd' });
 
 	it('puts tokenID at the top level of the item', async () => {
 		const { json } = await deliver(jsonCall(mit(), { credentials: usd, params: { kind: 'collection' } }));

@@ -13,6 +13,7 @@ import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
 import type { HaiPaySettings } from '../../nodes/shared/signing/settings';
+import { PAYOUTS } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { BASES } from '../helpers/rows';
 
@@ -25,7 +26,7 @@ function random(seed: number): () => number {
 	};
 }
 
-const PIECES = ['a', 'Z', '7', ' ', '-', '_', '.', '@', '&', '=', '&x=1', '\n', '\u0000', '\u007f', 'é', '你', '1000', '255712345678', 'Amina Juma', 'x@y.co'];
+const PIECES = ['a', 'Z', '7', ' ', '-', '_', '.', '@', '&', '=', '&x=1', '\n', '\u0000', '\u007f', 'é', '你', '1000', PAYOUTS.TZS.accountNo, PAYOUTS.TZS.name, 'x@y.co'];
 
 function text(next: () => number): string {
 	const length = Math.floor(next() * 5);
