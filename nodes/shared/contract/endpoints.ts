@@ -3,6 +3,7 @@ import { applyPath, balancePath, MIT_APPLY_PATH, queryPath, VOUCHER_PATH } from 
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
 import type { RequestRules } from './rules/types';
+import type { OrderKind } from './statuses';
 
 /**
  * Every endpoint of the gateway this package calls, as docs/contract.md states it: where it lives, which
@@ -25,7 +26,17 @@ export interface Endpoint {
 
 const ALL = Object.keys(CURRENCIES) as Currency[];
 
-const ORDER_ANSWER = ['orderId', 'orderNo', 'amount', 'fee', 'actualAmount', 'status', 'payTime', 'errorMsg'];
+/** An order query (§4.7): by orderId, orderNo or both; the answer's members as the BRL, MYR, SAR and IDR tables list them. */
+function orderQuery(kind: OrderKind, currencies: readonly Currency[]): Endpoint {
+	return {
+		section: '4.7',
+		kind: 'read',
+		currencies,
+		path: (currency: string) => queryPath(kind, currency),
+		request: ['orderId', 'orderNo'],
+		response: ['orderId', 'orderNo', 'amount', 'fee', 'actualAmount', 'status', 'payTime', 'errorMsg'],
+	};
+}
 
 export const ENDPOINTS = {
 	payoutApply: {
@@ -47,23 +58,9 @@ export const ENDPOINTS = {
 		response: ['orderId', 'orderNo', 'payUrl', 'clientToken'],
 	},
 	/** BRL and MYR are the contract's own payout queries; every other currency uses the same path (USDC has none). */
-	payoutQuery: {
-		section: '4.7',
-		kind: 'read',
-		currencies: ALL.filter((code) => code !== 'USDC'),
-		path: (currency: string) => queryPath('payout', currency),
-		request: ['orderId', 'orderNo'],
-		response: ORDER_ANSWER,
-	},
+	payoutQuery: orderQuery('payout', ALL.filter((code) => code !== 'USDC')),
 	/** SAR, IDR and USDC are the contract's own collection queries; the others use the same path. */
-	collectionQuery: {
-		section: '4.7',
-		kind: 'read',
-		currencies: ALL,
-		path: (currency: string) => queryPath('collection', currency),
-		request: ['orderId', 'orderNo'],
-		response: ORDER_ANSWER,
-	},
+	collectionQuery: orderQuery('collection', ALL),
 	voucher: {
 		section: '4.8',
 		kind: 'read',

@@ -191,13 +191,7 @@ function asCreateFailure(failure: GatewayFailure): GatewayFailure {
 	return new GatewayFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${why})`, failure.details);
 }
 
-async function attempt(
-	ctx: GatewayContext,
-	path: string,
-	body: IDataObject,
-	settings: HaiPaySettings,
-	options: CallOptions,
-): Promise<Answer> {
+async function attempt(ctx: GatewayContext, path: string, body: IDataObject, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
 	const sent = await post(ctx, path, body, options).then(
 		(response) => ({ response }),
 		(error: unknown) => ({ error, code: errorCode(error) }),

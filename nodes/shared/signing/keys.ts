@@ -55,30 +55,21 @@ function firstThatLoads(label: string, attempts: Attempt[]): KeyObject {
 	);
 }
 
-function privateAttempts(text: KeyText): Attempt[] {
-	if (text.pem !== undefined) {
-		const pem = text.pem;
-		return [{ format: 'PEM (PKCS#8 or PKCS#1)', load: () => createPrivateKey(pem) }];
-	}
-	const der = text.der;
-	if (der === undefined) return [{ format: 'PEM', load: fail }, { format: 'base64', load: fail }];
-	return [
-		{ format: 'base64 PKCS#8', load: () => createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) },
-		{ format: 'base64 PKCS#1', load: () => createPrivateKey({ key: der, format: 'der', type: 'pkcs1' }) },
-	];
-}
+/** The formats each kind of key is tried in: PEM as armoured, bare base64 as either DER encoding. */
+const FORMATS = {
+	private: { pem: 'PEM (PKCS#8 or PKCS#1)', der: { 'base64 PKCS#8': 'pkcs8', 'base64 PKCS#1': 'pkcs1' } },
+	public: { pem: 'PEM (SPKI or PKCS#1)', der: { 'base64 X.509 SubjectPublicKeyInfo': 'spki', 'base64 PKCS#1': 'pkcs1' } },
+} as const;
 
-function publicAttempts(text: KeyText): Attempt[] {
-	if (text.pem !== undefined) {
-		const pem = text.pem;
-		return [{ format: 'PEM (SPKI or PKCS#1)', load: () => createPublicKey(pem) }];
-	}
-	const der = text.der;
+function attempts(kind: 'private' | 'public', text: KeyText): Attempt[] {
+	const create = kind === 'private' ? createPrivateKey : createPublicKey;
+	const { pem, der } = text;
+	if (pem !== undefined) return [{ format: FORMATS[kind].pem, load: () => create(pem) }];
 	if (der === undefined) return [{ format: 'PEM', load: fail }, { format: 'base64', load: fail }];
-	return [
-		{ format: 'base64 X.509 SubjectPublicKeyInfo', load: () => createPublicKey({ key: der, format: 'der', type: 'spki' }) },
-		{ format: 'base64 PKCS#1', load: () => createPublicKey({ key: der, format: 'der', type: 'pkcs1' }) },
-	];
+	return Object.entries(FORMATS[kind].der).map(([format, type]) => ({
+		format,
+		load: () => create({ key: der, format: 'der', type: type as 'pkcs1' }),
+	}));
 }
 
 function fail(): KeyObject {
@@ -86,9 +77,9 @@ function fail(): KeyObject {
 }
 
 export function parsePrivateKey(text: string, label = 'merchant private key'): KeyObject {
-	return firstThatLoads(label, privateAttempts(normalise(text)));
+	return firstThatLoads(label, attempts('private', normalise(text)));
 }
 
 export function parsePublicKey(text: string, label = 'HaiPay public key'): KeyObject {
-	return firstThatLoads(label, publicAttempts(normalise(text)));
+	return firstThatLoads(label, attempts('public', normalise(text)));
 }
