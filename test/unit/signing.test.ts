@@ -208,6 +208,13 @@ describe('one memo per credential: its settings and parsed keys', () => {
 		expect(verifyBody({ a: '1' }, signBody({ a: '1' }, 's', privateKeyOf(other)), 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
 	});
 
+	it('derives them again for a change in any field the settings read, and keeps them for one they ignore', () => {
+		const first = settingsFor({ ...fields });
+		const changes = { environment: 'production', productionUrl: 'https://x.example', baseUrl: 'http://127.0.0.1:2', appId: 1002, currency: 'ZAR', secretKey: 't', haipayPublicKey: TEST_KEYS.otherPublic, arrayStyle: 'list' };
+		for (const [name, value] of Object.entries(changes)) expect(settingsFor({ ...fields, [name]: value })).not.toBe(first);
+		expect(settingsFor({ ...fields, unrelated: 'anything' })).toBe(first);
+	});
+
 	it('still reports a bad key, without keeping it', () => {
 		const broken = settingsOf({ privateKey: 'not a key', haipayPublicKey: 'not a key either' });
 		expect(() => privateKeyOf(broken)).toThrow(KeyFormatError);

@@ -90,15 +90,18 @@ function lackingOf(settings: Pick<HaiPaySettings, 'appId' | 'baseUrl' | 'secretK
  * The one memo of a credential: its settings, and with them its parsed keys. A bulk run signs thousands of bodies
  * and a trigger verifies every callback with the same keys, and parsing a key costs far more than a signature.
  * n8n may hand over a fresh copy of the credential for each request, so the memo is keyed by a digest of the
- * fields rather than by the object, and the key text itself is never kept as a map key.
+ * fields the settings come from rather than by the object, and the key text itself is never kept as a map key.
  */
 const memo = new Map<string, HaiPaySettings>();
 const MEMO_LIMIT = 32;
 
+/** The credential fields settings are derived from: nothing else can change them. */
+const SETTING_FIELDS = ['environment', 'productionUrl', 'baseUrl', 'appId', 'currency', 'secretKey', 'privateKey', 'haipayPublicKey', 'arrayStyle'];
+
+/** JSON keeps every value apart from the next, so no two different credentials can share a digest input. */
 function digestOf(credentials: ICredentialDataDecryptedObject): string {
-	const hash = createHash('sha256');
-	for (const name of Object.keys(credentials).sort()) hash.update(name).update('\0').update(String(credentials[name])).update('\0');
-	return hash.digest('hex');
+	const values = SETTING_FIELDS.map((name) => credentials[name] ?? null);
+	return createHash('sha256').update(JSON.stringify(values)).digest('hex');
 }
 
 export function settingsFor(credentials: ICredentialDataDecryptedObject): HaiPaySettings {
