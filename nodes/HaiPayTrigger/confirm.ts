@@ -4,7 +4,7 @@ import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
 import { GatewayFailure } from '../shared/gateway/outcome';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/settings';
-import { isFinalStatus, type OrderKind } from '../shared/contract/statuses';
+import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { OrderFacts } from './callback';
 import { shown } from './filters';
 
@@ -26,12 +26,6 @@ export type Confirmation =
 	| { result: 'retry'; log: string };
 
 const CURRENCY = /^[A-Z]{3}$/;
-
-function statusOf(value: unknown): number | undefined {
-	if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
-	if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
-	return undefined;
-}
 
 /** Payouts and collections share a URL when the trigger takes either: ask both, payouts first. */
 function kindsToAsk(facts: OrderFacts, setting: 'payout' | 'collection' | 'either'): OrderKind[] {
@@ -76,10 +70,7 @@ export async function confirmWithHaiPay(
 		}
 	}
 	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
-	if (answer.verification !== 'verified') {
-		return { result: 'retry', log: `HaiPay's answer to the order query is ${answer.verification}, so it cannot confirm anything` };
-	}
-	const current = statusOf(answer.data.status);
+	const current = exactStatus(answer.data.status);
 	if (current === facts.status) return { result: 'confirmed', data: answer.data, kind };
 	const said = `HaiPay says the order's status is ${shown(answer.data.status)}, the callback says ${facts.status}`;
 	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.

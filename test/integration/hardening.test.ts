@@ -314,7 +314,7 @@ describe('advice fits the operation', () => {
 });
 
 describe('Resolve Unknown Outcomes', () => {
-	const resolving = (within = 20) => ({ ...createTzs, options: { timeout: 1500, resolveWithin: within } });
+	const resolving = (within = 20) => ({ ...createTzs, options: { timeout: 1500, resolveWithin: within, notFoundAfter: 1 } });
 
 	it.each([
 		['a time-out after the order was created', { name: 'Time Out' }],

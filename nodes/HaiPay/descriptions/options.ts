@@ -5,6 +5,7 @@ export const DEFAULT_REQUESTS_PER_SECOND = 0;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_READ_RETRIES = 2;
 export const DEFAULT_RESOLVE_WITHIN_SECONDS = 60;
+export const DEFAULT_NOT_FOUND_AFTER_SECONDS = 30;
 
 /*
  * Run-wide settings: how fast and how politely a run talks to the gateway. Creates and reads each have their own
@@ -59,6 +60,15 @@ export const createOptions: INodeProperties = {
 			description:
 				'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. TZS payouts accept no extra fields.',
 		},
+		{
+			displayName: 'Not Found After (Seconds)',
+			name: 'notFoundAfter',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: DEFAULT_NOT_FOUND_AFTER_SECONDS,
+			description:
+				'While resolving, HaiPay\'s signed "no such order" counts only from a query sent at least this long after the create\'s request ended, since a create still on its way may land later. Keep it below Resolve Within.',
+		},
 		requestsPerSecond,
 		{
 			displayName: 'Resolve Unknown Outcomes',
@@ -66,7 +76,7 @@ export const createOptions: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to query each item whose outcome is unknown (a time-out, a 5xx, an unreadable answer) after the sends, and report what HaiPay says: accepted, not_found (safe to send again with the same orderId), or still unknown. Nothing is ever sent twice.',
+				'Whether to query each item whose outcome is unknown (a time-out, a 5xx, an unreadable answer) or refused (HaiPay does not sign refusals) after the sends, and report what HaiPay\'s signed answers prove: accepted, duplicate, not_found (safe to send again with the same orderId), rejected, or still unknown. Nothing is ever sent twice.',
 		},
 		{
 			displayName: 'Resolve Within (Seconds)',

@@ -4,6 +4,7 @@ import {
 	DEFAULT_CONCURRENCY,
 	DEFAULT_READ_RETRIES,
 	DEFAULT_REQUESTS_PER_SECOND,
+	DEFAULT_NOT_FOUND_AFTER_SECONDS,
 	DEFAULT_RESOLVE_WITHIN_SECONDS,
 	DEFAULT_TIMEOUT_MS,
 } from '../descriptions/options';
@@ -17,6 +18,8 @@ export interface RunOptions {
 	/** Creates only: query every item whose outcome is unknown, for up to `resolveWithinMs`. */
 	resolveUnknown: boolean;
 	resolveWithinMs: number;
+	/** Creates only: "no such order" counts only from a query sent this long after the create's request ended. */
+	notFoundAfterMs: number;
 	/** Creates only: whether an AI agent calling this node as a tool may send money. */
 	allowAgents: boolean;
 }
@@ -35,6 +38,7 @@ export function runOptionsOf(ctx: IExecuteFunctions): RunOptions {
 		retries: Math.floor(bounded(options.retries, DEFAULT_READ_RETRIES, 0, 10)),
 		resolveUnknown: options.resolveUnknown !== false,
 		resolveWithinMs: Math.floor(bounded(options.resolveWithin, DEFAULT_RESOLVE_WITHIN_SECONDS, 1, 3600) * 1000),
+		notFoundAfterMs: Math.floor(bounded(options.notFoundAfter, DEFAULT_NOT_FOUND_AFTER_SECONDS, 1, 3600) * 1000),
 		allowAgents: options.allowAgents === true,
 	};
 }

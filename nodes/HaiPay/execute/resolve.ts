@@ -2,76 +2,139 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { lookupOrder, type LookupResult } from '../../shared/gateway/lookup';
-import { GatewayFailure } from '../../shared/gateway/outcome';
+import { GatewayFailure, gatewayText } from '../../shared/gateway/outcome';
 import type { CallOptions, GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/settings';
 import type { OrderKind } from '../../shared/contract/statuses';
+import { compareDecimal } from '../validation/amount';
+import { pool } from './pool';
 import type { Prepared } from './types';
 
-/** What HaiPay said of a create whose outcome was unknown. */
-export type Resolution =
-	| { type: 'accepted'; data: IDataObject; verified: boolean }
-	| { type: 'not_found'; failure: GatewayFailure }
-	| { type: 'unknown'; failure: GatewayFailure };
+/** What HaiPay's proven answers say of a create whose outcome was not proven. */
+export type Resolution = { type: 'accepted'; data: IDataObject } | { type: 'failed'; failure: GatewayFailure };
+
+/** One create to settle: what it sent, why its outcome is open, and when its request ended. */
+export interface Unsettled {
+	itemIndex: number;
+	prepared: Prepared;
+	failure: GatewayFailure;
+	/** When the create's request ended (answered, failed or timed out): a create in flight lands after this. */
+	endedAt: number;
+}
 
 export interface ResolveSettings {
 	kind: OrderKind;
 	settings: HaiPaySettings;
 	call: Omit<CallOptions, 'kind' | 'acceptFile' | 'retries'>;
+	concurrency: number;
 	/** How long to keep asking, from the moment resolution starts. */
 	withinMs: number;
+	/** "No such order" counts only from a query sent at least this long after the create's request ended. */
+	notFoundAfterMs: number;
 }
 
 /** Waits between queries of one order: soon after the send, then less often. */
-const BACKOFF_MS = [0, 1000, 2000, 4000, 8000, 15000];
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
 
-function pauseBefore(attempt: number): number {
-	return BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)];
+interface Open extends Unsettled {
+	attempts: number;
+	nextAt: number;
+	why: string;
+	resolution?: Resolution;
 }
 
-function settled(result: LookupResult): Resolution | undefined {
-	if (result.found) return { type: 'accepted', data: result.data, verified: result.verification === 'verified' };
-	// A "no such order" leads to a resend: it counts only when HaiPay signed it.
-	if (result.verification !== 'verified') return undefined;
-	const said = result.errorMsg === '' ? '' : ` ("${result.errorMsg}")`;
-	return {
-		type: 'not_found',
-		failure: new GatewayFailure('not_found', `HaiPay has no order with this orderId${said}: the create did not reach it`, {
-			gatewayMessage: result.errorMsg,
-		}),
-	};
+function plainDecimal(value: unknown): string | undefined {
+	const text = typeof value === 'number' ? String(value) : value;
+	return typeof text === 'string' && /^\d+(?:\.\d{1,10})?$/.test(text) ? text : undefined;
+}
+
+/** An order HaiPay has under this orderId: this create's, unless its amount shows it is another request's. */
+function found(open: Open, data: IDataObject): Resolution {
+	const theirs = plainDecimal(data.amount);
+	const ours = plainDecimal(open.prepared.body.amount);
+	if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { type: 'accepted', data };
+	const message = `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`;
+	return { type: 'failed', failure: new GatewayFailure('duplicate', message, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) }) };
+}
+
+/** "No such order", proven: after an unknown outcome the create can be sent again; after a refusal, the refusal stands. */
+function notFound(open: Open, errorMsg: string): Resolution {
+	if (open.failure.kind === 'rejected') {
+		const message = `${open.failure.message}; HaiPay's signed order query confirms it has no order with this orderId`;
+		return { type: 'failed', failure: new GatewayFailure('rejected', message, open.failure.details) };
+	}
+	const said = errorMsg === '' ? '' : ` ("${gatewayText(errorMsg)}")`;
+	const message = `HaiPay has no order with this orderId${said}: the create did not reach it`;
+	return { type: 'failed', failure: new GatewayFailure('not_found', message, { ...open.failure.details, gatewayMessage: errorMsg }) };
+}
+
+/** Takes in one proven answer: settles the create, or says when to ask again. */
+function weigh(open: Open, result: LookupResult, askedAt: number, how: ResolveSettings): void {
+	if (result.found) {
+		open.resolution = found(open, result.data);
+		return;
+	}
+	const landsBy = open.endedAt + how.notFoundAfterMs;
+	if (askedAt >= landsBy) {
+		open.resolution = notFound(open, result.errorMsg);
+		return;
+	}
+	open.why = `HaiPay said, signed, that it has no such order ${Math.round((askedAt - open.endedAt) / 1000)} s after the create ended, but a create still on its way may land up to ${how.notFoundAfterMs / 1000} s after ("Not Found After")`;
+	open.nextAt = Math.max(open.nextAt, landsBy);
+}
+
+async function ask(ctx: GatewayContext, open: Open, how: ResolveSettings, ends: number): Promise<void> {
+	const askedAt = Date.now();
+	open.nextAt = askedAt + BACKOFF_MS[Math.min(open.attempts, BACKOFF_MS.length - 1)];
+	open.attempts += 1;
+	try {
+		const ref = { kind: how.kind, currency: open.prepared.currency, orderId: open.prepared.orderId };
+		const call = { ...how.call, timeoutMs: Math.max(1, Math.min(how.call.timeoutMs, ends - askedAt)), retries: 0 };
+		weigh(open, await lookupOrder(ctx, how.settings, ref, call), askedAt, how);
+	} catch (error) {
+		open.why = error instanceof Error ? error.message : String(error);
+	}
+}
+
+/** What an open create reports when no proven answer settled it in time: its outcome is unknown. */
+function stillOpen(open: Open, how: ResolveSettings): Resolution {
+	const seconds = Math.round(how.withinMs / 1000);
+	const { failure } = open;
+	const message =
+		failure.kind === 'rejected'
+			? `${failure.message}; that refusal is not signed, and querying the order for ${seconds} s did not show that nothing was created: ${open.why}`
+			: `${failure.message}; querying it for ${seconds} s did not settle it: ${open.why}`;
+	return { type: 'failed', failure: new GatewayFailure('unknown', message, failure.details) };
 }
 
 /**
- * Asks HaiPay about one create whose outcome is unknown, until a trusted answer settles it or the time is up.
- * Never sends the create again: only `/{ccy}/pay/query` or `/{ccy}/collect/query`.
+ * Asks HaiPay about every create whose outcome is not proven (an `unknown`, or a refusal, which HaiPay does not
+ * sign), until proven answers settle them or the time is up. Never sends a create again: only
+ * `/{ccy}/pay/query` or `/{ccy}/collect/query`. A create is waited for without holding a query slot, so many
+ * creates waiting out "Not Found After" wait together.
  */
-export async function resolveUnknown(ctx: GatewayContext, prepared: Prepared, unknown: GatewayFailure, how: ResolveSettings): Promise<Resolution> {
+export async function resolveAll(ctx: GatewayContext, unsettled: Unsettled[], how: ResolveSettings): Promise<Map<number, Resolution>> {
 	const ends = Date.now() + how.withinMs;
-	let lastReason = 'no query was answered in time';
-	for (let attempt = 0; ; attempt++) {
-		const pause = pauseBefore(attempt);
-		if (Date.now() + pause >= ends) break;
-		if (pause > 0) await sleep(pause);
-		const remaining = ends - Date.now();
-		if (remaining < 200) break;
-		try {
-			const result = await lookupOrder(
-				ctx,
-				how.settings,
-				{ kind: how.kind, currency: prepared.currency, orderId: prepared.orderId },
-				{ ...how.call, timeoutMs: Math.min(how.call.timeoutMs, remaining), retries: 0 },
-			);
-			const resolution = settled(result);
-			if (resolution !== undefined) return resolution;
-			lastReason = 'HaiPay said it has no such order, but without the HaiPay public key in the credential that answer cannot be trusted';
-		} catch (error) {
-			lastReason = error instanceof Error ? error.message : String(error);
-		}
+	const open: Open[] = unsettled.map((entry) => ({ ...entry, attempts: 0, nextAt: 0, why: 'no query was answered in time' }));
+	for (;;) {
+		const now = Date.now();
+		await pool(
+			open.filter((entry) => entry.resolution === undefined && entry.nextAt <= now),
+			how.concurrency,
+			() => false,
+			async (entry) => await ask(ctx, entry, how, ends),
+		);
+		const waiting = open.filter((entry) => entry.resolution === undefined);
+		if (waiting.length === 0) break;
+		const next = Math.min(...waiting.map((entry) => entry.nextAt));
+		if (next >= ends - 200) break;
+		await sleep(Math.max(0, next - Date.now()));
 	}
-	const seconds = Math.round(how.withinMs / 1000);
-	return {
-		type: 'unknown',
-		failure: new GatewayFailure('unknown', `${unknown.message}; querying it for ${seconds} s did not settle it: ${lastReason}`, unknown.details),
-	};
+	return new Map(open.map((entry) => [entry.itemIndex, entry.resolution ?? stillOpen(entry, how)]));
+}
+
+/** Without the HaiPay public key no answer proves anything: an unknown outcome stays unknown, at once. */
+export function unresolvable(failure: GatewayFailure): Resolution {
+	const message = `${failure.message}; it cannot be resolved by a query: the credential has no HaiPay public key, so no answer of HaiPay's can be proven`;
+	return { type: 'failed', failure: new GatewayFailure('unknown', message, failure.details) };
 }

@@ -1,5 +1,5 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { ambiguityOf } from '../../shared/signing/canonical';
 import { KeyFormatError } from '../../shared/signing/keys';
@@ -10,7 +10,8 @@ import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './options';
 import { dataItem } from './present';
-import { resolveUnknown, type Resolution } from './resolve';
+import { pacer, pool } from './pool';
+import { resolveAll, unresolvable, type Resolution, type Unsettled } from './resolve';
 import type { Operation, Prepared } from './types';
 
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
@@ -67,30 +68,8 @@ function calledByAgent(ctx: IExecuteFunctions): boolean {
 	return ctx.getNode().type.endsWith('Tool') || (typeof asTool === 'function' && asTool.call(ctx) === true);
 }
 
-/** Spaces request starts evenly when a rate is set; shared by every worker of the run. */
-function pacer(requestsPerSecond: number): () => Promise<void> {
-	if (requestsPerSecond <= 0) return async () => {};
-	const interval = 1000 / requestsPerSecond;
-	let next = 0;
-	return async () => {
-		const now = Date.now();
-		const start = Math.max(now, next);
-		next = start + interval;
-		if (start > now) await sleep(start - now);
-	};
-}
-
-/** Runs `work` over the indexes with at most `limit` in flight, until done or `stopped()` says so. */
-async function pool(indexes: number[], limit: number, stopped: () => boolean, work: (index: number) => Promise<void>): Promise<void> {
-	let cursor = 0;
-	const worker = async () => {
-		while (cursor < indexes.length && !stopped()) await work(indexes[cursor++]);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, Math.max(indexes.length, 1)) }, worker));
-}
-
-/** One item's fate: its output, or why it failed. */
-type Result = { output: INodeExecutionData } | { failure: GatewayFailure };
+/** One item's fate: its output, or why it failed (and, once sent, when its request ended). */
+type Result = { output: INodeExecutionData } | { failure: GatewayFailure; endedAt?: number };
 
 /** Sends one prepared item and turns the answer into output, or into a failure when it is not proof. */
 async function sendOne(
@@ -110,7 +89,7 @@ async function sendOne(
 			credential: run.credential,
 		});
 	} catch (error) {
-		return { failure: failureOf(error, 'send', operation.kind) };
+		return { failure: failureOf(error, 'send', operation.kind), endedAt: Date.now() };
 	}
 	const distrust = operation.distrust(answer, request);
 	if (distrust !== undefined) {
@@ -118,7 +97,7 @@ async function sendOne(
 			operation.kind === 'create'
 				? new GatewayFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${distrust})`, {})
 				: new GatewayFailure('untrusted', `HaiPay's answer could not be trusted: ${distrust}`, {});
-		return { failure };
+		return { failure, endedAt: Date.now() };
 	}
 	try {
 		return { output: await operation.present(ctx, itemIndex, answer, request) };
@@ -127,9 +106,11 @@ async function sendOne(
 	}
 }
 
-function resolvedOutput(resolution: Resolution & { type: 'accepted' }, prepared: Prepared, kind: OrderKind): INodeExecutionData {
-	const answer: Answer = { type: 'data', data: resolution.data, verification: resolution.verified ? 'verified' : 'unverified' };
-	return { json: dataItem(answer, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }) };
+/** An item a query settled: the order HaiPay showed, or the failure its answers proved. */
+function resolvedResult(resolution: Resolution, prepared: Prepared, kind: OrderKind): Result {
+	if (resolution.type === 'failed') return { failure: resolution.failure };
+	const answer: Answer = { type: 'data', data: resolution.data, verification: 'verified' };
+	return { output: { json: dataItem(answer, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }) } };
 }
 
 /** Refuses a create that an AI agent calls without leave, and warns when n8n would resend accepted items. */
@@ -191,21 +172,30 @@ async function sendAll(run: Run, sendable: number[], resolving: boolean): Promis
 	});
 }
 
-/** Queries every create whose outcome is unknown, and replaces its failure with what HaiPay says. */
-async function resolveAll(run: Run, sendable: number[]): Promise<void> {
-	const unknown = sendable.filter((itemIndex) => {
-		const result = run.results[itemIndex];
-		return result !== undefined && 'failure' in result && result.failure.kind === 'unknown';
-	});
+/** Whether a create's failure leaves its outcome open to a query: an unknown one, or a refusal HaiPay did not sign. */
+function isOpen(result: Result | undefined, settings: HaiPaySettings): result is { failure: GatewayFailure; endedAt: number } {
+	if (result === undefined || !('failure' in result) || result.endedAt === undefined) return false;
+	return result.failure.kind === 'unknown' || (result.failure.kind === 'rejected' && settings.haipayPublicKey !== '');
+}
+
+/** Queries every create whose outcome is open, and replaces its failure with what HaiPay's proven answers say. */
+async function resolveOpen(run: Run, sendable: number[]): Promise<void> {
 	const { settings, credential, options } = run;
-	const how = { kind: run.operation.resource as OrderKind, settings, call: { timeoutMs: options.timeoutMs, credential }, withinMs: options.resolveWithinMs };
-	await pool(unknown, options.concurrency, () => false, async (itemIndex) => {
-		const request = run.prepared[itemIndex] as Prepared;
-		const failure = (run.results[itemIndex] as { failure: GatewayFailure }).failure;
-		const resolution = await resolveUnknown(run.ctx, request, failure, how);
-		run.results[itemIndex] =
-			resolution.type === 'accepted' ? { output: resolvedOutput(resolution, request, how.kind) } : { failure: resolution.failure };
-	});
+	const kind = run.operation.resource as OrderKind;
+	const open: Unsettled[] = [];
+	for (const itemIndex of sendable) {
+		const result = run.results[itemIndex];
+		if (!isOpen(result, settings)) continue;
+		const prepared = run.prepared[itemIndex] as Prepared;
+		if (settings.haipayPublicKey === '') run.results[itemIndex] = resolvedResult(unresolvable(result.failure), prepared, kind);
+		else open.push({ itemIndex, prepared, failure: result.failure, endedAt: result.endedAt });
+	}
+	if (open.length === 0) return;
+	const call = { timeoutMs: options.timeoutMs, credential };
+	const how = { kind, settings, call, concurrency: options.concurrency, withinMs: options.resolveWithinMs, notFoundAfterMs: options.notFoundAfterMs };
+	for (const [itemIndex, resolution] of await resolveAll(run.ctx, open, how)) {
+		run.results[itemIndex] = resolvedResult(resolution, run.prepared[itemIndex] as Prepared, kind);
+	}
 }
 
 /** One output item per input item, in input order; without "Continue On Fail" the first failure stops the run. */
@@ -244,6 +234,6 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	const sendable = run.prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));
 	const resolving = isCreate && options.resolveUnknown;
 	await sendAll(run, sendable, resolving);
-	if (resolving) await resolveAll(run, sendable);
+	if (resolving) await resolveOpen(run, sendable);
 	return collect(run, count);
 }

@@ -29,14 +29,22 @@ const FINAL = new Set(FINAL_STATUSES);
 /** Outcome groups a workflow routes on. */
 export type StatusGroup = 'success' | 'failed' | 'partial' | 'pending' | 'abnormal' | 'unknown';
 
-function asNumber(status: unknown): number | undefined {
-	if (typeof status === 'number' && Number.isInteger(status)) return status;
-	if (typeof status === 'string' && /^-?\d+$/.test(status.trim())) return Number(status.trim());
+/**
+ * An order status as the integer it states, or undefined. Only a JSON number whose value is a safe integer, or a
+ * string of plain decimal digits (no sign but a leading minus, no leading zero, no spaces), is one: "0x3", " 3 ",
+ * "03", [3] and 3.5 state no status, so nothing is decided on them.
+ */
+export function exactStatus(status: unknown): number | undefined {
+	if (typeof status === 'number') return Number.isSafeInteger(status) ? status : undefined;
+	if (typeof status === 'string' && /^(?:0|-?[1-9]\d{0,15})$/.test(status)) {
+		const value = Number(status);
+		return Number.isSafeInteger(value) ? value : undefined;
+	}
 	return undefined;
 }
 
 export function statusLabel(status: unknown, kind?: OrderKind): string | undefined {
-	const value = asNumber(status);
+	const value = exactStatus(status);
 	if (value === undefined) return undefined;
 	if (COMMON[value] !== undefined) return COMMON[value];
 	if (kind !== 'payout' && COLLECTION_ONLY[value] !== undefined) return COLLECTION_ONLY[value];
@@ -44,12 +52,12 @@ export function statusLabel(status: unknown, kind?: OrderKind): string | undefin
 }
 
 export function isFinalStatus(status: unknown): boolean {
-	const value = asNumber(status);
+	const value = exactStatus(status);
 	return value !== undefined && FINAL.has(value);
 }
 
 export function statusGroup(status: unknown): StatusGroup {
-	switch (asNumber(status)) {
+	switch (exactStatus(status)) {
 		case 2:
 			return 'success';
 		case 3:

@@ -4,8 +4,7 @@ import { GatewayFailure, gatewayText } from './outcome';
 import { callGateway, type CallOptions, type GatewayContext } from './request';
 import type { HaiPaySettings } from '../signing/settings';
 import { queryPath } from '../contract/paths';
-import type { OrderKind } from '../contract/statuses';
-import type { Verification } from '../signing/verification';
+import { exactStatus, type OrderKind } from '../contract/statuses';
 
 /** One order to ask HaiPay about: by orderNo (faster), by orderId, or both. */
 export interface OrderRef {
@@ -17,13 +16,10 @@ export interface OrderRef {
 }
 
 /**
- * What HaiPay says of one order, once its answer is proven to be about that order. `found: false` is HaiPay's
- * "no such order" (see `isNotFound`).
+ * What HaiPay says of one order, once its answer is proven: signed by HaiPay, and naming the order asked for.
+ * `found: false` is HaiPay's "no such order" (see `isNotFound`).
  */
-export type LookupResult =
-	| { found: true; data: IDataObject; verification: Verification }
-	| { found: false; errorMsg: string; verification: Verification };
-
+export type LookupResult = { found: true; data: IDataObject } | { found: false; errorMsg: string };
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
@@ -31,7 +27,8 @@ function text(value: unknown): string {
 
 /**
  * Why an answer's data is not about the order asked for, or undefined when it is. A member that is present and
- * non-empty must equal what was asked; an answer that names an order must name it by what was asked.
+ * non-empty must equal what was asked; an answer that names an order must name it by what was asked. Used for the
+ * Get operations, where an answer that names no order is shown as it came.
  */
 export function mismatchOf(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDataObject): string | undefined {
 	const orderId = text(data.orderId);
@@ -49,17 +46,34 @@ export function mismatchOf(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDa
 }
 
 /**
- * HaiPay's answer for an order it does not have (docs/contract.md §4.7): status 3 with a reason, and no order behind it: no
- * order number of HaiPay's, or no amount (an order that exists and failed has both; a query by orderNo may echo
- * the number asked for).
+ * HaiPay's answer for an order it does not have (docs/contract.md §4.7): the exact status 3 with a reason, and no
+ * order behind it: no order number of HaiPay's, or no amount (an order that exists and failed has both; a query by
+ * orderNo may echo the number asked for).
  */
 export function isNotFound(data: IDataObject): boolean {
-	return Number(data.status) === 3 && (text(data.orderNo) === '' || text(data.amount) === '');
+	return exactStatus(data.status) === 3 && (text(data.orderNo) === '' || text(data.amount) === '');
 }
 
 /**
- * Queries one order and proves the answer is about it. Throws a GatewayFailure when no trusted answer came:
- * `untrusted` for an answer about another order (or a bad signature), `unavailable` after the read's retries.
+ * Why a lookup answer proves nothing about the order asked for, or undefined when it names it. Stricter than
+ * `mismatchOf`, because what a lookup concludes is acted on without a person reading it: the answer must name the
+ * order by the orderId asked for (and by the orderNo, when one is known), and an order HaiPay has must carry its
+ * orderNo. A signed answer to some other request (a balance, another order, `{amount, status}`) names neither.
+ */
+export function unproven(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDataObject): string | undefined {
+	const mismatch = mismatchOf(ref, data);
+	if (mismatch !== undefined) return mismatch;
+	const orderId = text(data.orderId);
+	const orderNo = text(data.orderNo);
+	if (ref.orderId !== undefined && orderId !== ref.orderId) return `the answer does not name the orderId "${ref.orderId}"`;
+	if (ref.orderId === undefined && orderNo !== ref.orderNo) return `the answer does not name the orderNo "${ref.orderNo ?? ''}"`;
+	if (!isNotFound(data) && orderNo === '') return "the answer names no HaiPay order number, so it shows no order";
+	return undefined;
+}
+
+/**
+ * Queries one order and proves the answer is about it. Throws a GatewayFailure when no proven answer came:
+ * `untrusted` for an answer not signed by HaiPay or not about this order, `unavailable` after the read's retries.
  */
 export async function lookupOrder(
 	ctx: GatewayContext,
@@ -75,10 +89,15 @@ export async function lookupOrder(
 	if (answer.type !== 'data') {
 		throw new GatewayFailure('untrusted', 'HaiPay answered the order query without a data object', {});
 	}
-	const mismatch = mismatchOf(ref, answer.data);
-	if (mismatch !== undefined) throw new GatewayFailure('untrusted', `HaiPay's answer could not be trusted: ${mismatch}`, {});
-	if (isNotFound(answer.data)) {
-		return { found: false, errorMsg: text(answer.data.errorMsg), verification: answer.verification };
+	if (answer.verification !== 'verified') {
+		throw new GatewayFailure('untrusted', UNSIGNED_LOOKUP, {});
 	}
-	return { found: true, data: answer.data, verification: answer.verification };
+	const why = unproven(ref, answer.data);
+	if (why !== undefined) throw new GatewayFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
+	if (isNotFound(answer.data)) return { found: false, errorMsg: text(answer.data.errorMsg) };
+	return { found: true, data: answer.data };
 }
+
+/** Why a lookup without the HaiPay public key proves nothing. */
+export const UNSIGNED_LOOKUP =
+	"HaiPay's answer to the order query is not signed (the credential has no HaiPay public key), so it proves nothing about the order";
