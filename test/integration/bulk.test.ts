@@ -21,7 +21,8 @@ beforeEach(() => {
 	sandbox.control.reset();
 });
 
-const createTzs = payoutFromItem('TZS', TZS_FIELDS);
+/** Refused rows are confirmed by a query once Not Found After has passed: kept short here. */
+const createTzs = { ...payoutFromItem('TZS', TZS_FIELDS), options: { notFoundAfter: 1 } };
 
 /** Every 7th row breaks a different rule; every 50th is refused by the gateway. */
 function spreadsheet(rows: number): IDataObject[] {
@@ -42,7 +43,7 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		const valid = rows.length - invalid.length - refused.length;
 
 		const result = await runNode(sandbox, {
-			parameters: { ...createTzs, options: { concurrency: 16 } },
+			parameters: { ...createTzs, options: { concurrency: 16, notFoundAfter: 1 } },
 			items: rows,
 			settings: { onError: 'continueRegularOutput' },
 		});
@@ -77,7 +78,7 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		const invalid = rows.filter((_, index) => index % 7 === 3).length;
 		const refused = rows.filter((_, index) => index % 7 !== 3 && index % 50 === 10).length;
 		const result = await runNode(sandbox, {
-			parameters: { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { concurrency: 16 } },
+			parameters: { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { concurrency: 16, notFoundAfter: 1 } },
 			items: rows,
 			settings: { onError: 'continueRegularOutput' },
 		});
@@ -101,7 +102,7 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 
 	it('with a rate set, sends every row once and keeps output order', async () => {
 		const rows = Array.from({ length: 12 }, () => tzsRow());
-		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { requestsPerSecond: 40, concurrency: 4 } }, items: rows });
+		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { requestsPerSecond: 40, concurrency: 4, notFoundAfter: 1 } }, items: rows });
 		expect(result.jsonOf(NODE).map((item) => item.orderId)).toEqual(rows.map((row) => row.orderId));
 		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(12);
 	});

@@ -43,6 +43,8 @@ describe('collection create (USD MIT)', () => {
 	const parameters: INodeParameters = {
 		...payoutFromItem('USD', mitFields, ['tokenID']),
 		resource: 'collection',
+		// A refused create is confirmed by a query once Not Found After has passed: kept short here.
+		options: { notFoundAfter: 1 },
 	};
 
 	it('first charge returns a payment page; its token charges the card later without one', async () => {

@@ -80,7 +80,8 @@ function weigh(open: Open, result: LookupResult, askedAt: number, how: ResolveSe
 		return;
 	}
 	open.why = `HaiPay said, signed, that it has no such order ${Math.round((askedAt - open.endedAt) / 1000)} s after the create ended, but a create still on its way may land up to ${how.notFoundAfterMs / 1000} s after ("Not Found After")`;
-	open.nextAt = Math.max(open.nextAt, landsBy);
+	// Asked again as usual, since the order may still land, and once more as soon as the span has passed.
+	open.nextAt = Math.min(open.nextAt, landsBy);
 }
 
 async function ask(ctx: GatewayContext, open: Open, how: ResolveSettings, ends: number): Promise<void> {
