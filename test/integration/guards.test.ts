@@ -8,11 +8,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { APP_IDS } from '../fixtures/bodies';
+import { APP_IDS, MIT_COLLECTION } from '../fixtures/bodies';
 import type { RunResult } from '../harness';
 import { flatten } from '../harness/logger';
 import { NODE, payoutFromItem, runNode, sandboxPerFile, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
-
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -25,6 +24,11 @@ const createTzs = payoutFromItem('TZS', TZS_FIELDS);
 const asIs = (parameters: IDataObject, options: IDataObject = {}) => ({ ...parameters, options: { resolveUnknown: false, ...options } });
 const keepGoing = { onError: 'continueRegularOutput' };
 const toErrorOutput = { onError: 'continueErrorOutput' };
+const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
+
+function sentWith(orderId: unknown) {
+	return sandbox.requests.filter((request) => request.orderId === orderId);
+}
 
 /** Everything a run leaves behind that a person or another system reads: the error, every item, every log line. */
 function everything(result: RunResult): string {
@@ -47,6 +51,61 @@ function safeNodeError(result: RunResult): unknown {
 		return undefined;
 	}
 }
+
+describe("n8n's Retry On Fail on a create", () => {
+	it('refuses a payout before anything is sent, and says to use On Error → Continue and a query instead', async () => {
+		// The gateway would leave the outcome unknown for good: the case where a retry used to send the create again.
+		sandbox.control.addFault({ type: 'statusZero', when: 'after', path: '/tzs/pay/apply', msg: 'System busy, please query the order' });
+		const before = sandbox.appliesReceived();
+		const row = tzsRow();
+		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: retrying });
+		expect(result.status).toBe('error');
+		expect(result.error).toMatchObject({ name: 'NodeOperationError' });
+		expect(result.error?.message).toContain('"Retry On Fail"');
+		expect(result.error?.message).toContain('On Error → Continue');
+		expect(`${result.error?.message} ${result.error?.description}`).toMatch(/unknown.*(query|Get)/);
+		expect(sandbox.appliesReceived() - before).toBe(0);
+		expect(sentWith(row.orderId)).toHaveLength(0);
+	});
+
+	it('refuses a collection the same way', async () => {
+		const before = sandbox.appliesReceived();
+		const result = await runNode(sandbox, {
+			currency: 'USD',
+			parameters: { resource: 'collection', operation: 'create', currency: 'USD', fieldsFrom: 'input' },
+			items: [{ orderId: uniqueOrderId('MIT'), ...MIT_COLLECTION }],
+			settings: retrying,
+		});
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('"Retry On Fail"');
+		expect(sandbox.appliesReceived() - before).toBe(0);
+	});
+
+	it('refuses under On Error → Continue too: the setting is refused, not the item', async () => {
+		const before = sandbox.appliesReceived();
+		const result = await runNode(sandbox, { parameters: createTzs, items: [tzsRow(), tzsRow()], settings: { ...retrying, ...keepGoing } });
+		expect(sandbox.appliesReceived() - before).toBe(0);
+		expect(everything(result)).toContain('Retry On Fail');
+		expect(result.jsonOf(NODE).some((item) => item.outcome === 'accepted')).toBe(false);
+	});
+
+	it.each([
+		['Get Balance', { resource: 'account', operation: 'getBalance', currency: 'TZS' }],
+		['Payout → Get', { resource: 'payout', operation: 'get', currency: 'TZS', orderId: 'NO-SUCH-ORDER' }],
+	])('lets %s run with Retry On Fail', async (_what, parameters) => {
+		const result = await runNode(sandbox, { parameters, settings: retrying });
+		expect(result.status).toBe('success');
+		expect(result.jsonOf(NODE)).toHaveLength(1);
+	});
+
+	it('lets Voucher → Download run with Retry On Fail', async () => {
+		const [paid] = (await runNode(sandbox, { parameters: createTzs, items: [tzsRow()] })).jsonOf(NODE);
+		sandbox.control.settle(paid.orderNo as string, 'success');
+		const result = await runNode(sandbox, { parameters: { resource: 'voucher', operation: 'download', orderNos: String(paid.orderNo) }, settings: retrying });
+		expect(result.status).toBe('success');
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ mimeType: 'application/pdf' });
+	});
+});
 
 describe('nothing secret in what a gateway echoes', () => {
 	const SECRET = 'test-only-secret-tzs';

@@ -9,6 +9,7 @@ import { assertUsable, privateKeyOf, publicKeyOf, settingsFor, type HaiPaySettin
 import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './options';
+import { guardCreate } from './guard';
 import { dataItem } from './present';
 import { resolveUnknown, type Resolution } from './resolve';
 import type { Operation, Prepared } from './types';
@@ -56,15 +57,6 @@ export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, se
 	const problem = unsignable(prepared, settings);
 	if (problem !== undefined) throw problem;
 	return prepared;
-}
-
-/**
- * Whether an AI agent is calling this node as a tool: n8n runs it then as the generated `…Tool` node type (and
- * newer n8n versions say so through `isToolExecution`).
- */
-function calledByAgent(ctx: IExecuteFunctions): boolean {
-	const asTool = (ctx as { isToolExecution?: () => boolean }).isToolExecution;
-	return ctx.getNode().type.endsWith('Tool') || (typeof asTool === 'function' && asTool.call(ctx) === true);
 }
 
 /** Spaces request starts evenly when a rate is set; shared by every worker of the run. */
@@ -130,21 +122,6 @@ async function sendOne(
 function resolvedOutput(resolution: Resolution & { type: 'accepted' }, prepared: Prepared, kind: OrderKind): INodeExecutionData {
 	const answer: Answer = { type: 'data', data: resolution.data, verification: resolution.verified ? 'verified' : 'unverified' };
 	return { json: dataItem(answer, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }) };
-}
-
-/** Refuses a create that an AI agent calls without leave, and warns when n8n would resend accepted items. */
-function guardCreate(ctx: IExecuteFunctions, options: RunOptions): void {
-	if (calledByAgent(ctx) && !options.allowAgents) {
-		throw new NodeOperationError(ctx.getNode(), 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off', {
-			description:
-				'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.',
-		});
-	}
-	if (ctx.getNode().retryOnFail === true) {
-		ctx.logger.warn(
-			'HaiPay: "Retry On Fail" is on for a create. A retry re-runs every item: accepted ones are refused as duplicates, which hides the real error. Use On Error: Continue instead.',
-		);
-	}
 }
 
 /** Everything one run of the node shares between its items. */
@@ -235,10 +212,10 @@ function collect(run: Run, count: number): INodeExecutionData[] {
  */
 export async function runOperation(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const count = ctx.getInputData().length;
-	const { settings, credential } = await loadSettings(ctx);
 	const options = runOptionsOf(ctx);
+	guardCreate(ctx, operation, options.allowAgents);
+	const { settings, credential } = await loadSettings(ctx);
 	const isCreate = operation.kind === 'create';
-	if (isCreate) guardCreate(ctx, options);
 	const run: Run = { ctx, operation, settings, credential, options, continueOnFail: ctx.continueOnFail(), prepared: new Array(count), results: new Array(count) };
 	prepareAll(run, count);
 	const sendable = run.prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));
