@@ -7,11 +7,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS, MIT_COLLECTION } from '../fixtures/bodies';
-import type { RunResult } from '../harness';
+import { runWorkflow, type RunResult } from '../harness';
 import { flatten } from '../harness/logger';
-import { NODE, payoutFromItem, runNode, sandboxPerFile, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import { credentialFor, NODE, payoutFromItem, runNode, sandboxPerFile, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -201,5 +202,74 @@ describe('nothing secret in what a gateway echoes', () => {
 		const stopped = await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()] });
 		expect(stopped.status).toBe('error');
 		expectNoSecret(everything(stopped));
+	});
+});
+
+/** The node as n8n's tool generation registers it: the same class under the name with "Tool" appended. */
+class HaiPayTool extends HaiPay {
+	constructor() {
+		super();
+		this.description = { ...this.description, name: 'haiPayTool', displayName: 'HaiPay Tool' };
+	}
+}
+
+const TOOL = 'HaiPay Tool';
+
+async function runAsTool(parameters: IDataObject, items: IDataObject[]): Promise<RunResult> {
+	return await runWorkflow({
+		nodeTypes: [HaiPayTool],
+		credentials: { hp: { type: 'haiPayApi', data: credentialFor(sandbox, 'TZS') } },
+		nodes: [{ name: TOOL, type: 'haiPayTool', parameters: parameters as never }],
+		items: items.map((json) => ({ json: json as never })),
+		timeoutMs: 60_000,
+	});
+}
+
+describe('Allow Use by AI Agents is a fixed switch', () => {
+	it.each([
+		['the model’s own argument', '={{ $json.allowAgents }}'],
+		['a constant expression', '={{ true }}'],
+	])('refuses an expression (%s), and sends nothing', async (_what, allowAgents) => {
+		const before = sandbox.appliesReceived();
+		const result = await runAsTool({ ...createTzs, options: { allowAgents } }, [tzsRow({ allowAgents: true }), tzsRow({ allowAgents: true })]);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('Allow Use by AI Agents');
+		expect(`${result.error?.message} ${result.error?.description}`).toMatch(/fixed switch, not an expression/);
+		expect(sandbox.appliesReceived() - before).toBe(0);
+	});
+
+	it.each([
+		['the whole Options collection as an expression', '={{ { allowAgents: true } }}'],
+		['the switch as $fromAI', { allowAgents: "={{ $fromAI('allowAgents', 'may I pay', 'boolean') }}" }],
+		['the switch as an expression behind a space', { allowAgents: ' ={{ true }}' }],
+		['the switch as text', { allowAgents: 'true' }],
+	])('attack: refuses %s, and sends nothing', async (_what, options) => {
+		const before = sandbox.appliesReceived();
+		const result = await runAsTool({ ...createTzs, options }, [tzsRow()]);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toContain('An AI agent may not send money');
+		expect(sandbox.appliesReceived() - before).toBe(0);
+	});
+
+	it('refuses a switch that is off, and sends nothing', async () => {
+		const before = sandbox.appliesReceived();
+		const off = await runAsTool({ ...createTzs, options: { allowAgents: false } }, [tzsRow(), tzsRow()]);
+		expect(off.status).toBe('error');
+		expect(off.error?.message).toContain('An AI agent may not send money');
+		expect(sandbox.appliesReceived() - before).toBe(0);
+	});
+
+	it('sends every item when the switch is fixed on, even with another option given as an expression', async () => {
+		const rows = [tzsRow(), tzsRow()];
+		const result = await runAsTool({ ...createTzs, options: { allowAgents: true, concurrency: '={{ 2 }}' } }, rows);
+		expect(result.status).toBe('success');
+		expect(result.jsonOf(TOOL).map((item) => item.outcome)).toEqual(['accepted', 'accepted']);
+	});
+
+	it('leaves a run that no agent started alone, whatever the switch holds', async () => {
+		const row = tzsRow({ allowAgents: false });
+		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { allowAgents: '={{ $json.allowAgents }}' } }, items: [row] });
+		expect(result.status).toBe('success');
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted' });
 	});
 });

@@ -48,7 +48,7 @@ export const createOptions: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Put n8n\'s human approval in front of the tool before switching it on.',
+				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n\'s human approval in front of the tool before switching it on.',
 		},
 		concurrency,
 		{

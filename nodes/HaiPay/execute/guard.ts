@@ -37,17 +37,46 @@ function refuseRetryOnFail(ctx: IExecuteFunctions, operation: Operation): void {
 	);
 }
 
-function refuseAgent(ctx: IExecuteFunctions, allowAgents: boolean): void {
-	if (!calledByAgent(ctx) || allowAgents) return;
-	throw new NodeOperationError(ctx.getNode(), 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off', {
-		description:
-			'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.',
-	});
+/** Whether a parameter's raw value, or anything on the way to it, is an expression (a string that starts with "="). */
+function expressionOnPath(parameters: unknown, path: string[]): boolean {
+	let current = parameters;
+	for (const key of path) {
+		if (typeof current === 'string' && current.startsWith('=')) return true;
+		if (current === null || typeof current !== 'object') return false;
+		current = (current as Record<string, unknown>)[key];
+	}
+	return typeof current === 'string' && current.startsWith('=');
 }
 
-/** Refuses a create that must not run as the node is set up; reads are never refused here. */
-export function guardCreate(ctx: IExecuteFunctions, operation: Operation, allowAgents: boolean): void {
+const AGENT_REFUSED = 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off';
+const AGENT_ADVICE =
+	'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.';
+
+/*
+ * An agent's tool call fills the node's expressions from the model's own arguments, so "Allow Use by AI Agents"
+ * counts only as a fixed switch, set by a person on the node, and only when it is on for every item.
+ */
+function refuseAgent(ctx: IExecuteFunctions, count: number): void {
+	if (!calledByAgent(ctx)) return;
+	if (expressionOnPath(ctx.getNode().parameters, ['options', 'allowAgents'])) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'An AI agent may not send money through this node: "Allow Use by AI Agents" must be a fixed switch, not an expression',
+			{
+				description: `${AGENT_ADVICE} An expression there (or an expression for the whole Options) could be set by the agent's own tool arguments, so it is refused whatever it returns.`,
+			},
+		);
+	}
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		if (ctx.getNodeParameter('options.allowAgents', itemIndex, false) !== true) {
+			throw new NodeOperationError(ctx.getNode(), AGENT_REFUSED, { description: AGENT_ADVICE, itemIndex });
+		}
+	}
+}
+
+/** Refuses a create that must not run as the node is set up, before anything is read, prepared or sent; reads pass. */
+export function guardCreate(ctx: IExecuteFunctions, operation: Operation, count: number): void {
 	if (operation.kind !== 'create') return;
 	refuseRetryOnFail(ctx, operation);
-	refuseAgent(ctx, allowAgents);
+	refuseAgent(ctx, count);
 }

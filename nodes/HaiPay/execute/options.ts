@@ -17,8 +17,6 @@ export interface RunOptions {
 	/** Creates only: query every item whose outcome is unknown, for up to `resolveWithinMs`. */
 	resolveUnknown: boolean;
 	resolveWithinMs: number;
-	/** Creates only: whether an AI agent calling this node as a tool may send money. */
-	allowAgents: boolean;
 }
 
 function bounded(value: unknown, fallback: number, min: number, max: number): number {
@@ -35,6 +33,5 @@ export function runOptionsOf(ctx: IExecuteFunctions): RunOptions {
 		retries: Math.floor(bounded(options.retries, DEFAULT_READ_RETRIES, 0, 10)),
 		resolveUnknown: options.resolveUnknown !== false,
 		resolveWithinMs: Math.floor(bounded(options.resolveWithin, DEFAULT_RESOLVE_WITHIN_SECONDS, 1, 3600) * 1000),
-		allowAgents: options.allowAgents === true,
 	};
 }

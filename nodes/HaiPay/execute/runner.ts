@@ -212,9 +212,9 @@ function collect(run: Run, count: number): INodeExecutionData[] {
  */
 export async function runOperation(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const count = ctx.getInputData().length;
-	const options = runOptionsOf(ctx);
-	guardCreate(ctx, operation, options.allowAgents);
+	guardCreate(ctx, operation, count);
 	const { settings, credential } = await loadSettings(ctx);
+	const options = runOptionsOf(ctx);
 	const isCreate = operation.kind === 'create';
 	const run: Run = { ctx, operation, settings, credential, options, continueOnFail: ctx.continueOnFail(), prepared: new Array(count), results: new Array(count) };
 	prepareAll(run, count);
