@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import type { Sandbox } from '../../sandbox';
-import { APP_IDS, MIT_COLLECTION } from '../fixtures/bodies';
+import { APP_IDS, MIT_COLLECTION, PAYOUTS } from '../fixtures/bodies';
 import { runWorkflow, type RunResult } from '../harness';
 import { flatten } from '../harness/logger';
 import { credentialFor, NODE, payoutFromItem, runNode, sandboxPerFile, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
@@ -22,10 +22,15 @@ beforeAll(() => {
 });
 
 const createTzs = payoutFromItem('TZS', TZS_FIELDS);
+const createZar = payoutFromItem('ZAR', TZS_FIELDS);
 const asIs = (parameters: IDataObject, options: IDataObject = {}) => ({ ...parameters, options: { resolveUnknown: false, ...options } });
 const keepGoing = { onError: 'continueRegularOutput' };
 const toErrorOutput = { onError: 'continueErrorOutput' };
 const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
+
+function zarRow(overrides: IDataObject = {}): IDataObject {
+	return { orderId: uniqueOrderId('ZAR'), ...PAYOUTS.ZAR, ...overrides };
+}
 
 function sentWith(orderId: unknown) {
 	return sandbox.requests.filter((request) => request.orderId === orderId);
@@ -202,6 +207,90 @@ describe('nothing secret in what a gateway echoes', () => {
 		const stopped = await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()] });
 		expect(stopped.status).toBe('error');
 		expectNoSecret(everything(stopped));
+	});
+});
+
+describe('Extra Fields (JSON): no second copy of a field, no number JSON changes', () => {
+	async function withExtra(extraFields: string, row = zarRow()) {
+		const result = await runNode(sandbox, { currency: 'ZAR', parameters: { ...createZar, options: { extraFields } }, items: [row], settings: keepGoing });
+		return { item: result.jsonOf(NODE)[0], sent: sentWith(row.orderId), row };
+	}
+
+	it.each([
+		['a_mount', 'amount'],
+		['account_no', 'accountNo'],
+		['app_id', 'appId'],
+		['order_id', 'orderId'],
+		['bank_code', 'bankCode'],
+		['AMOUNT', 'amount'],
+		['order.id', 'orderId'],
+		['Order Id', 'orderId'],
+		['Sign', 'sign'],
+		['amount', 'amount'],
+	])('refuses "%s", which reads as the field "%s", and sends nothing', async (name, twin) => {
+		const { item, sent } = await withExtra(JSON.stringify({ [name]: '9000000' }));
+		expect(item).toMatchObject({ outcome: 'invalid', field: 'extraFields', rule: 'reserved' });
+		expect(String(item.error)).toContain(`"${name}"`);
+		expect(String(item.error)).toContain(`"${twin}"`);
+		expect(sent).toHaveLength(0);
+	});
+
+	it.each([
+		['12345678901234567891', '12345678901234567000'],
+		['1.50', '1.5'],
+		['1e3', '1000'],
+		['-0', '0'],
+	])('refuses the number %s (JavaScript reads %s) and says to send it as a string', async (text) => {
+		const { item, sent } = await withExtra(`{"branchRef": ${text}}`);
+		expect(item).toMatchObject({ outcome: 'invalid', field: 'extraFields', rule: 'number' });
+		expect(String(item.error)).toContain('"branchRef"');
+		expect(String(item.error)).toContain(text);
+		expect(String(item.error)).toContain('as a string');
+		expect(sent).toHaveLength(0);
+	});
+
+	it('refuses an unsafe integer or a non-finite number given as an object', async () => {
+		const unsafe = await withExtra('={{ $json.extra }}', zarRow({ extra: { branchRef: Number.MAX_SAFE_INTEGER + 2 } }));
+		expect(unsafe.item).toMatchObject({ outcome: 'invalid', field: 'extraFields', rule: 'number' });
+		expect(String(unsafe.item.error)).toContain('as a string');
+		expect(unsafe.sent).toHaveLength(0);
+		for (const value of [Number.POSITIVE_INFINITY, Number.NaN]) {
+			const { item, sent } = await withExtra('={{ $json.extra }}', zarRow({ extra: { branchRef: value } }));
+			expect(item).toMatchObject({ outcome: 'invalid' });
+			expect(String(item.error)).toContain('not a number JSON can carry');
+			expect(sent).toHaveLength(0);
+		}
+	});
+
+	it('lets names that only look like fields, and exact numbers, through, signed', async () => {
+		const json = '{"subjectLine": "May salaries", "account_holder": "Thabo", "bankBranch": "250655", "orderRef": 12, "rate": 1.5, "big": 9007199254740991, "neg": -3, "tiny": 0.001}';
+		const { item, sent } = await withExtra(json);
+		expect(item).toMatchObject({ outcome: 'accepted', verified: true });
+		expect(sent).toHaveLength(1);
+		expect(sent[0].body).toMatchObject({ subjectLine: 'May salaries', account_holder: 'Thabo', bankBranch: '250655', orderRef: 12, rate: 1.5, big: 9007199254740991, neg: -3, tiny: 0.001 });
+		const object = await withExtra('={{ $json.extra }}', zarRow({ extra: { orderRef: Number.MAX_SAFE_INTEGER, rate: 2.25 } }));
+		expect(object.item).toMatchObject({ outcome: 'accepted' });
+		expect(object.sent[0].body).toMatchObject({ orderRef: Number.MAX_SAFE_INTEGER, rate: 2.25 });
+	});
+
+	it.each([
+		['Notify-URL', 'notifyUrl'],
+		['e_mail', 'email'],
+		['PARTNER user.id', 'partnerUserId'],
+		['account__type_', 'accountType'],
+		['key', 'key'],
+		['KEY', 'key'],
+	])('attack: refuses "%s" too (reads as "%s")', async (name, twin) => {
+		const { item, sent } = await withExtra(JSON.stringify({ [name]: 'x' }));
+		expect(item).toMatchObject({ outcome: 'invalid', field: 'extraFields', rule: 'reserved' });
+		expect(String(item.error)).toContain(`"${twin}"`);
+		expect(sent).toHaveLength(0);
+	});
+
+	it('attack: an inexact number inside a string of JSON text is not mistaken for a number', async () => {
+		const { item, sent } = await withExtra('{"memo": "ref 1.50 and 12345678901234567891", "n": 2}');
+		expect(item).toMatchObject({ outcome: 'accepted' });
+		expect(sent[0].body).toMatchObject({ memo: 'ref 1.50 and 12345678901234567891', n: 2 });
 	});
 });
 

@@ -1,7 +1,8 @@
 /**
  * The pieces behind the guards of test/integration/guards.test.ts, at their edges: what redaction leaves of a
- * gateway's text.
+ * gateway's text, and which numbers of Extra Fields (JSON) would not reach the gateway as written.
  */
+import { inexactNumbersInObject, inexactNumbersInText } from '../../nodes/HaiPay/validation/numbers';
 import { REDACTED, redactText, redactValue } from '../../nodes/shared/gateway/redact';
 
 describe('redactText', () => {
@@ -48,5 +49,34 @@ describe('redactValue', () => {
 		let deep: unknown = secret;
 		for (let level = 0; level < 100; level++) deep = [deep];
 		expect(JSON.stringify(redactValue(deep, secret))).not.toContain(secret);
+	});
+});
+
+describe('inexactNumbersInText', () => {
+	const members = (json: string) => inexactNumbersInText(json).map((violation) => violation.message.match(/"([^"]*)"/)?.[1]);
+
+	it.each(['0', '-3', '1.5', '0.001', '9007199254740993', '1e+21', '12345678901234567891', '1.50', '1e3', '1E3', '-0', '100.0'])('checks %s against what JavaScript reads', (text) => {
+		const expected = String(Number(text)) === text ? 0 : 1;
+		expect(inexactNumbersInText(`{"n": ${text}}`)).toHaveLength(expected);
+	});
+
+	it('names the top-level member a number is in, nested ones included, and skips digits inside strings', () => {
+		const json = '{"a\\"b": "1.50 \\" 1e3", "x": 1.50, "deep": {"y": [1, 2e2]}, "z": "12345678901234567891"}';
+		expect(JSON.parse(json)).toBeDefined();
+		expect(members(json)).toEqual(['x', 'deep']);
+	});
+
+	it('says what the number would become and to send it as a string', () => {
+		const [violation] = inexactNumbersInText('{"ref": 12345678901234567891}');
+		expect(violation).toMatchObject({ field: 'extraFields', rule: 'number' });
+		expect(violation.message).toContain('12345678901234567000');
+		expect(violation.message).toContain('send it as a string, "12345678901234567891"');
+	});
+});
+
+describe('inexactNumbersInObject', () => {
+	it('refuses unsafe integers and non-finite numbers, and lets other numbers and texts through', () => {
+		const found = inexactNumbersInObject({ a: 2 ** 53, b: Infinity, c: NaN, d: 2 ** 53 - 1, e: 1.5, f: '12345678901234567891', g: -0 });
+		expect(found.map((violation) => violation.message.match(/"([^"]*)"/)?.[1])).toEqual(['a', 'b', 'c']);
 	});
 });

@@ -57,7 +57,7 @@ export const createOptions: INodeProperties = {
 			type: 'json',
 			default: '{}',
 			description:
-				'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. TZS payouts accept no extra fields.',
+				'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. A name that reads as a field of the operation (amount, a_mount, AMOUNT …) is refused, and so is a number JSON cannot carry exactly: write it as a string. TZS payouts accept no extra fields.',
 		},
 		requestsPerSecond,
 		{
