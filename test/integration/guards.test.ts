@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
-import type { Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS, MIT_COLLECTION, PAYOUTS } from '../fixtures/bodies';
 import { runWorkflow, type RunResult } from '../harness';
 import { flatten } from '../harness/logger';
@@ -30,6 +30,10 @@ const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
 
 function zarRow(overrides: IDataObject = {}): IDataObject {
 	return { orderId: uniqueOrderId('ZAR'), ...PAYOUTS.ZAR, ...overrides };
+}
+
+function requestsTo(path: string): number {
+	return sandbox.requests.filter((request) => request.path === path).length;
 }
 
 function sentWith(orderId: unknown) {
@@ -360,5 +364,62 @@ describe('Allow Use by AI Agents is a fixed switch', () => {
 		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { allowAgents: '={{ $json.allowAgents }}' } }, items: [row] });
 		expect(result.status).toBe('success');
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted' });
+	});
+});
+
+describe('voucher order numbers under the Java-list array style', () => {
+	const VOUCHER = '/common/voucher/pdf';
+	const download = (orderNos: string) => ({ resource: 'voucher', operation: 'download', orderNos });
+	const listCredential = () => credentialFor(sandbox, 'TZS', { arrayStyle: 'list' });
+
+	it.each([
+		['a comma', '["HP1, HP2"]', ','],
+		['a comma without a space', '["HP1,HP2"]', ','],
+		['an opening bracket', '["[HP1"]', '['],
+		['a closing bracket', '["HP1]"]', ']'],
+		['a space', '["HP1 HP2"]', 'U+0020'],
+		['a tab', '["HP1\\tHP2"]', 'U+0009'],
+		['a no-break space', '["HP1\\u00a0HP2"]', 'U+00A0'],
+	])('refuses an entry with %s before anything is signed', async (_what, orderNos, character) => {
+		const before = requestsTo(VOUCHER);
+		const result = await runNode(sandbox, { parameters: download(orderNos), credential: listCredential(), settings: keepGoing });
+		const [item] = result.jsonOf(NODE);
+		expect(item).toMatchObject({ errorType: 'invalid', field: 'orderNos', rule: 'separator' });
+		expect(String(item.error)).toContain(`"${character}"`);
+		expect(requestsTo(VOUCHER)).toBe(before);
+	});
+
+	it('refuses such an entry from an expression that returns a list, and stops the run without Continue', async () => {
+		const before = requestsTo(VOUCHER);
+		const result = await runNode(sandbox, { parameters: download('={{ $json.nos }}'), credential: listCredential(), items: [{ nos: ['HP1, HP2'] }] });
+		expect(result.status).toBe('error');
+		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
+		expect(result.error?.message).toContain('"orderNos"');
+		expect(requestsTo(VOUCHER)).toBe(before);
+	});
+
+	it('sends the same entry under the JSON array style, where it is unambiguous', async () => {
+		const before = requestsTo(VOUCHER);
+		const result = await runNode(sandbox, { parameters: download('["HP1, HP2"]'), settings: keepGoing });
+		expect(result.jsonOf(NODE)[0]).not.toMatchObject({ errorType: 'invalid' });
+		expect(requestsTo(VOUCHER)).toBe(before + 1);
+		expect(sandbox.requests.filter((request) => request.path === VOUCHER).at(-1)?.body).toMatchObject({ orderNos: ['HP1, HP2'] });
+	});
+
+	it('downloads plain order numbers under the list style from a gateway that signs lists that way', async () => {
+		const listed = await startSandbox({
+			manual: true,
+			merchants: [{ appId: APP_IDS.TZS, currency: 'TZS', secretKey: 'test-only-secret-tzs', arrayStyle: 'list' }],
+		});
+		try {
+			const credential = credentialFor(listed, 'TZS', { arrayStyle: 'list' });
+			const paid = (await runNode(listed, { parameters: createTzs, items: [tzsRow(), tzsRow()], credential })).jsonOf(NODE);
+			for (const order of paid) listed.control.settle(order.orderNo as string, 'success');
+			const result = await runNode(listed, { parameters: download(paid.map((order) => order.orderNo).join(', ')), credential });
+			expect(result.status).toBe('success');
+			expect(result.jsonOf(NODE)[0]).toMatchObject({ mimeType: 'application/zip', orderNos: paid.map((order) => order.orderNo) });
+		} finally {
+			await listed.close();
+		}
 	});
 });

@@ -1,9 +1,11 @@
 /**
  * The pieces behind the guards of test/integration/guards.test.ts, at their edges: what redaction leaves of a
- * gateway's text, and which numbers of Extra Fields (JSON) would not reach the gateway as written.
+ * gateway's text, which numbers of Extra Fields (JSON) would not reach the gateway as written, and which array
+ * elements are ambiguous under the Java-list array style.
  */
 import { inexactNumbersInObject, inexactNumbersInText } from '../../nodes/HaiPay/validation/numbers';
 import { REDACTED, redactText, redactValue } from '../../nodes/shared/gateway/redact';
+import { ambiguityOf, canonicalFields } from '../../nodes/shared/signing/canonical';
 
 describe('redactText', () => {
 	const secret = 'S3cr3t-K3y-0001';
@@ -78,5 +80,36 @@ describe('inexactNumbersInObject', () => {
 	it('refuses unsafe integers and non-finite numbers, and lets other numbers and texts through', () => {
 		const found = inexactNumbersInObject({ a: 2 ** 53, b: Infinity, c: NaN, d: 2 ** 53 - 1, e: 1.5, f: '12345678901234567891', g: -0 });
 		expect(found.map((violation) => violation.message.match(/"([^"]*)"/)?.[1])).toEqual(['a', 'b', 'c']);
+	});
+});
+
+describe('ambiguityOf, array elements under the Java-list style', () => {
+	const list = { arrayStyle: 'list' as const };
+
+	it('is why ["HP1, HP2"] is refused: it signs exactly like ["HP1", "HP2"]', () => {
+		expect(canonicalFields({ orderNos: ['HP1, HP2'] }, list)).toBe(canonicalFields({ orderNos: ['HP1', 'HP2'] }, list));
+		expect(ambiguityOf({ orderNos: ['HP1, HP2'] }, list)).toEqual({ field: 'orderNos', part: 'value', character: ',', inListElement: true });
+		expect(ambiguityOf({ orderNos: ['HP1', 'HP2'] }, list)).toBeUndefined();
+	});
+
+	it.each([
+		['[', ['[HP1']],
+		[']', ['HP1]']],
+		['U+0020', ['HP1 ']],
+		['U+3000', ['HP1\u3000HP2']],
+		[',', [{ a: 1, b: 2 }]],
+		['[', [['HP1']]],
+	])('names %s', (character, orderNos) => {
+		expect(ambiguityOf({ orderNos }, list)).toMatchObject({ field: 'orderNos', character });
+	});
+
+	it('leaves the same elements alone in the JSON style, and plain numbers in either', () => {
+		expect(ambiguityOf({ orderNos: ['HP1, HP2', '[x]', 'a b'] }, { arrayStyle: 'json' })).toBeUndefined();
+		expect(ambiguityOf({ orderNos: [1, 2] }, list)).toBeUndefined();
+	});
+
+	it('still refuses & and = first, as separators of the fields', () => {
+		expect(ambiguityOf({ orderNos: ['HP1&x=1, y'] }, list)).toMatchObject({ character: '&' });
+		expect(ambiguityOf({ orderNos: ['HP1&x=1, y'] }, list)?.inListElement).toBeUndefined();
 	});
 });

@@ -44,11 +44,10 @@ export function unsignable(prepared: Prepared, settings: HaiPaySettings): Gatewa
 	const ambiguity = ambiguityOf({ ...prepared.body, appId: settings.appId }, { arrayStyle: settings.arrayStyle });
 	if (ambiguity === undefined) return undefined;
 	const what = ambiguity.part === 'name' ? `The field name "${ambiguity.field}"` : `"${ambiguity.field}"`;
-	return new GatewayFailure(
-		'invalid',
-		`${what} must not contain "${ambiguity.character}": HaiPay's signed text joins fields with & and =, so it would let the signature stand for other fields`,
-		{ field: ambiguity.field, rule: 'separator' },
-	);
+	const why = ambiguity.inListElement
+		? ' in an entry: under the credential\'s Java-list array format the signed text writes a list as [a, b], so such an entry would sign like other entries'
+		: ": HaiPay's signed text joins fields with & and =, so it would let the signature stand for other fields";
+	return new GatewayFailure('invalid', `${what} must not contain "${ambiguity.character}"${why}`, { field: ambiguity.field, rule: 'separator' });
 }
 
 /** The request for one item, checked as a whole before anything is signed. */
