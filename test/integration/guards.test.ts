@@ -194,6 +194,26 @@ describe('nothing secret in what a gateway echoes', () => {
 		expectNoSecret(everything(result));
 	});
 
+	it('attack: the secret in upper case, in a member name and deep in a signed query answer', async () => {
+		const orderId = uniqueOrderId('Q');
+		const data = { orderId, orderNo: '', status: 3, errorMsg: `SIGN STRING: ${signedText.toUpperCase()}`, [`trace_${SECRET.toUpperCase()}`]: { steps: [[`echo ${SECRET}`]] } };
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data, times: 1 });
+		const result = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId } });
+		const [item] = result.jsonOf(NODE);
+		expect(item).toMatchObject({ orderId, status: 3, verified: true, errorMsg: `SIGN STRING: ACCOUNTNO=255712345678&AMOUNT=15000&APPID=${APP_IDS.TZS}&KEY=[redacted]` });
+		expect(item['trace_[redacted]']).toEqual({ steps: [['echo [redacted]']] });
+		expectNoSecret(everything(result).toLowerCase());
+	});
+
+	it('attack: an answer that cannot be verified (no HaiPay public key) is cleaned too', async () => {
+		const orderId = uniqueOrderId('Q');
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data: { orderId, orderNo: '', status: 3, errorMsg: `bad sign ${SECRET}` }, times: 1 });
+		const credential = credentialFor(sandbox, 'TZS', { haipayPublicKey: '' });
+		const result = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId }, credential });
+		expect(result.jsonOf(NODE)[0]).toMatchObject({ orderId, verified: false, errorMsg: 'bad sign [redacted]' });
+		expectNoSecret(everything(result));
+	});
+
 	it('a key= tail that is not the whole secret goes too, up to the next &', async () => {
 		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg: `sign error: amount=1&key=${SECRET.slice(0, 12)}&more=1`, code: '4003', times: 1 });
 		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
@@ -288,6 +308,16 @@ describe('Extra Fields (JSON): no second copy of a field, no number JSON changes
 		const { item, sent } = await withExtra(JSON.stringify({ [name]: 'x' }));
 		expect(item).toMatchObject({ outcome: 'invalid', field: 'extraFields', rule: 'reserved' });
 		expect(String(item.error)).toContain(`"${twin}"`);
+		expect(sent).toHaveLength(0);
+	});
+
+	it.each([
+		['a full-width letter', '\uff41mount'],
+		['a zero-width space', 'amount\u200b'],
+		['a tab inside', 'order\tid'],
+	])('attack: refuses a name with %s, and sends nothing', async (_what, name) => {
+		const { item, sent } = await withExtra(JSON.stringify({ [name]: '9000000' }));
+		expect(item).toMatchObject({ outcome: 'invalid' });
 		expect(sent).toHaveLength(0);
 	});
 

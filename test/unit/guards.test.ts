@@ -34,6 +34,11 @@ describe('redactText', () => {
 		expect(redactText('x]d]d]y', ']d]')).not.toContain(']d]');
 	});
 
+	it('removes the secret in any case, and a secret made of pattern characters', () => {
+		expect(redactText(`echo ${secret.toUpperCase()} / ${secret.toLowerCase()}`, secret)).toBe(`echo ${REDACTED} / ${REDACTED}`);
+		expect(redactText('a (x+y)*[z]-^$|/\\.? b', '(x+y)*[z]-^$|/\\.?')).toBe(`a ${REDACTED} b`);
+	});
+
 	it('removes nothing but key= tails without a secret', () => {
 		expect(redactText('plain words', '')).toBe('plain words');
 	});

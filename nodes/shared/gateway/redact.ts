@@ -18,19 +18,22 @@ const KEY_TAIL = /(?<![A-Za-z0-9+/])key=[^&]*/gi;
 /** Deeper than any answer HaiPay gives: a value nested further is withheld whole rather than walked. */
 const MAX_DEPTH = 32;
 
-/** Every stretch of the text that is part of an occurrence of the secret, overlapping ones merged. */
+/** Every stretch of the text that is part of an occurrence of the secret, in any case, overlapping ones merged. */
 function secretStretches(text: string, secret: string): Array<[number, number]> {
+	const escaped = secret.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 	const stretches: Array<[number, number]> = [];
-	for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+	for (const match of text.matchAll(new RegExp(`(?=(${escaped}))`, 'giu'))) {
+		const start = match.index ?? 0;
+		const end = start + match[1].length;
 		const last = stretches[stretches.length - 1];
-		if (last !== undefined && at <= last[1]) last[1] = at + secret.length;
-		else stretches.push([at, at + secret.length]);
+		if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+		else stretches.push([start, end]);
 	}
 	return stretches;
 }
 
 function withoutSecret(text: string, secret: string): string {
-	if (secret === '' || !text.includes(secret)) return text;
+	if (secret === '') return text;
 	let out = '';
 	let from = 0;
 	for (const [start, end] of secretStretches(text, secret)) {
@@ -40,15 +43,20 @@ function withoutSecret(text: string, secret: string): string {
 	return out + text.slice(from);
 }
 
+/** Whether the text holds the secret, in any case. */
+function holds(text: string, secret: string): boolean {
+	return secret !== '' && secretStretches(text, secret).length > 0;
+}
+
 /**
- * A gateway's text without the secret (every occurrence, when the credential has one) and without any `key=`
- * tail. Should what is left still hold the secret (one so short that the text around a replacement spells it
- * again), nothing of the text is kept.
+ * A gateway's text without the secret (every occurrence, in any case, when the credential has one) and without
+ * any `key=` tail. Should what is left still hold the secret (one so short that the text around a replacement
+ * spells it again), nothing of the text is kept.
  */
 export function redactText(text: string, secretKey: string): string {
 	const redacted = withoutSecret(text, secretKey).replace(KEY_TAIL, (tail) => `${tail.slice(0, 4)}${REDACTED}`);
-	if (secretKey === '' || !redacted.includes(secretKey)) return redacted;
-	return REDACTED.includes(secretKey) ? '' : REDACTED;
+	if (!holds(redacted, secretKey)) return redacted;
+	return holds(REDACTED, secretKey) ? '' : REDACTED;
 }
 
 /** A gateway's value with every text in it redacted, member names included, at any depth (up to MAX_DEPTH). */
