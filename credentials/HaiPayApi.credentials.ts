@@ -105,7 +105,7 @@ export class HaiPayApi implements ICredentialType {
 			],
 			default: 'json',
 			description:
-				'How a list such as the voucher order numbers is written into the signed text. Switch only if HaiPay rejects voucher signatures.',
+				'How a list such as the voucher order numbers is written into the signed text. Switch only if HaiPay rejects voucher signatures. Under List, an order number holding a comma, a bracket or a space is refused, since it would sign like several.',
 		},
 	];
 

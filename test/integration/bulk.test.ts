@@ -110,12 +110,12 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 
 describe("n8n's Retry On Fail on a bulk create", () => {
 	/*
-	 * "Retry On Fail" re-runs the whole node with every item. Row 5 is refused, which stops the first try after
-	 * rows 0-4 were paid. Each retry starts again at row 0, which HaiPay refuses as a duplicate orderId: nobody is
-	 * paid twice, but every retry fails on row 0 with an error that hides the real cause (row 5), and rows 6-9
-	 * are never sent. The README tells users to use "On Error: Continue" instead.
+	 * "Retry On Fail" re-runs the whole node with every item. Around an outcome that is unknown (a time-out, a 5xx)
+	 * each retry would send that create again, and every create before it. So a create refuses to run with the
+	 * setting on, before anything is sent; n8n's own retries of that refusal send nothing either. The README tells
+	 * users to use "On Error: Continue" and to route unknown outcomes to a query instead.
 	 */
-	it('pays nobody twice, but hides the real failure behind duplicate refusals and never sends the rest', async () => {
+	it('is refused before anything is sent, with the setting named and On Error: Continue advised', async () => {
 		const rows = Array.from({ length: 10 }, (_, index) => tzsRow(index === 5 ? { name: 'No Permission' } : {}));
 		const before = sandbox.control.ledger(APP_IDS.TZS).availableBal;
 
@@ -126,15 +126,12 @@ describe("n8n's Retry On Fail on a bulk create", () => {
 		});
 
 		expect(result.status).toBe('error');
-		expect(result.logs.some((line) => line.level === 'warn' && line.text.includes('"Retry On Fail" is on for a create'))).toBe(true);
-		expect(result.error?.itemIndex).toBe(0);
-		expect(result.error?.message).not.toContain('No permission');
-		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(6 + 1 + 1);
-		const created = sandbox.orders.map((order) => order.orderId);
-		expect(created.sort()).toEqual(rows.slice(0, 5).map((row) => row.orderId as string).sort());
-		const spent = Number(before) - Number(sandbox.control.ledger(APP_IDS.TZS).availableBal);
-		const paidOnce = sandbox.orders.reduce((sum, order) => sum + Number(order.amount) + Number(order.fee), 0);
-		expect(spent).toBeCloseTo(paidOnce, 2);
+		expect(result.error).toMatchObject({ name: 'NodeOperationError' });
+		expect(result.error?.message).toContain('"Retry On Fail"');
+		expect(result.error?.message).toContain('On Error → Continue');
+		expect(sandbox.appliesReceived()).toBe(0);
+		expect(sandbox.orders).toHaveLength(0);
+		expect(sandbox.control.ledger(APP_IDS.TZS).availableBal).toBe(before);
 	});
 
 	it('with On Error: Continue instead, each row is sent once and the refused row comes out as an item', async () => {

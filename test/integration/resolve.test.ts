@@ -7,6 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'http';
 import type { AddressInfo } from 'net';
 
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS } from '../fixtures/bodies';
 import { credentialFor, NODE, sandboxPerFile, payoutFromItem, runNode, TZS_FIELDS, tzsRow } from './helpers';
@@ -20,7 +22,7 @@ beforeAll(() => {
 
 const createTzs = payoutFromItem('TZS', TZS_FIELDS);
 const keepGoing = { onError: 'continueRegularOutput' };
-const resolving = (options: Record<string, unknown> = {}) => ({
+const resolving = (options: Record<string, unknown> = {}): INodeParameters => ({
 	...createTzs,
 	options: { timeout: 1000, resolveWithin: 20, notFoundAfter: 2, ...options },
 });
@@ -33,7 +35,7 @@ function queriesOf(orderId: unknown) {
 	return sandbox.requests.filter((request) => request.path === '/tzs/pay/query' && request.orderId === orderId);
 }
 
-async function createOne(row: Record<string, unknown>, parameters = resolving(), credential = credentialFor(sandbox, 'TZS')) {
+async function createOne(row: IDataObject, parameters = resolving(), credential: ICredentialDataDecryptedObject = credentialFor(sandbox, 'TZS')) {
 	const result = await runNode(sandbox, { parameters, items: [row], settings: keepGoing, credential });
 	return result.jsonOf(NODE)[0];
 }
@@ -191,7 +193,7 @@ describe('a refusal on a create is not proof', () => {
 		for (const [parameters, credential] of [
 			[{ ...createTzs, options: { resolveUnknown: false } }, credentialFor(sandbox, 'TZS')],
 			[resolving(), credentialFor(sandbox, 'TZS', { haipayPublicKey: '' })],
-		] as const) {
+		] as Array<[INodeParameters, ICredentialDataDecryptedObject]>) {
 			sandbox.control.addFault({ ...refusal, when: 'before' });
 			const row = tzsRow();
 			const item = await createOne(row, parameters, credential);

@@ -230,7 +230,8 @@ describe('unknown fields', () => {
 
 	it('may not set appId, sign or a field that has its own parameter', () => {
 		const { violations } = checkRequest(PAYOUT_RULES.ZAR, BASES.ZAR, { appId: 1, sign: 'x', amount: '5' });
-		expect(violations.map((violation) => violation.field)).toEqual(['appId', 'sign', 'amount']);
+		expect(violations.map((violation) => [violation.field, violation.rule])).toEqual(Array(3).fill(['extraFields', 'reserved']));
+		expect(violations.map((violation) => violation.message)).toEqual(['"appId"', '"sign"', '"amount"'].map((name) => expect.stringContaining(name)));
 	});
 });
 

@@ -44,11 +44,11 @@ export function lookupParameters(resource: string, operation: string): INodeProp
 	];
 }
 
-/** Shown on every create: what to set instead of n8n's Retry On Fail, which would resend accepted items. */
+/** Shown on every create: what to set instead of n8n's Retry On Fail, which a create refuses (it would resend items). */
 export function createSafetyNotice(resource: string): INodeProperties {
 	return {
 		displayName:
-			'Each item is sent once, never retried. For bulk runs set Settings → On Error to "Continue" and do not turn on "Retry On Fail": items with outcome "unknown" must be queried by their Order ID before they are sent again.',
+			'Each item is sent once, never retried, and a create refuses to run with Settings → "Retry On Fail" on. For bulk runs set Settings → On Error to "Continue": items with outcome "unknown" must be queried by their Order ID before they are sent again.',
 		name: 'createNotice',
 		type: 'notice',
 		default: '',

@@ -49,7 +49,7 @@ export const createOptions: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Put n8n\'s human approval in front of the tool before switching it on.',
+				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n\'s human approval in front of the tool before switching it on.',
 		},
 		concurrency,
 		{
@@ -58,7 +58,7 @@ export const createOptions: INodeProperties = {
 			type: 'json',
 			default: '{}',
 			description:
-				'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. TZS payouts accept no extra fields.',
+				'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. A name that reads as a field of the operation (amount, a_mount, AMOUNT …) is refused, and so is a number JSON cannot carry exactly: write it as a string. TZS payouts accept no extra fields.',
 		},
 		{
 			displayName: 'Not Found After (Seconds)',

@@ -20,8 +20,6 @@ export interface RunOptions {
 	resolveWithinMs: number;
 	/** Creates only: "no such order" counts only from a query sent this long after the create's request ended. */
 	notFoundAfterMs: number;
-	/** Creates only: whether an AI agent calling this node as a tool may send money. */
-	allowAgents: boolean;
 }
 
 function bounded(value: unknown, fallback: number, min: number, max: number): number {
@@ -39,6 +37,5 @@ export function runOptionsOf(ctx: IExecuteFunctions): RunOptions {
 		resolveUnknown: options.resolveUnknown !== false,
 		resolveWithinMs: Math.floor(bounded(options.resolveWithin, DEFAULT_RESOLVE_WITHIN_SECONDS, 1, 3600) * 1000),
 		notFoundAfterMs: Math.floor(bounded(options.notFoundAfter, DEFAULT_NOT_FOUND_AFTER_SECONDS, 1, 3600) * 1000),
-		allowAgents: options.allowAgents === true,
 	};
 }

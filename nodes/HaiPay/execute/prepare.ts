@@ -5,7 +5,8 @@ import { ORDER_ID_MAX_LENGTH, ORDER_NO_MAX_LENGTH } from '../../shared/contract/
 import type { RequestRules } from '../../shared/contract/rules/types';
 import { GatewayFailure } from '../../shared/gateway/outcome';
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } from '../descriptions/fromRules';
-import { checkRequest, type RequestBody } from '../validation/validate';
+import { inexactNumbersInObject, inexactNumbersInText } from '../validation/numbers';
+import { checkRequest, type RequestBody, type Violation } from '../validation/validate';
 import { hasCollectionEntry, parameterValue } from './parameters';
 import type { Prepared } from './types';
 
@@ -22,11 +23,14 @@ export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: r
 	return value;
 }
 
-/** Extra gateway fields from the options, for fields the contract may gain; TZS accepts none. */
-function extraFields(ctx: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
+/**
+ * Extra gateway fields from the options, for fields the contract may gain (TZS accepts none), and the numbers among
+ * them that would not reach the gateway as written.
+ */
+function extraFields(ctx: IExecuteFunctions, itemIndex: number): { fields: Record<string, unknown>; violations: Violation[] } {
 	const options = (parameterValue(ctx, itemIndex, 'options', {}) ?? {}) as IDataObject;
 	const raw = options.extraFields;
-	if (raw === undefined || raw === '' || raw === null) return {};
+	if (raw === undefined || raw === '' || raw === null) return { fields: {}, violations: [] };
 	const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw new GatewayFailure('invalid', '"extraFields" must be a JSON object such as {"field": "value"}', {
@@ -34,12 +38,15 @@ function extraFields(ctx: IExecuteFunctions, itemIndex: number): Record<string, 
 			rule: 'type',
 		});
 	}
-	return parsed as Record<string, unknown>;
+	const fields = parsed as Record<string, unknown>;
+	return { fields, violations: typeof raw === 'string' ? inexactNumbersInText(raw) : inexactNumbersInObject(fields) };
 }
 
 /** Checks an item against the rules; every broken rule is listed in one error that names the fields. */
 function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, values: Record<string, unknown>): RequestBody {
-	const { body, violations } = checkRequest(rules, values, extraFields(ctx, itemIndex));
+	const extra = extraFields(ctx, itemIndex);
+	const checked = checkRequest(rules, values, extra.fields);
+	const violations = [...checked.violations, ...extra.violations];
 	if (violations.length > 0) {
 		const first = violations[0];
 		throw new GatewayFailure('invalid', violations.map((violation) => violation.message).join('; '), {
@@ -47,7 +54,7 @@ function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRu
 			rule: first.rule,
 		});
 	}
-	return body;
+	return checked.body;
 }
 
 /** A create's request for one item: the currency's rules, its top-level fields and "Additional Fields". */

@@ -9,6 +9,7 @@ import { assertUsable, privateKeyOf, publicKeyOf, settingsFor, type HaiPaySettin
 import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './options';
+import { guardCreate } from './guard';
 import { dataItem } from './present';
 import { pacer, pool } from './pool';
 import { resolveAll, unresolvable, type Resolution, type Unsettled } from './resolve';
@@ -44,11 +45,10 @@ export function unsignable(prepared: Prepared, settings: HaiPaySettings): Gatewa
 	const ambiguity = ambiguityOf({ ...prepared.body, appId: settings.appId }, { arrayStyle: settings.arrayStyle });
 	if (ambiguity === undefined) return undefined;
 	const what = ambiguity.part === 'name' ? `The field name "${ambiguity.field}"` : `"${ambiguity.field}"`;
-	return new GatewayFailure(
-		'invalid',
-		`${what} must not contain "${ambiguity.character}": HaiPay's signed text joins fields with & and =, so it would let the signature stand for other fields`,
-		{ field: ambiguity.field, rule: 'separator' },
-	);
+	const why = ambiguity.inListElement
+		? ' in an entry: under the credential\'s Java-list array format the signed text writes a list as [a, b], so such an entry would sign like other entries'
+		: ": HaiPay's signed text joins fields with & and =, so it would let the signature stand for other fields";
+	return new GatewayFailure('invalid', `${what} must not contain "${ambiguity.character}"${why}`, { field: ambiguity.field, rule: 'separator' });
 }
 
 /** The request for one item, checked as a whole before anything is signed. */
@@ -57,15 +57,6 @@ export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, se
 	const problem = unsignable(prepared, settings);
 	if (problem !== undefined) throw problem;
 	return prepared;
-}
-
-/**
- * Whether an AI agent is calling this node as a tool: n8n runs it then as the generated `…Tool` node type (and
- * newer n8n versions say so through `isToolExecution`).
- */
-function calledByAgent(ctx: IExecuteFunctions): boolean {
-	const asTool = (ctx as { isToolExecution?: () => boolean }).isToolExecution;
-	return ctx.getNode().type.endsWith('Tool') || (typeof asTool === 'function' && asTool.call(ctx) === true);
 }
 
 /** One item's fate: its output, or why it failed (and, once sent, when its request ended). */
@@ -111,21 +102,6 @@ function resolvedResult(resolution: Resolution, prepared: Prepared, kind: OrderK
 	if (resolution.type === 'failed') return { failure: resolution.failure };
 	const answer: Answer = { type: 'data', data: resolution.data, verification: 'verified' };
 	return { output: { json: dataItem(answer, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }) } };
-}
-
-/** Refuses a create that an AI agent calls without leave, and warns when n8n would resend accepted items. */
-function guardCreate(ctx: IExecuteFunctions, options: RunOptions): void {
-	if (calledByAgent(ctx) && !options.allowAgents) {
-		throw new NodeOperationError(ctx.getNode(), 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off', {
-			description:
-				'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.',
-		});
-	}
-	if (ctx.getNode().retryOnFail === true) {
-		ctx.logger.warn(
-			'HaiPay: "Retry On Fail" is on for a create. A retry re-runs every item: accepted ones are refused as duplicates, which hides the real error. Use On Error: Continue instead.',
-		);
-	}
 }
 
 /** Everything one run of the node shares between its items. */
@@ -225,10 +201,10 @@ function collect(run: Run, count: number): INodeExecutionData[] {
  */
 export async function runOperation(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const count = ctx.getInputData().length;
+	guardCreate(ctx, operation, count);
 	const { settings, credential } = await loadSettings(ctx);
 	const options = runOptionsOf(ctx);
 	const isCreate = operation.kind === 'create';
-	if (isCreate) guardCreate(ctx, options);
 	const run: Run = { ctx, operation, settings, credential, options, continueOnFail: ctx.continueOnFail(), prepared: new Array(count), results: new Array(count) };
 	prepareAll(run, count);
 	const sendable = run.prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));

@@ -16,8 +16,12 @@ export interface Checked {
 	violations: Violation[];
 }
 
-/** Fields that the credential sets; a workflow may not supply them. */
-const RESERVED = new Set(['appId', 'sign']);
+/** Fields that the credential sets, and `key`, where the signed text holds the secret: a workflow may not supply them. */
+const RESERVED = new Map([
+	['appId', 'which the credential sets'],
+	['sign', 'which the credential sets'],
+	['key', 'where the signed text holds the secret key'],
+]);
 
 /** Names that reach into an object's prototype when used as keys. */
 const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
@@ -25,14 +29,36 @@ const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 /** Longest text an extra field may carry, as for the listed free-text fields. */
 export const EXTRA_FIELD_MAX_LENGTH = 1024;
 
+/** A field name as a lenient reader might take it: case, `_`, `-`, `.` and spaces ignored. */
+function looseName(name: string): string {
+	return name.toLowerCase().replace(/[_\-.\s]/g, '');
+}
+
+/**
+ * The field of the operation an extra field's name stands for, as a gateway that binds names loosely (or a person)
+ * might read it: `a_mount`, `AMOUNT` and `Order Id` would sign and send a second amount or order ID.
+ */
+function collision(name: string, known: readonly string[]): Violation | undefined {
+	const loose = looseName(name);
+	const twin = [...known, ...RESERVED.keys()].find((other) => looseName(other) === loose);
+	if (twin === undefined) return undefined;
+	const how = twin === name ? 'is' : 'reads as';
+	const ignoring = twin === name ? '' : ' once case, _, -, . and spaces are ignored';
+	return {
+		field: 'extraFields',
+		rule: 'reserved',
+		message: `The extra field "${name}" ${how} the field "${twin}"${ignoring}, ${RESERVED.get(twin) ?? 'which has its own parameter'}: it cannot be sent as an extra field`,
+	};
+}
+
 /** Why an extra field's name may not be used, or undefined when it may. */
-function refusedExtraName(name: string, known: Set<string>): string | undefined {
-	if (PROTOTYPE_NAMES.has(name)) return `"${name}" cannot be a field name`;
-	if (RESERVED.has(name) || known.has(name)) return `"${name}" cannot be set as an extra field: use its own parameter`;
-	const lower = name.toLowerCase();
-	const twin = [...RESERVED, ...known].find((other) => other.toLowerCase() === lower);
-	if (twin !== undefined) return `"${name}" differs from the field "${twin}" only by case, which the gateway may read as the same field`;
-	if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) return `"${name}" is not a field name: letters, digits and _ only, starting with a letter, at most 64`;
+function refusedExtraName(name: string, known: readonly string[]): Violation | undefined {
+	if (PROTOTYPE_NAMES.has(name)) return { field: name, rule: 'unknownField', message: `"${name}" cannot be a field name` };
+	const twin = collision(name, known);
+	if (twin !== undefined) return twin;
+	if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) {
+		return { field: name, rule: 'unknownField', message: `"${name}" is not a field name: letters, digits and _ only, starting with a letter, at most 64` };
+	}
 	return undefined;
 }
 
@@ -133,11 +159,11 @@ export function checkRequest(rules: RequestRules, fields: Record<string, unknown
 		if ('value' in result) body[rule.name] = result.value;
 		else violations.push(result);
 	}
-	const known = new Set(rules.fields.map((rule) => rule.name));
+	const known = rules.fields.map((rule) => rule.name);
 	for (const [name, value] of Object.entries(extra)) {
 		const refused = refusedExtraName(name, known);
 		if (refused !== undefined) {
-			violations.push({ field: name, rule: 'unknownField', message: refused });
+			violations.push(refused);
 		} else if (isAbsent(value)) {
 			continue;
 		} else if (!rules.additionalProperties) {

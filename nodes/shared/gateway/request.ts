@@ -4,6 +4,7 @@ import { sleep } from 'n8n-workflow';
 import { EXCEPTION_STATUS, SUCCESS_CODE, SUCCESS_STATUS, type Envelope } from '../contract/envelope';
 import { GatewayFailure, gatewayText } from './outcome';
 import { readAnswer, type RawResponse } from './answer';
+import { redactText, redactValue } from './redact';
 import { refusalOutcome } from '../contract/refusals';
 import type { HaiPaySettings } from '../signing/settings';
 import { verifySigned, withoutSign, type Verification } from '../signing/verification';
@@ -137,6 +138,15 @@ function refusal(kind: CallKind, code: string, message: string): GatewayFailure 
 	return new GatewayFailure('rejected', `HaiPay refused the request: ${said}`, details);
 }
 
+/**
+ * A text of the gateway's envelope (its code or message) as a failure may repeat it: the credential's secret and
+ * any `key=` tail removed first, then cut to GATEWAY_TEXT_LIMIT, so that no cut can keep part of the secret.
+ */
+function said(value: unknown, settings: HaiPaySettings): string {
+	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+	return gatewayText(redactText(text, settings.secretKey));
+}
+
 async function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400) {
@@ -163,8 +173,8 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 		throw transient('HaiPay answered with JSON that is not an envelope', { httpStatus: statusCode });
 	}
 	const status = String(envelope.status ?? '');
-	const code = gatewayText(String(envelope.error ?? ''));
-	const message = gatewayText(envelope.msg);
+	const code = said(String(envelope.error ?? ''), settings);
+	const message = said(envelope.msg, settings);
 	if (status !== SUCCESS_STATUS || code !== SUCCESS_CODE) {
 		if (status === EXCEPTION_STATUS) throw refusal(options.kind, code, message);
 		throw transient(`HaiPay answered an envelope it did not finish: ${message || 'no message'} (status ${status || 'none'}, error ${code || 'none'})`, {
@@ -173,7 +183,7 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 		});
 	}
 	const data = envelope.data;
-	if (typeof data === 'string') return { type: 'text', text: data, verification: 'unverified' };
+	if (typeof data === 'string') return { type: 'text', text: redactText(data, settings.secretKey), verification: 'unverified' };
 	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
 		throw transient('HaiPay answered success without a data object', {});
 	}
@@ -181,7 +191,8 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	if (verification === 'invalid') {
 		throw new GatewayFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
 	}
-	return { type: 'data', data: withoutSign(data as IDataObject) as IDataObject, verification };
+	// Redacted only now: the signature covers what the gateway sent, and nothing of it is repeated before this.
+	return { type: 'data', data: redactValue(withoutSign(data as IDataObject), settings.secretKey) as IDataObject, verification };
 }
 
 /** For a create, anything but a clear answer means the order may exist. */

@@ -75,22 +75,45 @@ function firstSeparatorOrControl(text: string): string | undefined {
 	return undefined;
 }
 
+/*
+ * In the Java-list style an array is written `[a, b]`, its elements unquoted: an element holding `,`, `[`, `]` or
+ * whitespace could be read as other elements (`["HP1, HP2"]` signs exactly like `["HP1", "HP2"]`). The JSON style
+ * quotes every element, so there the same element is unambiguous.
+ */
+function isListBreaker(character: string): boolean {
+	return character === ',' || character === '[' || character === ']' || /\s/u.test(character);
+}
+
+/** The first character of a list-style array's elements that could split or join them, or undefined. */
+function firstListBreaker(value: Json[]): string | undefined {
+	for (const item of value) {
+		const text = typeof item === 'string' ? item : sortedJson(item ?? null);
+		const found = [...text].find(isListBreaker);
+		if (found !== undefined) return found;
+	}
+	return undefined;
+}
+
 /** Why one signed field is ambiguous in the string to sign, or undefined when it is not. */
 export interface Ambiguity {
 	field: string;
 	/** `name` when the field's name is at fault, `value` when its value is. */
 	part: 'name' | 'value';
-	/** The first offending character, spelled so it can be shown (`&`, `=`, `U+000A`). */
+	/** The first offending character, spelled so it can be shown (`&`, `=`, `,`, `U+000A`). */
 	character: string;
+	/** Set when the character sits inside an element of an array written in the Java-list style. */
+	inListElement?: true;
 }
 
 function spelled(character: string): string {
-	return character === '&' || character === '=' ? character : `U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+	if ('&=,[]'.includes(character)) return character;
+	return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**
- * The first field whose name or rendered value could be read as a separator in the string to sign. A body with
- * none parses back from its string into exactly its own fields; one with any must never be signed or trusted.
+ * The first field whose name or rendered value could be read as a separator in the string to sign, or (in the
+ * Java-list array style) whose array elements could be read as other elements. A body with none parses back from
+ * its string into exactly its own fields and elements; one with any must never be signed or trusted.
  */
 export function ambiguityOf(body: object, options: CanonicalOptions = {}): Ambiguity | undefined {
 	const record = body as Record<string, Json>;
@@ -100,6 +123,9 @@ export function ambiguityOf(body: object, options: CanonicalOptions = {}): Ambig
 		if (inName !== undefined) return { field: key, part: 'name', character: spelled(inName) };
 		const inValue = firstSeparatorOrControl(render(record[key], options));
 		if (inValue !== undefined) return { field: key, part: 'value', character: spelled(inValue) };
+		const value = record[key];
+		const inElement = options.arrayStyle === 'list' && Array.isArray(value) ? firstListBreaker(value) : undefined;
+		if (inElement !== undefined) return { field: key, part: 'value', character: spelled(inElement), inListElement: true };
 	}
 	return undefined;
 }
