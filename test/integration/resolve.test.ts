@@ -152,8 +152,8 @@ describe('not_found only when the order cannot still be on its way', () => {
 	it('many creates waiting out Not Found After wait together, not one after another', async () => {
 		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 6 });
 		const rows = Array.from({ length: 6 }, () => tzsRow());
-		const parameters = { ...resolving({ notFoundAfter: 2, resolveWithin: 8 }) };
-		const result = await runNode(sandbox, { parameters: { ...parameters, options: { ...parameters.options, concurrency: 1 } }, items: rows, settings: keepGoing });
+		const parameters = resolving({ notFoundAfter: 2, resolveWithin: 8, concurrency: 1 });
+		const result = await runNode(sandbox, { parameters, items: rows, settings: keepGoing });
 		// One query slot, six items each waiting 2 s: only a shared wait fits in Resolve Within (8 s).
 		expect(result.jsonOf(NODE).map((item) => item.outcome)).toEqual(Array(6).fill('not_found'));
 	});
