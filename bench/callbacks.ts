@@ -25,6 +25,8 @@ export interface CallbackFigures {
 		/** Stored executions that never ran to an end (new or running when everything else had settled). */
 		stuck: number;
 		cpuMsPerCallback: number;
+		/** Wall clock (ms) when the genuine load started, and when n8n was idle again after it. */
+		window?: { startedAt: number; endedAt: number };
 		/** From the first callback sent until the last execution ended. */
 		drainSeconds: number;
 		executionsPerSecond: number;
@@ -126,6 +128,7 @@ export async function runCallbacks(
 	const genuine = await load({ ...base, count: options.count, forged: false, runId: `${runId}G`, ...genuineOrders });
 	const after = await settledCount(stack.rest, workflowId, before + options.count, progress);
 	await settle(stack.server.pid);
+	const endedAt = Date.now();
 	const cpu = sampler.end();
 	const succeeded = (await count(stack.rest, workflowId, ['success'])) - succeededBefore;
 	const executions = after.total - before;
@@ -143,6 +146,7 @@ export async function runCallbacks(
 			lost: genuine.sent - genuine.acknowledged + Math.max(0, genuine.acknowledged - succeeded),
 			stuck: after.active,
 			cpuMsPerCallback: cpu.cpuMs / options.count,
+			window: { startedAt: started, endedAt },
 			drainSeconds,
 			executionsPerSecond: executions / drainSeconds,
 		},

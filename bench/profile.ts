@@ -1,0 +1,138 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'fs';
+import { join } from 'path';
+
+import { runCallbacks } from './callbacks';
+import { startBenchStack, WORK } from './stack';
+import { CALLBACK_WEBHOOK_ID, PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
+
+/*
+ * Where a callback's time goes (`npm run bench:profile`): n8n's main process runs with V8's CPU profiler while the
+ * same signed callbacks go to the HaiPay Trigger and then to n8n's own Webhook node. Each profile is cut to the
+ * span of its load (the profile ends when n8n exits; the load's start and end are known on the same clock), and
+ * its main-thread time is split by where the code comes from. Prints a table for bench/results.md.
+ */
+
+const COUNT = Number(process.env.BENCH_PROFILE_CALLBACKS ?? 400);
+const CONCURRENCY = 20;
+
+interface ProfileNode {
+	id: number;
+	callFrame: { functionName: string; url: string };
+}
+interface CpuProfile {
+	nodes: ProfileNode[];
+	startTime: number;
+	endTime: number;
+	samples: number[];
+	timeDeltas: number[];
+}
+
+/** Where a frame's code comes from, in words a reader of the table knows. */
+function placeOf(frame: ProfileNode['callFrame']): string {
+	const { url, functionName } = frame;
+	if (functionName === '(garbage collector)') return 'garbage collection';
+	if (functionName === '(idle)') return 'idle';
+	if (functionName === '(program)') return 'V8 and Node internals (program)';
+	if (url.includes('n8n-nodes-haipay')) return 'the HaiPay Trigger (this package)';
+	if (/typeorm|sqlite3|[\\/]pg[\\/]/.test(url)) return 'database (TypeORM, SQLite driver)';
+	if (/[\\/]n8n-core[\\/]/.test(url)) return 'n8n-core (node contexts, execution engine)';
+	if (/[\\/]n8n-workflow[\\/]/.test(url)) return 'n8n-workflow (expressions, workflow model)';
+	if (/[\\/]@n8n[\\/]/.test(url)) return 'other @n8n packages (DI, config, db entities, permissions)';
+	if (/[\\/]n8n[\\/]dist[\\/]/.test(url)) return 'n8n server (webhooks, executions, credentials)';
+	if (/express|body-parser|raw-body|router|iconv|[\\/]qs[\\/]/.test(url)) return 'HTTP framework (express, body parsing)';
+	if (url.startsWith('node:') || url === '') return 'Node.js core (http, streams, crypto, timers)';
+	return 'other libraries';
+}
+
+export interface ProfileSplit {
+	totalMs: number;
+	byPlace: Map<string, number>;
+	topPackage: Array<[string, number]>;
+}
+
+/** Main-thread milliseconds spent in the window, by place, and the package's own busiest functions. */
+export function splitProfile(profile: CpuProfile, fromUs: number, toUs: number): ProfileSplit {
+	const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+	const byPlace = new Map<string, number>();
+	const byFunction = new Map<string, number>();
+	let at = profile.startTime;
+	let totalMs = 0;
+	for (let index = 0; index < profile.samples.length; index++) {
+		at += profile.timeDeltas[index];
+		const next = index + 1 < profile.timeDeltas.length ? profile.timeDeltas[index + 1] : 0;
+		if (at < fromUs || at > toUs) continue;
+		const frame = nodes.get(profile.samples[index])?.callFrame;
+		if (frame === undefined) continue;
+		const place = placeOf(frame);
+		if (place === 'idle') continue;
+		const ms = next / 1000;
+		totalMs += ms;
+		byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
+		if (place.startsWith('the HaiPay')) {
+			const name = `${frame.functionName || '(anonymous)'} (${frame.url.split(/[\\/]dist[\\/]/).pop()})`;
+			byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
+		}
+	}
+	const topPackage = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 8);
+	return { totalMs, byPlace, topPackage };
+}
+
+function newestProfile(dir: string): CpuProfile {
+	const file = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort().pop();
+	if (file === undefined) throw new Error(`no CPU profile was written in ${dir}`);
+	return JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+}
+
+async function main(): Promise<void> {
+	const say = (line: string) => process.stdout.write(`${line}\n`);
+	const stack = await startBenchStack(say);
+	const profiles: Array<{ name: string; split: ProfileSplit; count: number }> = [];
+	try {
+		const targets = [
+			{ name: 'HaiPay Trigger', id: await stack.addWorkflow(triggerWorkflow(), true), url: `/webhook/${CALLBACK_WEBHOOK_ID}/webhook` },
+			{ name: "n8n's Webhook node", id: await stack.addWorkflow(plainWebhookWorkflow(), true), url: `/webhook/${PLAIN_WEBHOOK_PATH}` },
+		];
+		for (const target of targets) {
+			const dir = join(WORK, 'profiles', target.name.replace(/\W+/g, '-'));
+			rmSync(dir, { recursive: true, force: true });
+			mkdirSync(dir, { recursive: true });
+			await stack.restartN8n(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+			say(`${target.name}: ${COUNT} signed callbacks, ${CONCURRENCY} at a time, n8n under the CPU profiler ...`);
+			const load = { count: COUNT, forged: 0, concurrency: CONCURRENCY, warmup: 20 };
+			const figures = await runCallbacks(stack, target.id, `${stack.n8nUrl}${target.url}`, load, say);
+			await stack.server.stop();
+			const exitedAt = Date.now();
+			const profile = newestProfile(dir);
+			const { startedAt, endedAt } = figures.genuine.window ?? { startedAt: 0, endedAt: 0 };
+			const split = splitProfile(profile, profile.endTime - (exitedAt - startedAt) * 1000, profile.endTime - (exitedAt - endedAt) * 1000);
+			profiles.push({ name: target.name, split, count: COUNT });
+			say(`  process tree: ${figures.genuine.cpuMsPerCallback.toFixed(1)} CPU ms per callback; main thread in the profile: ${(split.totalMs / COUNT).toFixed(1)} ms`);
+			await stack.restartN8n();
+		}
+	} finally {
+		await stack.stop();
+	}
+	say(report(profiles));
+}
+
+function report(profiles: Array<{ name: string; split: ProfileSplit; count: number }>): string {
+	const places = [...new Set(profiles.flatMap((entry) => [...entry.split.byPlace.keys()]))].sort();
+	const perCallback = (entry: (typeof profiles)[number], place: string) => ((entry.split.byPlace.get(place) ?? 0) / entry.count).toFixed(2);
+	const lines = [
+		`| main thread, ms per callback | ${profiles.map((entry) => entry.name).join(' | ')} |`,
+		`|---|${profiles.map(() => '---:').join('|')}|`,
+		...places.map((place) => `| ${place} | ${profiles.map((entry) => perCallback(entry, place)).join(' | ')} |`),
+		`| **all** | ${profiles.map((entry) => (entry.split.totalMs / entry.count).toFixed(2)).join(' | ')} |`,
+		'',
+		'The HaiPay Trigger\'s own busiest functions (ms per callback):',
+		...(profiles[0]?.split.topPackage ?? []).map(([name, ms]) => `- ${name}: ${(ms / profiles[0].count).toFixed(3)}`),
+	];
+	return lines.join('\n');
+}
+
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.exit(1);
+	});
+}

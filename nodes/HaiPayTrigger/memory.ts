@@ -1,0 +1,251 @@
+import { createHash, randomBytes } from 'crypto';
+
+/*
+ * The trigger's repeat memory: which results it has emitted, for as long as HaiPay may send them again.
+ *
+ * Held in the process, where every check and every new entry costs the same whatever the memory holds: a map from
+ * a short digest of each key to the second it was first emitted, with per-minute buckets for eviction by age.
+ * Kept across restarts in the workflow's static data, as one compact text that n8n saves with the workflow. n8n
+ * rewrites the whole static data whenever it changes, so the text is written on every emission only while the
+ * memory is small, and at most every FLUSH_MS after that: the cost of keeping it, spread over the callbacks that
+ * arrive meanwhile, stays the same per callback at any rate. Another process's saved text (a webhook processor in
+ * queue mode, or this process before a restart) is taken in when it changes.
+ */
+
+/** HaiPay resends a callback every 5 minutes, 5 times: every repeat of a result arrives within this span. */
+export const RETRY_SERIES_SECONDS = 25 * 60;
+
+/** Entries kept, at most: HaiPay's whole retry series up to 1,440 distinct results a minute (1,200 over 30 minutes). */
+export const MEMORY_CAPACITY = 36_000;
+
+/** While the memory is this small, every new entry is saved at once; beyond it, at most every FLUSH_MS. */
+export const SAVE_EACH_UP_TO = 2_000;
+export const FLUSH_MS = 2_000;
+
+/** The static data field, and the version of its text. */
+export const MEMORY_FIELD = 'repeatMemory';
+const VERSION = 2;
+
+/** A key's digest: 14 characters of base64url (84 bits), so that 36,000 entries never collide in practice. */
+const DIGEST_LENGTH = 14;
+/** An entry's age at the moment it was saved, in seconds, as fixed-width base 36 (up to 690 days). */
+const AGE_LENGTH = 5;
+const MAX_AGE = 36 ** AGE_LENGTH - 1;
+const RECORD = DIGEST_LENGTH + AGE_LENGTH;
+
+/** What the workflow's static data holds. */
+interface Saved {
+	v: number;
+	/** Who saved it, and which of its saves: a text already taken in is not read again. */
+	stamp: string;
+	/** The second it was saved: ages are counted back from it. */
+	at: number;
+	entries: string;
+}
+
+export function digestOf(key: string): string {
+	return createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
+}
+
+function isSaved(value: unknown): value is Saved {
+	const saved = value as Saved;
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		saved.v === VERSION &&
+		typeof saved.stamp === 'string' &&
+		Number.isSafeInteger(saved.at) &&
+		typeof saved.entries === 'string'
+	);
+}
+
+/** Everything one trigger (workflow and node) remembers in this process. */
+export class ScopeMemory {
+	/** Digest → second first emitted. */
+	private readonly seen = new Map<string, number>();
+	/** Minute → digests first emitted in it, for eviction by age without a scan. */
+	private readonly buckets = new Map<number, string[]>();
+	private taken: string | undefined;
+	private saves = 0;
+	private lastFlushMs = 0;
+	/** Static data objects of recent saves: n8n may store them in any order, so each gets the newest text. */
+	private targets: Array<Record<string, unknown>> = [];
+	private lastWarnedAt = Number.NEGATIVE_INFINITY;
+	/** Names this memory's saves: another process's, or this one's before a restart, carry another. */
+	private readonly id = randomBytes(6).toString('base64url');
+
+	get size(): number {
+		return this.seen.size;
+	}
+
+	/** Whether the key was emitted less than `windowSeconds` ago. */
+	recall(digest: string, nowSeconds: number, windowSeconds: number): boolean {
+		const at = this.seen.get(digest);
+		return at !== undefined && at <= nowSeconds && nowSeconds - at < windowSeconds;
+	}
+
+	/** Adds a key first emitted at `at`; false when it is already known (its first time is kept). */
+	add(digest: string, at: number): boolean {
+		const known = this.seen.get(digest);
+		if (known !== undefined && known <= at) return false;
+		if (known !== undefined) this.drop(digest, known);
+		this.seen.set(digest, at);
+		const minute = Math.floor(at / 60);
+		const bucket = this.buckets.get(minute);
+		if (bucket === undefined) this.buckets.set(minute, [digest]);
+		else bucket.push(digest);
+		return true;
+	}
+
+	/** Forgets one key, so that an emission after its window counts from the new time. */
+	forget(digest: string): void {
+		const at = this.seen.get(digest);
+		if (at === undefined) return;
+		this.seen.delete(digest);
+		this.drop(digest, at);
+	}
+
+	private drop(digest: string, at: number): void {
+		const bucket = this.buckets.get(Math.floor(at / 60));
+		if (bucket === undefined) return;
+		const index = bucket.indexOf(digest);
+		if (index >= 0) bucket.splice(index, 1);
+	}
+
+	/**
+	 * Forgets entries older than the window, then the oldest minutes while over capacity. Returns the youngest
+	 * age, in seconds, of an entry forgotten for want of room (undefined when none was).
+	 */
+	evict(nowSeconds: number, windowSeconds: number, capacity: number): number | undefined {
+		const oldest = Math.floor((nowSeconds - windowSeconds) / 60);
+		let crowdedOut: number | undefined;
+		for (const minute of [...this.buckets.keys()].sort((a, b) => a - b)) {
+			const expired = minute < oldest;
+			if (!expired && this.seen.size <= capacity) break;
+			for (const digest of this.buckets.get(minute) ?? []) {
+				const at = this.seen.get(digest);
+				if (at === undefined || Math.floor(at / 60) !== minute) continue;
+				this.seen.delete(digest);
+				if (!expired || nowSeconds - at < windowSeconds) crowdedOut = Math.min(crowdedOut ?? Infinity, nowSeconds - at);
+			}
+			this.buckets.delete(minute);
+		}
+		return crowdedOut;
+	}
+
+	/** Takes in a text saved by another process, or by this one before a restart, once. */
+	absorb(stored: unknown): void {
+		if (!isSaved(stored) || stored.stamp === this.taken) return;
+		this.taken = stored.stamp;
+		const { entries, at } = stored;
+		for (let offset = 0; offset + RECORD <= entries.length; offset += RECORD) {
+			const age = parseInt(entries.slice(offset + DIGEST_LENGTH, offset + RECORD), 36);
+			if (Number.isSafeInteger(age)) this.add(entries.slice(offset, offset + DIGEST_LENGTH), at - age);
+		}
+	}
+
+	/** Whether a new entry should be saved now, to keep the cost of saving the same per callback at any rate. */
+	dueForSave(nowMs: number): boolean {
+		return this.seen.size <= SAVE_EACH_UP_TO || nowMs - this.lastFlushMs >= FLUSH_MS;
+	}
+
+	/** Writes the whole memory as one compact text into the request's static data (and recent ones). */
+	save(staticData: Record<string, unknown>, nowSeconds: number, nowMs: number): void {
+		const parts: string[] = [];
+		for (const [digest, at] of this.seen) {
+			const age = Math.min(Math.max(nowSeconds - at, 0), MAX_AGE);
+			parts.push(digest + age.toString(36).padStart(AGE_LENGTH, '0'));
+		}
+		this.saves += 1;
+		const saved: Saved = { v: VERSION, stamp: `${this.id}.${this.saves}`, at: nowSeconds, entries: parts.join('') };
+		this.taken = saved.stamp;
+		this.targets = [...this.targets.filter((target) => target !== staticData), staticData].slice(-8);
+		for (const target of this.targets) target[MEMORY_FIELD] = saved;
+		this.lastFlushMs = nowMs;
+	}
+
+	/** At most one warning per window that the memory cannot hold HaiPay's retry series. */
+	shouldWarn(nowSeconds: number, windowSeconds: number): boolean {
+		if (nowSeconds - this.lastWarnedAt < Math.max(windowSeconds, RETRY_SERIES_SECONDS)) return false;
+		this.lastWarnedAt = nowSeconds;
+		return true;
+	}
+}
+
+const scopes = new Map<string, ScopeMemory>();
+
+export function scopeMemory(scope: string): ScopeMemory {
+	let memory = scopes.get(scope);
+	if (memory === undefined) {
+		memory = new ScopeMemory();
+		scopes.set(scope, memory);
+	}
+	return memory;
+}
+
+/** The static data field of the memory's first version: an object of key → second, read once and then dropped. */
+const FIRST_VERSION_FIELD = 'seenCallbacks';
+
+function takeFirstVersion(memory: ScopeMemory, staticData: Record<string, unknown>): void {
+	const stored = staticData[FIRST_VERSION_FIELD];
+	if (stored === undefined) return;
+	if (typeof stored === 'object' && stored !== null && !Array.isArray(stored)) {
+		for (const [key, at] of Object.entries(stored as Record<string, unknown>)) {
+			if (typeof at === 'number' && Number.isSafeInteger(at)) memory.add(digestOf(key), at);
+		}
+	}
+	delete staticData[FIRST_VERSION_FIELD];
+}
+
+/** What one callback sees of the memory: the check, and the record of an emission. */
+export interface RepeatMemory {
+	/** Whether the key was emitted within the window, by this process or by one whose save it has taken in. */
+	recall(key: string): boolean;
+	/** Records an emission; false when the key was already there within the window (a repeat). */
+	remember(key: string): boolean;
+}
+
+export interface MemoryContext {
+	scope: string;
+	staticData: Record<string, unknown>;
+	nowMs: number;
+	windowSeconds: number;
+	warn: (message: string) => void;
+}
+
+const lastEviction = new WeakMap<ScopeMemory, number>();
+
+/** Forgets by age once a minute, and by room whenever over capacity; warns when room runs out too early. */
+function keepBounded(memory: ScopeMemory, nowSeconds: number, context: MemoryContext): void {
+	const minute = Math.floor(nowSeconds / 60);
+	if (lastEviction.get(memory) === minute && memory.size <= MEMORY_CAPACITY) return;
+	lastEviction.set(memory, minute);
+	const crowdedOut = memory.evict(nowSeconds, context.windowSeconds, MEMORY_CAPACITY);
+	const covers = Math.min(context.windowSeconds, RETRY_SERIES_SECONDS);
+	const short = crowdedOut !== undefined && crowdedOut < covers ? crowdedOut : context.windowSeconds < RETRY_SERIES_SECONDS ? context.windowSeconds : undefined;
+	if (short === undefined || !memory.shouldWarn(nowSeconds, context.windowSeconds)) return;
+	const perMinute = Math.round(memory.size / Math.max(short / 60, 1));
+	context.warn(
+		`HaiPay Trigger: the repeat memory covers only the last ${Math.round(short / 60)} minutes of results (about ${perMinute} a minute, at most ${MEMORY_CAPACITY} kept, Repeat Window ${Math.round(context.windowSeconds / 60)} minutes), but HaiPay resends a callback for ${RETRY_SERIES_SECONDS / 60} minutes: a resend older than that starts the workflow again. Make the steps after the trigger idempotent (see the exactly-once recipe).`,
+	);
+}
+
+export function openMemory(context: MemoryContext): RepeatMemory {
+	const memory = scopeMemory(context.scope);
+	const nowSeconds = Math.floor(context.nowMs / 1000);
+	takeFirstVersion(memory, context.staticData);
+	memory.absorb(context.staticData[MEMORY_FIELD]);
+	keepBounded(memory, nowSeconds, context);
+	return {
+		recall: (key) => memory.recall(digestOf(key), nowSeconds, context.windowSeconds),
+		remember: (key) => {
+			const digest = digestOf(key);
+			if (memory.recall(digest, nowSeconds, context.windowSeconds)) return false;
+			memory.forget(digest);
+			memory.add(digest, nowSeconds);
+			if (memory.dueForSave(context.nowMs)) memory.save(context.staticData, nowSeconds, context.nowMs);
+			if (memory.size > MEMORY_CAPACITY) keepBounded(memory, nowSeconds, context);
+			return true;
+		},
+	};
+}
