@@ -33,7 +33,7 @@ function placeOf(frame: ProfileNode['callFrame']): string {
 	if (functionName === '(garbage collector)') return 'garbage collection';
 	if (functionName === '(idle)') return 'idle';
 	if (functionName === '(program)') return 'V8 and Node internals (program)';
-	if (url.includes('n8n-nodes-haipay')) return 'the HaiPay Trigger (this package)';
+	if (/[\\/]nodes[\\/]node_modules[\\/]n8n-nodes-haipay[\\/]/.test(url)) return 'the HaiPay Trigger (this package)';
 	if (/typeorm|sqlite3|[\\/]pg[\\/]/.test(url)) return 'database (TypeORM, SQLite driver)';
 	if (/[\\/]n8n-core[\\/]/.test(url)) return 'n8n-core (node contexts, execution engine)';
 	if (/[\\/]n8n-workflow[\\/]/.test(url)) return 'n8n-workflow (expressions, workflow model)';
@@ -68,18 +68,17 @@ export function splitProfile(profile: CpuProfile, fromUs: number, toUs: number):
 		const ms = next / 1000;
 		totalMs += ms;
 		byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
-		if (place.startsWith('the HaiPay')) {
-			const name = `${frame.functionName || '(anonymous)'} (${frame.url.split(/[\\/]dist[\\/]/).pop()})`;
-			byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
-		}
+		const name = `${frame.functionName || '(anonymous)'} (${frame.url.split(/node_modules[\\/]/).pop()})`;
+		byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
 	}
-	const topPackage = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 8);
+	const topPackage = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 15);
 	return { totalMs, byPlace, topPackage };
 }
 
-function newestProfile(dir: string): CpuProfile {
-	const file = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).sort().pop();
-	if (file === undefined) throw new Error(`no CPU profile was written in ${dir}`);
+/** The main thread's profile: Node names each `CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`, the main thread 0. */
+function mainThreadProfile(dir: string): CpuProfile {
+	const file = readdirSync(dir).find((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name));
+	if (file === undefined) throw new Error(`no CPU profile of the main thread was written in ${dir}`);
 	return JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
 }
 
@@ -102,7 +101,7 @@ async function main(): Promise<void> {
 			const figures = await runCallbacks(stack, target.id, `${stack.n8nUrl}${target.url}`, load, say);
 			await stack.server.stop();
 			const exitedAt = Date.now();
-			const profile = newestProfile(dir);
+			const profile = mainThreadProfile(dir);
 			const { startedAt, endedAt } = figures.genuine.window ?? { startedAt: 0, endedAt: 0 };
 			const split = splitProfile(profile, profile.endTime - (exitedAt - startedAt) * 1000, profile.endTime - (exitedAt - endedAt) * 1000);
 			profiles.push({ name: target.name, split, count: COUNT });
@@ -124,8 +123,11 @@ function report(profiles: Array<{ name: string; split: ProfileSplit; count: numb
 		...places.map((place) => `| ${place} | ${profiles.map((entry) => perCallback(entry, place)).join(' | ')} |`),
 		`| **all** | ${profiles.map((entry) => (entry.split.totalMs / entry.count).toFixed(2)).join(' | ')} |`,
 		'',
-		'The HaiPay Trigger\'s own busiest functions (ms per callback):',
-		...(profiles[0]?.split.topPackage ?? []).map(([name, ms]) => `- ${name}: ${(ms / profiles[0].count).toFixed(3)}`),
+		...profiles.flatMap((entry) => [
+			'',
+			`${entry.name}: the busiest functions, self time (ms per callback):`,
+			...entry.split.topPackage.map(([name, ms]) => `- ${name}: ${(ms / entry.count).toFixed(3)}`),
+		]),
 	];
 	return lines.join('\n');
 }

@@ -62,10 +62,17 @@ function wireCredentials(node: INode, nodeTypes: HarnessNodeTypes, credentials: 
 	}
 }
 
+let lastCredentialSerial = 0;
+
 export function prepareWorkflow(definition: WorkflowDefinition, options: { addStart: boolean }): PreparedWorkflow {
 	const nodeTypes = new HarnessNodeTypes([HarnessStart, HarnessNoOp, ...(definition.nodeTypes ?? [])]);
 	const credentialTypes = new HarnessCredentialTypes([HaiPayApi, ...(definition.credentialTypes ?? [])]);
-	const credentials: CredentialStore = structuredClone(definition.credentials ?? {});
+	const serial = ++lastCredentialSerial;
+	// Unique per prepared workflow, as n8n's ids are per stored credential: a node may keep what it read by the id.
+	const stored = (id: string) => `${id}~${serial}`;
+	const credentials: CredentialStore = Object.fromEntries(
+		Object.entries(structuredClone(definition.credentials ?? {})).map(([id, entry]) => [stored(id), { ...entry, name: entry.name ?? id }]),
+	);
 	for (const [id, entry] of Object.entries(credentials)) {
 		if (!credentialTypes.recognizes(entry.type)) {
 			throw new UserError(`Credential "${id}" has type "${entry.type}", which is not registered (credentialTypes option).`);
@@ -83,7 +90,12 @@ export function prepareWorkflow(definition: WorkflowDefinition, options: { addSt
 		names.add(spec.name);
 	}
 	const nodes = specs.map((spec, index) => toNode(spec, nodeTypes, index));
-	for (const node of nodes) wireCredentials(node, nodeTypes, credentials);
+	for (const node of nodes) {
+		for (const reference of Object.values(node.credentials ?? {})) {
+			if (reference.id !== null && credentials[stored(reference.id)] !== undefined) reference.id = stored(reference.id);
+		}
+		wireCredentials(node, nodeTypes, credentials);
+	}
 	const connections = definition.connections ?? chain(...nodes.map((node) => node.name));
 	const settings: IWorkflowSettings = { executionOrder: 'v1', ...definition.settings };
 

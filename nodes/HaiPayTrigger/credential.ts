@@ -1,0 +1,24 @@
+import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
+
+/*
+ * n8n decrypts a credential for a webhook through a fresh expression isolate and a database read: about half of
+ * what a callback cost on top of n8n's own Webhook node (bench/results.md, "Where a callback's time goes"). A burst
+ * of callbacks reads it once per CREDENTIAL_TTL_MS instead. An edit of the credential (rotated keys, a fixed App
+ * ID) takes effect within that time; a signature cannot be forged with a stale secret, since it needs HaiPay's
+ * private key.
+ */
+
+export const CREDENTIAL_TTL_MS = 10_000;
+
+const read = new Map<string, { at: number; data: ICredentialDataDecryptedObject }>();
+
+/** The trigger's credential, as n8n gives it, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
+export async function triggerCredential(ctx: IWebhookFunctions): Promise<ICredentialDataDecryptedObject> {
+	const id = ctx.getNode().credentials?.haiPayApi?.id;
+	const now = Date.now();
+	const cached = id ? read.get(id) : undefined;
+	if (cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS) return cached.data;
+	const data = await ctx.getCredentials('haiPayApi');
+	if (id) read.set(id, { at: now, data });
+	return data;
+}
