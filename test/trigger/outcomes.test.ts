@@ -1,0 +1,201 @@
+/**
+ * What the HaiPay Trigger makes of callbacks whose outcome is in doubt: an order query answered with a signed
+ * answer about nothing, a gateway that is slow or asks to wait, a status written `2.0`, a re-split free-text
+ * field, and two partial-collection results of one order. Every callback goes over real HTTP into n8n-core's
+ * webhook machinery (test/harness), signed with the test platform key. Confirm With HaiPay asks either the sandbox
+ * gateway (real order state) or a small fake gateway on 127.0.0.1 written here, for answers that lie or never come.
+ *
+ * No test reads a clock: a deadline shows as the answer HaiPay gets (503) and as what the fake gateway saw (how
+ * many queries, each cut off by the trigger). Where only the absence of a 60-second wait can show a bound, the
+ * bound is the test's own timeout (30 s, three times the trigger's 10-second deadline).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'http';
+import type { AddressInfo } from 'net';
+import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { NOT_YET } from '../../nodes/HaiPayTrigger/reply';
+import { parsePrivateKey } from '../../nodes/shared/signing/keys';
+import { APP_IDS, callbackBody } from '../fixtures/bodies';
+import { NO_OP_NODE_TYPE, webhookServer, type HttpReply, type WebhookServer } from '../harness';
+import { TEST_KEYS } from '../helpers/keys';
+import { withSignature } from '../helpers/signing';
+
+const TRIGGER = 'HaiPay Trigger';
+const SECRET = 'outcomes-test-secret';
+const PLATFORM_KEY = parsePrivateKey(TEST_KEYS.platformPrivate);
+const OTHER_KEY = parsePrivateKey(TEST_KEYS.otherPrivate);
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+
+type Fields = Record<string, unknown>;
+
+/** A merchant credential whose HaiPay is at `baseUrl`, with this file's secret and the test key pairs. */
+function credentialFor(baseUrl: string, appId = APP_IDS.TZS, currency = 'TZS'): ICredentialDataDecryptedObject {
+	return {
+		environment: 'custom',
+		baseUrl,
+		appId,
+		currency,
+		secretKey: SECRET,
+		privateKey: TEST_KEYS.merchantPkcs8,
+		haipayPublicKey: TEST_KEYS.platformPublic,
+		arrayStyle: 'json',
+	};
+}
+
+let sequence = 0;
+function nextId(prefix: string): string {
+	sequence += 1;
+	return `${prefix}-${Date.now()}-${sequence}`;
+}
+
+/** A payout callback for a fresh order, unsigned. */
+function payoutCallback(overrides: Fields = {}): Fields {
+	const id = nextId('OUT');
+	return callbackBody('payout', { orderId: id, orderNo: `HP${id}`, ...overrides });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A fake HaiPay for answers the sandbox never gives: signed answers about nothing, silence, slow bodies, waits.
+
+interface SeenQuery {
+	path: string;
+	body: Fields;
+	/** The connection has closed. */
+	closed: boolean;
+	/** It closed before the gateway finished its answer: the trigger cut the query off. */
+	cutOff: boolean;
+}
+
+type Answering = (query: SeenQuery, res: ServerResponse) => void;
+
+interface FakeGateway {
+	baseUrl: string;
+	queries: SeenQuery[];
+	close(): Promise<void>;
+}
+
+async function fakeGateway(answering: Answering): Promise<FakeGateway> {
+	const queries: SeenQuery[] = [];
+	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			let body: Fields = {};
+			try {
+				body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Fields;
+			} catch {
+				// Recorded as an empty body.
+			}
+			const query: SeenQuery = { path: req.url ?? '', body, closed: false, cutOff: false };
+			queries.push(query);
+			res.on('close', () => {
+				query.closed = true;
+				query.cutOff = !res.writableFinished;
+			});
+			answering(query, res);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		queries,
+		async close() {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+function envelope(res: ServerResponse, data: unknown): void {
+	res.writeHead(200, { 'Content-Type': 'application/json' });
+	res.end(JSON.stringify({ status: '1', error: '00000000', msg: 'success', data }));
+}
+
+/** HaiPay's success envelope around `data`, signed with the platform key as HaiPay signs answers. */
+function signedAnswer(data: Fields, key = PLATFORM_KEY): Answering {
+	return (_query, res) => envelope(res, withSignature(data, SECRET, key));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('HaiPay Trigger: outcomes in doubt', () => {
+	let server: WebhookServer | undefined;
+	let gateway: FakeGateway | undefined;
+
+	async function serve(parameters: INodeParameters, credential: ICredentialDataDecryptedObject): Promise<WebhookServer> {
+		server = await webhookServer({
+			nodeTypes: [HaiPayTrigger],
+			credentials: { haipay: { type: 'haiPayApi', data: credential } },
+			nodes: [
+				{ name: TRIGGER, type: 'haiPayTrigger', parameters },
+				{ name: 'Next', type: NO_OP_NODE_TYPE },
+			],
+		});
+		return server;
+	}
+
+	/** A trigger with Confirm With HaiPay on, whose queries go to a fake gateway answering as `answering` does. */
+	async function confirmingAgainst(answering: Answering, kind: 'payout' | 'collection' | 'either' = 'payout'): Promise<WebhookServer> {
+		gateway = await fakeGateway(answering);
+		return await serve({ kind, options: { confirmWithHaiPay: true } }, credentialFor(gateway.baseUrl));
+	}
+
+	async function send(body: Fields | string): Promise<HttpReply> {
+		const text = typeof body === 'string' ? body : JSON.stringify(withSignature(body, SECRET, PLATFORM_KEY));
+		return await server!.send(TRIGGER, text, { headers: JSON_HEADERS });
+	}
+
+	function logs(): string {
+		return JSON.stringify(server!.calls.map((call) => call.logs));
+	}
+
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+		await gateway?.close();
+		gateway = undefined;
+	});
+
+	describe('1. an answer that names no order confirms nothing', () => {
+		const callback = () => payoutCallback();
+		const lies: Array<[string, (order: Fields) => Answering]> = [
+			['a replayed balance answer', () => signedAnswer({ bal: '9000.00', availableBal: '9000.00', frzBal: '0.00', unSettleBal: '0.00' })],
+			['{amount, status: 2}', () => signedAnswer({ amount: '1500.00', status: 2 })],
+			['another order', () => signedAnswer({ orderId: 'OTHER-1', orderNo: 'HPOTHER1', amount: '1500.00', fee: '15.00', status: 2 })],
+			['this orderId under another orderNo', (order) => signedAnswer({ orderId: order.orderId, orderNo: 'HPOTHER2', amount: '1500.00', status: 2 })],
+			['this order, unsigned', (order) => (_query, res) => envelope(res, { orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', status: 2 })],
+			['this order, signed with another key', (order) => signedAnswer({ orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', status: 2 }, OTHER_KEY)],
+		];
+
+		it.each(lies)('answered with %s: 503, nothing emitted', async (_name, lie) => {
+			const body = callback();
+			await confirmingAgainst(lie(body));
+			const reply = await send(body);
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(server!.executions).toHaveLength(0);
+			expect(gateway!.queries.map((query) => query.path)).toEqual(['/tzs/pay/query']);
+			expect(gateway!.queries[0].body).toMatchObject({ orderId: body.orderId, orderNo: body.orderNo });
+			expect(logs()).toMatch(/answered a callback with 503.*no trusted answer/);
+		});
+
+		it.each(lies)('with Payouts or Collections, both queries answered with %s: 503, nothing emitted', async (_name, lie) => {
+			const body = callback();
+			await confirmingAgainst(lie(body), 'either');
+			const reply = await send(body);
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(server!.executions).toHaveLength(0);
+			expect(gateway!.queries.map((query) => query.path)).toEqual(['/tzs/pay/query', '/tzs/collect/query']);
+		});
+
+		it('the same fake gateway, answering with the order proven, confirms it (the lies above are what fails)', async () => {
+			const body = callback();
+			await confirmingAgainst(signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', fee: '15.00', status: 2 }));
+			const reply = await send(body);
+			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+			expect(server!.executions).toHaveLength(1);
+			expect(server!.executions[0].items[0].json).toMatchObject({ orderNo: body.orderNo, status: 2, confirmed: true });
+		});
+	});
+});
