@@ -24,7 +24,7 @@ import {
 	type Assessment,
 	type TriggerOptions,
 } from './callback';
-import { confirmWithHaiPay } from './confirm';
+import { ANSWER_DEADLINE_MS, confirmWithHaiPay } from './confirm';
 import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, processMemory, recallShared, rememberShared } from './dedup';
 import { shown, type KindSetting, type StatusChoice } from './filters';
 import { triggerProperties } from './description';
@@ -129,6 +129,8 @@ export class HaiPayTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// Every callback is answered within this: Confirm With HaiPay's queries stop at it (503, HaiPay resends).
+		const deadline = Date.now() + ANSWER_DEADLINE_MS;
 		const received = readCallback(this.getRequestObject().rawBody, this.getBodyData());
 		if (!received.ok) {
 			// Refused by size or shape before the credential is read or any signature work is done.
@@ -156,7 +158,8 @@ export class HaiPayTrigger implements INodeType {
 
 		let item = assessment.item;
 		if (options.confirm) {
-			const step = await confirmStep(this, { settings, credentialData, kind: options.kind, scope: memory.scope, key: memory.key }, assessment);
+			const how = { settings, credentialData, kind: options.kind, scope: memory.scope, key: memory.key, deadline };
+			const step = await confirmStep(this, how, assessment);
 			if (step.result !== 'confirmed') {
 				const why = `not confirmed with HaiPay: ${step.log}`;
 				return step.result === 'retry' ? replies.notYet(503, NOT_YET, why) : replies.acknowledge(why);
@@ -224,7 +227,7 @@ type Emitting = Extract<Assessment, { action: 'emit' }>;
 /** Confirm With HaiPay for one callback: at most one query of the same callback at a time in this process. */
 async function confirmStep(
 	ctx: IWebhookFunctions,
-	how: { settings: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: KindSetting; scope: string; key?: string },
+	how: { settings: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: KindSetting; scope: string; key?: string; deadline: number },
 	assessment: Emitting,
 ): Promise<{ result: 'retry' | 'stale'; log: string } | { result: 'confirmed'; item: IDataObject }> {
 	const memory = processMemory(how.scope);
@@ -236,7 +239,7 @@ async function confirmStep(
 		// The credential as read for this request, so that n8n does not decrypt it again for the query.
 		const reference = ctx.getNode().credentials?.haiPayApi;
 		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
-		confirmation = await confirmWithHaiPay(ctx, how.settings, assessment.order, how.kind, credential);
+		confirmation = await confirmWithHaiPay(ctx, how.settings, assessment.order, { setting: how.kind, deadline: how.deadline, credential });
 	} finally {
 		memory.confirming.delete(inFlight);
 	}

@@ -97,7 +97,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm yet is answered 503, so HaiPay sends it again.',
+					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again.',
 			},
 			{
 				displayName: 'Ignore Repeated Callbacks',

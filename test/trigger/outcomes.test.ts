@@ -55,6 +55,11 @@ function payoutCallback(overrides: Fields = {}): Fields {
 	return callbackBody('payout', { orderId: id, orderNo: `HP${id}`, ...overrides });
 }
 
+/** Resolves once `condition` holds; only the test's timeout bounds the wait. */
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // A fake HaiPay for answers the sandbox never gives: signed answers about nothing, silence, slow bodies, waits.
 
@@ -116,6 +121,24 @@ function envelope(res: ServerResponse, data: unknown): void {
 /** HaiPay's success envelope around `data`, signed with the platform key as HaiPay signs answers. */
 function signedAnswer(data: Fields, key = PLATFORM_KEY): Answering {
 	return (_query, res) => envelope(res, withSignature(data, SECRET, key));
+}
+
+/** Accepts the query and never answers it. */
+const silent: Answering = () => {};
+
+/** Answers headers at once, then a byte of the body every 200 ms, forever. */
+const dribbling: Answering = (_query, res) => {
+	res.writeHead(200, { 'Content-Type': 'application/json' });
+	res.write('{');
+	const timer = setInterval(() => res.write(' '), 200);
+	res.on('close', () => clearInterval(timer));
+};
+
+function unavailable(retryAfter: string): Answering {
+	return (_query, res) => {
+		res.writeHead(503, { 'Content-Type': 'text/plain', 'Retry-After': retryAfter });
+		res.end('busy');
+	};
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -196,6 +219,69 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
 			expect(server!.executions).toHaveLength(1);
 			expect(server!.executions[0].items[0].json).toMatchObject({ orderNo: body.orderNo, status: 2, confirmed: true });
+		});
+	});
+
+	describe('5. every answer within one deadline', () => {
+		/** Waits until the fake gateway has seen every query end, then says how they ended. */
+		async function endedQueries(): Promise<SeenQuery[]> {
+			await until(() => gateway!.queries.every((query) => query.closed));
+			return gateway!.queries;
+		}
+
+		it('a gateway that never answers (Payouts or Collections): 503, at most 3 queries, each cut off', async () => {
+			await confirmingAgainst(silent, 'either');
+			const reply = await send(payoutCallback());
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(server!.executions).toHaveLength(0);
+			const queries = await endedQueries();
+			// 4 s per attempt within 10 s: two payout attempts, and at most one collection attempt with what remains.
+			expect(queries.length).toBeGreaterThanOrEqual(1);
+			expect(queries.length).toBeLessThanOrEqual(3);
+			expect(queries.every((query) => query.cutOff)).toBe(true);
+			expect(logs()).toMatch(/no complete answer within/);
+		}, 60_000);
+
+		it('both queries slow (Payouts or Collections, answers that never finish): 503, at most 3 queries, each cut off', async () => {
+			await confirmingAgainst(dribbling, 'either');
+			const reply = await send(payoutCallback());
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(server!.executions).toHaveLength(0);
+			const queries = await endedQueries();
+			expect(queries.length).toBeGreaterThanOrEqual(1);
+			expect(queries.length).toBeLessThanOrEqual(3);
+			expect(queries.every((query) => query.cutOff)).toBe(true);
+		}, 60_000);
+
+		it('503 with Retry-After: 60: answered 503 at once, with one query and no wait (bound: the test timeout)', async () => {
+			await confirmingAgainst(unavailable('60'), 'either');
+			const reply = await send(payoutCallback());
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(server!.executions).toHaveLength(0);
+			// The payout query was told to wait past the deadline: neither it nor the collection query is asked again.
+			expect(gateway!.queries.map((query) => query.path)).toEqual(['/tzs/pay/query']);
+			expect(logs()).toMatch(/HTTP 503/);
+		});
+
+		it('attack: Retry-After as an HTTP date an hour ahead stops the queries too', async () => {
+			await confirmingAgainst(unavailable(new Date(Date.now() + 3_600_000).toUTCString()), 'payout');
+			const reply = await send(payoutCallback());
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(gateway!.queries).toHaveLength(1);
+		});
+
+		it('attack: Retry-After as an HTTP date in the past is no wait: tried again at once, then 503', async () => {
+			await confirmingAgainst(unavailable(new Date(Date.now() - 3_600_000).toUTCString()), 'payout');
+			const reply = await send(payoutCallback());
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(gateway!.queries).toHaveLength(2);
+		});
+
+		it('attack: Retry-After that is no number and no date falls back to the backoff, within the deadline', async () => {
+			await confirmingAgainst(unavailable('in a while'), 'payout');
+			const reply = await send(payoutCallback());
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(gateway!.queries).toHaveLength(2);
 		});
 	});
 });
