@@ -1,4 +1,4 @@
-import { EARLIER_STATUSES, FINAL_STATUSES } from '../shared/contract/statuses';
+import { EARLIER_STATUSES, exactStatus, FINAL_STATUSES } from '../shared/contract/statuses';
 
 /**
  * HaiPay retries a callback until it reads `SUCCESS` (every 5 minutes, 5 times), and an answer can be lost on
@@ -25,6 +25,12 @@ function part(value: unknown): string {
 	return '';
 }
 
+/** A status as the keys spell it: the integer it states, or, for a value that states none, its text marked `~`. */
+function statusPart(value: unknown): string {
+	const status = exactStatus(value);
+	return status !== undefined ? String(status) : `~${part(value)}`;
+}
+
 /**
  * `orderNo` (HaiPay's number) with `status`: a later, different status of the same order is a new event. A
  * callback without `orderNo` falls back to the merchant's `orderId`; one with neither cannot be recognised
@@ -33,7 +39,7 @@ function part(value: unknown): string {
 export function dedupKey(body: Record<string, unknown>): string | undefined {
 	const order = orderPart(body);
 	if (order === undefined) return undefined;
-	return `${order}|${part(body.status)}`;
+	return `${order}|${statusPart(body.status)}`;
 }
 
 /** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one. */
@@ -192,7 +198,7 @@ export function recallShared(
  */
 export function finalBefore(recall: Recall, body: Record<string, unknown>): string | undefined {
 	const order = orderPart(body);
-	const status = part(body.status);
+	const status = statusPart(body.status);
 	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection.
 	if (order === undefined || !EARLIER.includes(status)) return undefined;
 	return FINAL.find((final) => recall(`${order}|${final}`));

@@ -46,7 +46,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Other (Not Started, Processing, Abnormal)',
 				value: 'other',
-				description: 'Statuses 0, 1, -1 and any value HaiPay adds later',
+				description: 'Statuses 0, 1, -1, any value HaiPay adds later, and a status that states no integer (" 2 ", "2.0", 2.5)',
 			},
 			{
 				name: 'Partially or Over-Collected (4, 5)',

@@ -43,6 +43,18 @@ function credentialFor(baseUrl: string, appId = APP_IDS.TZS, currency = 'TZS'): 
 	};
 }
 
+/**
+ * A callback body as HaiPay would write it, signed with the platform key over its exact text: members named in
+ * `literals` are written as the JSON number literal given (`2.0`, `1e400`), and signed as that text.
+ */
+function signedText(fields: Fields, literals: Record<string, string> = {}, secret = SECRET): string {
+	const signing: Fields = { ...fields, ...literals };
+	let text = JSON.stringify(withSignature(signing, secret, PLATFORM_KEY));
+	for (const [name, literal] of Object.entries(literals)) text = text.replace(`"${name}":${JSON.stringify(literal)}`, `"${name}":${literal}`);
+	for (const literal of Object.values(literals)) expect(text).toContain(`:${literal}`);
+	return text;
+}
+
 let sequence = 0;
 function nextId(prefix: string): string {
 	sequence += 1;
@@ -282,6 +294,90 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			const reply = await send(payoutCallback());
 			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
 			expect(gateway!.queries).toHaveLength(2);
+		});
+	});
+
+	describe('10. a status written as a JSON number with a fraction or an exponent', () => {
+		const successOnly = { kind: 'payout', statuses: ['success'] };
+
+		it.each(['2.0', '2e0', '2.00', '2E0', '20e-1'])('a verified success with status %s is emitted under Success, as status 2', async (literal) => {
+			await serve(successOnly, credentialFor('http://127.0.0.1:9'));
+			const body = payoutCallback();
+			const reply = await send(signedText(body, { status: literal }));
+			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+			expect(server!.executions).toHaveLength(1);
+			expect(server!.executions[0].items[0].json).toMatchObject({ orderNo: body.orderNo, status: 2, statusLabel: 'success', statusGroup: 'success' });
+		});
+
+		it('a status 2 after 2.0 for the same order is a repeat, and 1.0 after it an old callback', async () => {
+			await serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
+			const body = payoutCallback();
+			expect((await send(signedText(body, { status: '2.0' }))).text).toBe('SUCCESS');
+			expect((await send({ ...body, status: 2 })).text).toBe('SUCCESS');
+			expect((await send(signedText(body, { status: '1.0' }))).text).toBe('SUCCESS');
+			expect(server!.executions).toHaveLength(1);
+			expect(logs()).toMatch(/a repeated callback/);
+			expect(logs()).toMatch(/status 1 comes before the final status 2/);
+		});
+
+		it('a status string "2.0" or " 2 " is no success: not matched by Success, emitted under Other as it came', async () => {
+			await serve(successOnly, credentialFor('http://127.0.0.1:9'));
+			for (const status of ['2.0', ' 2 ']) expect((await send(payoutCallback({ status }))).text).toBe('SUCCESS');
+			expect(server!.executions).toHaveLength(0);
+			expect(logs()).toMatch(/is not one of the selected statuses/);
+			await server!.close();
+
+			await serve({ kind: 'payout', statuses: ['other'] }, credentialFor('http://127.0.0.1:9'));
+			for (const status of ['2.0', ' 2 ']) expect((await send(payoutCallback({ status }))).text).toBe('SUCCESS');
+			expect(server!.executions.map((execution) => execution.items[0].json)).toMatchObject([
+				{ status: '2.0', statusLabel: null, statusGroup: 'unknown' },
+				{ status: ' 2 ', statusLabel: null, statusGroup: 'unknown' },
+			]);
+		});
+
+		it('with Confirm With HaiPay on, a status 2.0 is confirmed by an answer with status 2', async () => {
+			const body = payoutCallback();
+			await confirmingAgainst(signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', status: 2 }));
+			const reply = await send(signedText(body, { status: '2.0' }));
+			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+			expect(server!.executions[0].items[0].json).toMatchObject({ status: 2, confirmed: true });
+		});
+
+		it('attack: -0 is status 0, and after a final status an old callback', async () => {
+			await serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
+			const first = payoutCallback();
+			expect((await send(signedText(first, { status: '-0' }))).text).toBe('SUCCESS');
+			expect(server!.executions[0].items[0].json).toMatchObject({ status: 0, statusLabel: 'not started', statusGroup: 'pending' });
+			expect(Object.is(server!.executions[0].items[0].json.status, -0)).toBe(false);
+
+			const second = payoutCallback();
+			expect((await send({ ...second, status: 2 })).text).toBe('SUCCESS');
+			expect((await send(signedText(second, { status: '-0' }))).text).toBe('SUCCESS');
+			expect(server!.executions).toHaveLength(2);
+			expect(logs()).toMatch(/status 0 comes before the final status 2/);
+		});
+
+		it.each(['1e400', '2.0000000000000001', '1.9999999999999999e0', '2.5'])(
+			'attack: %s states no status: not Success, emitted under Any as its digits with group unknown',
+			async (literal) => {
+				await serve(successOnly, credentialFor('http://127.0.0.1:9'));
+				expect((await send(signedText(payoutCallback(), { status: literal }))).text).toBe('SUCCESS');
+				expect(server!.executions).toHaveLength(0);
+				await server!.close();
+
+				await serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
+				expect((await send(signedText(payoutCallback(), { status: literal }))).text).toBe('SUCCESS');
+				expect(server!.executions[0].items[0].json).toMatchObject({ statusLabel: null, statusGroup: 'unknown' });
+				expect(server!.executions[0].items[0].json.status).not.toBe(2);
+			},
+		);
+
+		it('the signature is still checked over the exact text: 2.0 signed, 2 sent is refused', async () => {
+			await serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
+			const text = signedText(payoutCallback(), { status: '2.0' });
+			const reply = await send(text.replace('"status":2.0', '"status":2'));
+			expect(reply.status).toBe(401);
+			expect(server!.executions).toHaveLength(0);
 		});
 	});
 });
