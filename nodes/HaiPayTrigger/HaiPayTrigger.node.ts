@@ -20,7 +20,6 @@ import {
 	signedView,
 	REJECTION_STATUS,
 	REJECTION_TEXT,
-	type AmbiguousField,
 	type Assessment,
 	type TriggerOptions,
 } from './callback';
@@ -33,6 +32,8 @@ import { AMBIGUOUS, logContext, NOT_YET, repliesFor, type Replies } from './repl
 /** Where the node remembers the URL it told the user about, and what it has emitted. */
 const URL_KEY = 'notifyUrl';
 const SEEN_KEY = 'seenCallbacks';
+
+type Emitting = Extract<Assessment, { action: 'emit' }>;
 
 interface Options extends TriggerOptions {
 	deduplicate: boolean;
@@ -148,7 +149,7 @@ export class HaiPayTrigger implements INodeType {
 			return replies.refuse(REJECTION_STATUS[reason], REJECTION_TEXT[reason], assessment.log, { reason });
 		}
 		if (assessment.action === 'acknowledge') return replies.acknowledge(assessment.log);
-		const ambiguous = ambiguityReply(assessment.ambiguity, options, replies);
+		const ambiguous = ambiguityReply(assessment, options, replies);
 		if (ambiguous !== undefined) return ambiguous;
 
 		const body = outputView(received.body);
@@ -179,9 +180,13 @@ export class HaiPayTrigger implements INodeType {
 	}
 }
 
-/** The answer to a verified callback whose signed string could be read as other fields, or undefined to go on. */
-function ambiguityReply(ambiguity: AmbiguousField | undefined, options: Options, replies: Replies): IWebhookResponseData | undefined {
-	if (ambiguity === undefined) return undefined;
+/**
+ * The answer to a verified callback whose signed string could be read as other fields (a separator in a field, or
+ * a field no callback is known to carry), or undefined to go on: only HaiPay's order query can settle it.
+ */
+function ambiguityReply(assessment: Emitting, options: Options, replies: Replies): IWebhookResponseData | undefined {
+	const { ambiguity, unlisted } = assessment;
+	if (ambiguity === undefined) return unlisted === undefined ? undefined : unlistedReply(unlisted, options, replies);
 	const where = `the ${ambiguity.part === 'name' ? 'name' : 'value'} of the field ${shown(ambiguity.field)} holds ${ambiguity.character}, so its signed string could be read as other fields`;
 	if (ambiguity.identifying) return replies.notYet(422, AMBIGUOUS, `${where}; a field that names the order must never hold one`);
 	if (options.confirm) return undefined;
@@ -189,6 +194,16 @@ function ambiguityReply(ambiguity: AmbiguousField | undefined, options: Options,
 		422,
 		AMBIGUOUS,
 		`${where}; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it, or query the order`,
+	);
+}
+
+/** A callback with a field outside the contract's list: its signed text could be another split of known fields. */
+function unlistedReply(field: string, options: Options, replies: Replies): IWebhookResponseData | undefined {
+	if (options.confirm) return undefined;
+	return replies.notYet(
+		422,
+		AMBIGUOUS,
+		`the field ${shown(field)} is not one HaiPay's callbacks are known to carry, so its signed text could have come from another field split in two; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it (its fields then come from HaiPay's answer), or query the order`,
 	);
 }
 
@@ -222,8 +237,6 @@ function repeatReply(memory: EmittedMemory, body: Record<string, unknown>, optio
 	return undefined;
 }
 
-type Emitting = Extract<Assessment, { action: 'emit' }>;
-
 /** Confirm With HaiPay for one callback: at most one query of the same callback at a time in this process. */
 async function confirmStep(
 	ctx: IWebhookFunctions,
@@ -245,16 +258,20 @@ async function confirmStep(
 	}
 	if (confirmation.result !== 'confirmed') return confirmation;
 	// An ambiguous callback's own fields cannot be told apart: what HaiPay's query answered stands in for them.
-	const item = assessment.ambiguity !== undefined ? confirmedItem(assessment.item, confirmation.data) : assessment.item;
+	const split = assessment.ambiguity !== undefined || assessment.unlisted !== undefined;
+	const item = split ? confirmedItem(assessment.item, confirmation.data) : assessment.item;
 	item.confirmed = true;
 	return { result: 'confirmed', item };
 }
+
+/** Fields the node itself puts on an item; no answer's field takes their place. */
+const NODE_FIELDS = new Set(['statusLabel', 'statusGroup', 'kind', 'verified', 'confirmed', 'rawBody']);
 
 /** The item of an ambiguous callback: every field HaiPay's signed query answer has replaces the callback's. */
 function confirmedItem(item: IDataObject, data: IDataObject): IDataObject {
 	const confirmed: IDataObject = { ...item };
 	for (const name of Object.keys(data)) {
-		if (name === 'sign' || isPrototypeOwn(name)) continue;
+		if (name === 'sign' || isPrototypeOwn(name) || NODE_FIELDS.has(name)) continue;
 		const value = data[name];
 		confirmed[name] = name === 'status' ? (integerStatus(value) as IDataObject[string]) : value;
 	}

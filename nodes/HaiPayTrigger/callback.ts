@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { IDENTIFYING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
+import { CALLBACK_FIELDS, IDENTIFYING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
 import type { HaiPaySettings } from '../shared/signing/settings';
 import { exactNumberStatus, exactStatus, statusGroup, statusLabel } from '../shared/contract/statuses';
 import { KeyFormatError } from '../shared/signing/keys';
@@ -30,7 +30,7 @@ export interface AmbiguousField extends Ambiguity {
 export type Assessment =
 	| { action: 'reject'; reason: RejectReason; log: string }
 	| { action: 'acknowledge'; log: string }
-	| { action: 'emit'; item: IDataObject; order: OrderFacts; ambiguity?: AmbiguousField };
+	| { action: 'emit'; item: IDataObject; order: OrderFacts; ambiguity?: AmbiguousField; unlisted?: string };
 
 /** What identifies the order and its state, as signed. */
 export interface OrderFacts {
@@ -129,6 +129,12 @@ export function outputView(body: ExactBody): Record<string, unknown> {
 }
 
 const IDENTIFYING = new Set<string>(IDENTIFYING_FIELDS);
+const LISTED = new Set<string>(CALLBACK_FIELDS);
+
+/** The first signed member whose name no callback is known to carry (exact, case-sensitive), or undefined. */
+function unlistedField(signed: Record<string, unknown>): string | undefined {
+	return Object.keys(signed).find((name) => !LISTED.has(name) && !isUnsigned(signed[name]));
+}
 
 function textOf(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -213,7 +219,8 @@ function emitted(body: ExactBody, signed: Record<string, unknown>, verified: boo
 	};
 	const found = verified ? ambiguityOf(signed, { arrayStyle: settings.arrayStyle }) : undefined;
 	const ambiguity = found === undefined ? undefined : { ...found, identifying: IDENTIFYING.has(found.field) || found.part === 'name' };
-	return { action: 'emit', item, order, ...(ambiguity !== undefined ? { ambiguity } : {}) };
+	const unlisted = verified ? unlistedField(signed) : undefined;
+	return { action: 'emit', item, order, ...(ambiguity !== undefined ? { ambiguity } : {}), ...(unlisted !== undefined ? { unlisted } : {}) };
 }
 
 /**

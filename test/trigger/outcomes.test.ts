@@ -14,10 +14,13 @@ import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
-import { NOT_YET } from '../../nodes/HaiPayTrigger/reply';
+import { NOT_YET, AMBIGUOUS } from '../../nodes/HaiPayTrigger/reply';
+import { canonicalString } from '../../nodes/shared/signing/canonical';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
+import { startSandbox, type CallbackAttempt, type Sandbox } from '../../sandbox';
 import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { NO_OP_NODE_TYPE, webhookServer, type HttpReply, type WebhookServer } from '../harness';
+import { sandboxCredential } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
 import { withSignature } from '../helpers/signing';
 
@@ -378,6 +381,130 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			const reply = await send(text.replace('"status":2.0', '"status":2'));
 			expect(reply.status).toBe(401);
 			expect(server!.executions).toHaveLength(0);
+		});
+	});
+
+	describe('11. re-split fields', () => {
+		let sandbox: Sandbox;
+		beforeAll(async () => {
+			sandbox = await startSandbox({ manual: true, callbackSchedule: [150, 150], callbackTimeoutMs: 10_000 });
+		});
+		afterEach(() => sandbox.control.clearFaults());
+		afterAll(async () => {
+			await sandbox.close();
+		});
+
+		async function serveSandbox(parameters: INodeParameters): Promise<WebhookServer> {
+			return await serve({ kind: 'payout', ...parameters }, sandboxCredential(sandbox, APP_IDS.TZS));
+		}
+
+		/** A failed payout in the sandbox whose genuine callback, with `errorMsg`, went to `url`; its last attempt. */
+		async function failedPayout(errorMsg: string, url: string): Promise<CallbackAttempt> {
+			const order = sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: nextId('RS'), amount: '1500', notifyUrl: url });
+			sandbox.control.settle(order.orderNo, 'failed', { errorMsg });
+			return await sandbox.waitForCallback((attempt) => attempt.orderNo === order.orderNo && attempt.last, 10_000);
+		}
+
+		/** The same signature over `errorMsg` cut at its `&`, the rest sent as a field of its own. */
+		function resplit(genuine: Fields): Fields {
+			const [head, tail] = String(genuine.errorMsg).split(/&(.*)/s);
+			const [name, value] = tail.split(/=(.*)/s);
+			const body: Fields = { ...genuine, errorMsg: head, [name]: value };
+			const secret = String(sandboxCredential(sandbox, APP_IDS.TZS).secretKey);
+			expect(canonicalString(body, secret)).toBe(canonicalString(genuine, secret));
+			return body;
+		}
+
+		it('Confirm off: the genuine callback holding & gets 422, and so does its re-split, which names the field', async () => {
+			await serveSandbox({});
+			const genuine = await failedPayout('card declined&errorNote=call the bank', server!.url(TRIGGER));
+			expect(sandbox.callbacks.filter((each) => each.orderNo === genuine.orderNo).map((each) => each.httpStatus)).toEqual([422, 422, 422]);
+
+			const body = resplit(genuine.body);
+			expect(body).toMatchObject({ errorMsg: 'card declined', errorNote: 'call the bank', sign: genuine.body.sign });
+			const reply = await server!.send(TRIGGER, body);
+			expect([reply.status, reply.text]).toEqual([422, AMBIGUOUS]);
+			expect(server!.executions).toHaveLength(0);
+			expect(JSON.stringify(server!.calls.at(-1)!.logs)).toMatch(/the field errorNote is not one HaiPay's callbacks are known to carry.*turn on Confirm With HaiPay/);
+		});
+
+		it('Confirm on: the re-split is confirmed by the sandbox and emitted with the fields of HaiPay\'s answer', async () => {
+			const genuine = await failedPayout('card declined&errorNote=call the bank', 'http://127.0.0.1:9/unused');
+			await serveSandbox({ options: { confirmWithHaiPay: true } });
+			const reply = await server!.send(TRIGGER, resplit(genuine.body));
+			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+			expect(server!.executions).toHaveLength(1);
+			expect(server!.executions[0].items[0].json).toMatchObject({
+				orderId: genuine.body.orderId,
+				orderNo: genuine.orderNo,
+				status: 3,
+				errorMsg: 'card declined&errorNote=call the bank',
+				confirmed: true,
+				verified: true,
+			});
+			const queried = sandbox.requests.filter((entry) => JSON.stringify(entry).includes(genuine.orderNo)).map((entry) => entry.path);
+			expect(queried).toContain('/tzs/pay/query');
+		});
+
+		it('a callback with only known fields is unaffected: emitted unconfirmed with Confirm off', async () => {
+			await serveSandbox({});
+			const order = sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: nextId('KN'), amount: '1500', notifyUrl: server!.url(TRIGGER) });
+			sandbox.control.settle(order.orderNo, 'success');
+			const attempt = await sandbox.waitForCallback((each) => each.orderNo === order.orderNo && each.last, 10_000);
+			await server!.idle();
+			expect(attempt).toMatchObject({ attempt: 1, acknowledged: true });
+			expect(server!.executions).toHaveLength(1);
+			expect(server!.executions[0].items[0].json).not.toHaveProperty('confirmed');
+
+			// Every listed field at once (a collection's token and actualAmount), and an empty unlisted one, which is unsigned.
+			await server!.close();
+			await serve({ kind: 'collection' }, credentialFor('http://127.0.0.1:9', APP_IDS.USD, 'USD'));
+			const collection = callbackBody('collection', { orderId: nextId('KC'), actualAmount: '9.70', remark: '' });
+			const reply = await send(collection);
+			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+			expect(server!.executions[0].items[0].json).toMatchObject({ tokenID: 'tok_abc', actualAmount: '9.70', remark: '', verified: true });
+		});
+
+		it.each(['errorMsg2', 'errorMsg ', 'feE', 'errorMsgs'])(
+			'attack: a re-split into %j, named like a known field, is an unknown field: 422 with Confirm off',
+			async (name) => {
+				await serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
+				const genuine = payoutCallback({ status: 3, payTime: undefined, errorMsg: `declined&${name}=0.00` });
+				expect((await send(genuine)).status).toBe(422);
+				const signed = withSignature(genuine, SECRET, PLATFORM_KEY);
+				const split = { ...signed, errorMsg: 'declined', [name]: '0.00' };
+				expect(canonicalString(split, SECRET)).toBe(canonicalString(signed, SECRET));
+				const reply = await server!.send(TRIGGER, split);
+				expect([reply.status, reply.text]).toEqual([422, AMBIGUOUS]);
+				expect(server!.executions).toHaveLength(0);
+			},
+		);
+
+		it('attack: with Confirm on, HaiPay\'s answer stands in for the callback\'s fields, never for the node\'s own', async () => {
+			const body = payoutCallback({ note: 'from a split' });
+			await confirmingAgainst(
+				signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', status: 2, fee: '9.00', kind: 'refund', verified: 'no', statusLabel: 'paid' }),
+			);
+			const reply = await send(body);
+			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+			expect(server!.executions[0].items[0].json).toMatchObject({ fee: '9.00', kind: 'payout', verified: true, statusLabel: 'success', confirmed: true });
+		});
+
+		it('attack: a re-split into the known field fee (of a callback sent without one) cannot change the order, its status or amount', async () => {
+			await serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
+			const genuine = payoutCallback({ status: 3, payTime: undefined, fee: undefined, errorMsg: 'declined&fee=0.00' });
+			const signed = withSignature(genuine, SECRET, PLATFORM_KEY);
+			const split = { ...signed, errorMsg: 'declined', fee: '0.00' };
+			expect(canonicalString(split, SECRET)).toBe(canonicalString(signed, SECRET));
+			const reply = await server!.send(TRIGGER, split);
+			// Indistinguishable from a callback HaiPay could send: the README names this bound.
+			expect(reply.text).toBe('SUCCESS');
+			expect(server!.executions[0].items[0].json).toMatchObject({
+				orderId: genuine.orderId,
+				orderNo: genuine.orderNo,
+				amount: genuine.amount,
+				status: 3,
+			});
 		});
 	});
 });
