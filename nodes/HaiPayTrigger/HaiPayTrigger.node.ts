@@ -24,7 +24,7 @@ import {
 	type TriggerOptions,
 } from './callback';
 import { ANSWER_DEADLINE_MS, confirmWithHaiPay } from './confirm';
-import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, processMemory, recallShared, rememberShared } from './dedup';
+import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, finalMark, processMemory, recallShared, rememberShared } from './dedup';
 import { shown, type KindSetting, type StatusChoice } from './filters';
 import { triggerProperties } from './description';
 import { AMBIGUOUS, logContext, NOT_YET, repliesFor, type Replies } from './reply';
@@ -172,6 +172,9 @@ export class HaiPayTrigger implements INodeType {
 			if (result.duplicate && options.deduplicate) {
 				return replies.acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
 			}
+			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
+			const mark = finalMark(body);
+			if (mark !== undefined) rememberShared(memory.scope, memory.data, SEEN_KEY, mark, memory.now, memory.windowSeconds);
 		}
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);

@@ -1,4 +1,4 @@
-import { EARLIER_STATUSES, exactStatus, FINAL_STATUSES } from '../shared/contract/statuses';
+import { EARLIER_STATUSES, exactStatus, FINAL_STATUSES, REPEATING_STATUSES } from '../shared/contract/statuses';
 
 /**
  * HaiPay retries a callback until it reads `SUCCESS` (every 5 minutes, 5 times), and an answer can be lost on
@@ -34,12 +34,30 @@ function statusPart(value: unknown): string {
 /**
  * `orderNo` (HaiPay's number) with `status`: a later, different status of the same order is a new event. A
  * callback without `orderNo` falls back to the merchant's `orderId`; one with neither cannot be recognised
- * again and is always emitted.
+ * again and is always emitted. A status HaiPay may report several times with different results (partially or
+ * over-collected) also keys on the result's `amount` and `payTime`, JSON-encoded so no two values run together.
  */
 export function dedupKey(body: Record<string, unknown>): string | undefined {
+	const mark = statusMark(body);
+	if (mark === undefined) return undefined;
+	const status = exactStatus(body.status);
+	if (status === undefined || !REPEATING_STATUSES.includes(status)) return mark;
+	return `${mark}|${JSON.stringify([part(body.amount), part(body.payTime)])}`;
+}
+
+/** The order with its status, `<order>|<status>`: what the regression check looks for (see finalBefore). */
+function statusMark(body: Record<string, unknown>): string | undefined {
 	const order = orderPart(body);
-	if (order === undefined) return undefined;
-	return `${order}|${statusPart(body.status)}`;
+	return order === undefined ? undefined : `${order}|${statusPart(body.status)}`;
+}
+
+/**
+ * The key remembered beside a callback's repeat key so that the regression check sees its final status, when the
+ * repeat key is not that key itself (a partial or over-collected result); otherwise undefined.
+ */
+export function finalMark(body: Record<string, unknown>): string | undefined {
+	const mark = statusMark(body);
+	return mark !== undefined && mark !== dedupKey(body) ? mark : undefined;
 }
 
 /** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one. */

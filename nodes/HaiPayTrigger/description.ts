@@ -104,7 +104,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'deduplicate',
 				type: 'boolean',
 				default: true,
-				description: `Whether a callback with the same orderNo and status as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers the newest ${DEDUP_LIMIT}; an earlier status after a final one is never emitted either way.`,
+				description: `Whether a callback with the same orderNo and status (for partially or over-collected results, also amount and payTime) as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers the newest ${DEDUP_LIMIT}; an earlier status after a final one is never emitted either way.`,
 			},
 			{
 				displayName: 'Repeat Window (Minutes)',

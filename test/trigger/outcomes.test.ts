@@ -507,4 +507,51 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			});
 		});
 	});
+
+	describe('12. two results of one partially collected order', () => {
+		function partial(orderNo: string, amount: string, payTime: string, status = 4): Fields {
+			return callbackBody('collection', { orderId: `ID${orderNo}`, orderNo, amount, payTime, status });
+		}
+
+		it.each([true, false])('both partial results are emitted, each exact repeat is refused (Ignore Repeated Callbacks %s)', async (deduplicate) => {
+			await serve({ kind: 'collection', options: { deduplicate } }, credentialFor('http://127.0.0.1:9', APP_IDS.USD, 'USD'));
+			const orderNo = `HPC${nextId('P')}`;
+			const first = partial(orderNo, '10.00', '2024-05-01 10:00:00');
+			const second = partial(orderNo, '15.00', '2024-05-01 11:00:00');
+			for (const body of [first, second, first, second]) expect((await send(body)).text).toBe('SUCCESS');
+			const emitted = server!.executions.map((execution) => execution.items[0].json);
+			if (deduplicate) {
+				expect(emitted).toMatchObject([
+					{ orderNo, status: 4, amount: '10.00', statusGroup: 'partial' },
+					{ orderNo, status: 4, amount: '15.00', statusGroup: 'partial' },
+				]);
+				expect(logs()).toMatch(/a repeated callback/);
+			} else {
+				expect(emitted).toHaveLength(4);
+			}
+			// The regression check still sees that a final status was emitted for the order.
+			expect((await send(partial(orderNo, '10.00', '', 1))).text).toBe('SUCCESS');
+			expect(server!.executions).toHaveLength(emitted.length);
+			expect(logs()).toMatch(/status 1 comes before the final status 4/);
+		});
+
+		it('the same amount at another time is another result; over-collected results are told apart the same way', async () => {
+			await serve({ kind: 'collection' }, credentialFor('http://127.0.0.1:9', APP_IDS.USD, 'USD'));
+			const orderNo = `HPC${nextId('Q')}`;
+			const bodies = [
+				partial(orderNo, '10.00', '2024-05-01 10:00:00'),
+				partial(orderNo, '10.00', '2024-05-01 10:05:00'),
+				partial(orderNo, '30.00', '2024-05-01 12:00:00', 5),
+				partial(orderNo, '31.00', '2024-05-01 12:00:00', 5),
+				partial(orderNo, '31.00', '2024-05-01 12:00:00', 5),
+			];
+			for (const body of bodies) expect((await send(body)).text).toBe('SUCCESS');
+			expect(server!.executions.map((execution) => [execution.items[0].json.status, execution.items[0].json.amount])).toEqual([
+				[4, '10.00'],
+				[4, '10.00'],
+				[5, '30.00'],
+				[5, '31.00'],
+			]);
+		});
+	});
 });

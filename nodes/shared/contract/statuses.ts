@@ -26,6 +26,12 @@ export const EARLIER_STATUSES: readonly number[] = [0, 1, -1];
 
 const FINAL = new Set(FINAL_STATUSES);
 
+/**
+ * Final states HaiPay may report more than once for one order, each time with another result: a collection paid in
+ * parts, or paid more than asked. Two such results differ by their amount and time, not by their status.
+ */
+export const REPEATING_STATUSES: readonly number[] = [4, 5];
+
 /** Outcome groups a workflow routes on. */
 export type StatusGroup = 'success' | 'failed' | 'partial' | 'pending' | 'abnormal' | 'unknown';
 
