@@ -285,6 +285,13 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			expect(gateway!.queries).toHaveLength(1);
 		});
 
+		it('attack: Retry-After as an HTTP date a moment ahead, within the deadline, is waited for and the query tried again', async () => {
+			await confirmingAgainst(unavailable(new Date(Date.now() + 2_000).toUTCString()), 'payout');
+			const reply = await send(payoutCallback());
+			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+			expect(gateway!.queries).toHaveLength(2);
+		});
+
 		it('attack: Retry-After as an HTTP date in the past is no wait: tried again at once, then 503', async () => {
 			await confirmingAgainst(unavailable(new Date(Date.now() - 3_600_000).toUTCString()), 'payout');
 			const reply = await send(payoutCallback());
@@ -533,6 +540,16 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			expect((await send(partial(orderNo, '10.00', '', 1))).text).toBe('SUCCESS');
 			expect(server!.executions).toHaveLength(emitted.length);
 			expect(logs()).toMatch(/status 1 comes before the final status 4/);
+		});
+
+		it('attack: a partial result with status 4.0 and its resend with status 4 are one result', async () => {
+			await serve({ kind: 'collection' }, credentialFor('http://127.0.0.1:9', APP_IDS.USD, 'USD'));
+			const orderNo = `HPC${nextId('R')}`;
+			const body = partial(orderNo, '10.00', '2024-05-01 10:00:00');
+			expect((await send(signedText(body, { status: '4.0', amount: '10.00' }))).text).toBe('SUCCESS');
+			expect((await send(body)).text).toBe('SUCCESS');
+			expect((await send({ ...body, status: '4' })).text).toBe('SUCCESS');
+			expect(server!.executions.map((execution) => execution.items[0].json)).toMatchObject([{ orderNo, status: 4, amount: '10.00' }]);
 		});
 
 		it('the same amount at another time is another result; over-collected results are told apart the same way', async () => {
