@@ -20,12 +20,11 @@ import {
 	signedView,
 	REJECTION_STATUS,
 	REJECTION_TEXT,
-	type AmbiguousField,
 	type Assessment,
 	type TriggerOptions,
 } from './callback';
-import { confirmWithHaiPay } from './confirm';
-import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, processMemory, recallShared, rememberShared } from './dedup';
+import { ANSWER_DEADLINE_MS, confirmWithHaiPay } from './confirm';
+import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, finalMark, processMemory, recallShared, rememberShared } from './dedup';
 import { shown, type KindSetting, type StatusChoice } from './filters';
 import { triggerProperties } from './description';
 import { AMBIGUOUS, logContext, NOT_YET, repliesFor, type Replies } from './reply';
@@ -33,6 +32,8 @@ import { AMBIGUOUS, logContext, NOT_YET, repliesFor, type Replies } from './repl
 /** Where the node remembers the URL it told the user about, and what it has emitted. */
 const URL_KEY = 'notifyUrl';
 const SEEN_KEY = 'seenCallbacks';
+
+type Emitting = Extract<Assessment, { action: 'emit' }>;
 
 interface Options extends TriggerOptions {
 	deduplicate: boolean;
@@ -129,6 +130,8 @@ export class HaiPayTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// Every callback is answered within this: Confirm With HaiPay's queries stop at it (503, HaiPay resends).
+		const deadline = Date.now() + ANSWER_DEADLINE_MS;
 		const received = readCallback(this.getRequestObject().rawBody, this.getBodyData());
 		if (!received.ok) {
 			// Refused by size or shape before the credential is read or any signature work is done.
@@ -146,7 +149,7 @@ export class HaiPayTrigger implements INodeType {
 			return replies.refuse(REJECTION_STATUS[reason], REJECTION_TEXT[reason], assessment.log, { reason });
 		}
 		if (assessment.action === 'acknowledge') return replies.acknowledge(assessment.log);
-		const ambiguous = ambiguityReply(assessment.ambiguity, options, replies);
+		const ambiguous = ambiguityReply(assessment, options, replies);
 		if (ambiguous !== undefined) return ambiguous;
 
 		const body = outputView(received.body);
@@ -156,7 +159,8 @@ export class HaiPayTrigger implements INodeType {
 
 		let item = assessment.item;
 		if (options.confirm) {
-			const step = await confirmStep(this, { settings, credentialData, kind: options.kind, scope: memory.scope, key: memory.key }, assessment);
+			const how = { settings, credentialData, kind: options.kind, scope: memory.scope, key: memory.key, deadline };
+			const step = await confirmStep(this, how, assessment);
 			if (step.result !== 'confirmed') {
 				const why = `not confirmed with HaiPay: ${step.log}`;
 				return step.result === 'retry' ? replies.notYet(503, NOT_YET, why) : replies.acknowledge(why);
@@ -168,6 +172,9 @@ export class HaiPayTrigger implements INodeType {
 			if (result.duplicate && options.deduplicate) {
 				return replies.acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
 			}
+			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
+			const mark = finalMark(body);
+			if (mark !== undefined) rememberShared(memory.scope, memory.data, SEEN_KEY, mark, memory.now, memory.windowSeconds);
 		}
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
@@ -176,9 +183,13 @@ export class HaiPayTrigger implements INodeType {
 	}
 }
 
-/** The answer to a verified callback whose signed string could be read as other fields, or undefined to go on. */
-function ambiguityReply(ambiguity: AmbiguousField | undefined, options: Options, replies: Replies): IWebhookResponseData | undefined {
-	if (ambiguity === undefined) return undefined;
+/**
+ * The answer to a verified callback whose signed string could be read as other fields (a separator in a field, or
+ * a field no callback is known to carry), or undefined to go on: only HaiPay's order query can settle it.
+ */
+function ambiguityReply(assessment: Emitting, options: Options, replies: Replies): IWebhookResponseData | undefined {
+	const { ambiguity, unlisted } = assessment;
+	if (ambiguity === undefined) return unlisted === undefined ? undefined : unlistedReply(unlisted, options, replies);
 	const where = `the ${ambiguity.part === 'name' ? 'name' : 'value'} of the field ${shown(ambiguity.field)} holds ${ambiguity.character}, so its signed string could be read as other fields`;
 	if (ambiguity.identifying) return replies.notYet(422, AMBIGUOUS, `${where}; a field that names the order must never hold one`);
 	if (options.confirm) return undefined;
@@ -186,6 +197,16 @@ function ambiguityReply(ambiguity: AmbiguousField | undefined, options: Options,
 		422,
 		AMBIGUOUS,
 		`${where}; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it, or query the order`,
+	);
+}
+
+/** A callback with a field outside the contract's list: its signed text could be another split of known fields. */
+function unlistedReply(field: string, options: Options, replies: Replies): IWebhookResponseData | undefined {
+	if (options.confirm) return undefined;
+	return replies.notYet(
+		422,
+		AMBIGUOUS,
+		`the field ${shown(field)} is not one HaiPay's callbacks are known to carry, so its signed text could have come from another field split in two; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it (its fields then come from HaiPay's answer), or query the order`,
 	);
 }
 
@@ -219,12 +240,10 @@ function repeatReply(memory: EmittedMemory, body: Record<string, unknown>, optio
 	return undefined;
 }
 
-type Emitting = Extract<Assessment, { action: 'emit' }>;
-
 /** Confirm With HaiPay for one callback: at most one query of the same callback at a time in this process. */
 async function confirmStep(
 	ctx: IWebhookFunctions,
-	how: { settings: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: KindSetting; scope: string; key?: string },
+	how: { settings: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: KindSetting; scope: string; key?: string; deadline: number },
 	assessment: Emitting,
 ): Promise<{ result: 'retry' | 'stale'; log: string } | { result: 'confirmed'; item: IDataObject }> {
 	const memory = processMemory(how.scope);
@@ -236,22 +255,26 @@ async function confirmStep(
 		// The credential as read for this request, so that n8n does not decrypt it again for the query.
 		const reference = ctx.getNode().credentials?.haiPayApi;
 		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
-		confirmation = await confirmWithHaiPay(ctx, how.settings, assessment.order, how.kind, credential);
+		confirmation = await confirmWithHaiPay(ctx, how.settings, assessment.order, { setting: how.kind, deadline: how.deadline, credential });
 	} finally {
 		memory.confirming.delete(inFlight);
 	}
 	if (confirmation.result !== 'confirmed') return confirmation;
 	// An ambiguous callback's own fields cannot be told apart: what HaiPay's query answered stands in for them.
-	const item = assessment.ambiguity !== undefined ? confirmedItem(assessment.item, confirmation.data) : assessment.item;
+	const split = assessment.ambiguity !== undefined || assessment.unlisted !== undefined;
+	const item = split ? confirmedItem(assessment.item, confirmation.data) : assessment.item;
 	item.confirmed = true;
 	return { result: 'confirmed', item };
 }
+
+/** Fields the node itself puts on an item; no answer's field takes their place. */
+const NODE_FIELDS = new Set(['statusLabel', 'statusGroup', 'kind', 'verified', 'confirmed', 'rawBody']);
 
 /** The item of an ambiguous callback: every field HaiPay's signed query answer has replaces the callback's. */
 function confirmedItem(item: IDataObject, data: IDataObject): IDataObject {
 	const confirmed: IDataObject = { ...item };
 	for (const name of Object.keys(data)) {
-		if (name === 'sign' || isPrototypeOwn(name)) continue;
+		if (name === 'sign' || isPrototypeOwn(name) || NODE_FIELDS.has(name)) continue;
 		const value = data[name];
 		confirmed[name] = name === 'status' ? (integerStatus(value) as IDataObject[string]) : value;
 	}

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { IDENTIFYING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
+import { CALLBACK_FIELDS, IDENTIFYING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
 import type { HaiPaySettings } from '../shared/signing/settings';
-import { statusGroup, statusLabel } from '../shared/contract/statuses';
+import { exactNumberStatus, exactStatus, statusGroup, statusLabel } from '../shared/contract/statuses';
 import { KeyFormatError } from '../shared/signing/keys';
 import { ambiguityOf, type Ambiguity } from '../shared/signing/canonical';
 import { verifySigned } from '../shared/signing/verification';
@@ -30,7 +30,7 @@ export interface AmbiguousField extends Ambiguity {
 export type Assessment =
 	| { action: 'reject'; reason: RejectReason; log: string }
 	| { action: 'acknowledge'; log: string }
-	| { action: 'emit'; item: IDataObject; order: OrderFacts; ambiguity?: AmbiguousField };
+	| { action: 'emit'; item: IDataObject; order: OrderFacts; ambiguity?: AmbiguousField; unlisted?: string };
 
 /** What identifies the order and its state, as signed. */
 export interface OrderFacts {
@@ -99,17 +99,19 @@ function numberOut(text: string): number | string {
 	return Number.isFinite(value) && String(value) === text ? value : text;
 }
 
-/** An integer status, from a number or a string of digits; anything else as it came. */
-export function integerStatus(value: unknown): unknown {
-	const text = typeof value === 'string' ? value.trim() : undefined;
-	if (text !== undefined && /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
-	return value;
+/**
+ * A status as the integer it states: a JSON number by its exact value (`2.0` and `2e0` are 2), a string only when
+ * it is plain digits (`"2"`; `" 2 "` and `"2.0"` state none, see exactStatus). Anything else stays as it came.
+ */
+export function integerStatus(value: unknown, numberText?: string): unknown {
+	const exact = numberText !== undefined ? exactNumberStatus(numberText) : exactStatus(value);
+	return exact ?? value;
 }
 
 /**
  * The members as they go into the output item. Numbers keep their exact value (as digits when a JavaScript number
- * would change them), `status` is an integer, and a field that took no part in the signature (empty or null) is
- * emitted as "" unless its name is one every object inherits, which is left out.
+ * would change them), `status` is an integer when it states one, and a field that took no part in the signature
+ * (empty or null) is emitted as "" unless its name is one every object inherits, which is left out.
  */
 export function outputView(body: ExactBody): Record<string, unknown> {
 	const view: Record<string, unknown> = {};
@@ -120,13 +122,19 @@ export function outputView(body: ExactBody): Record<string, unknown> {
 			continue;
 		}
 		let value = member.numberText !== undefined ? numberOut(member.numberText) : member.value;
-		if (member.name === 'status') value = integerStatus(value);
+		if (member.name === 'status') value = integerStatus(value, member.numberText);
 		define(view, member.name, value);
 	}
 	return view;
 }
 
 const IDENTIFYING = new Set<string>(IDENTIFYING_FIELDS);
+const LISTED = new Set<string>(CALLBACK_FIELDS);
+
+/** The first signed member whose name no callback is known to carry (exact, case-sensitive), or undefined. */
+function unlistedField(signed: Record<string, unknown>): string | undefined {
+	return Object.keys(signed).find((name) => !LISTED.has(name) && !isUnsigned(signed[name]));
+}
 
 function textOf(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -202,17 +210,17 @@ function emitted(body: ExactBody, signed: Record<string, unknown>, verified: boo
 	item.verified = verified;
 	if (options.includeRawBody) item.rawBody = redactedText(body);
 
-	const status = integerStatus(view.status);
 	const order: OrderFacts = {
 		orderId: textOf(signed.orderId),
 		orderNo: textOf(signed.orderNo),
-		status: typeof status === 'number' && Number.isSafeInteger(status) ? status : undefined,
+		status: exactStatus(view.status),
 		currency: textOf(signed.currency)?.toUpperCase(),
 		kind,
 	};
 	const found = verified ? ambiguityOf(signed, { arrayStyle: settings.arrayStyle }) : undefined;
 	const ambiguity = found === undefined ? undefined : { ...found, identifying: IDENTIFYING.has(found.field) || found.part === 'name' };
-	return { action: 'emit', item, order, ...(ambiguity !== undefined ? { ambiguity } : {}) };
+	const unlisted = verified ? unlistedField(signed) : undefined;
+	return { action: 'emit', item, order, ...(ambiguity !== undefined ? { ambiguity } : {}), ...(unlisted !== undefined ? { unlisted } : {}) };
 }
 
 /**

@@ -8,8 +8,14 @@ import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/s
 import type { OrderFacts } from './callback';
 import { shown } from './filters';
 
-/** How long one order query may take, and how often a failed one is tried again, inside one callback. */
-export const CONFIRM_TIMEOUT_MS = 8_000;
+/**
+ * The trigger's deadline for its answer to one callback: every order query of Confirm With HaiPay, retries and
+ * waits included, ends within this time of the callback's arrival, and the callback is answered 503 (HaiPay sends
+ * it again) when no trusted answer came by then.
+ */
+export const ANSWER_DEADLINE_MS = 10_000;
+/** How long one query attempt may take (less when the deadline is nearer), and how often a failed one is tried again. */
+export const CONFIRM_TIMEOUT_MS = 4_000;
 export const CONFIRM_RETRIES = 1;
 
 /**
@@ -33,12 +39,21 @@ function kindsToAsk(facts: OrderFacts, setting: 'payout' | 'collection' | 'eithe
 	return facts.kind === 'collection' ? ['collection'] : ['payout', 'collection'];
 }
 
+/** Whether a failed query asked to be left alone until after the deadline: then nothing more is asked. */
+function toldToWait(error: unknown, deadline: number): boolean {
+	const wait = error instanceof GatewayFailure ? error.details.retryAfterMs : undefined;
+	return wait !== undefined && Date.now() + wait >= deadline;
+}
+
+/**
+ * Asks HaiPay for the callback's order, all queries within `deadline` (ms since the epoch; see
+ * ANSWER_DEADLINE_MS), and says what its answer makes of the callback.
+ */
 export async function confirmWithHaiPay(
 	ctx: GatewayContext,
 	settings: HaiPaySettings,
 	facts: OrderFacts,
-	setting: 'payout' | 'collection' | 'either',
-	credential?: ICredentialsDecrypted,
+	how: { setting: 'payout' | 'collection' | 'either'; deadline: number; credential?: ICredentialsDecrypted },
 ): Promise<Confirmation> {
 	if (facts.orderId === undefined && facts.orderNo === undefined) {
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
@@ -51,13 +66,14 @@ export async function confirmWithHaiPay(
 	let answer: (LookupResult & { found: true }) | undefined;
 	let kind: OrderKind = 'payout';
 	const misses: string[] = [];
-	for (kind of kindsToAsk(facts, setting)) {
+	const { credential, deadline } = how;
+	for (kind of kindsToAsk(facts, how.setting)) {
 		try {
 			const result = await lookupOrder(
 				ctx,
 				settings,
 				{ kind, currency, orderId: facts.orderId, orderNo: facts.orderNo },
-				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, ...(credential !== undefined ? { credential } : {}) },
+				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline, ...(credential !== undefined ? { credential } : {}) },
 			);
 			if (result.found) {
 				answer = result;
@@ -67,6 +83,7 @@ export async function confirmWithHaiPay(
 		} catch (error) {
 			const why = error instanceof GatewayFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 			misses.push(`the ${kind} query gave no trusted answer (${shown(why)})`);
+			if (toldToWait(error, deadline)) break;
 		}
 	}
 	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };

@@ -1,4 +1,4 @@
-import { EARLIER_STATUSES, FINAL_STATUSES } from '../shared/contract/statuses';
+import { EARLIER_STATUSES, exactStatus, FINAL_STATUSES, REPEATING_STATUSES } from '../shared/contract/statuses';
 
 /**
  * HaiPay retries a callback until it reads `SUCCESS` (every 5 minutes, 5 times), and an answer can be lost on
@@ -25,15 +25,39 @@ function part(value: unknown): string {
 	return '';
 }
 
+/** A status as the keys spell it: the integer it states, or, for a value that states none, its text marked `~`. */
+function statusPart(value: unknown): string {
+	const status = exactStatus(value);
+	return status !== undefined ? String(status) : `~${part(value)}`;
+}
+
 /**
  * `orderNo` (HaiPay's number) with `status`: a later, different status of the same order is a new event. A
  * callback without `orderNo` falls back to the merchant's `orderId`; one with neither cannot be recognised
- * again and is always emitted.
+ * again and is always emitted. A status HaiPay may report several times with different results (partially or
+ * over-collected) also keys on the result's `amount` and `payTime`, JSON-encoded so no two values run together.
  */
 export function dedupKey(body: Record<string, unknown>): string | undefined {
+	const mark = statusMark(body);
+	if (mark === undefined) return undefined;
+	const status = exactStatus(body.status);
+	if (status === undefined || !REPEATING_STATUSES.includes(status)) return mark;
+	return `${mark}|${JSON.stringify([part(body.amount), part(body.payTime)])}`;
+}
+
+/** The order with its status, `<order>|<status>`: what the regression check looks for (see finalBefore). */
+function statusMark(body: Record<string, unknown>): string | undefined {
 	const order = orderPart(body);
-	if (order === undefined) return undefined;
-	return `${order}|${part(body.status)}`;
+	return order === undefined ? undefined : `${order}|${statusPart(body.status)}`;
+}
+
+/**
+ * The key remembered beside a callback's repeat key so that the regression check sees its final status, when the
+ * repeat key is not that key itself (a partial or over-collected result); otherwise undefined.
+ */
+export function finalMark(body: Record<string, unknown>): string | undefined {
+	const mark = statusMark(body);
+	return mark !== undefined && mark !== dedupKey(body) ? mark : undefined;
 }
 
 /** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one. */
@@ -192,7 +216,7 @@ export function recallShared(
  */
 export function finalBefore(recall: Recall, body: Record<string, unknown>): string | undefined {
 	const order = orderPart(body);
-	const status = part(body.status);
+	const status = statusPart(body.status);
 	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection.
 	if (order === undefined || !EARLIER.includes(status)) return undefined;
 	return FINAL.find((final) => recall(`${order}|${final}`));

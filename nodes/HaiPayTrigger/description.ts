@@ -46,7 +46,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Other (Not Started, Processing, Abnormal)',
 				value: 'other',
-				description: 'Statuses 0, 1, -1 and any value HaiPay adds later',
+				description: 'Statuses 0, 1, -1, any value HaiPay adds later, and a status that states no integer (" 2 ", "2.0", 2.5)',
 			},
 			{
 				name: 'Partially or Over-Collected (4, 5)',
@@ -97,14 +97,14 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm yet is answered 503, so HaiPay sends it again.',
+					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. Also lets a callback with ambiguous free text or a field HaiPay\'s callbacks are not known to carry start the workflow, with the fields of HaiPay\'s answer.',
 			},
 			{
 				displayName: 'Ignore Repeated Callbacks',
 				name: 'deduplicate',
 				type: 'boolean',
 				default: true,
-				description: `Whether a callback with the same orderNo and status as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers the newest ${DEDUP_LIMIT}; an earlier status after a final one is never emitted either way.`,
+				description: `Whether a callback with the same orderNo and status (for partially or over-collected results, also amount and payTime) as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers the newest ${DEDUP_LIMIT}; an earlier status after a final one is never emitted either way.`,
 			},
 			{
 				displayName: 'Repeat Window (Minutes)',

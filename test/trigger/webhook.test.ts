@@ -81,10 +81,13 @@ describe('HaiPay Trigger: a genuine callback', () => {
 		expectNoSecrets(outcome.logs, body.sign);
 	});
 
-	it('keeps every field HaiPay adds, because the signature covers every field received', async () => {
+	it('refuses a signed field no callback is known to carry while Confirm With HaiPay is off: it could be another field split in two', async () => {
 		const body = signedByPlatform(payoutCallback({ channelRef: 'X-9', extra: { nested: true } }));
-		const { json } = await deliver(jsonCall(body));
-		expect(json).toMatchObject({ channelRef: 'X-9', extra: { nested: true }, verified: true });
+		const outcome = await deliver(jsonCall(body));
+		expect(outcome.answer).toMatchObject({ statusCode: 422, body: 'Rejected: the signed fields are ambiguous' });
+		expect(outcome.result.workflowData).toBeUndefined();
+		const warning = outcome.logs.find((line: Logged) => line.level === 'warn');
+		expect(warning?.message).toMatch(/the field channelRef is not one HaiPay's callbacks are known to carry.*turn on Confirm With HaiPay/);
 	});
 
 	it('accepts an appId sent as a numeric string', async () => {
@@ -109,8 +112,10 @@ describe('HaiPay Trigger: a genuine callback', () => {
 
 	it('does not let a body field overwrite verified, kind or statusLabel', async () => {
 		const body = signedByPlatform(payoutCallback({ verified: 'yes', kind: 'refund', statusLabel: 'paid' }));
-		const { json } = await deliver(jsonCall(body, { params: { kind: 'payout' } }));
-		expect(json).toMatchObject({ verified: true, kind: 'payout', statusLabel: 'success' });
+		// No callback carries these names: refused while unconfirmed, and never in place of the node's own fields.
+		expect((await deliver(jsonCall(body, { params: { kind: 'payout' } }))).answer.statusCode).toBe(422);
+		const { json } = await deliver(jsonCall(body, { params: { kind: 'payout', verifySignature: false } }));
+		expect(json).toMatchObject({ verified: false, kind: 'payout', statusLabel: 'success' });
 	});
 
 	it('gives a failed payout its label and keeps errorMsg', async () => {

@@ -9,3 +9,24 @@ export const IDENTIFYING_FIELDS = ['appId', 'orderId', 'orderNo', 'status', 'cur
 
 /** How the card token of a USD MIT collection (docs/contract.md §2.3) has been spelled by HaiPay's callbacks. */
 export const TOKEN_FIELDS = ['tokenID', 'tokenId', 'tokenid', 'token_id'] as const;
+
+/**
+ * Every member a callback is known to carry (docs/haipay-facts.md, "Callbacks"), with `actualAmount` as the
+ * collection query answers it. The signed string escapes nothing, so a member outside this list may be text of
+ * another member split off (`"errorMsg": "x&note=y"` signs exactly like `"errorMsg": "x", "note": "y"`): such a
+ * callback is trusted only once HaiPay's order query confirms it.
+ */
+export const CALLBACK_FIELDS: readonly string[] = [
+	'appId',
+	'currency',
+	'orderId',
+	'orderNo',
+	'amount',
+	'actualAmount',
+	'fee',
+	'status',
+	'payTime',
+	'errorMsg',
+	'sign',
+	...TOKEN_FIELDS,
+];

@@ -26,6 +26,12 @@ export const EARLIER_STATUSES: readonly number[] = [0, 1, -1];
 
 const FINAL = new Set(FINAL_STATUSES);
 
+/**
+ * Final states HaiPay may report more than once for one order, each time with another result: a collection paid in
+ * parts, or paid more than asked. Two such results differ by their amount and time, not by their status.
+ */
+export const REPEATING_STATUSES: readonly number[] = [4, 5];
+
 /** Outcome groups a workflow routes on. */
 export type StatusGroup = 'success' | 'failed' | 'partial' | 'pending' | 'abnormal' | 'unknown';
 
@@ -41,6 +47,31 @@ export function exactStatus(status: unknown): number | undefined {
 		return Number.isSafeInteger(value) ? value : undefined;
 	}
 	return undefined;
+}
+
+const JSON_NUMBER = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The status a JSON number states, from the number exactly as written: its value when that value is a safe integer
+ * (`2`, `2.0`, `2e0`, `20E-1`, `-0` is 0), otherwise undefined (`2.5`, `1e400`, and `2.0000000000000001`, which a
+ * JavaScript number would round to 2). Worked on the digits, never through a rounding float.
+ */
+export function exactNumberStatus(text: string): number | undefined {
+	const match = JSON_NUMBER.exec(text);
+	if (match === null) return undefined;
+	const [, sign, whole, fraction = '', exponent = '0'] = match;
+	const written = whole + fraction;
+	const leadingZeros = written.length - written.replace(/^0+/, '').length;
+	const digits = written.slice(leadingZeros);
+	if (digits === '') return 0;
+	const shift = Number(exponent);
+	if (!Number.isSafeInteger(shift)) return undefined;
+	// Where the decimal point falls in `digits`: every digit after it must be 0 for the value to be an integer.
+	const point = whole.length - leadingZeros + shift;
+	if (point <= 0 || point > 16 || /[1-9]/.test(digits.slice(point))) return undefined;
+	const value = Number(digits.slice(0, point).padEnd(point, '0'));
+	if (!Number.isSafeInteger(value)) return undefined;
+	return sign === '-' ? -value : value;
 }
 
 export function statusLabel(status: unknown, kind?: OrderKind): string | undefined {

@@ -30,6 +30,12 @@ export interface CallOptions {
 	kind: CallKind;
 	/** A deadline for each attempt: connecting, sending, and reading the whole answer. */
 	timeoutMs: number;
+	/**
+	 * When the whole call must be over (ms since the epoch), retries and waits included: each attempt is cut off
+	 * at it, no attempt starts with less than MIN_ATTEMPT_MS left, and no backoff or Retry-After wait is begun
+	 * that would leave less than that. Without it, only `timeoutMs` bounds each attempt.
+	 */
+	deadline?: number;
 	/** Extra attempts for reads after the first; creates ignore it. */
 	retries: number;
 	/** Whether a PDF or ZIP body is a valid answer (the voucher endpoint). */
@@ -39,6 +45,14 @@ export interface CallOptions {
 	 * every request, which costs more than signing in a bulk run.
 	 */
 	credential?: IAdditionalCredentialOptions['credentialsDecrypted'];
+}
+
+/** The least time worth an attempt before a call's deadline: HaiPay rarely answers faster over the internet. */
+export const MIN_ATTEMPT_MS = 1_000;
+
+/** How long the next attempt may take: its own timeout, clipped to what remains before the call's deadline. */
+function attemptMs(options: CallOptions, now = Date.now()): number {
+	return options.deadline === undefined ? options.timeoutMs : Math.max(0, Math.min(options.timeoutMs, options.deadline - now));
 }
 
 /*
@@ -102,6 +116,10 @@ function fileType(buffer: Buffer, contentType: string): 'application/pdf' | 'app
  * followed: a create that followed one would be sent twice, and a read must come from the configured gateway.
  */
 async function post(ctx: GatewayContext, path: string, body: IDataObject, options: CallOptions): Promise<RawResponse> {
+	const timeoutMs = attemptMs(options);
+	// One signal ends the request and the reading of its answer; n8n replaces it with the execution's own in a
+	// node's run, where the read deadline below still holds.
+	const deadline = AbortSignal.timeout(timeoutMs);
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: path,
@@ -111,7 +129,8 @@ async function post(ctx: GatewayContext, path: string, body: IDataObject, option
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		timeout: options.timeoutMs,
+		timeout: timeoutMs,
+		...(options.deadline !== undefined ? { abortSignal: deadline } : {}),
 	};
 	const additional: IAdditionalCredentialOptions = {
 		preAuthenticationRetryStatusCode: NO_RESEND_STATUS,
@@ -119,7 +138,7 @@ async function post(ctx: GatewayContext, path: string, body: IDataObject, option
 	};
 	const limit = options.acceptFile ? VOUCHER_ANSWER_LIMIT : JSON_ANSWER_LIMIT;
 	const sending = ctx.helpers.httpRequestWithAuthentication.call(ctx as IAllExecuteFunctions, 'haiPayApi', request, additional);
-	return await readAnswer(sending, { deadline: AbortSignal.timeout(options.timeoutMs), limit });
+	return await readAnswer(sending, { deadline, limit });
 }
 
 /** A failure that a read may retry; for a create the same events mean the outcome is unknown. */
@@ -203,6 +222,7 @@ function asCreateFailure(failure: GatewayFailure): GatewayFailure {
 }
 
 async function attempt(ctx: GatewayContext, path: string, body: IDataObject, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
+	const timeoutMs = attemptMs(options);
 	const sent = await post(ctx, path, body, options).then(
 		(response) => ({ response }),
 		(error: unknown) => ({ error, code: errorCode(error) }),
@@ -213,12 +233,23 @@ async function attempt(ctx: GatewayContext, path: string, body: IDataObject, set
 	if (code !== undefined && NOT_SENT_CODES.has(code)) {
 		throw new GatewayFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, { cause: code });
 	}
-	throw transient(`HaiPay did not answer: ${lostBecause(code, options.timeoutMs)}`, { cause: code });
+	throw transient(`HaiPay did not answer: ${lostBecause(code, timeoutMs)}`, { cause: code });
+}
+
+/** Whether the call's deadline leaves too little for another attempt once `waitMs` has passed. */
+function pastDeadline(options: CallOptions, waitMs = 0): boolean {
+	return options.deadline !== undefined && Date.now() + waitMs + MIN_ATTEMPT_MS > options.deadline;
+}
+
+function tooLate(kind: CallKind): GatewayFailure {
+	const message = `HaiPay was not asked: less than ${MIN_ATTEMPT_MS} ms remained before the deadline`;
+	return new GatewayFailure(kind === 'create' ? 'not_sent' : 'unavailable', message, { cause: 'DEADLINE' });
 }
 
 /**
  * Sends one signed request. Creates are sent exactly once. Reads are retried on time-outs, 5xx, 429 and
- * unreadable answers, with exponential backoff that honours Retry-After.
+ * unreadable answers, with exponential backoff that honours Retry-After. With a deadline, a Retry-After or backoff
+ * that would end too close to it (or past it) ends the call with the failure instead of a wait.
  */
 export async function callGateway(
 	ctx: GatewayContext,
@@ -232,6 +263,7 @@ export async function callGateway(
 			(answer) => ({ answer }),
 			(error: unknown) => ({ failure: error instanceof GatewayFailure ? error : new GatewayFailure('unavailable', String(error)) }),
 		);
+	if (pastDeadline(options)) throw tooLate(options.kind);
 	if (options.kind === 'create') {
 		const result = await settle();
 		if ('answer' in result) return result.answer;
@@ -242,6 +274,8 @@ export async function callGateway(
 		if ('answer' in result) return result.answer;
 		if (result.failure.kind !== 'unavailable' || attemptNo >= options.retries) throw result.failure;
 		const backoff = Math.min(500 * 2 ** attemptNo, 8000) * (0.75 + Math.random() / 2);
-		await sleep(result.failure.details.retryAfterMs ?? backoff);
+		const wait = result.failure.details.retryAfterMs ?? backoff;
+		if (pastDeadline(options, wait)) throw result.failure;
+		await sleep(wait);
 	}
 }
