@@ -24,14 +24,15 @@ import {
 	type TriggerOptions,
 } from './callback';
 import { ANSWER_DEADLINE_MS, confirmWithHaiPay } from './confirm';
-import { dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, finalMark, processMemory, recallShared, rememberShared } from './dedup';
+import { triggerCredential } from './credential';
+import { confirmingNow, dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, finalMark } from './dedup';
+import { openMemory, type RepeatMemory } from './memory';
 import { shown, type KindSetting, type StatusChoice } from './filters';
 import { triggerProperties } from './description';
 import { AMBIGUOUS, logContext, NOT_YET, repliesFor, type Replies } from './reply';
 
 /** Where the node remembers the URL it told the user about, and what it has emitted. */
 const URL_KEY = 'notifyUrl';
-const SEEN_KEY = 'seenCallbacks';
 
 type Emitting = Extract<Assessment, { action: 'emit' }>;
 
@@ -138,7 +139,7 @@ export class HaiPayTrigger implements INodeType {
 			const { problem } = received;
 			return repliesFor(this, {}).refuse(REJECTION_STATUS[problem], REJECTION_TEXT[problem], received.log, { reason: problem });
 		}
-		const credentialData = await this.getCredentials('haiPayApi');
+		const credentialData = await triggerCredential(this);
 		const settings = settingsFor(credentialData);
 		const options = readOptions(this);
 		const assessment = await assess(received, settings, options);
@@ -168,13 +169,13 @@ export class HaiPayTrigger implements INodeType {
 			item = step.item;
 		}
 		if (memory.key !== undefined) {
-			const result = rememberShared(memory.scope, memory.data, SEEN_KEY, memory.key, memory.now, memory.windowSeconds);
-			if (result.duplicate && options.deduplicate) {
+			const fresh = memory.remember(memory.key);
+			if (!fresh && options.deduplicate) {
 				return replies.acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
 			}
 			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
 			const mark = finalMark(body);
-			if (mark !== undefined) rememberShared(memory.scope, memory.data, SEEN_KEY, mark, memory.now, memory.windowSeconds);
+			if (mark !== undefined) memory.remember(mark);
 		}
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
@@ -210,22 +211,22 @@ function unlistedReply(field: string, options: Options, replies: Replies): IWebh
 	);
 }
 
-/** What this trigger has emitted, within the repeat window: kept in the workflow's static data. */
-interface EmittedMemory {
+/** What this trigger has emitted, within the repeat window (memory.ts), and this callback's key in it. */
+interface EmittedMemory extends RepeatMemory {
 	scope: string;
-	data: IDataObject;
-	now: number;
-	windowSeconds: number;
 	key?: string;
-	recall: (key: string) => boolean;
 }
 
 function emittedMemory(ctx: IWebhookFunctions, options: Options, body: Record<string, unknown>): EmittedMemory {
 	const scope = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
-	const data = ctx.getWorkflowStaticData('node');
-	const now = Math.floor(Date.now() / 1000);
-	const windowSeconds = options.windowMinutes * 60;
-	return { scope, data, now, windowSeconds, key: dedupKey(body), recall: recallShared(scope, data, SEEN_KEY, now, windowSeconds) };
+	const memory = openMemory({
+		scope,
+		staticData: ctx.getWorkflowStaticData('node'),
+		nowMs: Date.now(),
+		windowSeconds: options.windowMinutes * 60,
+		warn: (message) => ctx.logger.warn(message),
+	});
+	return { scope, key: dedupKey(body), recall: memory.recall, remember: memory.remember };
 }
 
 /** SUCCESS without a run for an earlier status after a final one, or for a repeat; undefined for a new callback. */
@@ -246,10 +247,10 @@ async function confirmStep(
 	how: { settings: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: KindSetting; scope: string; key?: string; deadline: number },
 	assessment: Emitting,
 ): Promise<{ result: 'retry' | 'stale'; log: string } | { result: 'confirmed'; item: IDataObject }> {
-	const memory = processMemory(how.scope);
+	const confirming = confirmingNow(how.scope);
 	const inFlight = how.key ?? '';
-	if (memory.confirming.has(inFlight)) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
-	memory.confirming.add(inFlight);
+	if (confirming.has(inFlight)) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
+	confirming.add(inFlight);
 	let confirmation;
 	try {
 		// The credential as read for this request, so that n8n does not decrypt it again for the query.
@@ -257,7 +258,7 @@ async function confirmStep(
 		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
 		confirmation = await confirmWithHaiPay(ctx, how.settings, assessment.order, { setting: how.kind, deadline: how.deadline, credential });
 	} finally {
-		memory.confirming.delete(inFlight);
+		confirming.delete(inFlight);
 	}
 	if (confirmation.result !== 'confirmed') return confirmation;
 	// An ambiguous callback's own fields cannot be told apart: what HaiPay's query answered stands in for them.

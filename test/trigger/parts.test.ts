@@ -4,51 +4,10 @@ import { join } from 'path';
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
-import { DEDUP_LIMIT, dedupKey, finalBefore, merged, pruned, remember } from '../../nodes/HaiPayTrigger/dedup';
+import { dedupKey, finalBefore } from '../../nodes/HaiPayTrigger/dedup';
 import { filteredOutBy, kindOf, shown } from '../../nodes/HaiPayTrigger/filters';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { mockHook } from './mock-webhook';
-
-describe('dedup store', () => {
-	it('keys on orderNo and status, then orderId, and gives up without either', () => {
-		expect(dedupKey({ orderNo: 'N1', orderId: 'I1', status: 2 })).toBe('no:N1|2');
-		expect(dedupKey({ orderNo: 'N1', status: '2' })).toBe('no:N1|2');
-		expect(dedupKey({ orderId: 'I1', status: 3 })).toBe('id:I1|3');
-		expect(dedupKey({ status: 3 })).toBeUndefined();
-	});
-
-	it('stays within its size limit, dropping the oldest first', () => {
-		let store: unknown = {};
-		for (let index = 0; index < 30; index++) store = remember(store, `k${index}`, 1000 + index, 3600, 10).next;
-		const keys = Object.keys(store as object);
-		expect(keys).toHaveLength(10);
-		expect(keys[0]).toBe('k20');
-		expect(keys[9]).toBe('k29');
-		expect(remember(store, 'k25', 1040, 3600, 10).duplicate).toBe(true);
-		expect(remember(store, 'k5', 1040, 3600, 10).duplicate).toBe(false);
-	});
-
-	it('has a default limit small enough to be saved with the workflow on every callback', () => {
-		let store: unknown = {};
-		for (let index = 0; index < DEDUP_LIMIT + 500; index++) {
-			store = remember(store, `no:HP20240501${String(index).padStart(8, '0')}|2`, 1_700_000_000 + index, 86400).next;
-		}
-		expect(Object.keys(store as object)).toHaveLength(DEDUP_LIMIT);
-		expect(JSON.stringify(store).length).toBeLessThan(100_000);
-	});
-
-	it('forgets entries older than the window and tolerates a damaged store', () => {
-		expect(pruned({ a: 100, b: 190, c: 'x', d: 500 }, 200, 50)).toEqual({ b: 190 });
-		expect(pruned('garbage', 200, 50)).toEqual({});
-		expect(pruned([1, 2], 200, 50)).toEqual({});
-		expect(remember(null, 'k', 10, 60)).toEqual({ duplicate: false, next: { k: 10 }, changed: true });
-	});
-
-	it('reports no change when a repeat finds nothing to prune, so nothing is written', () => {
-		const first = remember({}, 'k', 10, 60);
-		expect(remember(first.next, 'k', 20, 60)).toEqual({ duplicate: true, next: { k: 10 }, changed: false });
-	});
-});
 
 describe('earlier statuses after a final one', () => {
 	const recall = (keys: string[]) => (key: string) => keys.includes(key);
@@ -228,19 +187,11 @@ describe('HaiPay Trigger webhook lifecycle (no remote registration exists)', () 
 	});
 
 	it('forgets the URL on delete and keeps what it has emitted', async () => {
-		const hook = mockHook(production, { seenCallbacks: { 'no:N|2': 1 } });
+		const hook = mockHook(production, { repeatMemory: { v: 2, stamp: 's', at: 1, entries: '' } });
 		await webhookMethods.default.create.call(hook.context);
 		expect(await webhookMethods.default.delete.call(hook.context)).toBe(true);
-		expect(hook.staticData).toEqual({ seenCallbacks: { 'no:N|2': 1 } });
+		expect(hook.staticData).toEqual({ repeatMemory: { v: 2, stamp: 's', at: 1, entries: '' } });
 		expect(hook.logs[1].message).toMatch(/keeps sending/);
 		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(false);
-	});
-});
-
-describe('merging two dedup stores', () => {
-	it('keeps every key once, at its earlier time, oldest first, and ignores junk', () => {
-		expect(merged({ a: 5, b: 9 }, { b: 7, c: 6, d: 'x' })).toEqual({ a: 5, c: 6, b: 7 });
-		expect(Object.keys(merged({ a: 5, b: 9 }, { b: 7, c: 6 }))).toEqual(['a', 'c', 'b']);
-		expect(merged(null, [1, 2])).toEqual({});
 	});
 });
