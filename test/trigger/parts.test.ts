@@ -9,6 +9,15 @@ import { filteredOutBy, kindOf, shown } from '../../nodes/HaiPayTrigger/filters'
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { mockHook } from './mock-webhook';
 
+describe('repeat keys', () => {
+	it('keys on orderNo and status, then orderId, and gives up without either', () => {
+		expect(dedupKey({ orderNo: 'N1', orderId: 'I1', status: 2 })).toBe('no:N1|2');
+		expect(dedupKey({ orderNo: 'N1', status: '2' })).toBe('no:N1|2');
+		expect(dedupKey({ orderId: 'I1', status: 3 })).toBe('id:I1|3');
+		expect(dedupKey({ status: 3 })).toBeUndefined();
+	});
+});
+
 describe('earlier statuses after a final one', () => {
 	const recall = (keys: string[]) => (key: string) => keys.includes(key);
 
