@@ -189,7 +189,7 @@ export function triggerWorkflow(): Workflow {
 	return oneNode('bench: HaiPay Trigger', {
 		name: 'HaiPay Trigger',
 		type: 'n8n-nodes-haipay.haiPayTrigger',
-		typeVersion: 1,
+		typeVersion: 1.1,
 		webhookId: CALLBACK_WEBHOOK_ID,
 		parameters: { options: {} },
 		credentials: credentialOf('TZS'),

@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+
+import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
 
 import { CURRENCY_OPTIONS } from '../shared/contract/currencies';
 import { DEFAULT_WINDOW_MINUTES } from './dedup';
@@ -127,3 +129,27 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The header of every answer n8n writes for the trigger: HaiPay reads plain text. */
+const PLAIN_TEXT = { entries: [{ name: 'Content-Type', value: 'text/plain; charset=utf-8' }] };
+const PLAIN_TEXT_TEMPLATE = `={{ ${JSON.stringify(PLAIN_TEXT)} }}`;
+
+/*
+ * n8n 2.x evaluates a webhook description's expressions in an isolate on every request, unless the description
+ * names a native resolver for the field (under this registered symbol; n8n 1.x ignores it and evaluates the
+ * expression as before). The header is a constant, so its resolver returns it at no cost.
+ */
+const NATIVE_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+
+/** The one webhook: POST, answered `SUCCESS` as plain text by n8n once an accepted callback's execution is stored. */
+export const CALLBACK_WEBHOOK = {
+	name: 'default',
+	httpMethod: 'POST',
+	path: 'webhook',
+	// If n8n cannot store the execution, HaiPay hears an error and sends the callback again, instead of reading
+	// SUCCESS for a result that is lost.
+	responseMode: 'onReceived',
+	responseData: ACKNOWLEDGEMENT,
+	responseHeaders: PLAIN_TEXT_TEMPLATE,
+	[NATIVE_RESOLVERS]: { responseHeaders: { template: PLAIN_TEXT_TEMPLATE, resolve: () => structuredClone(PLAIN_TEXT) } },
+} as IWebhookDescription;

@@ -6,10 +6,11 @@ import { createHash, randomBytes } from 'crypto';
  * Held in the process, where every check and every new entry costs the same whatever the memory holds: a map from
  * a short digest of each key to the second it was first emitted, with per-minute buckets for eviction by age.
  * Kept across restarts in the workflow's static data, as one compact text that n8n saves with the workflow. n8n
- * rewrites the whole static data whenever it changes, so the text is written on every emission only while the
- * memory is small, and at most every FLUSH_MS after that: the cost of keeping it, spread over the callbacks that
- * arrive meanwhile, stays the same per callback at any rate. Another process's saved text (a webhook processor in
- * queue mode, or this process before a restart) is taken in when it changes.
+ * writes the whole static data to its database whenever a request changed it, so the text is written at most once
+ * every FLUSH_MS: at once for the first emission after a quiet spell, and for the others by the first request that
+ * comes FLUSH_MS after the last save. Its cost, spread over the callbacks of a burst, stays the same per callback
+ * at any rate. Another process's saved text (a webhook processor in queue mode, or this process before a restart)
+ * is taken in when it changes.
  */
 
 /** HaiPay resends a callback every 5 minutes, 5 times: every repeat of a result arrives within this span. */
@@ -18,8 +19,7 @@ export const RETRY_SERIES_SECONDS = 25 * 60;
 /** Entries kept, at most: HaiPay's whole retry series up to 1,440 distinct results a minute (1,200 over 30 minutes). */
 export const MEMORY_CAPACITY = 36_000;
 
-/** While the memory is this small, every new entry is saved at once; beyond it, at most every FLUSH_MS. */
-export const SAVE_EACH_UP_TO = 2_000;
+/** The most often the memory is written into the static data that n8n saves. */
 export const FLUSH_MS = 2_000;
 
 /** The static data field, and the version of its text. */
@@ -67,7 +67,9 @@ export class ScopeMemory {
 	private readonly buckets = new Map<number, string[]>();
 	private taken: string | undefined;
 	private saves = 0;
-	private lastFlushMs = 0;
+	private lastFlushMs = Number.NEGATIVE_INFINITY;
+	/** Entries added since the last save. */
+	private unsaved = 0;
 	/** Static data objects of recent saves: n8n may store them in any order, so each gets the newest text. */
 	private targets: Array<Record<string, unknown>> = [];
 	private lastWarnedAt = Number.NEGATIVE_INFINITY;
@@ -90,6 +92,7 @@ export class ScopeMemory {
 		if (known !== undefined && known <= at) return false;
 		if (known !== undefined) this.drop(digest, known);
 		this.seen.set(digest, at);
+		this.unsaved += 1;
 		const minute = Math.floor(at / 60);
 		const bucket = this.buckets.get(minute);
 		if (bucket === undefined) this.buckets.set(minute, [digest]);
@@ -138,15 +141,18 @@ export class ScopeMemory {
 		if (!isSaved(stored) || stored.stamp === this.taken) return;
 		this.taken = stored.stamp;
 		const { entries, at } = stored;
+		// What is taken in is saved already: it waits for no save of this process's.
+		const unsaved = this.unsaved;
 		for (let offset = 0; offset + RECORD <= entries.length; offset += RECORD) {
 			const age = parseInt(entries.slice(offset + DIGEST_LENGTH, offset + RECORD), 36);
 			if (Number.isSafeInteger(age)) this.add(entries.slice(offset, offset + DIGEST_LENGTH), at - age);
 		}
+		this.unsaved = unsaved;
 	}
 
-	/** Whether a new entry should be saved now, to keep the cost of saving the same per callback at any rate. */
+	/** Whether entries wait to be saved and the last save is FLUSH_MS old (or from before a clock step back). */
 	dueForSave(nowMs: number): boolean {
-		return this.seen.size <= SAVE_EACH_UP_TO || nowMs - this.lastFlushMs >= FLUSH_MS;
+		return this.unsaved > 0 && (nowMs - this.lastFlushMs >= FLUSH_MS || nowMs < this.lastFlushMs);
 	}
 
 	/** Writes the whole memory as one compact text into the request's static data (and recent ones). */
@@ -162,6 +168,7 @@ export class ScopeMemory {
 		this.targets = [...this.targets.filter((target) => target !== staticData), staticData].slice(-8);
 		for (const target of this.targets) target[MEMORY_FIELD] = saved;
 		this.lastFlushMs = nowMs;
+		this.unsaved = 0;
 	}
 
 	/** At most one warning per window that the memory cannot hold HaiPay's retry series. */
@@ -236,6 +243,8 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 	takeFirstVersion(memory, context.staticData);
 	memory.absorb(context.staticData[MEMORY_FIELD]);
 	keepBounded(memory, nowSeconds, context);
+	// Entries of a burst that ended within FLUSH_MS of a save wait for the next request to be saved.
+	if (memory.dueForSave(context.nowMs)) memory.save(context.staticData, nowSeconds, context.nowMs);
 	return {
 		recall: (key) => memory.recall(digestOf(key), nowSeconds, context.windowSeconds),
 		remember: (key) => {

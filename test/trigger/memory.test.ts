@@ -10,7 +10,6 @@ import {
 	MEMORY_FIELD,
 	openMemory,
 	RETRY_SERIES_SECONDS,
-	SAVE_EACH_UP_TO,
 	type MemoryContext,
 } from '../../nodes/HaiPayTrigger/memory';
 
@@ -125,7 +124,10 @@ describe('the repeat memory', () => {
 		const requests = ['no:HP-C1|2', 'no:HP-C2|2', 'no:HP-C3|2'].map((key) => ({ key, ...request(scope, db, T0) }));
 		for (const entry of requests) expect(entry.memory.remember(entry.key)).toBe(true);
 		for (const entry of [requests[2], requests[0], requests[1]]) entry.done();
-		const { memory } = request(newProcess(), db, T0 + 1_000);
+		// The process knows all three at once; the saved text gets the two after the first at the next save.
+		expect(requests.map((entry) => request(scope, db, T0 + 1).memory.recall(entry.key))).toEqual([true, true, true]);
+		request(scope, db, T0 + FLUSH_MS).done();
+		const { memory } = request(newProcess(), db, T0 + FLUSH_MS + 1);
 		expect(requests.map((entry) => memory.recall(entry.key))).toEqual([true, true, true]);
 	});
 
@@ -139,20 +141,32 @@ describe('the repeat memory', () => {
 		expect(db.load()).toHaveProperty(MEMORY_FIELD);
 	});
 
-	it('saves on every emission while small, then at most once per FLUSH_MS, whatever the rate', () => {
+	it('saves the first emission after a quiet spell at once, then at most once per FLUSH_MS, whatever the rate', () => {
 		const db = new Database();
 		const scope = newProcess();
-		for (let index = 0; index < SAVE_EACH_UP_TO; index++) callback(scope, db, `no:HP-S${index}|2`, T0);
 		let saves = 0;
 		for (let index = 0; index < 500; index++) {
 			const before = db.text;
-			callback(scope, db, `no:HP-L${index}|2`, T0 + 1 + index * 10);
+			callback(scope, db, `no:HP-L${index}|2`, T0 + index * 10);
 			if (db.text !== before) saves += 1;
 		}
-		// 500 emissions over 5 s past the threshold, the last save 1 ms before the first of them: one per FLUSH_MS.
-		expect(saves).toBe(Math.floor((1 + 499 * 10) / FLUSH_MS));
-		// What was not saved yet is still known to this process.
-		expect(callback(scope, db, 'no:HP-L499|2', T0 + 6_000)).toBe(false);
+		// 500 emissions over 5 s: the first at once, then one per FLUSH_MS.
+		expect(saves).toBe(1 + Math.floor((499 * 10) / FLUSH_MS));
+		// What was not saved yet is still known to this process ...
+		expect(callback(scope, db, 'no:HP-L499|2', T0 + 4_999)).toBe(false);
+		expect(request(newProcess(), db, T0 + 5_000).memory.recall('no:HP-L499|2')).toBe(false);
+		// ... and the first request FLUSH_MS after the last save writes it, even a repeat.
+		callback(scope, db, 'no:HP-L0|2', T0 + 4_000 + FLUSH_MS);
+		expect(request(newProcess(), db, T0 + 7_000).memory.recall('no:HP-L499|2')).toBe(true);
+	});
+
+	it('does not save again what it took in from another process', () => {
+		const db = new Database();
+		const [a, b] = [newProcess(), newProcess()];
+		callback(a, db, 'no:HP-T1|2', T0);
+		const saved = db.text;
+		expect(callback(b, db, 'no:HP-T1|2', T0 + 60_000)).toBe(false);
+		expect(db.text).toBe(saved);
 	});
 
 	it('keeps at most its capacity, and warns once per window when room runs out inside the retry series', () => {

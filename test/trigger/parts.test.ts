@@ -1,7 +1,8 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties, IWebhookDescription } from 'n8n-workflow';
+import { resolveWebhookDescriptionField, webhookDescriptionIsNativelyResolvable, Workflow } from 'n8n-workflow';
 
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
 import { dedupKey, finalBefore } from '../../nodes/HaiPayTrigger/dedup';
@@ -118,18 +119,36 @@ describe('HaiPay Trigger description', () => {
 		expect(description.group).toEqual(['trigger']);
 		expect(description.inputs).toEqual([]);
 		expect(description.outputs).toEqual(['main']);
-		expect(description.webhooks).toEqual([
+		// As n8n serializes it for the editor; the native resolver (a symbol key) is checked below.
+		expect(JSON.parse(JSON.stringify(description.webhooks))).toEqual([
 			{
 				name: 'default',
 				httpMethod: 'POST',
 				path: 'webhook',
 				responseMode: 'onReceived',
 				responseData: 'SUCCESS',
-				responseHeaders: '={{ { "entries": [{ "name": "Content-Type", "value": "text/plain; charset=utf-8" }] } }}',
+				responseHeaders: '={{ {"entries":[{"name":"Content-Type","value":"text/plain; charset=utf-8"}]} }}',
 			},
 		]);
 		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true }]);
 		expect(description.icon).toEqual({ light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' });
+	});
+
+	it("resolves its plain-text header without n8n's expression engine, to what the engine makes of the expression", () => {
+		const [webhook] = description.webhooks as IWebhookDescription[];
+		const node: INode = { id: 'n', name: 'HaiPay Trigger', type: 'haiPayTrigger', typeVersion: 1.1, position: [0, 0], parameters: { kind: 'payout' } };
+		const native = resolveWebhookDescriptionField(node, webhook, 'responseHeaders');
+		expect(native).toEqual({ resolved: true, value: { entries: [{ name: 'Content-Type', value: 'text/plain; charset=utf-8' }] } });
+		expect(webhookDescriptionIsNativelyResolvable(webhook)).toBe(true);
+		const nodeTypes = { getByName: () => new HaiPayTrigger(), getByNameAndVersion: () => new HaiPayTrigger(), getKnownTypes: () => ({}) };
+		const workflow = new Workflow({ nodes: [node], connections: {}, active: true, nodeTypes });
+		const evaluated = workflow.expression.getComplexParameterValue(node, webhook.responseHeaders as string, 'webhook', {});
+		expect(evaluated).toEqual(native.resolved ? native.value : undefined);
+	});
+
+	it("is at version 1.1 for new workflows, which n8n reads without an expression per request; 1 works as before", () => {
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
 	});
 
 	it('verifies by default, and warns where verification is turned off', () => {
