@@ -7,7 +7,7 @@ import { httpRequest } from '../playground/lib/rest';
 import { count, settledCount } from './callbacks';
 import { settle, TreeSampler } from './proc';
 import { startEffectCounter, until } from './queue-harness';
-import type { Machine, Target } from './report';
+import type { Target } from './report';
 import { BENCH_PORTS, type BenchStack } from './stack';
 import { Builder, haiPayWorkflow, ROWS_CODE, type Workflow } from './workflows';
 
@@ -300,7 +300,7 @@ export function e2eTarget(f: EndToEndFigures): Target {
 	};
 }
 
-export function e2eLines(f: EndToEndFigures, m: Machine): string[] {
+export function e2eLines(f: EndToEndFigures): string[] {
 	const s = f.settings;
 	const statuses = Object.entries(f.byStatus)
 		.sort()
@@ -313,10 +313,6 @@ export function e2eLines(f: EndToEndFigures, m: Machine): string[] {
 		'|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
 		`| ${f0(f.rows)} | ${statuses} | ${f1(f.bulkSeconds)} | ${f1(f.lastAcknowledgedSeconds)} | ${f0(f.attempts)} | ${f0(f.repeatedInjected)} of ${f0(f.injected.refused + f.injected.answerLost)} injected (${f0(f.injected.refused)} refused, ${f0(f.injected.answerLost)} answer lost) / **${f0(f.repeatedOther)}** | ${f0(f.gaveUp)} | ${f0(f.executions)} (${f0(f.executionsSucceeded)}) | ${f0(f.businessSteps)} | **${f0(f.duplicates)}** | **${f0(f.lost)}** | ${f0(f.n8nCpuMsPerCallback)} |`,
 		'',
-		`Goal: 0 lost, 0 duplicate business steps, and no repeated attempt but those the injected faults cause (one each). "Repeated: other" counts attempts the sandbox had to make again because n8n did not answer SUCCESS in time or at all. n8n's CPU covers the payout run and every callback, from the run's start until the last execution ended. ${machineShort(m)}`,
+		`Goal: 0 lost, 0 duplicate business steps, and no repeated attempt but those the injected faults cause (one each). "Repeated: other" counts attempts the sandbox had to make again because n8n did not answer SUCCESS in time or at all. n8n's CPU covers the payout run and every callback, from the run's start until the last execution ended.`,
 	];
-}
-
-function machineShort(m: Machine): string {
-	return `Load average before the run: ${m.loadBefore.join(', ')}.`;
 }
