@@ -42,14 +42,14 @@ function load(job: CallbackJob): Promise<CallbackResult> {
 const ALL_STATUSES = ['new', 'running', 'waiting', 'success', 'error', 'crashed', 'canceled', 'unknown'];
 const ACTIVE_STATUSES = ['new', 'running', 'waiting'];
 
-async function count(rest: N8nRest, workflowId: string, status: string[] = ALL_STATUSES): Promise<number> {
+export async function count(rest: N8nRest, workflowId: string, status: string[] = ALL_STATUSES): Promise<number> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId, status }));
 	const answer = await rest.call('GET', `/executions?filter=${filter}&limit=1`);
 	if (answer.status !== 200) throw new Error(`counting executions failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
 	return (answer.json as { data: { count: number } }).data.count;
 }
 
-interface Settled {
+export interface Settled {
 	/** Executions of the workflow stored by n8n, whatever their status. */
 	total: number;
 	/** Of those, still new, running or waiting: none once n8n has finished, unless some are stuck. */
@@ -63,7 +63,7 @@ interface Settled {
  * second. The trigger answers SUCCESS before its execution is stored, so executions trail the answers. When
  * nothing moves for half a minute, what is missing is not coming: the counts are returned as they are.
  */
-async function settledCount(rest: N8nRest, workflowId: string, expected: number, progress: (line: string) => void): Promise<Settled> {
+export async function settledCount(rest: N8nRest, workflowId: string, expected: number, progress: (line: string) => void): Promise<Settled> {
 	let last = '';
 	let lastChange = Date.now();
 	let lastSaid = Date.now();

@@ -34,11 +34,13 @@ export interface ExecutionCounts {
 	failed: number;
 }
 
-/** Counts business-step requests per key `orderNo|status`. */
+/** Counts business-step requests per key: the body's `dedupKey`, or `orderNo|status` for bodies without one. */
 export interface EffectCounter {
 	url(label: string): string;
 	/** Requests received for a label, and how many distinct keys they carried. */
 	of(label: string): { total: number; distinct: number };
+	/** The distinct keys received for a label. */
+	keys(label: string): string[];
 	close(): Promise<void>;
 }
 
@@ -60,9 +62,10 @@ export interface QueueHarness {
 	seedOrders(count: number, tag: string): Order[];
 	/**
 	 * Each order's callback as HaiPay signs it (every field of the order's state), posted to `url`: real orders, so
-	 * that a trigger that asks HaiPay for the order ("Confirm With HaiPay") finds it.
+	 * that a trigger that asks HaiPay for the order ("Confirm With HaiPay") finds it. With several URLs, each
+	 * callback is posted to all of them at the same moment (and counted once per URL); `concurrency` callbacks at a time.
 	 */
-	deliver(url: string, orders: Order[], concurrency: number): Promise<{ acknowledged: number; other: number; firstOther?: string }>;
+	deliver(url: string | string[], orders: Order[], concurrency: number): Promise<{ acknowledged: number; other: number; firstOther?: string }>;
 	/** Resolves when the workflow has `expected` executions or more and none is new or running. */
 	settled(workflowId: string, expected: number, timeoutMs?: number): Promise<ExecutionCounts>;
 	stop(): Promise<void>;
@@ -90,7 +93,7 @@ async function inPool<T, R>(items: T[], concurrency: number, work: (item: T) => 
 	return results;
 }
 
-function startEffectCounter(port: number): Promise<EffectCounter> {
+export function startEffectCounter(port: number): Promise<EffectCounter> {
 	const seen = new Map<string, Map<string, number>>();
 	const server = http.createServer((req, res) => {
 		let body = '';
@@ -99,8 +102,8 @@ function startEffectCounter(port: number): Promise<EffectCounter> {
 			const label = (req.url ?? '/').replace(/^\/effect\//, '');
 			let key = body;
 			try {
-				const parsed = JSON.parse(body) as { orderNo?: unknown; status?: unknown };
-				key = `${String(parsed.orderNo)}|${String(parsed.status)}`;
+				const parsed = JSON.parse(body) as { dedupKey?: unknown; orderNo?: unknown; status?: unknown };
+				key = typeof parsed.dedupKey === 'string' ? parsed.dedupKey : `${String(parsed.orderNo)}|${String(parsed.status)}`;
 			} catch {
 				// counted under the raw body
 			}
@@ -119,6 +122,7 @@ function startEffectCounter(port: number): Promise<EffectCounter> {
 					const keys = seen.get(label) ?? new Map<string, number>();
 					return { total: [...keys.values()].reduce((sum, n) => sum + n, 0), distinct: keys.size };
 				},
+				keys: (label) => [...(seen.get(label)?.keys() ?? [])],
 				close: () =>
 					new Promise((done) => {
 						server.closeAllConnections();
@@ -281,15 +285,15 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 					};
 					return JSON.stringify({ ...body, sign: signBody(body, defaultSecret('TZS'), key) });
 				});
-				const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-				const target = new URL(url);
+				const targets = (Array.isArray(url) ? url : [url]).map((each) => new URL(each));
+				const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency * targets.length });
 				// Each answer as `SUCCESS`, or what came instead.
-				const answers = await inPool(payloads, concurrency, (payload) =>
+				const post = (target: URL, payload: string) =>
 					postJson(agent, target, payload, 60_000).then(
 						(answer) => (answer.status === 200 && answer.text === 'SUCCESS' ? 'SUCCESS' : `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`),
 						(error: Error) => error.message,
-					),
-				);
+					);
+				const answers = (await inPool(payloads, concurrency, (payload) => Promise.all(targets.map((target) => post(target, payload))))).flat();
 				agent.destroy();
 				const other = answers.filter((answer) => answer !== 'SUCCESS');
 				return { acknowledged: answers.length - other.length, other: other.length, firstOther: other[0] };

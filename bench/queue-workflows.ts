@@ -1,4 +1,7 @@
-import { credentialOf } from '../playground/examples';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import { BUSINESS_STEP_URL, credentialOf, EXACTLY_ONCE_WEBHOOK_ID, type Workflow as ExampleWorkflow } from '../playground/examples';
 import { Builder, haiPayWorkflow, type Workflow } from './workflows';
 
 /**
@@ -72,4 +75,28 @@ export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, e
 	});
 	b.connect(last, effect);
 	return b.workflow(`queue: callbacks, repeat guard ${guard}`);
+}
+
+/**
+ * examples/5-exactly-once-callbacks.json as a person imports it, read from the file, with only what a test must
+ * point elsewhere: the business step's URL (the counter) and the trigger's webhook id (a URL of the test's own).
+ * The Postgres credential is the example's; the queue stack provides it. Also the example's own table SQL.
+ */
+export function exactlyOnceExample(effectUrl: string, webhookId: string): { workflow: Workflow; tableSql: string } {
+	const example = JSON.parse(readFileSync(join(__dirname, '..', 'examples', '5-exactly-once-callbacks.json'), 'utf8')) as ExampleWorkflow;
+	let tableSql: string | undefined;
+	let pointed = 0;
+	for (const node of example.nodes) {
+		if (node.parameters.url === BUSINESS_STEP_URL) {
+			node.parameters.url = effectUrl;
+			pointed++;
+		}
+		if (node.webhookId === EXACTLY_ONCE_WEBHOOK_ID) {
+			node.webhookId = webhookId;
+			pointed++;
+		}
+		if (node.name === 'Create table') tableSql = String(node.parameters.query);
+	}
+	if (pointed !== 2 || tableSql === undefined) throw new Error('examples/5-exactly-once-callbacks.json no longer has one business step, one trigger and its Create table node');
+	return { workflow: { name: `${example.name} (${webhookId})`, nodes: example.nodes, connections: example.connections, settings: example.settings }, tableSql };
 }

@@ -6,7 +6,8 @@ import { onStopSignal, say } from '../playground/lib/session';
 import { TreeSampler } from './proc';
 import { QUEUE_BENCH_BASE, runBulkWebhook, startQueueHarness, until, type QueueHarness } from './queue-harness';
 import { bulkWorkflow, guardedCallbackWorkflow, type RepeatGuard } from './queue-workflows';
-import { WORK } from './stack';
+import { commandLine, resultsHead, sectionMarkdown, writeResults, type Section } from './results-file';
+import { BENCH_PORTS, WORK } from './stack';
 import { CALLBACK_WEBHOOK_ID, PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
 
 /**
@@ -267,11 +268,14 @@ const GUARD_TEXT: Record<RepeatGuard, string> = {
 	confirm: 'the HaiPay Trigger with "Confirm With HaiPay" on, its repeat memory on',
 };
 
-export function queueMarkdown(f: QueueFigures, date: string, command: string): string {
+/** The queue-mode section of bench/results.md, headed with the run's date and command. */
+export function queueSection(f: QueueFigures, date: string, command: string): Section {
+	return { id: 'queue', title: 'Queue mode', date, command, minutes: f.minutes, body: queueMarkdown(f) };
+}
+
+export function queueMarkdown(f: QueueFigures): string {
 	const s = f.settings;
 	const lines = [
-		'## Queue mode',
-		'',
 		`n8n in queue mode on this machine: PostgreSQL and Redis, an n8n main, workers (\`n8n worker --concurrency=10\`) and webhook processors behind a round-robin balancer, scaled between rows. CPU is utime+stime of every process tree of the stack (n8n processes with their task runners, PostgreSQL, Redis), per payout or per callback. Load average before this section: ${f.loadBefore.join(', ')}.`,
 		'',
 		`Bulk payouts: ${s.bulkRuns} runs of ${f0(s.bulkRows)} rows started together through a webhook (the benchmark's HaiPay workflow, 16 in flight per HaiPay node), the sandbox answering in ${s.latencyMs} ms. One run executes on one worker; a second worker takes other runs.`,
@@ -305,25 +309,8 @@ export function queueMarkdown(f: QueueFigures, date: string, command: string): s
 				: `| ${GUARD_TEXT[r.guard]} | ${r.scenario} | ${f0(r.figures.acknowledged)} of ${f0(r.figures.deliveries)} | ${f0(r.figures.executions)} | ${f0(r.figures.effects)} | ${f0(r.figures.duplicates)} | ${f0(r.figures.missing)} |`,
 		),
 		...(f.confirmOption ? [] : ['', 'The trigger in this tree has no "Confirm With HaiPay" option yet: no row for it.']),
-		'',
-		`Date: ${date}. Command: \`${command}\` (queue section ${f1(f.minutes)} minutes).`,
-		'',
 	];
-	return lines.join('\n');
-}
-
-/** Puts the queue section into bench/results.md in place of the one there (or at its end). */
-export function writeQueueSection(section: string): void {
-	const file = join(__dirname, 'results.md');
-	let text = '';
-	try {
-		text = readFileSync(file, 'utf8');
-	} catch {
-		text = '# Benchmark results\n\n';
-	}
-	const at = text.indexOf('\n## Queue mode\n');
-	const head = (at < 0 ? text : text.slice(0, at)).replace(/\n*$/, '\n');
-	writeFileSync(file, `${head}\n${section}`);
+	return `${lines.join('\n')}\n`;
 }
 
 async function main(): Promise<void> {
@@ -334,13 +321,13 @@ async function main(): Promise<void> {
 	});
 	const figures = await runQueueBench((stop) => (stopStack = stop));
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-	const section = queueMarkdown(figures, date, 'npm run bench:queue');
-	writeQueueSection(section);
+	const section = queueSection(figures, date, commandLine('npm run bench:queue'));
+	writeResults([section], resultsHead(BENCH_PORTS));
 	mkdirSync(WORK, { recursive: true });
 	writeFileSync(join(WORK, 'results-queue.json'), `${JSON.stringify({ date, ...figures }, null, 2)}\n`);
 	say('');
-	say(section);
-	say('written to bench/results.md (section "Queue mode")');
+	say(sectionMarkdown(section));
+	say('written to bench/results.md (section "Queue mode"; the other sections kept)');
 }
 
 if (require.main === module) {

@@ -59,6 +59,8 @@ export interface Settings {
 export interface Failure {
 	what: string;
 	error: string;
+	/** The section it belongs to (bulk, callbacks, e2e, ...). */
+	part?: string;
 }
 
 export interface Target {
@@ -83,6 +85,11 @@ const RSS_GROWTH_LIMIT_MB = 300;
 export const REFUSAL_GOAL_MS = 50;
 
 export function targets(bulk: BulkFigures[], callbacks: CallbackFigures | undefined, settings: Settings, rows: number, refusal?: RefusalFigures): Target[] {
+	return [...bulkTargets(bulk, settings, rows), ...callbackTargets(callbacks, refusal)];
+}
+
+/** The targets of the bulk section, judged on the runs of `rows` rows. */
+export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: number): Target[] {
 	const base = find(bulk, 'baseline', 'tuned', rows);
 	const out: Target[] = [];
 	for (const setting of ['tuned', 'input'] as const) {
@@ -122,6 +129,12 @@ export function targets(bulk: BulkFigures[], callbacks: CallbackFigures | undefi
 			pass: capped.rssGrowthMb.main < RSS_GROWTH_LIMIT_MB,
 		});
 	}
+	return out;
+}
+
+/** The targets of the callbacks section: the refusal cost, and the distinct and forged callbacks. */
+export function callbackTargets(callbacks: CallbackFigures | undefined, refusal?: RefusalFigures): Target[] {
+	const out: Target[] = [];
 	if (refusal) {
 		out.push({
 			what: `refusing the largest body n8n accepts: the trigger's main-thread time < ${REFUSAL_GOAL_MS} ms`,
@@ -200,7 +213,7 @@ export function failureLines(failures: Failure[]): string[] {
 	return ['', 'Configurations that failed (the run went on without them):', '', '| configuration | how it failed |', '|---|---|', ...failures.map((f) => `| ${f.what} | ${f.error.replace(/\|/g, '\\|')} |`)];
 }
 
-export function markdown(input: {
+export interface ReportInput {
 	machine: Machine;
 	date: string;
 	command: string;
@@ -217,10 +230,12 @@ export function markdown(input: {
 	refusal?: RefusalFigures;
 	/** Configurations that failed, with how. */
 	failures?: Failure[];
-	signing: SigningFigures;
+	signing?: SigningFigures;
 	targets: Target[];
-}): string {
-	const { settings, bulk, callbacks, signing, machine: m } = input;
+}
+
+/** The bulk tables: runs, where the time went, and the HaiPay node against the baseline. */
+export function bulkLines(settings: Settings, bulk: BulkFigures[], m: Machine): string[] {
 	const lines: string[] = [];
 	lines.push(
 		`Bulk payouts: valid TZS and NGN rows (half each) made by the same Code node, driven through a Webhook on a running n8n; the sandbox adds ${settings.latencyMs} ms to every request, so ${settings.inFlight} in flight allow at most ${settings.limit} items/s. CPU is utime+stime of n8n's process tree (main + task runner) from the request until n8n is idle again (the execution saved), per row; RSS is polled every 100 ms.`,
@@ -258,9 +273,14 @@ export function markdown(input: {
 			lines.push(`| ${pair.what} | ${f0(rows)} | ${f2(node.itemsPerSecond / base.itemsPerSecond)}x | ${f2(node.cpuMsPerItem / base.cpuMsPerItem)}x |`);
 		}
 	}
-	lines.push(
-		'',
-		`Callbacks: payout results posted to the active HaiPay Trigger workflow's production URL by a separate process, ${settings.callbackConcurrency} at a time; executions counted through n8n's REST API once none is running. Accepted/s counts SUCCESS answers over the client's time; executions/s counts from the first callback until the last execution ended.`,
+	return lines;
+}
+
+/** The callback table (HaiPay Trigger, forged, Confirm With HaiPay, n8n's Webhook node) and the refusal cost. */
+export function callbackLines(input: Pick<ReportInput, 'settings' | 'callbacks' | 'plainWebhook' | 'confirmed' | 'refusal'>): string[] {
+	const { callbacks } = input;
+	return [
+		`Callbacks: payout results posted to the active HaiPay Trigger workflow's production URL by a separate process, ${input.settings.callbackConcurrency} at a time; executions counted through n8n's REST API once none is running. Accepted/s counts SUCCESS answers over the client's time; executions/s counts from the first callback until the last execution ended.`,
 		'',
 		'| callbacks | accepted/s | p50 ms | p99 ms | answers | executions stored | ran to an end (succeeded) | never ran | lost | executions/s | CPU ms/callback |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
@@ -268,8 +288,11 @@ export function markdown(input: {
 		...(input.confirmed ? [genuineRow(`${f0(input.confirmed.genuine.sent)} signed, Confirm With HaiPay on (one order query each)`, input.confirmed.genuine)] : []),
 		...(input.plainWebhook ? [genuineRow(`${f0(input.plainWebhook.genuine.sent)} into n8n's Webhook node alone (reference: no signature check, no deduplication)`, input.plainWebhook.genuine)] : []),
 		...(input.refusal ? ['', '| refusal | measured | goal |', '|---|---|---|', refusalRow(input.refusal)] : []),
-		...failureLines(input.failures ?? []),
-		'',
+	];
+}
+
+export function signingLines(signing: SigningFigures): string[] {
+	return [
 		'Signing: the package\'s signing core (canonical string, SHA-256, RSA-2048 PKCS#1 v1.5, base64) on one core, against `openssl speed rsa2048` on the same machine in the same run.',
 		'',
 		'| measure | this package | openssl speed rsa2048 | ratio |',
@@ -277,13 +300,35 @@ export function markdown(input: {
 		`| signatures/s | ${f0(signing.signPerSecond)} | ${f0(signing.opensslSignPerSecond)} | ${f0(signing.ratioToOpenssl * 100)}% |`,
 		`| verifications/s | ${f0(signing.verifyPerSecond)} | ${f0(signing.opensslVerifyPerSecond)} | ${f0((signing.verifyPerSecond / signing.opensslVerifyPerSecond) * 100)}% |`,
 		`| canonical strings/s | ${f0(signing.canonicalPerSecond)} | | |`,
+	];
+}
+
+export function targetLines(list: Target[]): string[] {
+	if (list.length === 0) return [];
+	return ['', '| target | measured | |', '|---|---|---|', ...list.map((t) => `| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : 'MISS'} |`)];
+}
+
+export function machineLine(m: Machine): string {
+	return `Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; the benchmark and the sandbox on Node ${m.benchNode}, n8n ${m.n8n} on Node ${m.n8nNode}; ${m.openssl}; V8's default heap limit for n8n: ${f0(m.n8nHeapLimitMb)} MB. Load average before the run: ${m.loadBefore.join(', ')}.`;
+}
+
+/** One section's body: its tables, the configurations of it that failed, its targets, and the machine. */
+export function sectionBody(lines: string[], failures: Failure[], list: Target[], m: Machine): string {
+	return `${[...lines, ...failureLines(failures), ...targetLines(list), '', machineLine(m)].join('\n')}\n`;
+}
+
+/** Everything the single-n8n parts measured, as one text: the console's summary (the file is written per section). */
+export function markdown(input: ReportInput): string {
+	const lines = [
+		...bulkLines(input.settings, input.bulk, input.machine),
 		'',
-		'| target | measured | |',
-		'|---|---|---|',
-		...input.targets.map((t) => `| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : 'MISS'} |`),
+		...callbackLines(input),
+		...failureLines(input.failures ?? []),
+		...(input.signing ? ['', ...signingLines(input.signing)] : []),
+		...targetLines(input.targets),
 		'',
-		`Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; the benchmark and the sandbox on Node ${m.benchNode}, n8n ${m.n8n} on Node ${m.n8nNode}; ${m.openssl}; V8's default heap limit for n8n: ${f0(m.n8nHeapLimitMb)} MB. Load average before the run: ${m.loadBefore.join(', ')}.`,
+		machineLine(input.machine),
 		`Date: ${input.date}. Command: \`${input.command}\` (${f1(input.minutes)} minutes).`,
-	);
+	];
 	return `${lines.join('\n')}\n`;
 }

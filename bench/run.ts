@@ -12,9 +12,23 @@ import {
 	type CallbackFigures,
 	type RefusalFigures,
 } from './callbacks';
-import { queueMarkdown, runQueueBench, type QueueFigures } from './queue';
-import { machine, markdown, targets, type Failure, type Settings } from './report';
-import { measureSigning } from './signing';
+import { E2E_SETTINGS, e2eLines, e2eTarget, runEndToEnd, type EndToEndFigures } from './e2e';
+import { queueSection, runQueueBench, type QueueFigures } from './queue';
+import {
+	bulkLines,
+	bulkTargets,
+	callbackLines,
+	callbackTargets,
+	machine,
+	sectionBody,
+	signingLines,
+	type Failure,
+	type Machine,
+	type Settings,
+	type Target,
+} from './report';
+import { commandLine, resultsHead, sectionMarkdown, writeResults, type Section } from './results-file';
+import { measureSigning, type SigningFigures } from './signing';
 import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
 import {
 	baselineWorkflow,
@@ -29,10 +43,12 @@ import {
 
 /**
  * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
- * signed callbacks into the HaiPay Trigger, and the signing core against openssl, on one n8n server and one
- * sandbox in one run, then the same package in n8n's queue mode (bench/queue.ts). Writes bench/results.md and
- * prints the same tables. A configuration that fails (an error answer, a crashed n8n) becomes a row saying how,
- * and the run goes on; a missed target is reported as MISS. BENCH_QUEUE=0 leaves the queue section out.
+ * signed callbacks into the HaiPay Trigger, a bulk payout whose callbacks go to a HaiPay Trigger on the same n8n
+ * (bench/e2e.ts), and the signing core against openssl, on one n8n server and one sandbox in one run, then the
+ * same package in n8n's queue mode (bench/queue.ts). Writes the sections it measured into bench/results.md,
+ * keeping the others, and prints them. A configuration that fails (an error answer, a crashed n8n) becomes a row
+ * saying how, and the run goes on; a missed target is reported as MISS. `BENCH_PARTS=e2e,signing` (say) measures
+ * only those parts; BENCH_QUEUE=0 leaves the queue section out.
  */
 
 const numbers = (text: string | undefined, fallback: number[]) =>
@@ -92,15 +108,151 @@ async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; con
 	};
 }
 
+/** The parts a run measures: `BENCH_PARTS` (comma-separated), all by default; `BENCH_QUEUE=0` leaves queue out. */
+export const PARTS = ['bulk', 'callbacks', 'e2e', 'signing', 'queue'] as const;
+export type Part = (typeof PARTS)[number];
+
+export function partsOf(env: NodeJS.ProcessEnv): Part[] {
+	const asked = (env.BENCH_PARTS ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+	const unknown = asked.filter((part) => !(PARTS as readonly string[]).includes(part));
+	if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')} (known: ${PARTS.join(', ')})`);
+	const parts = asked.length > 0 ? (asked as Part[]) : [...PARTS];
+	return parts.filter((part) => part !== 'queue' || env.BENCH_QUEUE !== '0');
+}
+
+interface Measured {
+	bulk: BulkFigures[];
+	callbacks?: CallbackFigures;
+	plainWebhook?: CallbackFigures;
+	confirmed?: CallbackFigures;
+	refusal?: RefusalFigures;
+	e2e?: EndToEndFigures;
+	signing?: SigningFigures;
+	queue?: QueueFigures;
+	failures: Failure[];
+	/** Minutes each part took. */
+	minutes: Partial<Record<Part, number>>;
+}
+
+/** Runs one configuration; a failure is kept as a row of its part and the benchmark goes on with the next. */
+function attempter(measured: Measured) {
+	return async <T>(part: Part, what: string, run: () => Promise<T>): Promise<T | undefined> => {
+		try {
+			return await run();
+		} catch (error) {
+			const message = ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 300);
+			say(`  failed: ${message}`);
+			measured.failures.push({ what, error: message, part });
+			return undefined;
+		}
+	};
+}
+
+async function bulkPart(stack: BenchStack, measured: Measured): Promise<void> {
+	const attempt = attempter(measured);
+	stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
+	for (const rows of ROWS) {
+		for (const bulkCase of CASES.filter((c) => c.rows === undefined || c.rows.includes(rows))) {
+			say(`${bulkCase.label}: ${rows.toLocaleString('en-US')} rows ...`);
+			const figures = await attempt('bulk', `${bulkCase.label}, ${rows.toLocaleString('en-US')} rows`, async () => {
+				// Each run in a fresh n8n process, warmed up by a small run of the same workflow: memory growth is
+				// measured from a process that has not been grown by the runs before it.
+				await stack.restartN8n(bulkCase.heapMb !== undefined ? [`--max-old-space-size=${bulkCase.heapMb}`] : undefined);
+				await runBulk(stack, bulkCase, WARMUP_ROWS);
+				return runBulk(stack, bulkCase, rows);
+			});
+			if (!figures) continue;
+			say(
+				`  ${figures.wallSeconds.toFixed(1)} s, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerItem.toFixed(2)} CPU ms/item, max ${figures.maxInFlight} in flight, RSS main ${figures.peakRssMb.main.toFixed(0)} MB (+${figures.rssGrowthMb.main.toFixed(0)})`,
+			);
+			measured.bulk.push(figures);
+		}
+	}
+	stack.sandbox.control.setConfig({ latencyMs: 0 });
+}
+
+async function callbacksPart(stack: BenchStack, ids: { triggerId: string; confirmedId: string; plainWebhookId: string }, measured: Measured): Promise<void> {
+	const attempt = attempter(measured);
+	say(`callbacks: ${CALLBACKS} signed and ${FORGED} forged, ${SETTINGS.callbackConcurrency} at a time ...`);
+	const load = { count: CALLBACKS, forged: FORGED, concurrency: SETTINGS.callbackConcurrency, warmup: 20 };
+	measured.callbacks = await attempt('callbacks', 'callbacks into the HaiPay Trigger', async () => {
+		await stack.restartN8n();
+		return runCallbacks(stack, ids.triggerId, `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
+	});
+	say(`callbacks: ${CONFIRMED} signed into the HaiPay Trigger with Confirm With HaiPay on (one order query each) ...`);
+	measured.confirmed = await attempt('callbacks', 'callbacks into the HaiPay Trigger, Confirm With HaiPay on', async () => {
+		await stack.restartN8n();
+		const url = `${stack.n8nUrl}/webhook/${CONFIRMED_CALLBACK_WEBHOOK_ID}/webhook`;
+		return runCallbacks(stack, ids.confirmedId, url, { ...load, count: CONFIRMED, forged: 0, confirmWithHaiPay: true }, say);
+	});
+	say("refusal: the trigger's main-thread time for the largest body n8n accepts, against a genuine callback ...");
+	measured.refusal = await attempt('callbacks', 'refusal cost of the largest body', () =>
+		measureRefusal(stack.platformPrivateKey, { url: `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook` }),
+	);
+	say(`callbacks: the same ${CALLBACKS} into n8n's Webhook node alone, for reference ...`);
+	measured.plainWebhook = await attempt('callbacks', "callbacks into n8n's Webhook node", async () => {
+		await stack.restartN8n();
+		return runCallbacks(stack, ids.plainWebhookId, `${stack.n8nUrl}/webhook/${PLAIN_WEBHOOK_PATH}`, load, say);
+	});
+}
+
+async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
+	const s = E2E_SETTINGS;
+	say(`a bulk payout end to end: ${s.rows.toLocaleString('en-US')} rows, their callbacks into a HaiPay Trigger on the same n8n (retries every ${s.retryMs / 1000} s, time-out ${s.timeoutMs / 1000} s, ${s.concurrency} at a time) ...`);
+	measured.e2e = await attempter(measured)('e2e', 'a bulk payout end to end', async () => {
+		await stack.restartN8n();
+		return runEndToEnd(stack, say);
+	});
+	const f = measured.e2e;
+	if (f) say(`  last callback acknowledged after ${f.lastAcknowledgedSeconds.toFixed(1)} s; ${f.repeatedOther} repeats not injected; ${f.businessSteps} business steps, ${f.duplicates} duplicates, ${f.lost} lost`);
+}
+
+/** The sections of bench/results.md this run measured. */
+function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
+	const failures = (part: Part) => measured.failures.filter((f) => f.part === part);
+	const rows = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
+	const section = (id: Part, title: string, lines: string[], list: Target[]): Section => ({
+		id,
+		title,
+		date,
+		command,
+		minutes: measured.minutes[id],
+		body: sectionBody(lines, failures(id), list, host),
+	});
+	const out: Section[] = [];
+	if (parts.includes('bulk')) out.push(section('bulk', 'Bulk payouts', bulkLines(SETTINGS, measured.bulk, host), bulkTargets(measured.bulk, SETTINGS, rows)));
+	if (parts.includes('callbacks')) out.push(section('callbacks', 'Callbacks', callbackLines({ settings: SETTINGS, ...measured }), callbackTargets(measured.callbacks, measured.refusal)));
+	if (parts.includes('e2e')) out.push(section('e2e', "A bulk payout's callbacks, end to end", measured.e2e ? e2eLines(measured.e2e) : [], measured.e2e ? [e2eTarget(measured.e2e)] : []));
+	if (parts.includes('signing') && measured.signing) out.push(section('signing', 'Signing', signingLines(measured.signing), []));
+	if (parts.includes('queue')) {
+		out.push(
+			measured.queue
+				? queueSection(measured.queue, date, command)
+				: { id: 'queue', title: 'Queue mode', date, command, body: sectionBody([], failures('queue'), [], host) },
+		);
+	}
+	return out;
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
+	const parts = partsOf(process.env);
 	const host = machine();
-	say(`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}; n8n ${host.n8n} on Node ${host.n8nNode}`);
+	say(`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}; n8n ${host.n8n} on Node ${host.n8nNode}; parts: ${parts.join(', ')}`);
 	if (host.loadBefore[0] > 0.5) say('  note: the machine is busy before the run; every figure below is affected');
+	const measured: Measured = { bulk: [], failures: [], minutes: {} };
+	const timed = async (part: Part, run: () => Promise<void>) => {
+		if (!parts.includes(part)) return;
+		const at = Date.now();
+		await run();
+		measured.minutes[part] = (Date.now() - at) / 60_000;
+	};
 
 	// Alone on the machine, before n8n starts: it measures the CPU, not the scheduler.
-	say(`signing core vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
-	const signing = measureSigning(SIGNING_SECONDS);
+	await timed('signing', async () => {
+		say(`signing core vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
+		measured.signing = measureSigning(SIGNING_SECONDS);
+	});
 
 	let stack: BenchStack | undefined;
 	let stopQueue: (() => Promise<void>) | undefined;
@@ -109,115 +261,39 @@ async function main(): Promise<void> {
 		await stack?.stop();
 		await stopQueue?.();
 	});
-	const bulk: BulkFigures[] = [];
-	const failures: Failure[] = [];
-	/** Runs one configuration; a failure is kept as a row and the benchmark goes on with the next. */
-	const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+	if (parts.some((part) => part === 'bulk' || part === 'callbacks' || part === 'e2e')) {
 		try {
-			return await run();
-		} catch (error) {
-			const message = ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 300);
-			say(`  failed: ${message}`);
-			failures.push({ what, error: message });
-			return undefined;
+			stack = await startBenchStack(say, {}, { callbackTimeoutMs: E2E_SETTINGS.timeoutMs, callbackConcurrency: E2E_SETTINGS.concurrency });
+			const running = stack;
+			const ids = await addWorkflows(stack);
+			await timed('bulk', () => bulkPart(running, measured));
+			await timed('callbacks', () => callbacksPart(running, ids, measured));
+			await timed('e2e', () => e2ePart(running, measured));
+		} finally {
+			await stack?.stop();
 		}
-	};
-	let callbacks: CallbackFigures | undefined;
-	let plainWebhook: CallbackFigures | undefined;
-	let confirmed: CallbackFigures | undefined;
-	let refusal: RefusalFigures | undefined;
-	try {
-		stack = await startBenchStack(say);
-		const running = stack;
-		const { triggerId, confirmedId, plainWebhookId } = await addWorkflows(stack);
-		stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
-
-		for (const rows of ROWS) {
-			for (const bulkCase of CASES.filter((c) => c.rows === undefined || c.rows.includes(rows))) {
-				say(`${bulkCase.label}: ${rows.toLocaleString('en-US')} rows ...`);
-				const figures = await attempt(`${bulkCase.label}, ${rows.toLocaleString('en-US')} rows`, async () => {
-					// Each run in a fresh n8n process, warmed up by a small run of the same workflow: memory growth is
-					// measured from a process that has not been grown by the runs before it.
-					await running.restartN8n(bulkCase.heapMb !== undefined ? [`--max-old-space-size=${bulkCase.heapMb}`] : undefined);
-					await runBulk(running, bulkCase, WARMUP_ROWS);
-					return runBulk(running, bulkCase, rows);
-				});
-				if (!figures) continue;
-				say(
-					`  ${figures.wallSeconds.toFixed(1)} s, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerItem.toFixed(2)} CPU ms/item, max ${figures.maxInFlight} in flight, RSS main ${figures.peakRssMb.main.toFixed(0)} MB (+${figures.rssGrowthMb.main.toFixed(0)})`,
-				);
-				bulk.push(figures);
-			}
-		}
-
-		stack.sandbox.control.setConfig({ latencyMs: 0 });
-		say(`callbacks: ${CALLBACKS} signed and ${FORGED} forged, ${SETTINGS.callbackConcurrency} at a time ...`);
-		const load = { count: CALLBACKS, forged: FORGED, concurrency: SETTINGS.callbackConcurrency, warmup: 20 };
-		callbacks = await attempt('callbacks into the HaiPay Trigger', async () => {
-			await running.restartN8n();
-			return runCallbacks(running, triggerId, `${running.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
-		});
-		say(`callbacks: ${CONFIRMED} signed into the HaiPay Trigger with Confirm With HaiPay on (one order query each) ...`);
-		confirmed = await attempt('callbacks into the HaiPay Trigger, Confirm With HaiPay on', async () => {
-			await running.restartN8n();
-			const url = `${running.n8nUrl}/webhook/${CONFIRMED_CALLBACK_WEBHOOK_ID}/webhook`;
-			return runCallbacks(running, confirmedId, url, { ...load, count: CONFIRMED, forged: 0, confirmWithHaiPay: true }, say);
-		});
-		say("refusal: the trigger's main-thread time for the largest body n8n accepts, against a genuine callback ...");
-		refusal = await attempt('refusal cost of the largest body', () =>
-			measureRefusal(running.platformPrivateKey, { url: `${running.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook` }),
-		);
-		say(`callbacks: the same ${CALLBACKS} into n8n's Webhook node alone, for reference ...`);
-		plainWebhook = await attempt("callbacks into n8n's Webhook node", async () => {
-			await running.restartN8n();
-			return runCallbacks(running, plainWebhookId, `${running.n8nUrl}/webhook/${PLAIN_WEBHOOK_PATH}`, load, say);
-		});
-	} finally {
-		await stack?.stop();
 	}
-
-	let queue: QueueFigures | undefined;
-	if (process.env.BENCH_QUEUE !== '0') {
-		queue = await attempt('queue mode', () => runQueueBench((stop) => (stopQueue = stop)));
-	}
-
-	const tenThousand = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
-	const checked = targets(bulk, callbacks, SETTINGS, tenThousand, refusal);
-	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-	const table = markdown({
-		machine: host,
-		date,
-		command: 'npm run bench',
-		minutes: (Date.now() - started) / 60_000,
-		settings: SETTINGS,
-		bulk,
-		...(callbacks ? { callbacks } : {}),
-		...(plainWebhook ? { plainWebhook } : {}),
-		...(confirmed ? { confirmed } : {}),
-		...(refusal ? { refusal } : {}),
-		failures,
-		signing,
-		targets: checked,
+	await timed('queue', async () => {
+		measured.queue = await attempter(measured)('queue', 'queue mode', () => runQueueBench((stop) => (stopQueue = stop)));
 	});
-	const results = [
-		'# Benchmark results',
-		'',
-		'Written by `npm run bench` (bench/run.ts); the README quotes the latest table. Every figure comes from one run on one n8n server and one sandbox.',
-		`The benchmark's n8n listens on ${BENCH_PORTS.n8n} and its sandbox on ${BENCH_PORTS.sandbox}.`,
-		'',
-		table,
-		...(queue ? [queueMarkdown(queue, date, 'npm run bench')] : []),
-	].join('\n');
-	writeFileSync(join(__dirname, 'results.md'), results);
+
+	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+	const command = commandLine(process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'npx tsx bench/run.ts');
+	const written = sections(parts, measured, host, date, command);
+	writeResults(written, resultsHead(BENCH_PORTS));
 	mkdirSync(WORK, { recursive: true });
-	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, machine: host, settings: SETTINGS, bulk, callbacks, plainWebhook, confirmed, refusal, failures, queue, signing, targets: checked }, null, 2)}\n`);
+	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, command, machine: host, settings: SETTINGS, ...measured }, null, 2)}\n`);
 	say('');
-	say(table);
-	if (queue) say(queueMarkdown(queue, date, 'npm run bench'));
-	say(`PASS ${checked.filter((t) => t.pass).length}, MISS ${checked.filter((t) => !t.pass).length}; written to bench/results.md`);
+	for (const section of written) say(sectionMarkdown(section));
+	const checked = written.flatMap((section) => section.body.split('\n')).filter((line) => /\| (PASS|MISS) \|$/.test(line));
+	say(
+		`PASS ${checked.filter((line) => line.endsWith('| PASS |')).length}, MISS ${checked.filter((line) => line.endsWith('| MISS |')).length}; written to bench/results.md (${written.map((section) => section.id).join(', ')}; other sections kept) in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`,
+	);
 }
 
-main().catch((error: Error) => {
-	process.stderr.write(`${error.stack ?? error.message}\n`);
-	process.exit(1);
-});
+if (require.main === module) {
+	main().catch((error: Error) => {
+		process.stderr.write(`${error.stack ?? error.message}\n`);
+		process.exit(1);
+	});
+}

@@ -15,7 +15,8 @@ import type { Workflow } from './workflows';
  * earlier run weigh on this one.
  */
 
-export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650 } as const;
+/** The fault proxy and the business-step counter serve the end-to-end part (bench/e2e.ts). */
+export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
 export const WORK = join(__dirname, '.work');
 
 /** `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say). */
@@ -56,7 +57,13 @@ export async function createWorkflow(rest: N8nRest, workflow: Workflow, activate
 	return id;
 }
 
-export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}): Promise<BenchStack> {
+/** The sandbox's callback time-out and concurrency: only the end-to-end part sends callbacks from the sandbox. */
+export interface CallbackDelivery {
+	callbackTimeoutMs: number;
+	callbackConcurrency: number;
+}
+
+export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}, delivery?: CallbackDelivery): Promise<BenchStack> {
 	await assertPortFree(BENCH_PORTS.n8n, 'the benchmark n8n');
 	await assertPortFree(BENCH_PORTS.sandbox, 'the benchmark sandbox');
 	// The server's runner and the runner of the one CLI command run before it.
@@ -87,6 +94,7 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			manual: true,
 			latencyMs: 0,
 			callbackSchedule: [],
+			...delivery,
 		});
 		sandbox = gateway.sandbox;
 		const options: N8nOptions = {

@@ -58,7 +58,37 @@ export const WORKFLOW_IDS = {
 	callbacks: 'haipayExCallback',
 	reconciliation: 'haipayExReconcil',
 	mitCollection: 'haipayExMitCharg',
+	exactlyOnce: 'haipayExOnceOnly',
 } as const;
+
+/**
+ * The database credential of the exactly-once example: n8n's own Postgres credential type. The queue-mode
+ * playground, which runs PostgreSQL, provides one under this id (database `haipay`); elsewhere the user picks theirs.
+ */
+export const POSTGRES_CREDENTIAL = { id: 'haipayExPostgres', name: 'HaiPay callbacks database' } as const;
+
+/** The database the queue-mode playground gives the exactly-once example, beside n8n's own. */
+export const EXACTLY_ONCE_DATABASE = 'haipay';
+
+/** One row per result claimed: the primary key on dedup_key is what lets only one claim of a result succeed. */
+export const EXACTLY_ONCE_TABLE_SQL = `CREATE TABLE IF NOT EXISTS haipay_callbacks (
+  dedup_key  text PRIMARY KEY,
+  app_id     text,
+  order_id   text,
+  order_no   text,
+  status     text,
+  amount     text,
+  claimed_at timestamptz NOT NULL DEFAULT now(),
+  done_at    timestamptz
+)`;
+
+/** Inserts the result's row, or nothing when it exists: a row comes back only to the first claim of a result. */
+export const CLAIM_SQL = `INSERT INTO haipay_callbacks (dedup_key, app_id, order_id, order_no, status, amount)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (dedup_key) DO NOTHING
+RETURNING dedup_key, app_id, order_id, order_no, status, amount`;
+
+export const DONE_SQL = 'UPDATE haipay_callbacks SET done_at = now() WHERE dedup_key = $1';
 
 /** Where each App ID's results arrive: one HaiPay Trigger per App ID in the callbacks workflow. */
 export function callbackWebhookId(currency: string): string {
@@ -696,12 +726,102 @@ export function mitCollection(): Workflow {
 	return b.workflow('HaiPay example: USD card collection (MIT)', 'First charge returns a payment page; later charges use the stored card token.');
 }
 
+// ---- 5. exactly-once business steps ----------------------------------------------------------------
+
+/** Where the exactly-once example's trigger listens; its own URL, beside the callbacks example's triggers. */
+export const EXACTLY_ONCE_WEBHOOK_ID = 'haipay-exactly-once-tzs';
+
+/** The business step's URL in the example: a placeholder for the merchant's own system. */
+export const BUSINESS_STEP_URL = 'https://erp.example.com/haipay/payment-result';
+
+function postgres(name: string, query: string, position: [number, number], replacement?: string): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.postgres',
+		typeVersion: 2.6,
+		position,
+		parameters: { operation: 'executeQuery', query, options: replacement === undefined ? {} : { queryReplacement: replacement } },
+		credentials: { postgres: { ...POSTGRES_CREDENTIAL } },
+	};
+}
+
+export function exactlyOnce(): Workflow {
+	const b = new Builder(WORKFLOW_IDS.exactlyOnce);
+	b.add(
+		stickyNote(
+			'About',
+			[
+				'## Exactly once, across webhook processors',
+				'HaiPay resends a result until it reads `SUCCESS`, and with several webhook processors (queue mode) two deliveries can run at the same moment. The trigger\'s repeat memory drops later repeats; **Claim** makes the business step run once per result whatever arrives together: it inserts the item\'s `dedupKey` into a table whose primary key it is, and only the insert that made the row gets it back.',
+				'',
+				'1. Give **Create table** and **Claim** a Postgres credential (any PostgreSQL the workers reach; the queue-mode playground has one). Run **Set up** once.',
+				'2. Replace **Business step** with yours (mark the invoice paid, notify the payee). Send `dedupKey` along if your system can refuse a repeat too.',
+				'3. Activate, and use the trigger\'s **Production URL** as `notifyUrl`. One trigger per App ID: add others and connect them to **Claim**.',
+				'',
+				'A claim whose business step failed keeps `done_at` empty: `SELECT * FROM haipay_callbacks WHERE done_at IS NULL AND claimed_at < now() - interval \'15 minutes\'` lists them. Settle each by hand, or delete its row and retry the execution.',
+			].join('\n'),
+			[-260, -620],
+			660,
+			400,
+		),
+	);
+	const setup = b.add(manualTrigger([-200, -120], 'Set up'));
+	const table = b.add(postgres('Create table', EXACTLY_ONCE_TABLE_SQL, [20, -120]));
+	b.connect(setup, table);
+	const trigger = b.add({
+		name: 'TZS results',
+		type: HAIPAY_TRIGGER,
+		typeVersion: 1,
+		position: [-200, 120],
+		webhookId: EXACTLY_ONCE_WEBHOOK_ID,
+		parameters: { options: {} },
+		credentials: credentialOf('TZS'),
+	});
+	const claim = b.add(
+		postgres(
+			'Claim',
+			CLAIM_SQL,
+			[20, 120],
+			'={{ [ $json.dedupKey, String($json.appId ?? \'\'), String($json.orderId ?? \'\'), String($json.orderNo ?? \'\'), String($json.status ?? \'\'), String($json.amount ?? \'\') ] }}',
+		),
+	);
+	b.connect(trigger, claim);
+	// A claim that inserted nothing still gives one item ({ success: true }): the row's dedup_key tells them apart.
+	const first = b.add(ifNode('First claim?', conditions([condition('={{ $json.dedup_key }}', 'exists', '')]), [240, 120]));
+	b.connect(claim, first);
+	const step = b.add({
+		name: 'Business step',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [460, 40],
+		parameters: {
+			method: 'POST',
+			url: BUSINESS_STEP_URL,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody:
+				'={{ JSON.stringify({ dedupKey: $json.dedup_key, appId: $json.app_id, orderId: $json.order_id, orderNo: $json.order_no, status: $json.status, amount: $json.amount }) }}',
+			options: {},
+		},
+	});
+	const done = b.add(postgres('Mark done', DONE_SQL, [680, 40], "={{ [ $('Claim').item.json.dedup_key ] }}"));
+	const repeat = b.add({ name: 'Already claimed', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [460, 220], parameters: {} });
+	b.connect(first, step, 0);
+	b.connect(step, done);
+	b.connect(first, repeat, 1);
+	return b.workflow(
+		'HaiPay example: exactly-once callbacks',
+		"Claims each result's dedupKey in PostgreSQL and runs the business step only for the first claim, whichever webhook processor took it.",
+	);
+}
+
 export function allExamples(): Array<{ file: string; workflow: Workflow }> {
 	return [
 		{ file: '1-bulk-payouts.json', workflow: bulkPayouts() },
 		{ file: '2-callbacks.json', workflow: callbacks() },
 		{ file: '3-reconciliation.json', workflow: reconciliation() },
 		{ file: '4-mit-collection.json', workflow: mitCollection() },
+		{ file: '5-exactly-once-callbacks.json', workflow: exactlyOnce() },
 	];
 }
 

@@ -48,6 +48,8 @@ export interface CallbackAttempt {
 export interface DispatcherOptions {
 	schedule: number[];
 	timeoutMs: number;
+	/** Attempts on the wire at once; the others wait their turn, and their time-out starts when they are sent. 0: no limit. */
+	concurrency?: number;
 	events: EventEmitter;
 	onChange: () => void;
 	now?: () => number;
@@ -118,6 +120,9 @@ export class CallbackDispatcher {
 	private readonly inFlight = new Map<string, Promise<void>>();
 	private readonly log: CallbackAttempt[] = [];
 	private readonly active = new Set<http.ClientRequest>();
+	/** Attempts waiting for a place on the wire, when the concurrency is limited. */
+	private readonly queued: Array<() => void> = [];
+	private sending = 0;
 	private closed = false;
 	private readonly now: () => number;
 
@@ -190,8 +195,15 @@ export class CallbackDispatcher {
 			clearTimeout(timer);
 			this.timers.delete(job.id);
 		}
+		await this.place();
 		const started = this.now();
-		const result = await post(job.url, job.payload ?? JSON.stringify(job.body), this.options.timeoutMs, this.active);
+		let result: PostResult = { error: 'the sandbox closed' };
+		try {
+			if (!this.closed) result = await post(job.url, job.payload ?? JSON.stringify(job.body), this.options.timeoutMs, this.active);
+		} finally {
+			this.sending -= 1;
+			this.queued.shift()?.();
+		}
 		if (this.closed) return;
 		job.attempts += 1;
 		const ok =
@@ -230,6 +242,16 @@ export class CallbackDispatcher {
 		this.options.events.emit('callback', entry);
 	}
 
+	/** Resolves when the attempt may go on the wire: at once, or when one of the `concurrency` sending ends. */
+	private place(): Promise<void> {
+		const limit = this.options.concurrency ?? 0;
+		if (limit <= 0 || this.sending < limit) {
+			this.sending += 1;
+			return Promise.resolve();
+		}
+		return new Promise((resolve) => this.queued.push(() => ((this.sending += 1), resolve())));
+	}
+
 	/** Makes every pending attempt now, without waiting for its turn in the schedule, and waits for them. */
 	async flush(): Promise<void> {
 		await Promise.all(this.pending().map((job) => this.run(job)));
@@ -253,6 +275,7 @@ export class CallbackDispatcher {
 		for (const timer of this.timers.values()) clearTimeout(timer);
 		this.timers.clear();
 		for (const request of this.active) request.destroy();
+		for (const go of this.queued.splice(0)) go();
 	}
 
 	snapshot(): CallbackJob[] {

@@ -26,6 +26,9 @@ export interface CliOptions {
 	processingMs: number;
 	finalMs: number;
 	callbackSchedule: number[];
+	callbackTimeoutMs: number;
+	/** 0: no limit. */
+	callbackConcurrency: number;
 	latencyMs: number;
 	voucherResponse: 'binary' | 'base64' | 'url';
 	merchantsFile?: string;
@@ -43,6 +46,8 @@ A local HaiPay gateway (test only). Options:
   --processing-ms N        status 0 -> 1 after N ms (default 1000)
   --final-ms N             status 1 -> 2/3 after N ms more (default 5000)
   --callback-schedule L    comma-separated ms between callback attempts (default 5 x 300000)
+  --callback-timeout-ms N  how long a callback receiver may take to answer (default 10000)
+  --callback-concurrency N callback attempts on the wire at once, the rest wait their turn (default 0: no limit)
   --latency-ms N           delay every answer by N ms
   --voucher-response M     binary | base64 | url (default binary)
   --merchants FILE         JSON array of {appId, currency, secretKey?, balance?, arrayStyle?}
@@ -75,6 +80,8 @@ const OPTIONS = new Map<string, OptionSetter>([
 				.filter((part) => part.trim() !== '')
 				.map((part) => integer(arg, part.trim()))),
 	],
+	['--callback-timeout-ms', (options, value, arg) => (options.callbackTimeoutMs = integer(arg, value()))],
+	['--callback-concurrency', (options, value, arg) => (options.callbackConcurrency = integer(arg, value()))],
 	['--latency-ms', (options, value, arg) => (options.latencyMs = integer(arg, value()))],
 	[
 		'--voucher-response',
@@ -98,6 +105,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
 		processingMs: 1_000,
 		finalMs: 5_000,
 		callbackSchedule: HAIPAY_CALLBACK_SCHEDULE,
+		callbackTimeoutMs: 10_000,
+		callbackConcurrency: 0,
 		latencyMs: 0,
 		voucherResponse: 'binary',
 	};
@@ -196,6 +205,8 @@ export async function runCli(options: CliOptions): Promise<{ sandbox: Sandbox; c
 		merchants: state.merchants.map(({ privatePem: _p, publicPem: _q, ...merchant }) => merchant),
 		platformPrivateKey: state.platform.privatePem,
 		callbackSchedule: options.callbackSchedule,
+		callbackTimeoutMs: options.callbackTimeoutMs,
+		callbackConcurrency: options.callbackConcurrency,
 		transitionDelays: { processingMs: options.processingMs, finalMs: options.finalMs },
 		manual: options.manual,
 		latencyMs: options.latencyMs,

@@ -45,6 +45,7 @@ export class Gateway {
 		this.callbacks = new CallbackDispatcher({
 			schedule: config.callbackSchedule,
 			timeoutMs: config.callbackTimeoutMs,
+			concurrency: config.callbackConcurrency,
 			events: this.events,
 			onChange: () => this.changed(),
 		});

@@ -40,6 +40,8 @@ export interface SandboxOptions {
 	callbackSchedule?: number[];
 	/** How long a callback receiver may take to answer. Default 10000 ms. */
 	callbackTimeoutMs?: number;
+	/** Callback attempts on the wire at once; the rest wait their turn (their time-out starts when sent). Default 0: no limit. */
+	callbackConcurrency?: number;
 	/** processingMs: status 0 -> 1 (0: orders start at 1). finalMs: 1 -> 2/3. Defaults 0 and 1000. */
 	transitionDelays?: { processingMs?: number; finalMs?: number };
 	/** Orders move only through the control API (settle, setStatus, advanceAll). Default false. */
@@ -133,6 +135,7 @@ function gatewayConfig(options: SandboxOptions): GatewayConfig {
 		environment: options.environment ?? 'sandbox',
 		callbackSchedule: options.callbackSchedule ?? HAIPAY_CALLBACK_SCHEDULE,
 		callbackTimeoutMs: options.callbackTimeoutMs ?? 10_000,
+		callbackConcurrency: options.callbackConcurrency ?? 0,
 		processingMs: options.transitionDelays?.processingMs ?? 0,
 		finalMs: options.transitionDelays?.finalMs ?? 1_000,
 		manual: options.manual ?? false,

@@ -12,6 +12,8 @@ export interface GatewayConfig {
 	environment: 'sandbox' | 'production';
 	callbackSchedule: number[];
 	callbackTimeoutMs: number;
+	/** Callback attempts on the wire at once; 0 for no limit. */
+	callbackConcurrency: number;
 	processingMs: number;
 	finalMs: number;
 	manual: boolean;

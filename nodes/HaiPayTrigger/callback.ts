@@ -1,3 +1,5 @@
+import { createHash } from 'crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { CALLBACK_FIELDS, IDENTIFYING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
@@ -7,6 +9,7 @@ import { KeyFormatError } from '../shared/signing/keys';
 import { ambiguityOf, type Ambiguity } from '../shared/signing/canonical';
 import { verifySigned } from '../shared/signing/verification';
 import { redactedText, type ExactBody, type ReadResult } from './body';
+import { dedupKey } from './dedup';
 import { filteredOutBy, kindOf, type OutputKind, type TriggerFilters } from './filters';
 
 /** Why a callback was refused. Each one starts no execution, and HaiPay, which reads no SUCCESS, sends it again. */
@@ -208,6 +211,7 @@ function emitted(body: ExactBody, signed: Record<string, unknown>, verified: boo
 	item.statusGroup = statusGroup(view.status);
 	item.kind = kind;
 	item.verified = verified;
+	item.dedupKey = dedupKey(view) ?? `body:${createHash('sha256').update(body.text).digest('hex').slice(0, 16)}`;
 	if (options.includeRawBody) item.rawBody = redactedText(body);
 
 	const order: OrderFacts = {

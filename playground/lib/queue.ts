@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { allExamples } from '../examples';
+import { allExamples, EXACTLY_ONCE_DATABASE, EXACTLY_ONCE_TABLE_SQL, POSTGRES_CREDENTIAL } from '../examples';
 import { ensureN8n } from './install';
 import { assertPortFree, prepareFiles, provision } from './instance';
 import { installPackage, startN8nServer, type N8nOptions, type N8nServer } from './n8n';
@@ -149,13 +149,39 @@ export interface QueueStack {
 	settingsOf(role: Role): Record<string, string>;
 	/** Starts or stops workers and webhook processors until there are this many of each. */
 	scale(counts: { workers?: number; webhooks?: number }): Promise<void>;
-	/** Rows of one SQL statement on n8n's database (fields split on `|`). */
-	sql(statement: string): string[][];
+	/** Rows of one SQL statement on n8n's database, or on another of the server's (fields split on `|`). */
+	sql(statement: string, database?: string): string[][];
 	/** The workers whose log says they started this execution. */
 	workersThatRan(executionId: string): string[];
 	/** Lines that say what runs where. */
 	describe(): string[];
 	stop(): Promise<void>;
+}
+
+/**
+ * The database of the exactly-once example (5-exactly-once-callbacks.json) on the stack's PostgreSQL, with the
+ * example's table, and the sandbox's credentials file with a Postgres credential for it added: queue mode has a
+ * database, so the example runs as it is.
+ */
+function exactlyOnceDatabase(connection: Connection, dir: string, sandboxCredentials: string): string {
+	const run = (statement: string, database: string) => {
+		const result = psqlRows(connection, statement, database);
+		if (result.status !== 0) throw new Error(`SQL failed: ${result.stderr}\n${statement}`);
+		return result.rows;
+	};
+	if (run(`SELECT 1 FROM pg_database WHERE datname = '${EXACTLY_ONCE_DATABASE}'`, 'postgres').length === 0) {
+		run(`CREATE DATABASE "${EXACTLY_ONCE_DATABASE}"`, 'postgres');
+	}
+	run(EXACTLY_ONCE_TABLE_SQL, EXACTLY_ONCE_DATABASE);
+	const credentials = JSON.parse(readFileSync(sandboxCredentials, 'utf8')) as unknown[];
+	credentials.push({
+		...POSTGRES_CREDENTIAL,
+		type: 'postgres',
+		data: { host: '127.0.0.1', port: connection.port, database: EXACTLY_ONCE_DATABASE, user: connection.user, password: connection.password, ssl: 'disable', allowUnauthorizedCerts: false, maxConnections: 20 },
+	});
+	const file = join(dir, 'credentials.json');
+	writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+	return file;
 }
 
 /** The example workflows with their callback URLs on the balancer instead of `npm start`'s n8n. */
@@ -235,11 +261,12 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		postgres = await startPostgres({ ...connection, dataDir: join(dir, 'postgres', 'data'), logFile: join(dir, 'postgres.log'), fresh: options.fresh }, log);
 		redis = await startRedis({ dir: join(dir, 'redis'), port: ports.redis, logFile: join(dir, 'redis.log') });
 		const mainOptions = optionsFor('main', ports.main, ports.mainRunner, 'main');
+		const credentialsFile = exactlyOnceDatabase(connection, dir, options.credentialsFile);
 		const marker = join(dir, '.provisioned');
-		const key = readFileSync(options.credentialsFile, 'utf8');
+		const key = readFileSync(credentialsFile, 'utf8');
 		if (!existsSync(marker) || readFileSync(marker, 'utf8') !== key) {
 			log('  importing the credentials and example workflows into PostgreSQL (n8n CLI)');
-			await provision(mainOptions, options.credentialsFile, log, examplesFor(dir, webhookUrl));
+			await provision(mainOptions, credentialsFile, log, examplesFor(dir, webhookUrl));
 			writeFileSync(marker, key);
 		}
 		log(`  starting the n8n main process on ${ports.main}`);
@@ -279,8 +306,8 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			webhookUrl,
 			settingsOf,
 			scale,
-			sql: (statement) => {
-				const result = psqlRows(connection, statement);
+			sql: (statement, database) => {
+				const result = psqlRows(connection, statement, database);
 				if (result.status !== 0) throw new Error(`SQL failed: ${result.stderr}\n${statement}`);
 				return result.rows;
 			},

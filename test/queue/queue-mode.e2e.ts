@@ -8,11 +8,14 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { QUEUE_TEST_BASE, runBulkWebhook, startQueueHarness, until, type QueueHarness } from '../../bench/queue-harness';
-import { bulkWorkflow } from '../../bench/queue-workflows';
+import { bulkWorkflow, exactlyOnceExample } from '../../bench/queue-workflows';
 import { CALLBACK_WEBHOOK_ID, triggerWorkflow } from '../../bench/workflows';
+import { EXACTLY_ONCE_DATABASE } from '../../playground/examples';
 
 const ROWS = Number(process.env.HAIPAY_QUEUE_TEST_ROWS ?? 2_000);
 const CALLBACKS = Number(process.env.HAIPAY_QUEUE_TEST_CALLBACKS ?? 2_000);
+/** Distinct callbacks of the exactly-once test; each is delivered three times. */
+const ONCE = Number(process.env.HAIPAY_QUEUE_TEST_ONCE ?? 2_000);
 const FORGED = 200;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -87,6 +90,40 @@ test(`${CALLBACKS} distinct signed callbacks through the webhook processors run 
 	const forged = await harness.sendCallbacks(url, { count: FORGED, runId: 'QC2', forged: true });
 	expect(forged.refused).toBe(FORGED);
 	expect(harness.counts(triggerId).total).toBe(CALLBACKS);
+});
+
+test(`exactly once (examples/5-exactly-once-callbacks.json): ${ONCE} distinct callbacks, each also delivered at the same moment on the other webhook processor and again later: ${ONCE} business steps, 0 lost`, async () => {
+	const label = 'exactly-once';
+	const hook = 'queue-exactly-once';
+	const { workflow, tableSql } = exactlyOnceExample(harness.effects.url(label), hook);
+	// The example's own table, in the database the stack's Postgres credential names (the statement is idempotent).
+	harness.stack.sql(tableSql, EXACTLY_ONCE_DATABASE);
+	const workflowId = await harness.addWorkflow(workflow, true);
+	const processors = harness.stack.webhooks.map((p) => `${p.server.url}/webhook/${hook}/webhook`);
+	expect(processors).toHaveLength(2);
+	const orders = harness.seedOrders(ONCE, 'QX');
+	const expected = orders.map((order) => `no:${order.orderNo}|${order.status}`).sort();
+
+	// Every callback on both processors at the same moment: two executions may claim it at once, on two workers.
+	const together = await harness.deliver(processors, orders, 20);
+	log(`exactly once, together: ${together.acknowledged} of ${2 * ONCE} acknowledged${together.other > 0 ? `, ${together.other} not (${together.firstOther})` : ''}`);
+	expect(together.acknowledged).toBe(2 * ONCE);
+	const afterTogether = await harness.settled(workflowId, ONCE, 1_800_000);
+
+	// HaiPay's retry, after the first deliveries ran: through the balancer, on either processor.
+	const later = await harness.deliver(`${harness.stack.webhookUrl}/webhook/${hook}/webhook`, orders, 20);
+	expect(later.acknowledged).toBe(ONCE);
+	const done = await harness.settled(workflowId, afterTogether.total, 1_800_000);
+	const steps = harness.effects.of(label);
+	log(
+		`exactly once: ${afterTogether.total} executions from ${2 * ONCE} simultaneous deliveries, ${done.total - afterTogether.total} more from ${ONCE} later ones; ${steps.total} business steps for ${ONCE} callbacks (${steps.total - steps.distinct} duplicates, ${ONCE - steps.distinct} lost)`,
+	);
+	expect(done.failed).toBe(0);
+	expect(steps).toEqual({ total: ONCE, distinct: ONCE });
+	expect(harness.effects.keys(label).sort()).toEqual(expected);
+	// One claim per callback, each marked done after its business step.
+	const claims = harness.stack.sql(`SELECT count(*), count(done_at) FROM haipay_callbacks WHERE order_id LIKE 'QX-%'`, EXACTLY_ONCE_DATABASE);
+	expect(claims).toEqual([[String(ONCE), String(ONCE)]]);
 });
 
 test('a worker killed with SIGKILL in the middle of a bulk run: no order twice; re-running with the same orderIds finishes it', async () => {

@@ -245,6 +245,42 @@ describe('callbacks', () => {
 			await receiver.close();
 		}
 	});
+	it('with callbackConcurrency, has at most that many attempts on the wire; the others wait their turn and are delivered', async () => {
+		const http = await import('http');
+		const held: Array<import('http').ServerResponse> = [];
+		let most = 0;
+		const receiver = http.createServer((req, res) => {
+			req.resume();
+			req.on('end', () => {
+				held.push(res);
+				most = Math.max(most, held.length);
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/notify`;
+		const sandbox = await withSandbox({ callbackConcurrency: 2, callbackTimeoutMs: NEVER_MS });
+		const until = async (condition: () => boolean) => {
+			while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+		};
+		try {
+			const orderNos: string[] = [];
+			for (let i = 0; i < 5; i++) orderNos.push(await apply(sandbox, tzsPayout({ notifyUrl: url })));
+			for (const orderNo of orderNos) sandbox.control.settle(orderNo, 'success');
+			// Answered one at a time, each once the receiver holds as many as may be on the wire.
+			for (let answered = 0; answered < 5; answered++) {
+				await until(() => held.length >= Math.min(2, 5 - answered));
+				held.shift()?.writeHead(200, { 'Content-Type': 'text/plain' }).end('SUCCESS');
+			}
+			for (const orderNo of orderNos) await sandbox.waitForCallback((a) => a.orderNo === orderNo && a.acknowledged);
+			expect(most).toBe(2);
+			expect(sandbox.callbacks.map((a) => [a.attempt, a.acknowledged])).toEqual(Array.from({ length: 5 }, () => [1, true]));
+		} finally {
+			await sandbox.close();
+			receiver.closeAllConnections();
+			await new Promise((resolve) => receiver.close(resolve));
+		}
+	});
+
 	it('close does not wait for a receiver that never answers, and keeps the delivery pending', async () => {
 		const http = await import('http');
 		const silent = http.createServer(() => undefined);

@@ -93,6 +93,7 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			statusGroup: 'success',
 			kind: 'payout',
 			verified: true,
+			dedupKey: `no:${order.orderNo}|2`,
 		});
 		expect(execution.items[0].json).not.toHaveProperty('sign');
 		expect(execution.items[0].json).toMatchObject({ orderId: order.orderId, orderNo: order.orderNo, appId: 1001, status: 2 });

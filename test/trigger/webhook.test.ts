@@ -79,6 +79,7 @@ describe('HaiPay Trigger: a genuine callback', () => {
 			statusGroup: 'success',
 			kind: 'payout',
 			verified: true,
+			dedupKey: 'no:HP2024000001|2',
 		});
 		expectNoSecrets(outcome.items, body.sign);
 		expectNoSecrets(outcome.logs, body.sign);
@@ -125,6 +126,17 @@ describe('HaiPay Trigger: a genuine callback', () => {
 		const body = signedByPlatform(payoutCallback({ status: 3, errorMsg: 'account frozen', payTime: '' }));
 		const { json } = await deliver(jsonCall(body, { params: { kind: 'payout' } }));
 		expect(json).toMatchObject({ status: 3, statusLabel: 'failed', statusGroup: 'failed', errorMsg: 'account frozen' });
+	});
+
+	it('carries dedupKey, the same for every delivery of one result: orderNo and status, orderId without orderNo, a hash of the body without either', async () => {
+		const keyOf = async (body: Record<string, unknown>) => (await deliver(jsonCall(signedByPlatform(body), { params: { options: { deduplicate: false } } }))).json?.dedupKey;
+		expect(await keyOf(payoutCallback({ status: 3, errorMsg: 'account frozen', payTime: '' }))).toBe('no:HP2024000001|3');
+		expect(await keyOf(payoutCallback({ orderNo: '' }))).toBe('id:PO-1|2');
+		const anonymous = payoutCallback({ orderNo: '', orderId: '' });
+		const first = await keyOf(anonymous);
+		expect(first).toMatch(/^body:[0-9a-f]{16}$/);
+		expect(await keyOf(anonymous)).toBe(first);
+		expect(await keyOf({ ...anonymous, amount: '1501.00' })).not.toBe(first);
 	});
 });
 
