@@ -72,7 +72,7 @@ export function e2eTriggerWorkflow(counterUrl: string): Workflow {
 		const trigger = b.add({
 			name: `${currency} results`,
 			type: 'n8n-nodes-haipay.haiPayTrigger',
-			typeVersion: 1,
+			typeVersion: 1.1,
 			webhookId: E2E_HOOKS[currency],
 			parameters: { kind: 'payout', options: {} },
 			credentials: credentialOf(currency),

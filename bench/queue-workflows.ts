@@ -38,7 +38,7 @@ export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, e
 	const trigger = b.add({
 		name: 'HaiPay Trigger',
 		type: 'n8n-nodes-haipay.haiPayTrigger',
-		typeVersion: 1,
+		typeVersion: 1.1,
 		webhookId,
 		parameters: {
 			options: guard === 'removeDuplicates' || guard === 'none' ? { deduplicate: false } : guard === 'confirm' ? { confirmWithHaiPay: true } : {},

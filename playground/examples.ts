@@ -444,7 +444,7 @@ export function callbacks(): Workflow {
 		const trigger = b.add({
 			name: `${currency} results`,
 			type: HAIPAY_TRIGGER,
-			typeVersion: 1,
+			typeVersion: 1.1,
 			position: [40, -430 + i * 170],
 			webhookId: callbackWebhookId(currency),
 			parameters: { kind: currency === 'USD' ? 'collection' : 'payout', options: {} },
@@ -771,7 +771,7 @@ export function exactlyOnce(): Workflow {
 	const trigger = b.add({
 		name: 'TZS results',
 		type: HAIPAY_TRIGGER,
-		typeVersion: 1,
+		typeVersion: 1.1,
 		position: [-200, 120],
 		webhookId: EXACTLY_ONCE_WEBHOOK_ID,
 		parameters: { options: {} },
