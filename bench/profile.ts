@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'fs';
 import { join } from 'path';
 
 import { runCallbacks } from './callbacks';
-import { startBenchStack, WORK } from './stack';
+import { commandLine, resultsHead, writeResults } from './results-file';
+import { BENCH_PORTS, startBenchStack, WORK } from './stack';
 import { CALLBACK_WEBHOOK_ID, PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerWorkflow } from './workflows';
 
 /*
@@ -18,6 +19,7 @@ const CONCURRENCY = 20;
 interface ProfileNode {
 	id: number;
 	callFrame: { functionName: string; url: string };
+	children?: number[];
 }
 interface CpuProfile {
 	nodes: ProfileNode[];
@@ -48,11 +50,33 @@ export interface ProfileSplit {
 	totalMs: number;
 	byPlace: Map<string, number>;
 	topPackage: Array<[string, number]>;
+	/** Time in n8n's expression isolates, by the step of n8n's that asked for one. */
+	isolateBy: Map<string, number>;
+}
+
+const ISOLATE = /expression-runtime|isolated-vm/;
+
+/** The step of n8n's that a sample inside an expression isolate serves, found by walking up its callers. */
+function isolateCaller(id: number, nodes: Map<number, ProfileNode>, parents: Map<number, number>): string {
+	for (let current: number | undefined = id; current !== undefined; current = parents.get(current)) {
+		const url = nodes.get(current)?.callFrame.url ?? '';
+		if (/parseRequestBody|webhook-helpers/.test(`${nodes.get(current)?.callFrame.functionName} ${url}`) && /webhook-helpers/.test(url)) {
+			return /parseRequestBody/.test(nodes.get(current)?.callFrame.functionName ?? '') ? 'reading the body of a version-1 webhook node' : 'webhook description expressions';
+		}
+		if (/webhook-execution-context/.test(url)) return 'webhook description expressions';
+		if (/credentials-helper/.test(url)) return 'decrypting the credential';
+		if (/live-webhooks/.test(url)) return 'an isolate held for the webhook step (any node but n8n\'s Webhook node)';
+		if (/workflow-execute/.test(url)) return 'an isolate held for the execution';
+	}
+	return 'isolate work after an await (its caller is not on the stack)';
 }
 
 /** Main-thread milliseconds spent in the window, by place, and the package's own busiest functions. */
 export function splitProfile(profile: CpuProfile, fromUs: number, toUs: number): ProfileSplit {
 	const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parents = new Map<number, number>();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+	const isolateBy = new Map<string, number>();
 	const byPlace = new Map<string, number>();
 	const byFunction = new Map<string, number>();
 	let at = profile.startTime;
@@ -68,11 +92,15 @@ export function splitProfile(profile: CpuProfile, fromUs: number, toUs: number):
 		const ms = next / 1000;
 		totalMs += ms;
 		byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
+		if (ISOLATE.test(frame.url)) {
+			const caller = isolateCaller(profile.samples[index], nodes, parents);
+			isolateBy.set(caller, (isolateBy.get(caller) ?? 0) + ms);
+		}
 		const name = `${frame.functionName || '(anonymous)'} (${frame.url.split(/node_modules[\\/]/).pop()})`;
 		byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
 	}
 	const topPackage = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 15);
-	return { totalMs, byPlace, topPackage };
+	return { totalMs, byPlace, topPackage, isolateBy };
 }
 
 /** The main thread's profile: Node names each `CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`, the main thread 0. */
@@ -85,7 +113,7 @@ function mainThreadProfile(dir: string): CpuProfile {
 async function main(): Promise<void> {
 	const say = (line: string) => process.stdout.write(`${line}\n`);
 	const stack = await startBenchStack(say);
-	const profiles: Array<{ name: string; split: ProfileSplit; count: number }> = [];
+	const profiles: Profiled[] = [];
 	try {
 		const targets = [
 			{ name: 'HaiPay Trigger', id: await stack.addWorkflow(triggerWorkflow(), true), url: `/webhook/${CALLBACK_WEBHOOK_ID}/webhook` },
@@ -104,24 +132,45 @@ async function main(): Promise<void> {
 			const profile = mainThreadProfile(dir);
 			const { startedAt, endedAt } = figures.genuine.window ?? { startedAt: 0, endedAt: 0 };
 			const split = splitProfile(profile, profile.endTime - (exitedAt - startedAt) * 1000, profile.endTime - (exitedAt - endedAt) * 1000);
-			profiles.push({ name: target.name, split, count: COUNT });
+			profiles.push({ name: target.name, split, count: COUNT, treeMs: figures.genuine.cpuMsPerCallback });
 			say(`  process tree: ${figures.genuine.cpuMsPerCallback.toFixed(1)} CPU ms per callback; main thread in the profile: ${(split.totalMs / COUNT).toFixed(1)} ms`);
 			await stack.restartN8n();
 		}
 	} finally {
 		await stack.stop();
 	}
-	say(report(profiles));
+	const body = report(profiles);
+	say(body);
+	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+	writeResults([{ id: 'profile', title: "Where a callback's time goes", date, command: commandLine('npm run bench:profile'), body }], resultsHead(BENCH_PORTS));
 }
 
-function report(profiles: Array<{ name: string; split: ProfileSplit; count: number }>): string {
+interface Profiled {
+	name: string;
+	split: ProfileSplit;
+	count: number;
+	/** CPU of n8n's whole process tree (every thread, the task runner) per callback, from /proc. */
+	treeMs: number;
+}
+
+function report(profiles: Profiled[]): string {
 	const places = [...new Set(profiles.flatMap((entry) => [...entry.split.byPlace.keys()]))].sort();
-	const perCallback = (entry: (typeof profiles)[number], place: string) => ((entry.split.byPlace.get(place) ?? 0) / entry.count).toFixed(2);
+	const perCallback = (entry: Profiled, place: string) => ((entry.split.byPlace.get(place) ?? 0) / entry.count).toFixed(2);
+	const steps = [...new Set(profiles.flatMap((entry) => [...entry.split.isolateBy.keys()]))].sort();
+	const [trigger, webhook] = profiles;
 	const lines = [
+		`${COUNT} distinct signed payout callbacks, ${CONCURRENCY} at a time, into an active workflow of one node on n8n's main process (SQLite), the trigger at version 1.1 with its default options; n8n's main thread under V8's CPU profiler, cut to the span of the load. CPU of the whole process tree (every thread: n8n's expression isolates, SQLite, the event log) per callback: ${profiles.map((entry) => `${entry.name} ${entry.treeMs.toFixed(1)} ms`).join(', ')}${trigger && webhook ? ` (${(trigger.treeMs / webhook.treeMs).toFixed(2)}x)` : ''}.`,
+		'',
 		`| main thread, ms per callback | ${profiles.map((entry) => entry.name).join(' | ')} |`,
 		`|---|${profiles.map(() => '---:').join('|')}|`,
 		...places.map((place) => `| ${place} | ${profiles.map((entry) => perCallback(entry, place)).join(' | ')} |`),
 		`| **all** | ${profiles.map((entry) => (entry.split.totalMs / entry.count).toFixed(2)).join(' | ')} |`,
+		'',
+		"Of that, time in n8n's expression isolates (n8n 2.x evaluates expressions in isolated-vm; each step below takes an isolate from a pool that is refilled by building new ones), by the step that asked for it:",
+		'',
+		`| isolate time, ms per callback | ${profiles.map((entry) => entry.name).join(' | ')} |`,
+		`|---|${profiles.map(() => '---:').join('|')}|`,
+		...steps.map((step) => `| ${step} | ${profiles.map((entry) => ((entry.split.isolateBy.get(step) ?? 0) / entry.count).toFixed(2)).join(' | ')} |`),
 		'',
 		...profiles.flatMap((entry) => [
 			'',

@@ -22,7 +22,7 @@ export interface Section {
 }
 
 /** The order sections are written in; a section of another name is kept after these. */
-export const SECTION_ORDER = ['bulk', 'callbacks', 'e2e', 'signing', 'queue'];
+export const SECTION_ORDER = ['bulk', 'callbacks', 'profile', 'e2e', 'signing', 'queue'];
 
 /** Sections written before they had a marker, by title. */
 const LEGACY_TITLES: Record<string, string> = { 'Queue mode': 'queue' };
