@@ -185,6 +185,10 @@ export interface EndToEndFigures {
 	stuck: number;
 	businessSteps: number;
 	duplicates: number;
+	/** Duplicate business steps by the injected fault of the callback they repeated (`none` when it met none). */
+	duplicatesAfter: Record<'refused' | 'answer lost' | 'none', number>;
+	/** From the end of an injected first attempt to the start of its retry, median and longest (s). */
+	retryAfterSeconds: { median: number; max: number };
 	/** Orders whose result started no business step. */
 	lost: number;
 	/** CPU of n8n's process tree from the bulk run's start until the last execution ended, per callback. */
@@ -193,6 +197,20 @@ export interface EndToEndFigures {
 }
 
 const orderIndex = (orderId: string) => Number(orderId.slice(orderId.lastIndexOf('-') + 1));
+
+/** How long after an injected first attempt ended its retry went out: the schedule's delay, then its turn. */
+function retryDelays(attempts: CallbackAttempt[], injected: Map<string, unknown>): { median: number; max: number } {
+	const byOrder = new Map<string, CallbackAttempt[]>();
+	for (const attempt of attempts) if (injected.has(attempt.orderId)) byOrder.set(attempt.orderId, [...(byOrder.get(attempt.orderId) ?? []), attempt]);
+	const delays: number[] = [];
+	for (const list of byOrder.values()) {
+		const first = list.find((a) => a.attempt === 1);
+		const second = list.find((a) => a.attempt === 2);
+		if (first && second) delays.push((Date.parse(second.at) - Date.parse(first.at) - first.durationMs) / 1000);
+	}
+	delays.sort((a, b) => a - b);
+	return { median: delays[Math.floor(delays.length / 2)] ?? 0, max: delays[delays.length - 1] ?? 0 };
+}
 
 /** Waits until every order of the run is final and every callback series has ended (acknowledged or given up). */
 async function callbacksDone(stack: BenchStack, tag: string, expected: number, progress: (line: string) => void): Promise<CallbackJob[]> {
@@ -258,6 +276,10 @@ export async function runEndToEnd(stack: BenchStack, progress: (line: string) =>
 			repeatedOther += job.attempts - 1 - byFault;
 		}
 		const kinds = [...proxy.injected.values()];
+		const orderOfKey = new Map(final.map((order) => [`no:${order.orderNo}|${order.status}`, order.orderId]));
+		const duplicatesAfter = { refused: 0, 'answer lost': 0, none: 0 };
+		for (const key of counter.repeated(tag)) duplicatesAfter[proxy.injected.get(orderOfKey.get(key) ?? '') ?? 'none'] += 1;
+		const retryAfter = retryDelays(attempts, proxy.injected);
 		return {
 			rows: s.rows,
 			orders: final.length,
@@ -275,6 +297,8 @@ export async function runEndToEnd(stack: BenchStack, progress: (line: string) =>
 			stuck: executions.active,
 			businessSteps: steps.total,
 			duplicates: steps.total - steps.distinct,
+			duplicatesAfter,
+			retryAfterSeconds: retryAfter,
 			lost: final.filter((order) => !keys.has(`no:${order.orderNo}|${order.status}`)).length,
 			n8nCpuMsPerCallback: cpu.cpuMs / Math.max(1, jobs.length),
 			settings: s,
@@ -314,5 +338,7 @@ export function e2eLines(f: EndToEndFigures): string[] {
 		`| ${f0(f.rows)} | ${statuses} | ${f1(f.bulkSeconds)} | ${f1(f.lastAcknowledgedSeconds)} | ${f0(f.attempts)} | ${f0(f.repeatedInjected)} of ${f0(f.injected.refused + f.injected.answerLost)} injected (${f0(f.injected.refused)} refused, ${f0(f.injected.answerLost)} answer lost) / **${f0(f.repeatedOther)}** | ${f0(f.gaveUp)} | ${f0(f.executions)} (${f0(f.executionsSucceeded)}) | ${f0(f.businessSteps)} | **${f0(f.duplicates)}** | **${f0(f.lost)}** | ${f0(f.n8nCpuMsPerCallback)} |`,
 		'',
 		`Goal: 0 lost, 0 duplicate business steps, and no repeated attempt but those the injected faults cause (one each). "Repeated: other" counts attempts the sandbox had to make again because n8n did not answer SUCCESS in time or at all. n8n's CPU covers the payout run and every callback, from the run's start until the last execution ended.`,
+		'',
+		`Duplicate business steps by the fault the repeated callback met first: ${f0(f.duplicatesAfter['answer lost'])} after an answer lost, ${f0(f.duplicatesAfter.refused)} after a refusal, ${f0(f.duplicatesAfter.none)} after none. A retry went out ${f1(f.retryAfterSeconds.median)} s after its failed first attempt (median; longest ${f1(f.retryAfterSeconds.max)} s): the schedule's ${f0(s.retryMs / 1000)} s, then its turn behind the first attempts still waiting for one of the ${s.concurrency} places.`,
 	];
 }

@@ -41,6 +41,8 @@ export interface EffectCounter {
 	of(label: string): { total: number; distinct: number };
 	/** The distinct keys received for a label. */
 	keys(label: string): string[];
+	/** The keys received more than once for a label. */
+	repeated(label: string): string[];
 	close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export function startEffectCounter(port: number): Promise<EffectCounter> {
 					return { total: [...keys.values()].reduce((sum, n) => sum + n, 0), distinct: keys.size };
 				},
 				keys: (label) => [...(seen.get(label)?.keys() ?? [])],
+				repeated: (label) => [...(seen.get(label)?.entries() ?? [])].filter(([, n]) => n > 1).map(([key]) => key),
 				close: () =>
 					new Promise((done) => {
 						server.closeAllConnections();
