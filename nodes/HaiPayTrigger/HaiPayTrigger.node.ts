@@ -168,6 +168,7 @@ export class HaiPayTrigger implements INodeType {
 			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
 			const mark = finalMark(body);
 			if (mark !== undefined) memory.remember(mark);
+			await memory.saved();
 		}
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
@@ -218,7 +219,7 @@ function emittedMemory(ctx: IWebhookFunctions, options: Options, body: Record<st
 		windowSeconds: options.windowMinutes * 60,
 		warn: (message) => ctx.logger.warn(message),
 	});
-	return { scope, key: dedupKey(body), recall: memory.recall, remember: memory.remember };
+	return { scope, key: dedupKey(body), recall: memory.recall, remember: memory.remember, saved: memory.saved };
 }
 
 /** SUCCESS without a run for an earlier status after a final one, or for a repeat; undefined for a new callback. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'crypto';
+import { sleep } from 'n8n-workflow';
 
 /*
  * The trigger's repeat memory: which results it has emitted, for as long as HaiPay may send them again.
@@ -7,9 +8,9 @@ import { createHash, randomBytes } from 'crypto';
  * a short digest of each key to the second it was first emitted, with per-minute buckets for eviction by age.
  * Kept across restarts in the workflow's static data, as one compact text that n8n saves with the workflow. n8n
  * writes the whole static data to its database whenever a request changed it, so the text is written at most once
- * every FLUSH_MS: at once for the first emission after a quiet spell, and for the others by the first request that
- * comes FLUSH_MS after the last save. Its cost, spread over the callbacks of a burst, stays the same per callback
- * at any rate. Another process's saved text (a webhook processor in queue mode, or this process before a restart)
+ * every FLUSH_MS: at once for the first emission after a quiet spell; the others of a burst are saved by one
+ * request that waits out the rest of FLUSH_MS before it answers. Its cost, spread over the callbacks of a burst,
+ * stays the same per callback at any rate, and no emission waits unsaved for a callback that may never come. Another process's saved text (a webhook processor in queue mode, or this process before a restart)
  * is taken in when it changes.
  */
 
@@ -20,7 +21,7 @@ export const RETRY_SERIES_SECONDS = 25 * 60;
 export const MEMORY_CAPACITY = 36_000;
 
 /** The most often the memory is written into the static data that n8n saves. */
-export const FLUSH_MS = 2_000;
+export const FLUSH_MS = 1_000;
 
 /** The static data field, and the version of its text. */
 export const MEMORY_FIELD = 'repeatMemory';
@@ -70,6 +71,8 @@ export class ScopeMemory {
 	private lastFlushMs = Number.NEGATIVE_INFINITY;
 	/** Entries added since the last save. */
 	private unsaved = 0;
+	/** Whether a request of this process is waiting to save the entries of a burst. */
+	saving = false;
 	/** Static data objects of recent saves: n8n may store them in any order, so each gets the newest text. */
 	private targets: Array<Record<string, unknown>> = [];
 	private lastWarnedAt = Number.NEGATIVE_INFINITY;
@@ -150,6 +153,15 @@ export class ScopeMemory {
 		this.unsaved = unsaved;
 	}
 
+	/** How long until the next save is due. */
+	untilDue(nowMs: number): number {
+		return Math.min(Math.max(this.lastFlushMs + FLUSH_MS - nowMs, 0), FLUSH_MS);
+	}
+
+	get waitingToBeSaved(): boolean {
+		return this.unsaved > 0;
+	}
+
 	/** Whether entries wait to be saved and the last save is FLUSH_MS old (or from before a clock step back). */
 	dueForSave(nowMs: number): boolean {
 		return this.unsaved > 0 && (nowMs - this.lastFlushMs >= FLUSH_MS || nowMs < this.lastFlushMs);
@@ -210,6 +222,11 @@ export interface RepeatMemory {
 	recall(key: string): boolean;
 	/** Records an emission; false when the key was already there within the window (a repeat). */
 	remember(key: string): boolean;
+	/**
+	 * Resolves once what this request remembered is in a static data object n8n will save: at once, or, for one
+	 * request of a burst, after the rest of FLUSH_MS (the others resolve at once, and that request saves theirs).
+	 */
+	saved(): Promise<void>;
 }
 
 export interface MemoryContext {
@@ -243,8 +260,6 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 	takeFirstVersion(memory, context.staticData);
 	memory.absorb(context.staticData[MEMORY_FIELD]);
 	keepBounded(memory, nowSeconds, context);
-	// Entries of a burst that ended within FLUSH_MS of a save wait for the next request to be saved.
-	if (memory.dueForSave(context.nowMs)) memory.save(context.staticData, nowSeconds, context.nowMs);
 	return {
 		recall: (key) => memory.recall(digestOf(key), nowSeconds, context.windowSeconds),
 		remember: (key) => {
@@ -255,6 +270,16 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 			if (memory.dueForSave(context.nowMs)) memory.save(context.staticData, nowSeconds, context.nowMs);
 			if (memory.size > MEMORY_CAPACITY) keepBounded(memory, nowSeconds, context);
 			return true;
+		},
+		saved: async () => {
+			if (!memory.waitingToBeSaved || memory.saving) return;
+			memory.saving = true;
+			try {
+				await sleep(memory.untilDue(Date.now()));
+				if (memory.waitingToBeSaved) memory.save(context.staticData, Math.floor(Date.now() / 1000), Date.now());
+			} finally {
+				memory.saving = false;
+			}
 		},
 	};
 }
