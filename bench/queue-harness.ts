@@ -291,11 +291,17 @@ export async function startQueueHarness(options: HarnessOptions): Promise<QueueH
 				const targets = (Array.isArray(url) ? url : [url]).map((each) => new URL(each));
 				const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency * targets.length });
 				// Each answer as `SUCCESS`, or what came instead.
-				const post = (target: URL, payload: string) =>
+				const once = (target: URL, payload: string) =>
 					postJson(agent, target, payload, 60_000).then(
 						(answer) => (answer.status === 200 && answer.text === 'SUCCESS' ? 'SUCCESS' : `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`),
 						(error: Error) => error.message,
 					);
+				// A kept-alive connection that the server closed as the request went out is reset with no answer: HaiPay
+				// sends such a callback again, and so does this, once. What proves exactly once is the business steps.
+				const post = async (target: URL, payload: string) => {
+					const first = await once(target, payload);
+					return /ECONNRESET|socket hang up/.test(first) ? await once(target, payload) : first;
+				};
 				const answers = (await inPool(payloads, concurrency, (payload) => Promise.all(targets.map((target) => post(target, payload))))).flat();
 				agent.destroy();
 				const other = answers.filter((answer) => answer !== 'SUCCESS');
