@@ -168,7 +168,7 @@ export class HaiPayTrigger implements INodeType {
 			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
 			const mark = finalMark(body);
 			if (mark !== undefined) memory.remember(mark);
-			await memory.saved();
+			await memory.saved(deadline);
 		}
 		if (!options.verifySignature) {
 			this.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);

@@ -10,8 +10,9 @@ import { sleep } from 'n8n-workflow';
  * writes the whole static data to its database whenever a request changed it, so the text is written at most once
  * every FLUSH_MS: at once for the first emission after a quiet spell; the others of a burst are saved by one
  * request that waits out the rest of FLUSH_MS before it answers. Its cost, spread over the callbacks of a burst,
- * stays the same per callback at any rate, and no emission waits unsaved for a callback that may never come. Another process's saved text (a webhook processor in queue mode, or this process before a restart)
- * is taken in when it changes.
+ * stays the same per callback at any rate, and no emission waits unsaved for a callback that may never come.
+ * Another process's saved text (a webhook processor in queue mode, or this process before a restart) is taken in
+ * when it changes.
  */
 
 /** HaiPay resends a callback every 5 minutes, 5 times: every repeat of a result arrives within this span. */
@@ -225,8 +226,9 @@ export interface RepeatMemory {
 	/**
 	 * Resolves once what this request remembered is in a static data object n8n will save: at once, or, for one
 	 * request of a burst, after the rest of FLUSH_MS (the others resolve at once, and that request saves theirs).
+	 * The wait never runs past `latestMs` (the callback's answer deadline): then it saves at once.
 	 */
-	saved(): Promise<void>;
+	saved(latestMs: number): Promise<void>;
 }
 
 export interface MemoryContext {
@@ -271,11 +273,11 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 			if (memory.size > MEMORY_CAPACITY) keepBounded(memory, nowSeconds, context);
 			return true;
 		},
-		saved: async () => {
+		saved: async (latestMs) => {
 			if (!memory.waitingToBeSaved || memory.saving) return;
 			memory.saving = true;
 			try {
-				await sleep(memory.untilDue(Date.now()));
+				await sleep(Math.min(memory.untilDue(Date.now()), Math.max(0, latestMs - Date.now())));
 				if (memory.waitingToBeSaved) memory.save(context.staticData, Math.floor(Date.now() / 1000), Date.now());
 			} finally {
 				memory.saving = false;

@@ -166,12 +166,25 @@ describe('the repeat memory', () => {
 		// Three more at once, within FLUSH_MS of that save: one request waits out the rest and saves them all.
 		const burst = ['no:HP-B1|2', 'no:HP-B2|2', 'no:HP-B3|2'].map((key) => ({ key, ...request(scope, db, Date.now()) }));
 		for (const entry of burst) expect(entry.memory.remember(entry.key)).toBe(true);
-		await Promise.all(burst.map(async (entry) => await entry.memory.saved()));
+		await Promise.all(burst.map(async (entry) => await entry.memory.saved(Date.now() + 10_000)));
 		const changed = burst.filter((entry) => entry.staticData[MEMORY_FIELD] !== undefined);
 		expect(changed.length).toBeGreaterThanOrEqual(1);
 		for (const entry of burst) entry.done();
 		const { memory } = request(newProcess(), db, Date.now());
 		expect(['no:HP-B0|2', ...burst.map((entry) => entry.key)].map((key) => memory.recall(key))).toEqual([true, true, true, true]);
+	});
+
+	it('saves a burst entry whose answer deadline has come, without a later callback', async () => {
+		const db = new Database();
+		const scope = newProcess();
+		callback(scope, db, 'no:HP-D0|2', Date.now());
+		const late = request(scope, db, Date.now());
+		expect(late.memory.remember('no:HP-D1|2')).toBe(true);
+		// Within FLUSH_MS of the last save, with the answer deadline now: the wait is cut to nothing, and it is saved.
+		await late.memory.saved(Date.now());
+		expect(late.staticData[MEMORY_FIELD]).toBeDefined();
+		late.done();
+		expect(request(newProcess(), db, Date.now()).memory.recall('no:HP-D1|2')).toBe(true);
 	});
 
 	it('does not save again what it took in from another process', () => {

@@ -93,7 +93,7 @@ async function sendOne(
 	try {
 		return { output: await operation.present(ctx, itemIndex, answer, request) };
 	} catch (error) {
-		return { failure: failureOf(error, 'send', operation.kind) };
+		return { failure: failureOf(error, 'send', operation.kind), endedAt: Date.now() };
 	}
 }
 
