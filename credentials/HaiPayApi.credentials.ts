@@ -1,15 +1,40 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
 
-import { CURRENCY_OPTIONS } from '../nodes/shared/contract/currencies';
+import { CURRENCIES, CURRENCY_OPTIONS } from '../nodes/shared/contract/currencies';
+import { appFieldNames, OTHER_CURRENCIES_FIELD } from '../nodes/shared/signing/apps';
 import { signRequest } from '../nodes/shared/signing/authenticate';
 import { PRODUCTION_URL } from '../nodes/shared/signing/settings';
+
+/** The App ID and secret key of one further currency, shown once it is listed under Other Currencies. */
+function appFields(currency: string): INodeProperties[] {
+	const names = appFieldNames(currency);
+	const displayOptions = { show: { [OTHER_CURRENCIES_FIELD]: [currency] } };
+	return [
+		{
+			displayName: `${currency} App ID`,
+			name: names.appId,
+			type: 'number',
+			default: 0,
+			description: `The business ID HaiPay issued for ${currency}`,
+			displayOptions,
+		},
+		{
+			displayName: `${currency} Secret Key`,
+			name: names.secretKey,
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: `The secret key string of the ${currency} App ID`,
+			displayOptions,
+		},
+	];
+}
 
 export class HaiPayApi implements ICredentialType {
 	name = 'haiPayApi';
@@ -65,7 +90,7 @@ export class HaiPayApi implements ICredentialType {
 			options: [{ name: 'Not Set (No Check)', value: '' }, ...CURRENCY_OPTIONS],
 			default: '',
 			description:
-				'The currency this App ID belongs to. When set, an operation in another currency fails before anything is sent, and the credential test reads this balance.',
+				'The currency this App ID belongs to. When set, an operation in a currency the credential holds no App ID for fails before anything is sent, and the credential test reads this balance. Needed with Other Currencies.',
 		},
 		{
 			displayName: 'Secret Key',
@@ -76,6 +101,16 @@ export class HaiPayApi implements ICredentialType {
 			required: true,
 			description: 'The secret key string of this App ID, from the merchant backend',
 		},
+		{
+			displayName: 'Other Currencies',
+			name: OTHER_CURRENCIES_FIELD,
+			type: 'multiOptions',
+			options: CURRENCY_OPTIONS,
+			default: [],
+			description:
+				'Further currencies of the same merchant, each with its own App ID and secret key (the private key and HaiPay public key are shared). One node then pays a sheet of mixed currencies and one trigger receives every currency\'s callbacks. Set the Currency above too.',
+		},
+		...Object.keys(CURRENCIES).flatMap(appFields),
 		{
 			displayName: 'Merchant Private Key',
 			name: 'privateKey',
@@ -114,24 +149,6 @@ export class HaiPayApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => await signRequest(credentials, requestOptions);
 
-	// A signed, read-only call: the balance of the credential's currency. It proves the App ID, secret and
-	// private key belong together without creating anything.
-	test: ICredentialTestRequest = {
-		request: {
-			method: 'POST',
-			url: '={{ "/" + ($credentials.currency ? $credentials.currency.toLowerCase() : "-") + "/account/ledger" }}',
-			body: {},
-		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'status',
-					value: '0',
-					message:
-						'HaiPay refused the signed request. Check that the App ID, its currency, the secret key and the merchant private key belong together and to this environment (sandbox keys do not work in production).',
-				},
-			},
-		],
-	};
+	// The test is the nodes' `haiPayApiTest` (nodes/shared/gateway/credentialTest.ts): one signed balance read per
+	// App ID, naming each one that fails, which a single declarative request cannot do.
 }

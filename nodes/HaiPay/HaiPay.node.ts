@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { createOptions, readOptions } from './descriptions/options';
+import { testHaiPayCredential } from '../shared/gateway/credentialTest';
+import { checkOptions, createOptions, readOptions } from './descriptions/options';
+import { runCheck } from './execute/check';
 import { runOperation } from './execute/runner';
 import { findOperation, OPERATIONS, operationSelectors, resourceSelector } from './resources';
 
@@ -20,15 +22,18 @@ export class HaiPay implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'haiPayApi', required: true }],
+		credentials: [{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }],
 		properties: [
 			resourceSelector,
 			...operationSelectors,
 			...OPERATIONS.flatMap((operation) => operation.properties),
 			createOptions,
+			checkOptions,
 			readOptions,
 		],
 	};
+
+	methods = { credentialTest: { haiPayApiTest: testHaiPayCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const resource = this.getNodeParameter('resource', 0) as string;
@@ -37,6 +42,6 @@ export class HaiPay implements INodeType {
 		if (operation === undefined) {
 			throw new NodeOperationError(this.getNode(), `The operation "${name}" of "${resource}" is not supported`);
 		}
-		return [await runOperation(this, operation)];
+		return [operation.checkOnly ? await runCheck(this, operation) : await runOperation(this, operation)];
 	}
 }

@@ -10,6 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
+import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { settingsFor, type HaiPaySettings } from '../shared/signing/settings';
 import { readCallback } from './body';
 import {
@@ -75,7 +76,7 @@ export class HaiPayTrigger implements INodeType {
 		documentationUrl: 'https://github.com/haipay-n8n/n8n-nodes-haipay#the-haipay-trigger',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'haiPayApi', required: true }],
+		credentials: [{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }],
 		webhooks: [CALLBACK_WEBHOOK],
 		triggerPanel: {
 			header: 'Put this URL in the notifyUrl of a HaiPay request, or in HaiPay\'s merchant portal',
@@ -90,6 +91,8 @@ export class HaiPayTrigger implements INodeType {
 		},
 		properties: triggerProperties,
 	};
+
+	methods = { credentialTest: { haiPayApiTest: testHaiPayCredential } };
 
 	/*
 	 * HaiPay has no API to register a callback URL: the merchant puts it in each request's notifyUrl or in the
@@ -152,7 +155,7 @@ export class HaiPayTrigger implements INodeType {
 
 		let item = assessment.item;
 		if (options.confirm) {
-			const how = { settings, credentialData, kind: options.kind, scope: memory.scope, key: memory.key, deadline };
+			const how = { settings: assessment.signer, credentialData, kind: options.kind, scope: memory.scope, key: memory.key, deadline };
 			const step = await confirmStep(this, how, assessment);
 			if (step.result !== 'confirmed') {
 				const why = `not confirmed with HaiPay: ${step.log}`;

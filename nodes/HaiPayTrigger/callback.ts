@@ -3,7 +3,8 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { CALLBACK_FIELDS, IDENTIFYING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
-import type { HaiPaySettings } from '../shared/signing/settings';
+import { appsLacking } from '../shared/signing/apps';
+import { signerOfAppId, type HaiPaySettings } from '../shared/signing/settings';
 import { exactNumberStatus, exactStatus, statusGroup, statusLabel } from '../shared/contract/statuses';
 import { KeyFormatError } from '../shared/signing/keys';
 import { ambiguityOf, type Ambiguity } from '../shared/signing/canonical';
@@ -33,7 +34,15 @@ export interface AmbiguousField extends Ambiguity {
 export type Assessment =
 	| { action: 'reject'; reason: RejectReason; log: string }
 	| { action: 'acknowledge'; log: string }
-	| { action: 'emit'; item: IDataObject; order: OrderFacts; ambiguity?: AmbiguousField; unlisted?: string };
+	| {
+			action: 'emit';
+			item: IDataObject;
+			order: OrderFacts;
+			/** The credential seen through the callback's own App ID: its queries are signed with that App ID's secret. */
+			signer: HaiPaySettings;
+			ambiguity?: AmbiguousField;
+			unlisted?: string;
+	  };
 
 /** What identifies the order and its state, as signed. */
 export interface OrderFacts {
@@ -145,12 +154,6 @@ function textOf(value: unknown): string | undefined {
 	return undefined;
 }
 
-function sameAppId(received: unknown, expected: number): boolean {
-	if (typeof received === 'number') return received === expected;
-	if (typeof received === 'string' && /^\s*\d+\s*$/.test(received)) return Number(received) === expected;
-	return false;
-}
-
 function tokenOf(body: Record<string, unknown>): unknown {
 	for (const name of TOKEN_FIELDS) {
 		const value = body[name];
@@ -165,15 +168,21 @@ function rejection(reason: RejectReason, log: string): Rejection {
 	return { action: 'reject', reason, log };
 }
 
-/** Why the callback cannot be about this credential's App ID, or undefined when it can. */
-function appIdRefusal(signed: Record<string, unknown>, settings: HaiPaySettings): Rejection | undefined {
+/**
+ * The credential seen through the App ID the callback names, or why the callback cannot be about any of the
+ * credential's App IDs. A credential with several currencies receives each one's callbacks, each checked with its
+ * own App ID's secret.
+ */
+function signerOfCallback(signed: Record<string, unknown>, settings: HaiPaySettings): HaiPaySettings | Rejection {
 	if (!Number.isSafeInteger(settings.appId) || settings.appId <= 0) {
 		return rejection('noAppIdInCredential', 'the HaiPay credential has no App ID to compare the callback with');
 	}
-	if (!sameAppId(signed.appId, settings.appId)) {
-		return rejection('appIdMismatch', `the callback's appId is not the credential's App ID ${settings.appId}`);
-	}
-	return undefined;
+	const incomplete = appsLacking(settings.apps);
+	if (incomplete !== undefined) return rejection('noAppIdInCredential', `the HaiPay credential is incomplete: ${incomplete}`);
+	const signer = signerOfAppId(settings, signed.appId);
+	if (signer !== undefined) return signer;
+	const held = settings.apps.map((app) => app.appId).join(', ');
+	return rejection('appIdMismatch', `the callback's appId is not the credential's App ID ${held}`);
 }
 
 /** Why the callback's signature does not prove HaiPay sent it, or undefined when it does. */
@@ -224,7 +233,7 @@ function emitted(body: ExactBody, signed: Record<string, unknown>, verified: boo
 	const found = verified ? ambiguityOf(signed, { arrayStyle: settings.arrayStyle }) : undefined;
 	const ambiguity = found === undefined ? undefined : { ...found, identifying: IDENTIFYING.has(found.field) || found.part === 'name' };
 	const unlisted = verified ? unlistedField(signed) : undefined;
-	return { action: 'emit', item, order, ...(ambiguity !== undefined ? { ambiguity } : {}), ...(unlisted !== undefined ? { unlisted } : {}) };
+	return { action: 'emit', item, order, signer: settings, ...(ambiguity !== undefined ? { ambiguity } : {}), ...(unlisted !== undefined ? { unlisted } : {}) };
 }
 
 /**
@@ -236,7 +245,9 @@ export async function assess(received: ReadResult, settings: HaiPaySettings, opt
 	if (!received.ok) return rejection(received.problem, received.log);
 	if (received.body.members.length === 0) return rejection('notJson', 'the body is not a JSON object');
 	const signed = signedView(received.body);
-	const refused = appIdRefusal(signed, settings) ?? (options.verifySignature ? await signatureRefusal(signed, settings) : undefined);
+	const signer = signerOfCallback(signed, settings);
+	if ('action' in signer) return signer;
+	const refused = options.verifySignature ? await signatureRefusal(signed, signer) : undefined;
 	if (refused !== undefined) return refused;
-	return emitted(received.body, signed, options.verifySignature, settings, options);
+	return emitted(received.body, signed, options.verifySignature, signer, options);
 }

@@ -130,7 +130,7 @@ describe('HaiPay Trigger description', () => {
 				responseHeaders: '={{ {"entries":[{"name":"Content-Type","value":"text/plain; charset=utf-8"}]} }}',
 			},
 		]);
-		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true }]);
+		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }]);
 		expect(description.icon).toEqual({ light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' });
 	});
 

@@ -1,6 +1,9 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { HaiPayApi } from '../../credentials/HaiPayApi.credentials';
+import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { testHaiPayCredential } from '../../nodes/shared/gateway/credentialTest';
 import { parsePublicKey } from '../../nodes/shared/signing/keys';
 import { PRODUCTION_URL, SANDBOX_URL, settingsOf } from '../../nodes/shared/signing/settings';
 import { verifyBody } from '../helpers/signing';
@@ -142,9 +145,11 @@ describe('credential settings', () => {
 		expect(byName.haipayPublicKey.typeOptions?.password).toBeUndefined();
 	});
 
-	it('tests with a signed, read-only balance call of the credential currency', () => {
-		expect(credential.test.request.method).toBe('POST');
-		expect(credential.test.request.url).toContain('/account/ledger');
-		expect(credential.test.request.url).toContain('$credentials.currency');
+	it("is tested by both nodes' haiPayApiTest, one signed balance read per App ID (test/integration/currencies.test.ts)", () => {
+		expect((credential as { test?: unknown }).test).toBeUndefined();
+		for (const node of [new HaiPay(), new HaiPayTrigger()]) {
+			expect(node.description.credentials).toEqual([{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }]);
+			expect(node.methods.credentialTest.haiPayApiTest).toBe(testHaiPayCredential);
+		}
 	});
 });

@@ -18,14 +18,14 @@ describe('node description', () => {
 	it('is the public interface: type, credential, tool use', () => {
 		expect(description.name).toBe('haiPay');
 		expect(description.usableAsTool).toBe(true);
-		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true }]);
+		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }]);
 	});
 
 	it('offers the resources and operations of the contract', () => {
 		const operations = description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => (property.options ?? []).map((option) => `${property.displayOptions?.show?.resource}:${(option as { value: string }).value}`));
-		expect(operations.sort()).toEqual(['account:getBalance', 'collection:create', 'collection:get', 'payout:create', 'payout:get', 'voucher:download']);
+		expect(operations.sort()).toEqual(['account:getBalance', 'collection:create', 'collection:get', 'payout:check', 'payout:create', 'payout:get', 'voucher:download']);
 	});
 
 	it.each(Object.entries(PAYOUT_RULES))('shows exactly the %s payout fields, required ones on top', (currency, rules: RequestRules) => {
@@ -39,6 +39,17 @@ describe('node description', () => {
 			(property) => property.name === 'additionalFields' && (property.displayOptions?.show?.currency as string[] | undefined)?.includes(currency),
 		);
 		expect((collection?.options ?? []).map((option) => (option as { name: string }).name).sort()).toEqual([...optional].sort());
+	});
+
+	it.each(Object.keys(PAYOUT_RULES))('shows Payout → Check exactly the %s fields of Payout → Create, with its own notice and only Extra Fields as an option', (currency) => {
+		const create = resolved({ resource: 'payout', operation: 'create', currency });
+		const check = resolved({ resource: 'payout', operation: 'check', currency });
+		const fields = (parameters: Record<string, unknown>) => Object.keys(parameters).filter((name) => !['operation', 'createNotice', 'checkNotice', 'options'].includes(name)).sort();
+		expect(fields(check)).toEqual(fields(create));
+		expect(check).toHaveProperty('checkNotice');
+		expect(check).not.toHaveProperty('createNotice');
+		const options = description.properties.filter((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('check'));
+		expect(options.map((property) => (property.options ?? []).map((option) => (option as { name: string }).name))).toEqual([['extraFields']]);
 	});
 
 	it('hides every field parameter when fields come from the input item', () => {
@@ -60,7 +71,7 @@ describe('node description', () => {
 
 	it('keeps voucher and query parameters apart from create fields', () => {
 		expect(Object.keys(resolved({ resource: 'voucher', operation: 'download' })).sort()).toEqual(
-			['binaryPropertyName', 'getFee', 'getSubject', 'isAmount', 'lang', 'operation', 'options', 'orderNos', 'resource'].sort(),
+			['binaryPropertyName', 'getFee', 'getSubject', 'isAmount', 'lang', 'operation', 'options', 'orderNos', 'ordersCurrency', 'resource'].sort(),
 		);
 		expect(Object.keys(resolved({ resource: 'payout', operation: 'get', currency: 'BRL' })).sort()).toEqual(
 			['currency', 'operation', 'options', 'orderId', 'orderNo', 'resource'].sort(),

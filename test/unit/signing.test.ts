@@ -210,9 +210,13 @@ describe('one memo per credential: its settings and parsed keys', () => {
 
 	it('derives them again for a change in any field the settings read, and keeps them for one they ignore', () => {
 		const first = settingsFor({ ...fields });
-		const changes = { environment: 'production', productionUrl: 'https://x.example', baseUrl: 'http://127.0.0.1:2', appId: 1002, currency: 'ZAR', secretKey: 't', haipayPublicKey: TEST_KEYS.otherPublic, arrayStyle: 'list' };
+		const changes = { environment: 'production', productionUrl: 'https://x.example', baseUrl: 'http://127.0.0.1:2', appId: 1002, currency: 'ZAR', secretKey: 't', haipayPublicKey: TEST_KEYS.otherPublic, arrayStyle: 'list', otherCurrencies: ['NGN'] };
 		for (const [name, value] of Object.entries(changes)) expect(settingsFor({ ...fields, [name]: value })).not.toBe(first);
 		expect(settingsFor({ ...fields, unrelated: 'anything' })).toBe(first);
+		// A further currency's fields count once it is listed, and not before.
+		expect(settingsFor({ ...fields, appIdNgn: 1003 })).toBe(first);
+		const listed = settingsFor({ ...fields, otherCurrencies: ['NGN'], appIdNgn: 1003, secretKeyNgn: 'n' });
+		expect(settingsFor({ ...fields, otherCurrencies: ['NGN'], appIdNgn: 1003, secretKeyNgn: 'other' })).not.toBe(listed);
 	});
 
 	it('still reports a bad key, without keeping it', () => {

@@ -19,7 +19,7 @@ const concurrency: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 64 },
 	default: DEFAULT_CONCURRENCY,
-	description: 'How many items are in flight at once. Output order always follows input order.',
+	description: 'How many items are in flight at once, for each App ID (each currency) of the run. Output order always follows input order.',
 };
 
 const requestsPerSecond: INodeProperties = {
@@ -28,7 +28,16 @@ const requestsPerSecond: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, numberPrecision: 2 },
 	default: DEFAULT_REQUESTS_PER_SECOND,
-	description: 'Spaces requests evenly to stay under a rate limit. 0 sends as fast as the concurrency allows.',
+	description: 'Spaces requests evenly to stay under a rate limit, for each App ID (each currency) of the run. 0 sends as fast as the concurrency allows.',
+};
+
+const extraFields: INodeProperties = {
+	displayName: 'Extra Fields (JSON)',
+	name: 'extraFields',
+	type: 'json',
+	default: '{}',
+	description:
+		'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. A name that reads as a field of the operation (amount, a_mount, AMOUNT …) is refused, and so is a number JSON cannot carry exactly: write it as a string. TZS payouts accept no extra fields.',
 };
 
 function timeout(description: string): INodeProperties {
@@ -52,14 +61,7 @@ export const createOptions: INodeProperties = {
 				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n\'s human approval in front of the tool before switching it on.',
 		},
 		concurrency,
-		{
-			displayName: 'Extra Fields (JSON)',
-			name: 'extraFields',
-			type: 'json',
-			default: '{}',
-			description:
-				'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. A name that reads as a field of the operation (amount, a_mount, AMOUNT …) is refused, and so is a number JSON cannot carry exactly: write it as a string. TZS payouts accept no extra fields.',
-		},
+		extraFields,
 		{
 			displayName: 'Not Found After (Seconds)',
 			name: 'notFoundAfter',
@@ -98,7 +100,7 @@ export const readOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { hide: { operation: ['create'] } },
+	displayOptions: { hide: { operation: ['create', 'check'] } },
 	options: [
 		concurrency,
 		requestsPerSecond,
@@ -112,4 +114,15 @@ export const readOptions: INodeProperties = {
 		},
 		timeout('A deadline for each request, its whole answer included'),
 	],
+};
+
+/** A check sends nothing: of the create's options only what changes the request, which the check runs through. */
+export const checkOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show: { operation: ['check'] } },
+	options: [extraFields],
 };

@@ -91,7 +91,7 @@ async function ask(ctx: GatewayContext, open: Open, how: ResolveSettings, ends: 
 	try {
 		const ref = { kind: how.kind, currency: open.prepared.currency, orderId: open.prepared.orderId };
 		const call = { ...how.call, timeoutMs: Math.max(1, Math.min(how.call.timeoutMs, ends - askedAt)), retries: 0 };
-		weigh(open, await lookupOrder(ctx, how.settings, ref, call), askedAt, how);
+		weigh(open, await lookupOrder(ctx, open.prepared.signer ?? how.settings, ref, call), askedAt, how);
 	} catch (error) {
 		open.why = error instanceof Error ? error.message : String(error);
 	}

@@ -5,18 +5,19 @@ import { ambiguityOf } from '../../shared/signing/canonical';
 import { KeyFormatError } from '../../shared/signing/keys';
 import { GatewayFailure } from '../../shared/gateway/outcome';
 import { callGateway, type Answer } from '../../shared/gateway/request';
-import { assertUsable, privateKeyOf, publicKeyOf, settingsFor, type HaiPaySettings } from '../../shared/signing/settings';
+import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/settings';
 import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './options';
 import { guardCreate } from './guard';
 import { dataItem } from './present';
 import { pacer, pool } from './pool';
+import { repeatedOrderIds } from './repeats';
 import { resolveAll, unresolvable, type Resolution, type Unsettled } from './resolve';
 import type { Operation, Prepared } from './types';
 
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
-async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
+export async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
 	const data = await ctx.getCredentials('haiPayApi');
 	const settings = settingsFor(data);
 	const reference = ctx.getNode().credentials?.haiPayApi;
@@ -31,19 +32,32 @@ async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPayS
 	return { settings, credential };
 }
 
+/** The App ID of the credential that an item's currency names, for a path of every currency (the voucher's). */
+function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettings | undefined {
+	const currency = prepared.signWithCurrency;
+	if (currency === undefined || currency === '') return undefined;
+	const app = settings.apps.find((candidate) => candidate.currency === currency);
+	if (app === undefined) {
+		throw new GatewayFailure('invalid', `The HaiPay credential holds no App ID for ${currency}: nothing was sent`, { field: 'currency', rule: 'credential' });
+	}
+	return signerFor(settings, `/${currency.toLowerCase()}/`);
+}
+
 /**
- * Why a prepared request may not be signed for this credential, or undefined when it may: the credential must fit
- * the operation, and the string to sign must read back as exactly these fields (no value may carry the `&` or `=`
- * that join them).
+ * The credential as seen through the App ID that signs this item, or a failure when it may not be signed: the
+ * credential must hold an App ID for the item's currency, and the string to sign must read back as exactly these
+ * fields (no value may carry the `&` or `=` that join them).
  */
-export function unsignable(prepared: Prepared, settings: HaiPaySettings): GatewayFailure | undefined {
+export function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiPaySettings | GatewayFailure {
+	let signer: HaiPaySettings;
 	try {
-		assertUsable(settings, prepared.path);
+		signer = namedSigner(prepared, settings) ?? signerFor(settings, prepared.path);
 	} catch (error) {
+		if (error instanceof GatewayFailure) return error;
 		return new GatewayFailure('invalid', error instanceof Error ? error.message : String(error), { field: 'currency', rule: 'credential' });
 	}
-	const ambiguity = ambiguityOf({ ...prepared.body, appId: settings.appId }, { arrayStyle: settings.arrayStyle });
-	if (ambiguity === undefined) return undefined;
+	const ambiguity = ambiguityOf({ ...prepared.body, appId: signer.appId }, { arrayStyle: signer.arrayStyle });
+	if (ambiguity === undefined) return signer;
 	const what = ambiguity.part === 'name' ? `The field name "${ambiguity.field}"` : `"${ambiguity.field}"`;
 	const why = ambiguity.inListElement
 		? ' in an entry: under the credential\'s Java-list array format the signed text writes a list as [a, b], so such an entry would sign like other entries'
@@ -51,11 +65,12 @@ export function unsignable(prepared: Prepared, settings: HaiPaySettings): Gatewa
 	return new GatewayFailure('invalid', `${what} must not contain "${ambiguity.character}"${why}`, { field: ambiguity.field, rule: 'separator' });
 }
 
-/** The request for one item, checked as a whole before anything is signed. */
+/** The request for one item, checked as a whole, and the App ID that signs it chosen, before anything is signed. */
 export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared {
 	const prepared = operation.prepare(ctx, itemIndex);
-	const problem = unsignable(prepared, settings);
-	if (problem !== undefined) throw problem;
+	const signer = signerOfItem(prepared, settings);
+	if (signer instanceof GatewayFailure) throw signer;
+	prepared.signer = signer;
 	return prepared;
 }
 
@@ -71,8 +86,10 @@ async function sendOne(
 	run: { settings: HaiPaySettings; credential: ICredentialsDecrypted; options: RunOptions },
 ): Promise<Result> {
 	let answer: Answer;
+	const signer = request.signer ?? run.settings;
 	try {
-		answer = await callGateway(ctx, request.path, request.body, run.settings, {
+		// The appId chooses the signing App ID on the voucher's path; on every other path it is the path's own.
+		answer = await callGateway(ctx, request.path, { ...request.body, appId: signer.appId }, signer, {
 			kind: operation.kind,
 			timeoutMs: run.options.timeoutMs,
 			retries: run.options.retries,
@@ -120,32 +137,69 @@ function failedAt(run: Run, itemIndex: number): FailedAt {
 	return run.prepared[itemIndex] ?? { orderId: declared(run.ctx, itemIndex, 'orderId'), currency: declared(run.ctx, itemIndex, 'currency') };
 }
 
-/** Checks every item before anything is sent: without "Continue On Fail" one invalid item stops the run here. */
-function prepareAll(run: Run, count: number): void {
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		try {
-			run.prepared[itemIndex] = preparedRequest(run.ctx, run.operation, run.settings, itemIndex);
-		} catch (error) {
-			const failure = failureOf(error, 'prepare', run.operation.kind);
-			if (!run.continueOnFail) throw nodeError(run.ctx, failure, run.operation.kind, itemIndex, failedAt(run, itemIndex));
-			run.results[itemIndex] = { failure };
-		}
+/** An item checked against every rule and the credential, or why it may not be sent. */
+export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared | GatewayFailure {
+	try {
+		return preparedRequest(ctx, operation, settings, itemIndex);
+	} catch (error) {
+		return failureOf(error, 'prepare', operation.kind);
 	}
 }
 
-/** Sends the valid items with bounded concurrency and pacing; a failure stops new sends unless the run continues on fail. */
-async function sendAll(run: Run, sendable: number[], resolving: boolean): Promise<void> {
-	const pace = pacer(run.options.requestsPerSecond);
-	let stopAt: number | undefined;
-	await pool(sendable, run.options.concurrency, () => stopAt !== undefined, async (itemIndex) => {
-		await pace();
-		if (stopAt !== undefined) return;
-		const result = await sendOne(run.ctx, run.operation, run.prepared[itemIndex] as Prepared, itemIndex, run);
-		run.results[itemIndex] = result;
-		// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
-		const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
-		if ('failure' in result && !run.continueOnFail && !settlesLater) stopAt ??= itemIndex;
+/**
+ * Every item checked, before anything is sent: its rules and the credential, and, for creates, an orderId that an
+ * earlier item of the run already has.
+ */
+export function checkAll(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, count: number): Array<Prepared | GatewayFailure> {
+	const checked = Array.from({ length: count }, (_, itemIndex) => checkedItem(ctx, operation, settings, itemIndex));
+	if (operation.kind !== 'create') return checked;
+	const repeats = repeatedOrderIds(checked.map((entry) => (entry instanceof GatewayFailure ? undefined : entry)));
+	return checked.map((entry, itemIndex) => repeats.get(itemIndex) ?? entry);
+}
+
+/** Checks every item before anything is sent: without "Continue On Fail" one invalid item stops the run here. */
+function prepareAll(run: Run, count: number): void {
+	checkAll(run.ctx, run.operation, run.settings, count).forEach((entry, itemIndex) => {
+		if (!(entry instanceof GatewayFailure)) {
+			run.prepared[itemIndex] = entry;
+			return;
+		}
+		if (!run.continueOnFail) throw nodeError(run.ctx, entry, run.operation.kind, itemIndex, failedAt(run, itemIndex));
+		run.results[itemIndex] = { failure: entry };
 	});
+}
+
+/** The items of each App ID, in input order: HaiPay paces and limits each App ID on its own. */
+function bySigner(run: Run, sendable: number[]): number[][] {
+	const groups = new Map<number, number[]>();
+	for (const itemIndex of sendable) {
+		const appId = run.prepared[itemIndex]?.signer?.appId ?? run.settings.appId;
+		const group = groups.get(appId);
+		if (group === undefined) groups.set(appId, [itemIndex]);
+		else group.push(itemIndex);
+	}
+	return [...groups.values()];
+}
+
+/**
+ * Sends the valid items with bounded concurrency and pacing for each App ID; a failure stops new sends (of every
+ * App ID) unless the run continues on fail.
+ */
+async function sendAll(run: Run, sendable: number[], resolving: boolean): Promise<void> {
+	let stopAt: number | undefined;
+	const sendGroup = async (group: number[]) => {
+		const pace = pacer(run.options.requestsPerSecond);
+		await pool(group, run.options.concurrency, () => stopAt !== undefined, async (itemIndex) => {
+			await pace();
+			if (stopAt !== undefined) return;
+			const result = await sendOne(run.ctx, run.operation, run.prepared[itemIndex] as Prepared, itemIndex, run);
+			run.results[itemIndex] = result;
+			// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
+			const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
+			if ('failure' in result && !run.continueOnFail && !settlesLater) stopAt ??= itemIndex;
+		});
+	};
+	await Promise.all(bySigner(run, sendable).map(sendGroup));
 }
 
 /** Whether a create's failure leaves its outcome open to a query: an unknown one, or a refusal HaiPay did not sign. */

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Answer, CallKind } from '../../shared/gateway/request';
+import type { HaiPaySettings } from '../../shared/signing/settings';
 
 /** What one item will send: built and checked before anything is signed. */
 export interface Prepared {
@@ -10,6 +11,13 @@ export interface Prepared {
 	/** The merchant's order ID, written on every result and failure so a workflow can reconcile. */
 	orderId?: string;
 	acceptFile?: boolean;
+	/**
+	 * The credential seen through the App ID that signs this item (its currency's), set once the item is checked
+	 * against the credential. Answers to the item are verified with that App ID's secret.
+	 */
+	signer?: HaiPaySettings;
+	/** On the voucher's path, which serves every currency: the currency whose App ID signs, when the item names one. */
+	signWithCurrency?: string;
 }
 
 /** How an operation appears in the node's Operation list. */
@@ -29,6 +37,8 @@ export interface Operation {
 	operation: string;
 	selector: Selector;
 	kind: CallKind;
+	/** A check of a create: every item runs through the create's rules and comes out valid or invalid, none sent. */
+	checkOnly?: boolean;
 	properties: INodeProperties[];
 	/** Throws a GatewayFailure of kind `invalid` when the item breaks a rule. */
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Prepared;

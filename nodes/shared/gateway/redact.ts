@@ -1,5 +1,5 @@
 /**
- * The credential's secret key out of what a gateway says. A gateway that echoes its string to sign
+ * The credential's secret keys out of what a gateway says. A gateway that echoes its string to sign
  * (`…&key=<secret>`) in a message, a code or a data member would otherwise put the secret into an error, a log
  * line or an output item. Applied once, where an answer is read (`request.ts` `interpret`), before any text is
  * cut short: a cut could otherwise keep part of the secret and hide the rest from an exact match.
@@ -48,24 +48,31 @@ function holds(text: string, secret: string): boolean {
 	return secret !== '' && secretStretches(text, secret).length > 0;
 }
 
+/** The credential's secrets, longest first, so that a secret holding another is removed whole. */
+function secretList(secrets: string | readonly string[]): string[] {
+	const list = typeof secrets === 'string' ? [secrets] : [...secrets];
+	return list.filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+}
+
 /**
- * A gateway's text without the secret (every occurrence, in any case, when the credential has one) and without
- * any `key=` tail. Should what is left still hold the secret (one so short that the text around a replacement
- * spells it again), nothing of the text is kept.
+ * A gateway's text without the credential's secrets (every occurrence of each, in any case; a credential with
+ * several App IDs has one per App ID) and without any `key=` tail. Should what is left still hold a secret (one
+ * so short that the text around a replacement spells it again), nothing of the text is kept.
  */
-export function redactText(text: string, secretKey: string): string {
-	const redacted = withoutSecret(text, secretKey).replace(KEY_TAIL, (tail) => `${tail.slice(0, 4)}${REDACTED}`);
-	if (!holds(redacted, secretKey)) return redacted;
-	return holds(REDACTED, secretKey) ? '' : REDACTED;
+export function redactText(text: string, secrets: string | readonly string[]): string {
+	const list = secretList(secrets);
+	const redacted = list.reduce((kept, secret) => withoutSecret(kept, secret), text).replace(KEY_TAIL, (tail) => `${tail.slice(0, 4)}${REDACTED}`);
+	if (!list.some((secret) => holds(redacted, secret))) return redacted;
+	return list.some((secret) => holds(REDACTED, secret)) ? '' : REDACTED;
 }
 
 /** A gateway's value with every text in it redacted, member names included, at any depth (up to MAX_DEPTH). */
-export function redactValue(value: unknown, secretKey: string, depth = 0): unknown {
-	if (typeof value === 'string') return redactText(value, secretKey);
+export function redactValue(value: unknown, secrets: string | readonly string[], depth = 0): unknown {
+	if (typeof value === 'string') return redactText(value, secrets);
 	if (value === null || typeof value !== 'object') return value;
 	if (depth >= MAX_DEPTH) return REDACTED;
-	if (Array.isArray(value)) return value.map((item) => redactValue(item, secretKey, depth + 1));
+	if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
 	return Object.fromEntries(
-		Object.entries(value).map(([name, member]) => [redactText(name, secretKey), redactValue(member, secretKey, depth + 1)]),
+		Object.entries(value).map(([name, member]) => [redactText(name, secrets), redactValue(member, secrets, depth + 1)]),
 	);
 }

@@ -163,7 +163,7 @@ function refusal(kind: CallKind, code: string, message: string): GatewayFailure 
  */
 function said(value: unknown, settings: HaiPaySettings): string {
 	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-	return gatewayText(redactText(text, settings.secretKey));
+	return gatewayText(redactText(text, settings.secrets));
 }
 
 async function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
@@ -202,7 +202,7 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 		});
 	}
 	const data = envelope.data;
-	if (typeof data === 'string') return { type: 'text', text: redactText(data, settings.secretKey), verification: 'unverified' };
+	if (typeof data === 'string') return { type: 'text', text: redactText(data, settings.secrets), verification: 'unverified' };
 	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
 		throw transient('HaiPay answered success without a data object', {});
 	}
@@ -211,7 +211,7 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 		throw new GatewayFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
 	}
 	// Redacted only now: the signature covers what the gateway sent, and nothing of it is repeated before this.
-	return { type: 'data', data: redactValue(withoutSign(data as IDataObject), settings.secretKey) as IDataObject, verification };
+	return { type: 'data', data: redactValue(withoutSign(data as IDataObject), settings.secrets) as IDataObject, verification };
 }
 
 /** For a create, anything but a clear answer means the order may exist. */

@@ -2,6 +2,7 @@ import { createHash, type KeyObject } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
+import { appFieldNames, appsLacking, appsOf, OTHER_CURRENCIES_FIELD, type HaiPayApp } from './apps';
 import type { ArrayStyle } from './canonical';
 import { parsePrivateKey, parsePublicKey } from './keys';
 
@@ -33,12 +34,20 @@ class ParsedKeys {
 	}
 }
 
+/**
+ * A credential as the nodes use it. `appId`, `currency` and `secretKey` are those of the App ID in use: the first
+ * one for the credential as a whole, the currency's own in the view `signerFor` or `signerOfAppId` gives.
+ */
 export interface HaiPaySettings {
 	baseUrl: string;
 	appId: number;
 	/** Upper-case ISO code the appId belongs to, or '' when the merchant left it unset. */
 	currency: string;
 	secretKey: string;
+	/** Every App ID the credential holds, the first one first. */
+	readonly apps: readonly HaiPayApp[];
+	/** Every secret key the credential holds: none of them may reach an output, whichever App ID was in use. */
+	readonly secrets: readonly string[];
 	privateKey: string;
 	haipayPublicKey: string;
 	arrayStyle: ArrayStyle;
@@ -61,16 +70,17 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 				: SANDBOX_URL;
 	const privateKey = text(credentials.privateKey);
 	const haipayPublicKey = text(credentials.haipayPublicKey);
+	const apps = appsOf(credentials);
 	const fields = {
 		baseUrl: baseUrl.replace(/\/+$/, ''),
-		appId: Number(credentials.appId),
-		currency: text(credentials.currency).toUpperCase(),
-		secretKey: text(credentials.secretKey),
+		...apps[0],
 		privateKey,
 		haipayPublicKey,
 		arrayStyle: (credentials.arrayStyle === 'list' ? 'list' : 'json') as ArrayStyle,
 	};
-	return { ...fields, keys: new ParsedKeys(privateKey, haipayPublicKey), lacking: lackingOf(fields) };
+	const secrets = apps.map((app) => app.secretKey).filter((secret) => secret !== '');
+	const lacking = lackingOf(fields) ?? appsLacking(apps);
+	return { ...fields, apps, secrets, keys: new ParsedKeys(privateKey, haipayPublicKey), lacking };
 }
 
 /** What a credential lacks before it can sign: checked once per credential, not once per request. */
@@ -96,11 +106,17 @@ const memo = new Map<string, HaiPaySettings>();
 const MEMO_LIMIT = 32;
 
 /** The credential fields settings are derived from: nothing else can change them. */
-const SETTING_FIELDS = ['environment', 'productionUrl', 'baseUrl', 'appId', 'currency', 'secretKey', 'privateKey', 'haipayPublicKey', 'arrayStyle'];
+const SETTING_FIELDS = ['environment', 'productionUrl', 'baseUrl', 'appId', 'currency', 'secretKey', 'privateKey', 'haipayPublicKey', 'arrayStyle', OTHER_CURRENCIES_FIELD];
+
+/** The fields settings are read from: the fixed ones and those of each currency listed under Other Currencies. */
+function settingFields(credentials: ICredentialDataDecryptedObject): string[] {
+	const listed = appsOf(credentials).slice(1);
+	return [...SETTING_FIELDS, ...listed.flatMap((app) => Object.values(appFieldNames(app.currency)))];
+}
 
 /** JSON keeps every value apart from the next, so no two different credentials can share a digest input. */
 function digestOf(credentials: ICredentialDataDecryptedObject): string {
-	const values = SETTING_FIELDS.map((name) => credentials[name] ?? null);
+	const values = settingFields(credentials).map((name) => credentials[name] ?? null);
 	return createHash('sha256').update(JSON.stringify(values)).digest('hex');
 }
 
@@ -128,8 +144,41 @@ export function currencyOfPath(url: string): string {
 	return (path.split('/').find((segment) => segment !== '') ?? '').toUpperCase();
 }
 
-/** Checks that need no network: a misconfigured credential fails here, before anything is signed or sent. */
-export function assertUsable(settings: HaiPaySettings, url: string): void {
+/** The settings as seen through one of the credential's App IDs, made once per App ID and kept with the settings. */
+const views = new WeakMap<HaiPaySettings, Map<number, HaiPaySettings>>();
+
+function through(settings: HaiPaySettings, app: HaiPayApp): HaiPaySettings {
+	if (app.appId === settings.appId && app.currency === settings.currency) return settings;
+	let known = views.get(settings);
+	if (known === undefined) views.set(settings, (known = new Map()));
+	let view = known.get(app.appId);
+	if (view === undefined) known.set(app.appId, (view = { ...settings, ...app }));
+	return view;
+}
+
+/** Whether an appId, as a number or the digits of one, names this App ID. */
+function isAppIdOf(value: unknown, app: HaiPayApp): boolean {
+	if (typeof value === 'number') return value === app.appId;
+	return typeof value === 'string' && /^\d+$/.test(value.trim()) && Number(value.trim()) === app.appId;
+}
+
+/** The settings of the credential's App ID that a callback or answer names, or undefined when none has that appId. */
+export function signerOfAppId(settings: HaiPaySettings, appId: unknown): HaiPaySettings | undefined {
+	const app = settings.apps.find((candidate) => isAppIdOf(appId, candidate));
+	return app === undefined ? undefined : through(settings, app);
+}
+
+function heldCurrencies(settings: HaiPaySettings): string {
+	return settings.apps.map((app) => `${app.currency} (App ID ${app.appId})`).join(', ');
+}
+
+/**
+ * The credential's settings for a request to `url`, seen through the App ID that signs it: the one of the path's
+ * currency; on a path of every currency (the voucher), the App ID `appId` names when the credential holds it, else
+ * the first. A single App ID without a currency signs everything, as before currencies could be named. Checks
+ * that need no network: a misconfigured credential fails here, before anything is signed or sent.
+ */
+export function signerFor(settings: HaiPaySettings, url: string, appId?: unknown): HaiPaySettings {
 	if (settings.lacking !== undefined) throw new UserError(settings.lacking);
 	const pathCurrency = currencyOfPath(url);
 	if (pathCurrency === NO_CURRENCY_SEGMENT) {
@@ -137,10 +186,18 @@ export function assertUsable(settings: HaiPaySettings, url: string): void {
 			'To test this credential, set its Currency: HaiPay issues each App ID for one currency, and the test reads that currency\'s balance.',
 		);
 	}
-	if (settings.currency !== '' && !CURRENCY_NEUTRAL.has(pathCurrency.toLowerCase()) && pathCurrency !== settings.currency) {
+	if (CURRENCY_NEUTRAL.has(pathCurrency.toLowerCase())) return signerOfAppId(settings, appId) ?? settings;
+	if (settings.apps.length === 1 && settings.currency === '') return settings;
+	const app = settings.apps.find((candidate) => candidate.currency === pathCurrency);
+	if (app !== undefined) return through(settings, app);
+	if (settings.apps.length === 1) {
 		throw new UserError(
 			`This HaiPay credential is for ${settings.currency} (App ID ${settings.appId}), but the operation is in ${pathCurrency}. ` +
-				`Use a credential whose App ID belongs to ${pathCurrency}: nothing was sent.`,
+				`Use a credential whose App ID belongs to ${pathCurrency}, or add ${pathCurrency} under its Other Currencies: nothing was sent.`,
 		);
 	}
+	throw new UserError(
+		`This HaiPay credential holds App IDs for ${heldCurrencies(settings)}, but the operation is in ${pathCurrency}. ` +
+			`Add ${pathCurrency}'s App ID and secret key under its Other Currencies: nothing was sent.`,
+	);
 }

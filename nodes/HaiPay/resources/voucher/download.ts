@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { currencyOptions } from '../../../shared/contract/currencies';
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
 import { ORDER_NO_MAX_LENGTH, VOUCHER_LANGUAGES, VOUCHER_ORDER_NOS_MAX } from '../../../shared/contract/rules/reads';
 import { GatewayFailure, gatewayText } from '../../../shared/gateway/outcome';
@@ -84,6 +85,16 @@ export const downloadVoucher: Operation = {
 			displayOptions,
 		},
 		{
+			displayName: "Orders' Currency",
+			name: 'ordersCurrency',
+			type: 'options',
+			options: [{ name: "The Credential's First App ID", value: '' }, ...currencyOptions(ENDPOINTS.payoutApply.currencies)],
+			default: '',
+			description:
+				"Which of the credential's App IDs asks for the vouchers: the one of the payouts' currency. Leave it for a credential with one App ID.",
+			displayOptions,
+		},
+		{
 			displayName: 'Language',
 			name: 'lang',
 			type: 'options',
@@ -158,7 +169,8 @@ export const downloadVoucher: Operation = {
 			getSubject: flag(ctx, 'getSubject', itemIndex),
 			lang,
 		};
-		return { path: ENDPOINTS.voucher.path(), body, currency: '', acceptFile: true };
+		const signWithCurrency = String(parameterValue(ctx, itemIndex, 'ordersCurrency', '') ?? '').trim().toUpperCase();
+		return { path: ENDPOINTS.voucher.path(), body, currency: '', acceptFile: true, signWithCurrency };
 	},
 	distrust(answer, prepared) {
 		if (answer.type !== 'data') return undefined;

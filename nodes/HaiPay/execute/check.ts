@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { CREATE_ADVICE, GatewayFailure } from '../../shared/gateway/outcome';
+import { declared } from './failures';
+import { checkAll, loadSettings } from './runner';
+import type { Operation, Prepared } from './types';
+
+/*
+ * A check runs a sheet through everything a create would refuse it for, the contract's rules, the credential's App
+ * IDs and orderIds repeated within the run, and stops there: nothing is signed and nothing is sent. Every item
+ * comes out, valid or invalid, with the input row's own fields, so that a reviewer can count and total it and
+ * the same items can go on to the create once approved.
+ */
+
+function validItem(row: IDataObject, prepared: Prepared): IDataObject {
+	const amount = prepared.body.amount;
+	return {
+		...row,
+		outcome: 'valid',
+		valid: true,
+		orderId: prepared.orderId ?? null,
+		currency: prepared.currency,
+		amount: amount ?? null,
+		// A number for n8n's Summarize node, which sums numbers only; `amount` is the exact text that would be sent.
+		amountValue: amount === undefined ? null : Number(amount),
+		appId: prepared.signer?.appId ?? null,
+	};
+}
+
+function invalidItem(ctx: IExecuteFunctions, row: IDataObject, failure: GatewayFailure, itemIndex: number): IDataObject {
+	const { field, rule } = failure.details;
+	return {
+		...row,
+		outcome: 'invalid',
+		valid: false,
+		error: failure.message,
+		errorType: 'invalid',
+		field: field ?? null,
+		rule: rule ?? null,
+		orderId: declared(ctx, itemIndex, 'orderId') ?? null,
+		currency: declared(ctx, itemIndex, 'currency') ?? null,
+		advice: CREATE_ADVICE.invalid,
+	};
+}
+
+/** One output item per input item, in input order: each one valid or invalid, none of them sent. */
+export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
+	const items = ctx.getInputData();
+	const { settings } = await loadSettings(ctx);
+	return checkAll(ctx, operation, settings, items.length).map((entry, itemIndex) => {
+		const row = items[itemIndex]?.json ?? {};
+		const json = entry instanceof GatewayFailure ? invalidItem(ctx, row, entry, itemIndex) : validItem(row, entry);
+		return { json, pairedItem: { item: itemIndex } };
+	});
+}
