@@ -3,9 +3,9 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import jsoncParser from 'jsonc-eslint-parser';
 import tseslint from 'typescript-eslint';
 
-// The published code (nodes/, credentials/, package.json) is held to n8n's verified-community rules.
+// The published code (index.ts, nodes/, credentials/, package.json) is held to n8n's verified-community rules.
 // Dev-only code (sandbox, tests, benchmarks, playground) is linted for TypeScript correctness.
-const published = ['nodes/**/*.ts', 'credentials/**/*.ts'];
+const published = ['index.ts', 'nodes/**/*.ts', 'credentials/**/*.ts'];
 
 export default [
 	{ ignores: ['dist/**', 'node_modules/**', 'playground/n8n/**', 'playground/.n8n/**', 'playground/files/**', 'test/e2e/.output/**', 'coverage/**', 'bench/.work/**', '**/*.js', '**/*.mjs'] },

@@ -1,5 +1,5 @@
 // The rules of n8n-node's default lint config (what `n8n-node lint` applies in strict mode, from @n8n/node-cli's
-// configs/eslint), applied by `npm run lint` to the published code only: nodes/, credentials/ and package.json.
+// configs/eslint), applied by `npm run lint` to the published code only: index.ts, nodes/, credentials/ and package.json.
 // The same rules are written out here because @n8n/node-cli cannot be a dev dependency of this repository: one of
 // its dependencies lists platform packages that `npm ci` cannot resolve here. Only its import-x rules are left out
 // (import order and resolution, which tsc already checks).

@@ -18,7 +18,7 @@ import tseslint from 'typescript-eslint';
 const ROOT = resolve(__dirname, '..');
 
 /** The sources the scanner reads from the attested repository. */
-const SOURCE_PATTERNS = ['package.json', 'nodes/**/*.{js,ts,json}', 'credentials/**/*.{js,ts,json}'];
+const SOURCE_PATTERNS = ['package.json', 'index.ts', 'nodes/**/*.{js,ts,json}', 'credentials/**/*.{js,ts,json}'];
 /** What it reads from the tarball: the compiled code and the published package.json. */
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 

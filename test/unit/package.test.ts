@@ -24,10 +24,12 @@ function packedFiles(): string[] {
 }
 
 describe('published package', () => {
-	it('packs what runs and nothing else: the built code, its codex and icons, the README and the licence', () => {
+	it('packs what runs and nothing else: the entry point, the built code, its codex and icons, the README and the licence', () => {
 		const files = packedFiles();
-		const extra = files.filter((path) => !/^dist\/(nodes|credentials|icons)\//.test(path) && !['LICENSE.md', 'README.md', 'package.json'].includes(path));
+		const entry = ['dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'];
+		const extra = files.filter((path) => !/^dist\/(nodes|credentials|icons)\//.test(path) && ![...entry, 'LICENSE.md', 'README.md', 'package.json'].includes(path));
 		expect(extra).toEqual([]);
+		expect(files).toEqual(expect.arrayContaining([pkg.main, pkg.types]));
 		expect(files).toEqual(expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials]));
 		expect(files).toEqual(expect.arrayContaining(['dist/nodes/HaiPay/HaiPay.node.json', 'dist/nodes/HaiPayTrigger/HaiPayTrigger.node.json', 'dist/icons/haipay.svg']));
 		expect(files.filter((path) => /\.(png|jpe?g)$|^docs\//.test(path))).toEqual([]);
@@ -38,7 +40,7 @@ describe('published package', () => {
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		// Only what n8n loads: n8n-node build also copies every image of the repository (docs/ screenshots) into dist/.
-		expect(pkg.files).toEqual(['dist/nodes', 'dist/credentials', 'dist/icons']);
+		expect(pkg.files).toEqual(['dist/index.js', 'dist/index.d.ts', 'dist/index.js.map', 'dist/nodes', 'dist/credentials', 'dist/icons']);
 		expect(pkg.license).toBe('MIT');
 	});
 
@@ -47,7 +49,10 @@ describe('published package', () => {
 		// Strict mode would require eslint.config.mjs to be n8n-node's default, which lints the sandbox, tests and
 		// benchmarks as published code; the published code is held to the same rules by this repository's config.
 		expect(pkg.n8n.strict).toBe(false);
-		expect(pkg.main).toBeUndefined();
+		// `main` is for code outside n8n (test/package/tarball.test.ts requires it from the packed tarball).
+		expect(pkg.main).toBe('dist/index.js');
+		expect(pkg.types).toBe('dist/index.d.ts');
+		for (const path of [pkg.main, pkg.types]) expect(existsSync(join(root, path))).toBe(true);
 		const paths: string[] = [...pkg.n8n.credentials, ...pkg.n8n.nodes];
 		expect(paths.length).toBeGreaterThan(0);
 		for (const path of paths) expect(existsSync(join(root, path))).toBe(true);

@@ -1,0 +1,123 @@
+import { readCallback } from '../HaiPayTrigger/body';
+import { ambiguityOf, type ArrayStyle } from '../shared/signing/canonical';
+import { sign, verify } from '../shared/signing/signature';
+import { appIdFrom, arrayStyleFrom, isPlainObject, privateKeyFrom, publicKeyFrom, secretFrom, SigningError, type KeyInput } from './inputs';
+
+/**
+ * HaiPay signing for a merchant's own code, outside n8n (docs/library.md): the same canonical string, signature and
+ * key reading as the node and the trigger use, behind three calls. Configuration mistakes throw; an answer or a
+ * callback that does not prove itself is `false`, never an exception, so a handler cannot fail open by accident.
+ */
+
+export interface SignOptions {
+	/** The App ID (a whole number, or its digits as text) the secret key and the currency belong to. */
+	appId: number | string;
+	secretKey: string;
+	/** The merchant's RSA private key: PEM (PKCS#8 or PKCS#1), bare base64, or a KeyObject. */
+	privateKey: KeyInput;
+	/** How an array value is written into the signed string; "json" unless HaiPay told you otherwise. */
+	arrayStyle?: ArrayStyle;
+}
+
+export interface VerifyOptions {
+	secretKey: string;
+	/** HaiPay's RSA public key from the merchant backend: PEM, bare base64, or a KeyObject. */
+	haipayPublicKey: KeyInput;
+	arrayStyle?: ArrayStyle;
+}
+
+/** A body as sent: every field of the input (as JSON writes it), the App ID, and `sign`. */
+export type SignedBody<T extends object> = Omit<T, 'appId' | 'sign'> & { appId: number; sign: string };
+
+/**
+ * The body to POST, with `appId` set and `sign` over every other field. The result is a JSON copy of the input, so
+ * what was signed is exactly what `JSON.stringify` sends (a Date is signed as the text JSON gives it, not as `{}`).
+ */
+export async function signBody<T extends object>(body: T, options: SignOptions): Promise<SignedBody<T>> {
+	if (!isPlainObject(body)) throw new SigningError('The body to sign must be a JSON object.');
+	if (!isPlainObject(options)) throw new SigningError('Pass the options { appId, secretKey, privateKey }.');
+	const appId = appIdFrom(options.appId);
+	const secretKey = secretFrom(options.secretKey);
+	const arrayStyle = arrayStyleFrom(options.arrayStyle);
+	const privateKey = privateKeyFrom(options.privateKey);
+	const signed = { ...jsonCopy(body), appId } as Record<string, unknown>;
+	delete signed.sign;
+	refuseAmbiguity(signed, arrayStyle);
+	signed.sign = await sign(signed, secretKey, privateKey, { arrayStyle });
+	return signed as SignedBody<T>;
+}
+
+/** The signed string escapes nothing: "a&b=c" in one field would sign exactly like two fields, so it is refused. */
+function refuseAmbiguity(body: Record<string, unknown>, arrayStyle: ArrayStyle): void {
+	const ambiguity = ambiguityOf(body, { arrayStyle });
+	if (ambiguity === undefined) return;
+	const element = ambiguity.inListElement ? ' (in an element of its array)' : '';
+	throw new SigningError(
+		`The ${ambiguity.part} of "${ambiguity.field}" holds "${ambiguity.character}"${element}, which would let the signature stand for other fields: nothing was signed.`,
+	);
+}
+
+function jsonCopy(body: object): Record<string, unknown> {
+	let text: string | undefined;
+	let why = 'JSON writes it as something other than an object';
+	try {
+		text = JSON.stringify(body);
+	} catch (error) {
+		why = (error as Error).message;
+	}
+	const copy: unknown = text === undefined ? undefined : JSON.parse(text);
+	if (!isPlainObject(copy)) throw new SigningError(`The body cannot be sent as a JSON object: ${why}.`);
+	return copy;
+}
+
+/**
+ * True when a gateway answer's `data` carries HaiPay's signature over all its members but `sign`. Takes the answer
+ * envelope (`{ status, error, msg, data }`), its `data` alone, or the answer's text. Only `data` is signed: the
+ * envelope's `status`, `error` and `msg` are not covered by a `true`.
+ */
+export async function verifyAnswer(answer: unknown, options: VerifyOptions): Promise<boolean> {
+	const { secretKey, publicKey, arrayStyle } = verifying(options);
+	const data = signedDataOf(typeof answer === 'string' || Buffer.isBuffer(answer) ? parsedJson(answer) : answer);
+	if (data === undefined) return false;
+	return await verify(data, data.sign, secretKey, publicKey, { arrayStyle });
+}
+
+/**
+ * True when a notify callback carries HaiPay's signature over every member it holds but `sign`, and its signed
+ * string cannot be read as other fields. Pass the raw body (string or Buffer) when you have it: it is read as the
+ * trigger reads it, numbers kept as the digits received (`1.50` stays `1.50`), which a parsed object has lost.
+ * A body over 64 KiB or 200 fields, or with a name sent twice, is `false` unread.
+ */
+export async function verifyCallback(body: unknown, options: VerifyOptions): Promise<boolean> {
+	const { secretKey, publicKey, arrayStyle } = verifying(options);
+	const read = Buffer.isBuffer(body) ? readCallback(body, undefined) : readCallback(undefined, body);
+	if (!read.ok || read.body.members.length === 0) return false;
+	const signed = Object.fromEntries(read.body.members.map((member) => [member.name, member.numberText ?? member.value]));
+	if (ambiguityOf(signed, { arrayStyle }) !== undefined) return false;
+	return await verify(signed, signed.sign, secretKey, publicKey, { arrayStyle });
+}
+
+/** Every verifying option checked and its key parsed before anything received is looked at. */
+function verifying(options: VerifyOptions) {
+	if (!isPlainObject(options)) throw new SigningError('Pass the options { secretKey, haipayPublicKey }.');
+	return {
+		secretKey: secretFrom(options.secretKey),
+		arrayStyle: arrayStyleFrom(options.arrayStyle),
+		publicKey: publicKeyFrom(options.haipayPublicKey),
+	};
+}
+
+function parsedJson(text: string | Buffer): unknown {
+	try {
+		return JSON.parse(text.toString());
+	} catch {
+		return undefined;
+	}
+}
+
+/** The object that carries the signature: the answer itself when it has `sign`, else its `data`. */
+function signedDataOf(answer: unknown): Record<string, unknown> | undefined {
+	if (!isPlainObject(answer)) return undefined;
+	if (Object.prototype.hasOwnProperty.call(answer, 'sign')) return answer;
+	return isPlainObject(answer.data) ? answer.data : undefined;
+}
