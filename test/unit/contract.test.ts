@@ -23,8 +23,12 @@ function amountCell(rule: FieldRule): string {
 	if (amount.min !== undefined && amount.max !== undefined) parts.push(`${grouped(amount.min)}–${grouped(amount.max)}`);
 	else if (amount.min !== undefined) parts.push(`at least ${grouped(amount.min)}`);
 	else parts.push('> 0');
-	if (amount.pattern !== undefined) parts.push('contract pattern');
-	parts.push(amount.maxDecimals === 0 ? 'whole numbers only' : `≤ ${amount.maxDecimals} decimals`);
+	// A pattern said in words says the decimals too (BRL); the contract's NGN pattern is named, its decimals given.
+	if (amount.patternText !== undefined) parts.push(amount.patternText);
+	else if (amount.pattern !== undefined) parts.push('contract pattern');
+	if (amount.patternText !== undefined) return parts.join(', ');
+	if (amount.exactDecimals !== undefined) parts.push(`exactly ${amount.exactDecimals} decimals`);
+	else parts.push(amount.maxDecimals === 0 ? 'whole numbers only' : `≤ ${amount.maxDecimals} decimals`);
 	return parts.join(', ');
 }
 
@@ -42,13 +46,18 @@ function row(currency: string, rules: RequestRules): string {
 	const field = (name: string) => rules.fields.find((candidate) => candidate.name === name);
 	const cells = COLUMNS.map((name) => (name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name))));
 	const others = rules.fields.filter((rule) => rule.name !== 'orderId' && !COLUMNS.includes(rule.name));
-	const names = (required: boolean) => others.filter((rule) => rule.required === required).map((rule) => rule.name).join(', ') || '—';
-	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} |`;
+	const named = (rule: FieldRule) => (rule.requiredWhen ? `${rule.name} (required when ${rule.requiredWhen.when})` : rule.name);
+	const names = (required: boolean) => others.filter((rule) => rule.required === required).map(named).join(', ') || '—';
+	const source = rules.source === undefined ? 'contract' : `[${rules.source.certainty}](${rules.source.page})`;
+	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} | ${source} |`;
 }
 
 /** The table as the contract module states it. */
 export function payoutTable(): string {
-	const header = ['| currency | amount | accountType | bankCode | accountNo | name | also required | optional |', '|---|---|---|---|---|---|---|---|'];
+	const header = [
+		'| currency | amount | accountType | bankCode | accountNo | name | also required | optional | rules from |',
+		'|---|---|---|---|---|---|---|---|---|',
+	];
 	return [...header, ...Object.entries(ENDPOINTS.payoutApply.rules).map(([currency, rules]) => row(currency, rules))].join('\n');
 }
 
