@@ -61,12 +61,26 @@ export function payoutTable(): string {
 	return [...header, ...Object.entries(ENDPOINTS.payoutApply.rules).map(([currency, rules]) => row(currency, rules))].join('\n');
 }
 
+/** The payout currencies by where their rules come from, as the README's operation tables list them. */
+export function payoutCurrenciesLine(): string {
+	const rules = Object.entries(ENDPOINTS.payoutApply.rules);
+	const group = (certainty?: string) => rules.filter(([, rule]) => rule.source?.certainty === certainty).map(([currency]) => currency).join(', ');
+	return `${group()} (the contract); ${group('official')} (HaiPay's pages, official); ${group('partial')} (HaiPay's pages, partial)`;
+}
+
 describe('the contract module', () => {
 	it("the README's per-currency payout table is the one its rules give", () => {
 		const table = payoutTable();
 		// On a change of the rules, paste the table printed here into the README.
 		if (!README.includes(table)) console.log(table);
 		expect(README).toContain(table);
+	});
+
+	it("the README's operation tables list every payout currency with the certainty of its rules", () => {
+		const line = payoutCurrenciesLine();
+		if (README.split(line).length !== 3) console.log(line);
+		// The Operations table and The HaiPay node's table.
+		expect(README.split(line)).toHaveLength(3);
 	});
 
 	it('gives every operation its path and currencies', () => {
