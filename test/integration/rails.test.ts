@@ -108,7 +108,7 @@ describe('every rail from one node and one trigger', () => {
 			],
 		});
 		const notifyUrl = server.url('Trigger');
-		const rows = RAIL_CURRENCIES.map((currency) => ({ currency, ...row(currency), notifyUrl }));
+		const rows: IDataObject[] = RAIL_CURRENCIES.map((currency) => ({ currency, ...row(currency), notifyUrl }));
 		const sheet = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { notFoundAfter: 1 } };
 		const result = await runNode(sandbox, { parameters: sheet, items: rows, credential });
 		const out = result.jsonOf(NODE);

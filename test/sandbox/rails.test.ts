@@ -174,7 +174,7 @@ describe.each(RAILS)('%s payout', (currency) => {
 		const orderNo = String((answer.data as Body).orderNo);
 		const order = sandbox.control.order(orderNo);
 		expect(order).toMatchObject({ kind: 'payout', appId: APP[currency], currency });
-		expect(Number(order.amount)).toBe(Number(valid.amount));
+		expect(Number(order?.amount)).toBe(Number(valid.amount));
 		const query = await call(sandbox, `/${currency.toLowerCase()}/pay/query`, { appId: APP[currency], orderId: valid.orderId });
 		expect(query.data).toMatchObject({ orderId: valid.orderId, orderNo, status: 1 });
 	});
