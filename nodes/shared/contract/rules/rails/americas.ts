@@ -64,7 +64,6 @@ export const MXN: RequestRules = payApply('MXN', 'partial', [
 	{ ...bankCode(true, 'The bank code, e.g. STP'), placeholder: 'STP' },
 	{
 		...accountNo(true, 'A debit card number (16 digits) for BANK_CARD, or a CLABE (18 digits) for BANK_ACCOUNT'),
-		allowedChars: /[0-9]/,
 		placeholder: '646180157000000004',
 		check: (value, fields) => {
 			const account = MXN_ACCOUNTS[upper(fields.accountType)];
