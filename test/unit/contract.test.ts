@@ -10,7 +10,8 @@ import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
 import type { FieldRule, RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 
-const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+/** The page that documents the node's fields, where the per-currency table lives. */
+const README = readFileSync(join(__dirname, '..', '..', 'docs', 'haipay-node.md'), 'utf8');
 
 function grouped(decimal: string): string {
 	return decimal.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -53,9 +54,9 @@ export function payoutTable(): string {
 }
 
 describe('the contract module', () => {
-	it("the README's per-currency payout table is the one its rules give", () => {
+	it("the per-currency payout table of docs/haipay-node.md is the one its rules give", () => {
 		const table = payoutTable();
-		// On a change of the rules, paste the table printed here into the README.
+		// On a change of the rules, paste the table printed here into docs/haipay-node.md.
 		if (!README.includes(table)) console.log(table);
 		expect(README).toContain(table);
 	});
