@@ -15,8 +15,12 @@ import type { Workflow } from './workflows';
  * earlier run weigh on this one.
  */
 
-/** The fault proxy and the business-step counter serve the end-to-end part (bench/e2e.ts). */
-export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
+/**
+ * Clear of `npm start` and the e2e tests (5678, their task runners on 5679, 5689 and 5690) and of the queue-mode
+ * playground, tests and benchmark (5720 up to about 5930). The fault proxy and the business-step counter serve the
+ * end-to-end part (bench/e2e.ts).
+ */
+export const BENCH_PORTS = { n8n: 5960, runner: 5961, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
 export const WORK = join(__dirname, '.work');
 
 /** `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say). */
