@@ -26,6 +26,17 @@ export const WORK = join(__dirname, '.work');
 /** `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say). */
 const N8N_FLAGS = (process.env.BENCH_N8N_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
 
+/**
+ * `BENCH_N8N_ENV`: n8n settings for every n8n server the benchmark starts, as `NAME=value` words, to measure an
+ * operator's setting (`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true`, say) against n8n's defaults.
+ */
+export const N8N_SETTINGS: Record<string, string> = Object.fromEntries(
+	(process.env.BENCH_N8N_ENV ?? '')
+		.split(/\s+/)
+		.filter((word) => word.includes('='))
+		.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+);
+
 export interface BenchStack {
 	sandbox: Sandbox;
 	server: N8nServer;
@@ -111,6 +122,7 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			extraEnv: {
 				// The baseline's Code node signs with Node's crypto, as a merchant's own would.
 				NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
+				...N8N_SETTINGS,
 				...extraEnv,
 			},
 		};
