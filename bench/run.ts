@@ -44,8 +44,8 @@ import {
 /**
  * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
  * signed callbacks into the HaiPay Trigger, a bulk payout whose callbacks go to a HaiPay Trigger on the same n8n
- * (bench/e2e.ts), and the signing core against openssl, on one n8n server and one sandbox in one run, then the
- * same package in n8n's queue mode (bench/queue.ts). Writes the sections it measured into bench/results.md,
+ * (bench/e2e.ts), and the package's shipped sign() and verify() against openssl (bench/signing.ts), on one n8n
+ * server and one sandbox in one run, then the same package in n8n's queue mode (bench/queue.ts). Writes the sections it measured into bench/results.md,
  * keeping the others, and prints them. A configuration that fails (an error answer, a crashed n8n) becomes a row
  * saying how, and the run goes on; a missed target is reported as MISS. `BENCH_PARTS=e2e,signing` (say) measures
  * only those parts; BENCH_QUEUE=0 leaves the queue section out.
@@ -250,8 +250,8 @@ async function main(): Promise<void> {
 
 	// Alone on the machine, before n8n starts: it measures the CPU, not the scheduler.
 	await timed('signing', async () => {
-		say(`signing core vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
-		measured.signing = measureSigning(SIGNING_SECONDS);
+		say(`the shipped sign() and verify(), one at a time and on the thread pool, vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
+		measured.signing = await measureSigning(SIGNING_SECONDS);
 	});
 
 	let stack: BenchStack | undefined;
