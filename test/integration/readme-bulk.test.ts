@@ -1,6 +1,6 @@
 /**
- * README, "Bulk payouts, unknown outcomes and retries", as written there, in real n8n-core executions against the
- * sandbox over HTTP:
+ * The README's promises in docs/haipay-node.md, "Bulk payouts, unknown outcomes and retries", as written there, in
+ * real n8n-core executions against the sandbox over HTTP:
  * - "An error from the gateway stops the run after the items in flight have finished; the error says how many
  *   were accepted before it."
  * - "With On Error → Continue (using error output) ... every failed row out of the error output, as n8n shapes

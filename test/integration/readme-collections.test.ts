@@ -1,10 +1,12 @@
 /**
- * README promises about Collection → Create (USD card, MIT), in real n8n-core executions against the sandbox:
+ * The README's promises about Collection → Create (USD card, MIT), in docs/haipay-node.md, in real n8n-core
+ * executions against the sandbox:
  * - the create outcomes of "What `outcome` means on a create" hold for collections too: `unknown` when the answer
  *   is lost after the request left (resolved by the collection query when Resolve is on), `duplicate` when HaiPay
  *   refuses the orderId, or when its signed query shows the orderId for another amount;
- * - "Payout → Create and Collection → Create refuse to run when an agent calls them ("An AI agent may not send money
- *   through this node"), and send nothing, unless Options → Allow Use by AI Agents is switched on".
+ * - "Using the node from an AI agent": "Payout → Create and Collection → Create refuse to run when an agent calls
+ *   them ("An AI agent may not send money through this node"), and send nothing, unless Options → Allow Use by AI
+ *   Agents is switched on".
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
