@@ -27,9 +27,9 @@ import {
 	type Settings,
 	type Target,
 } from './report';
-import { commandLine, resultsHead, sectionMarkdown, writeResults, type Section } from './results-file';
+import { commandLine, resultsHead, sectionMarkdown, WITH_SETTINGS, writeResults, type Section } from './results-file';
 import { measureSigning, type SigningFigures } from './signing';
-import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
+import { BENCH_PORTS, N8N_SETTINGS, startBenchStack, WORK, type BenchStack } from './stack';
 import {
 	baselineWorkflow,
 	CALLBACK_WEBHOOK_ID,
@@ -211,9 +211,11 @@ async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
 function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
 	const failures = (part: Part) => measured.failures.filter((f) => f.part === part);
 	const rows = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
+	// A run under other n8n settings (BENCH_N8N_ENV) keeps its own sections beside those at n8n's defaults.
+	const settings = Object.entries(N8N_SETTINGS).map(([name, value]) => `${name}=${value}`);
 	const section = (id: Part, title: string, lines: string[], list: Target[]): Section => ({
-		id,
-		title,
+		id: settings.length === 0 ? id : `${id}${WITH_SETTINGS}`,
+		title: settings.length === 0 ? title : `${title}, n8n with ${settings.join(' ')}`,
 		date,
 		command,
 		minutes: measured.minutes[id],
