@@ -73,7 +73,7 @@ export class HaiPayTrigger implements INodeType {
 		description: 'Starts the workflow when HaiPay sends a signed payout or collection result',
 		defaults: { name: 'HaiPay Trigger' },
 		// A full URL is opened as it is; a codex link would get n8n's "?utm_…" appended after its #anchor.
-		documentationUrl: 'https://github.com/haipay-n8n/n8n-nodes-haipay#the-haipay-trigger',
+		documentationUrl: 'https://github.com/haipay-n8n/n8n-nodes-haipay/blob/main/docs/haipay-trigger.md',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }],

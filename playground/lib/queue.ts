@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { allExamples, EXACTLY_ONCE_DATABASE, EXACTLY_ONCE_TABLE_SQL, POSTGRES_CREDENTIAL } from '../examples';
+import { EXACTLY_ONCE_DATABASE, EXACTLY_ONCE_TABLE_SQL, POSTGRES_CREDENTIAL } from '../examples';
 import { ensureN8n } from './install';
-import { assertPortFree, prepareFiles, provision } from './instance';
+import { assertPortFree, examplesFor, prepareFiles, provision } from './instance';
 import { installPackage, startN8nServer, type N8nOptions, type N8nServer } from './n8n';
-import { N8N_PORT } from './paths';
 import { startBalancer, type Balancer } from './queue-balancer';
 import { ensureQueueServices, psqlRows, startPostgres, startRedis, type Connection, type Service } from './queue-services';
 import { N8nRest } from './rest';
@@ -184,17 +183,6 @@ function exactlyOnceDatabase(connection: Connection, dir: string, sandboxCredent
 	return file;
 }
 
-/** The example workflows with their callback URLs on the balancer instead of `npm start`'s n8n. */
-function examplesFor(dir: string, webhookUrl: string): string {
-	const out = join(dir, 'examples');
-	rmSync(out, { recursive: true, force: true });
-	mkdirSync(out, { recursive: true });
-	for (const { file, workflow } of allExamples()) {
-		writeFileSync(join(out, file), JSON.stringify(workflow, null, 2).split(`http://localhost:${N8N_PORT}/`).join(`${webhookUrl}/`));
-	}
-	return out;
-}
-
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
 	const { dir, ports, log } = options;
 	if (options.workers > MAX_PROCESSES_PER_ROLE || options.webhooks > MAX_PROCESSES_PER_ROLE) throw new Error(`at most ${MAX_PROCESSES_PER_ROLE} workers and webhook processors`);
@@ -266,7 +254,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		const key = readFileSync(credentialsFile, 'utf8');
 		if (!existsSync(marker) || readFileSync(marker, 'utf8') !== key) {
 			log('  importing the credentials and example workflows into PostgreSQL (n8n CLI)');
-			await provision(mainOptions, credentialsFile, log, examplesFor(dir, webhookUrl));
+			await provision(mainOptions, credentialsFile, log, examplesFor(join(dir, 'examples'), webhookUrl));
 			writeFileSync(marker, key);
 		}
 		log(`  starting the n8n main process on ${ports.main}`);
