@@ -41,7 +41,10 @@ export const QUEUE_SETTINGS: Record<'all' | Role, Record<string, string>> = {
 	// The editor's "Execute workflow" runs on a worker too, and production webhooks go to the webhook processors only.
 	main: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 	worker: { QUEUE_HEALTH_CHECK_ACTIVE: 'true' },
-	webhook: {},
+	// n8n holds an expression isolate through the webhook step of every webhook node but its own Webhook node; lazily,
+	// one is taken only when an expression is evaluated, which the HaiPay Trigger's webhook step never does
+	// (docs/queue-mode.md, "What to run").
+	webhook: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 };
 
 /** Settings whose values differ per deployment (host names, ports, secrets) but which every process must have. */
