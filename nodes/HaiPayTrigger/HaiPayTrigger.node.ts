@@ -16,7 +16,7 @@ import { readCallback } from './body';
 import {
 	assess,
 	integerStatus,
-	isPrototypeName as isPrototypeOwn,
+	isPrototypeName,
 	outputView,
 	signedView,
 	REJECTION_STATUS,
@@ -28,9 +28,9 @@ import { ANSWER_DEADLINE_MS, confirmWithHaiPay } from './confirm';
 import { triggerCredential } from './credential';
 import { confirmingNow, dedupKey, DEFAULT_WINDOW_MINUTES, finalBefore, finalMark } from './dedup';
 import { openMemory, type RepeatMemory } from './memory';
-import { shown, type KindSetting, type StatusChoice } from './filters';
+import type { KindSetting, StatusChoice } from './filters';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
-import { AMBIGUOUS, logContext, NOT_YET, repliesFor, type Replies } from './reply';
+import { AMBIGUOUS, logContext, NOT_YET, repliesFor, shown, type Replies } from './reply';
 
 /** Where the node remembers the URL it told the user about, and what it has emitted. */
 const URL_KEY = 'notifyUrl';
@@ -271,7 +271,7 @@ const NODE_FIELDS = new Set(['statusLabel', 'statusGroup', 'kind', 'verified', '
 function confirmedItem(item: IDataObject, data: IDataObject): IDataObject {
 	const confirmed: IDataObject = { ...item };
 	for (const name of Object.keys(data)) {
-		if (name === 'sign' || isPrototypeOwn(name) || NODE_FIELDS.has(name)) continue;
+		if (name === 'sign' || isPrototypeName(name) || NODE_FIELDS.has(name)) continue;
 		const value = data[name];
 		confirmed[name] = name === 'status' ? (integerStatus(value) as IDataObject[string]) : value;
 	}

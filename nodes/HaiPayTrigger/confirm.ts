@@ -6,7 +6,7 @@ import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/settings';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { OrderFacts } from './callback';
-import { shown } from './filters';
+import { shown } from './reply';
 
 /**
  * The trigger's deadline for its answer to one callback: every order query of Confirm With HaiPay, retries and

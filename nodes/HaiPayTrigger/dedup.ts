@@ -1,6 +1,6 @@
 import { EARLIER_STATUSES, exactStatus, FINAL_STATUSES, REPEATING_STATUSES } from '../shared/contract/statuses';
 
-/**
+/*
  * What makes two callbacks the same result: the keys of the repeat memory (memory.ts), and the rule that an
  * earlier status never follows a final one. HaiPay retries a callback until it reads `SUCCESS` (every 5 minutes,
  * 5 times), and an answer can be lost on the way back, so the same result can arrive more than once.

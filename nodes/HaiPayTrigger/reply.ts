@@ -1,7 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
-import { shown } from './filters';
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
@@ -11,13 +10,24 @@ export const NOT_YET = 'Not confirmed yet: send it again later';
 export const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
 
 /**
- * Every answer is written here rather than left to n8n, so that HaiPay always reads plain text: `SUCCESS`, or a
- * 401 with a short reason.
+ * Every answer but an emission's is written here rather than left to n8n, so that HaiPay always reads plain text:
+ * `SUCCESS`, or a short reason with 401 or 413 (refused), 422 (ambiguous) or 503 (not confirmed yet).
  */
 function answer(res: Response, code: number, text: string): void {
 	res.status(code);
 	res.setHeader('Content-Type', 'text/plain; charset=utf-8');
 	res.end(text);
+}
+
+/** A received value as it may appear in a log line: short, on one line. */
+export function shown(value: unknown): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	let line = '';
+	for (const character of text.slice(0, 64)) {
+		const code = character.charCodeAt(0);
+		line += code < 0x20 || code === 0x7f ? ' ' : character;
+	}
+	return text.length > 64 ? `${line}…` : line;
 }
 
 /** Identifying fields of a callback for a log line; never its signature, never a key. */
