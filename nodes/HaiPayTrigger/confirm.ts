@@ -6,6 +6,7 @@ import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/settings';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { OrderFacts } from './callback';
+import type { OutputKind } from './filters';
 import { shown } from './reply';
 
 /**
@@ -33,10 +34,9 @@ export type Confirmation =
 
 const CURRENCY = /^[A-Z]{3}$/;
 
-/** Payouts and collections share a URL when the trigger takes either: ask both, payouts first. */
-function kindsToAsk(facts: OrderFacts, setting: 'payout' | 'collection' | 'either'): OrderKind[] {
-	if (setting !== 'either') return [setting];
-	return facts.kind === 'collection' ? ['collection'] : ['payout', 'collection'];
+/** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
+function kindsToAsk(kind: OutputKind): OrderKind[] {
+	return kind === 'unknown' ? ['payout', 'collection'] : [kind];
 }
 
 /** Whether a failed query asked to be left alone until after the deadline: then nothing more is asked. */
@@ -53,7 +53,7 @@ export async function confirmWithHaiPay(
 	ctx: GatewayContext,
 	settings: HaiPaySettings,
 	facts: OrderFacts,
-	how: { setting: 'payout' | 'collection' | 'either'; deadline: number; credential?: ICredentialsDecrypted },
+	how: { kind: OutputKind; deadline: number; credential?: ICredentialsDecrypted },
 ): Promise<Confirmation> {
 	if (facts.orderId === undefined && facts.orderNo === undefined) {
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
@@ -67,7 +67,7 @@ export async function confirmWithHaiPay(
 	let kind: OrderKind = 'payout';
 	const misses: string[] = [];
 	const { credential, deadline } = how;
-	for (kind of kindsToAsk(facts, how.setting)) {
+	for (kind of kindsToAsk(how.kind)) {
 		try {
 			const result = await lookupOrder(
 				ctx,
@@ -94,3 +94,4 @@ export async function confirmWithHaiPay(
 	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
 	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
 }
+
