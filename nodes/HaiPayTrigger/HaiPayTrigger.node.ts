@@ -1,28 +1,18 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IHookFunctions,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
-import type { HaiPaySettings } from '../shared/signing/settings';
 import { checkAmbiguity } from './ambiguity';
 import { readCallback } from './body';
-import { parseCallback, type Callback } from './callback';
-import { ANSWER_DEADLINE_MS, confirmWithHaiPay, type Confirmation } from './confirm';
+import { parseCallback } from './callback';
+import { ANSWER_DEADLINE_MS, confirmCallback } from './confirm';
 import { triggerCredential } from './credential';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
-import { confirmingNow, finalBefore } from './dedup';
-import { filteredOutBy, kindOf, type OutputKind } from './filters';
+import { filteredOutBy, kindOf } from './filters';
 import { emittedItem } from './item';
 import { readOptions } from './options';
-import { openMemory, type RepeatMemory } from './memory';
-import type { TriggerOptions } from './options';
-import { repliesFor, shown } from './reply';
+import { openRepeats } from './repeats';
+import { repliesFor } from './reply';
 import { verifyCallback } from './verify';
 
 /** Where the node remembers the URL it told the user about. */
@@ -95,8 +85,8 @@ export class HaiPayTrigger implements INodeType {
 	};
 
 	/**
-	 * One callback, step by step, read and parsed once. The first answer a step gives is the callback's; a callback
-	 * that passes every step starts the workflow.
+	 * One callback, step by step; each step is one module, in the order they run, and none calls back here. The
+	 * first answer a step gives is the callback's; a callback that passes every step starts the workflow.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// Every callback is answered within this: Confirm With HaiPay's queries stop at it (503, HaiPay resends).
@@ -120,73 +110,17 @@ export class HaiPayTrigger implements INodeType {
 		const ambiguity = checkAmbiguity(callback, signer, options);
 		if (ambiguity.refused !== undefined) return reply.ambiguous(ambiguity.refused);
 
-		const memory = emittedMemory(this, options);
-		const repeat = repeatOf(memory, callback, options);
+		const repeats = openRepeats(this, options, callback);
+		const repeat = repeats.repeatOf();
 		if (repeat !== undefined) return reply.acknowledge(repeat);
-		const how = { signer, credentialData: credential.data, kind, scope: memory.scope, deadline };
-		const confirmation = options.confirm ? await confirmStep(this, callback, how) : undefined;
+		const confirmation = options.confirm
+			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline, repeats })
+			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
-		const key = callback.keys.dedupKey;
-		if (key !== undefined) {
-			if (!memory.remember(key) && options.deduplicate) {
-				return reply.acknowledge(`a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`);
-			}
-			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
-			if (callback.keys.finalMark !== undefined) memory.remember(callback.keys.finalMark);
-			await memory.saved(deadline);
-		}
+		const repeated = await repeats.remember(deadline);
+		if (repeated !== undefined) return reply.acknowledge(repeated);
 
 		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split: ambiguity.split });
 		return reply.emit(item, options.verifySignature);
-	}
-}
-
-/** What this trigger has emitted, within the repeat window (memory.ts). */
-interface EmittedMemory extends RepeatMemory {
-	scope: string;
-}
-
-function emittedMemory(ctx: IWebhookFunctions, options: TriggerOptions): EmittedMemory {
-	const scope = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
-	const memory = openMemory({
-		scope,
-		staticData: ctx.getWorkflowStaticData('node'),
-		nowMs: Date.now(),
-		windowSeconds: options.windowMinutes * 60,
-		warn: (message) => ctx.logger.warn(message),
-	});
-	return { scope, recall: memory.recall, remember: memory.remember, saved: memory.saved };
-}
-
-/** Why not to run for an earlier status after a final one, or for a repeat; undefined for a new callback. */
-function repeatOf(memory: EmittedMemory, callback: Callback, options: TriggerOptions): string | undefined {
-	const final = finalBefore(memory.recall, callback.output, callback.keys);
-	if (final !== undefined) {
-		return `its status ${shown(callback.output.status)} comes before the final status ${final} already emitted for this order: an old callback sent again`;
-	}
-	const key = callback.keys.dedupKey;
-	if (options.deduplicate && key !== undefined && memory.recall(key)) {
-		return `a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`;
-	}
-	return undefined;
-}
-
-/** Confirm With HaiPay for one callback: at most one query of the same callback at a time in this process. */
-async function confirmStep(
-	ctx: IWebhookFunctions,
-	callback: Callback,
-	how: { signer: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: OutputKind; scope: string; deadline: number },
-): Promise<Confirmation> {
-	const confirming = confirmingNow(how.scope);
-	const inFlight = callback.keys.dedupKey ?? '';
-	if (confirming.has(inFlight)) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
-	confirming.add(inFlight);
-	try {
-		// The credential as read for this request, so that n8n does not decrypt it again for the query.
-		const reference = ctx.getNode().credentials?.haiPayApi;
-		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
-		return await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
-	} finally {
-		confirming.delete(inFlight);
 	}
 }

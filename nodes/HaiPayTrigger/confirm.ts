@@ -1,12 +1,13 @@
-import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
 import { GatewayFailure } from '../shared/gateway/outcome';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/settings';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
-import type { OrderFacts } from './callback';
+import type { Callback, OrderFacts } from './callback';
 import type { OutputKind } from './filters';
+import type { Repeats } from './repeats';
 import { shown } from './reply';
 
 /**
@@ -95,3 +96,22 @@ export async function confirmWithHaiPay(
 	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
 }
 
+/**
+ * Confirm With HaiPay for one callback, as the trigger's step: at most one query of the same callback at a time in
+ * this process, with the credential as read for this request, so that n8n does not decrypt it again for the query.
+ */
+export async function confirmCallback(
+	ctx: IWebhookFunctions,
+	callback: Callback,
+	how: { signer: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: OutputKind; deadline: number; repeats: Pick<Repeats, 'hold'> },
+): Promise<Confirmation> {
+	const release = how.repeats.hold();
+	if (release === undefined) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
+	try {
+		const reference = ctx.getNode().credentials?.haiPayApi;
+		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
+		return await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
+	} finally {
+		release();
+	}
+}

@@ -69,18 +69,6 @@ export function dedupKey(body: Record<string, unknown>): string | undefined {
 /** Whether the memory holds a key inside the window. */
 export type Recall = (key: string) => boolean;
 
-/** Keys of callbacks being confirmed with HaiPay right now, per trigger: a copy arriving meanwhile is not emitted twice. */
-const confirming = new Map<string, Set<string>>();
-
-export function confirmingNow(scope: string): Set<string> {
-	let keys = confirming.get(scope);
-	if (keys === undefined) {
-		keys = new Set();
-		confirming.set(scope, keys);
-	}
-	return keys;
-}
-
 /**
  * The final status already emitted for the order of a callback whose own status comes before any final one (0, 1,
  * -1), or undefined. A final status is never followed by an earlier one, so such a callback is an old one sent again.
