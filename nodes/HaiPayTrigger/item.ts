@@ -42,11 +42,13 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 	item.dedupKey = callback.keys.dedupKey ?? `body:${createHash('sha256').update(callback.body.text).digest('hex').slice(0, 16)}`;
 	if (options.includeRawBody) item.rawBody = redactedText(callback.body);
 	if (how.confirmed === undefined) return item;
-	// An ambiguous callback's own fields cannot be told apart: every field HaiPay's signed query answer has stands in.
-	for (const name of how.split ? Object.keys(how.confirmed) : []) {
-		if (name === 'sign' || isPrototypeName(name) || NODE_FIELDS.has(name)) continue;
-		// An answer confirms a callback only when it states the callback's status (confirm.ts): that integer.
-		item[name] = name === 'status' ? order.status : how.confirmed[name];
+	if (how.split) {
+		// An ambiguous callback's own fields cannot be told apart: every field HaiPay's signed query answer has stands in.
+		for (const name of Object.keys(how.confirmed)) {
+			if (name === 'sign' || isPrototypeName(name) || NODE_FIELDS.has(name)) continue;
+			// An answer confirms a callback only when it states the callback's status (confirm.ts): that integer.
+			item[name] = name === 'status' ? order.status : how.confirmed[name];
+		}
 	}
 	item.confirmed = true;
 	return item;
