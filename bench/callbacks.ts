@@ -4,6 +4,7 @@ import { join } from 'path';
 
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import type { WorkflowBody } from '../dev/workflow-builder';
 import { credentialOf } from '../playground/examples';
 import type { N8nRest } from '../playground/lib/rest';
 import { TEST_KEY_DIR } from '../sandbox/keys';
@@ -13,7 +14,7 @@ import type { CallbackJob, CallbackResult } from './callbacks-client';
 import { runClient } from './load-client';
 import { settle, TreeSampler } from './proc';
 import type { BenchStack } from './stack';
-import { oneNode, type Workflow } from './workflows';
+import { oneNode } from './workflows';
 
 /** Signed callbacks into the active HaiPay Trigger workflow, from a separate process, then n8n's own count of runs. */
 
@@ -157,7 +158,7 @@ export async function runCallbacks(
 /** The HaiPay Trigger alone with Confirm With HaiPay on: each callback is confirmed by the gateway's order query. */
 export const CONFIRMED_CALLBACK_WEBHOOK_ID = 'bench-callbacks-confirmed';
 
-export function confirmedTriggerWorkflow(): Workflow {
+export function confirmedTriggerWorkflow(): WorkflowBody {
 	return oneNode('bench: HaiPay Trigger, Confirm With HaiPay', {
 		name: 'HaiPay Trigger',
 		type: 'n8n-nodes-haipay.haiPayTrigger',

@@ -1,6 +1,7 @@
 import http from 'http';
 
 import type { CallbackAttempt, CallbackJob } from '../sandbox';
+import { WorkflowBuilder, type WorkflowBody } from '../dev/workflow-builder';
 import { credentialOf } from '../playground/examples';
 import { assertPortFree } from '../playground/lib/instance';
 import { httpRequest } from '../playground/lib/rest';
@@ -9,7 +10,7 @@ import { settle, TreeSampler } from './proc';
 import { startEffectCounter, until } from './queue-harness';
 import type { Target } from './report';
 import { BENCH_PORTS, type BenchStack } from './stack';
-import { Builder, haiPayWorkflow, ROWS_CODE, type Workflow } from './workflows';
+import { haiPayWorkflow, ROWS_CODE } from './workflows';
 
 /**
  * A bulk payout end to end on one n8n: the HaiPay node pays N rows at the sandbox with a notifyUrl, the sandbox
@@ -53,8 +54,8 @@ export function injectedFault(index: number): 'refused' | 'answer lost' | undefi
 }
 
 /** One HaiPay Trigger per App ID (each refuses the other's callbacks), then the business step: POST to the counter. */
-export function e2eTriggerWorkflow(counterUrl: string): Workflow {
-	const b = new Builder();
+export function e2eTriggerWorkflow(counterUrl: string): WorkflowBody {
+	const b = new WorkflowBuilder('bench-e2e-triggers');
 	const step = b.add({
 		name: 'Business step',
 		type: 'n8n-nodes-base.httpRequest',
@@ -79,11 +80,11 @@ export function e2eTriggerWorkflow(counterUrl: string): Workflow {
 		});
 		b.connect(trigger, step);
 	}
-	return b.workflow('bench: a bulk payout end to end, its callbacks');
+	return b.body('bench: a bulk payout end to end, its callbacks');
 }
 
 /** The bulk rows' workflow with a notifyUrl per App ID, and 6 payees in every 50 that the sandbox fails. */
-export function e2eBulkWorkflow(notifyUrls: Record<'TZS' | 'NGN', string>): Workflow {
+export function e2eBulkWorkflow(notifyUrls: Record<'TZS' | 'NGN', string>): WorkflowBody {
 	const workflow = haiPayWorkflow(E2E_BULK_PATH, E2E_SETTINGS.inFlight);
 	const failing = JSON.stringify(E2E_SETTINGS.failing);
 	const code = ROWS_CODE.replace('  out.push(', `  if (${failing}.includes(i % 50)) common.name = 'Fail Payout';\n  out.push(`);

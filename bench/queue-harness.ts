@@ -3,6 +3,7 @@ import { readFileSync } from 'fs';
 import http from 'http';
 import { join } from 'path';
 
+import type { WorkflowBody } from '../dev/workflow-builder';
 import { defaultSecret, signBody, type Order, type Sandbox } from '../sandbox';
 import { TEST_KEY_DIR } from '../sandbox/keys';
 import { loadPrivateKey } from '../sandbox/signing';
@@ -13,7 +14,6 @@ import { APP_IDS } from '../test/fixtures/bodies';
 import type { CallbackJob, CallbackResult } from './callbacks-client';
 import { postJson, runClient } from './load-client';
 import { createWorkflow } from './stack';
-import type { Workflow } from './workflows';
 
 /**
  * A queue-mode stack with a sandbox and an effect counter, for the queue tests and the queue benchmark: workflows
@@ -52,7 +52,7 @@ export interface QueueHarness {
 	effects: EffectCounter;
 	platformPrivateKey: string;
 	/** Creates a workflow; with `activate`, publishes it and waits until every webhook processor serves its POST webhooks. */
-	addWorkflow(workflow: Workflow, activate: boolean): Promise<string>;
+	addWorkflow(workflow: WorkflowBody, activate: boolean): Promise<string>;
 	counts(workflowId: string): ExecutionCounts;
 	/** Executions of a workflow, newest first: id and status. */
 	executions(workflowId: string): Array<{ id: string; status: string }>;
@@ -137,7 +137,7 @@ export function startEffectCounter(port: number): Promise<EffectCounter> {
 }
 
 /** The production paths of a workflow's webhooks: the Webhook node's path, or the trigger's `<webhookId>/webhook`. */
-function webhookPaths(workflow: Workflow): string[] {
+function webhookPaths(workflow: WorkflowBody): string[] {
 	return workflow.nodes
 		.filter((node) => node.webhookId !== undefined)
 		.map((node) => (typeof node.parameters.path === 'string' ? node.parameters.path : `${node.webhookId}/webhook`));
@@ -148,7 +148,7 @@ function webhookPaths(workflow: Workflow): string[] {
  * it. A GET to a POST-only webhook answers 404 with a hint to use POST once it is known, and a plain "not
  * registered" before.
  */
-async function servedEverywhere(stack: QueueStack, workflow: Workflow): Promise<void> {
+async function servedEverywhere(stack: QueueStack, workflow: WorkflowBody): Promise<void> {
 	for (const path of webhookPaths(workflow)) {
 		for (const processor of stack.webhooks) {
 			await until(

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
+import type { WorkflowBody } from '../dev/workflow-builder';
 import { onStopSignal, say } from '../playground/lib/session';
 import { APP_IDS } from '../test/fixtures/bodies';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
@@ -38,7 +39,6 @@ import {
 	plainWebhookWorkflow,
 	signingCode,
 	triggerWorkflow,
-	type Workflow,
 } from './workflows';
 
 /**
@@ -91,7 +91,7 @@ async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; con
 	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(APP_IDS.TZS), NGN: stack.merchantPrivateKey(APP_IDS.NGN) });
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
-	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => Workflow) => {
+	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => WorkflowBody) => {
 		const path = `bench-${side}-${setting}`;
 		const workflowId = await stack.addWorkflow(workflow(path), true);
 		for (const bulkCase of CASES.filter((c) => c.path === path)) bulkCase.workflowId = workflowId;

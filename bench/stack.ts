@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync, rmSync } from 'fs';
 import { join } from 'path';
 
+import type { WorkflowBody } from '../dev/workflow-builder';
 import type { Sandbox } from '../sandbox';
 import { ensureN8n } from '../playground/lib/install';
 import { assertPortFree } from '../playground/lib/instance';
 import { installPackage, n8nCli, n8nEnv, startN8nServer, type N8nOptions, type N8nServer } from '../playground/lib/n8n';
 import { N8nRest } from '../playground/lib/rest';
 import { buildPackage, startSandboxGateway } from '../playground/lib/session';
-import type { Workflow } from './workflows';
 
 /**
  * The benchmark's own n8n server and sandbox, on ports of their own so that a running playground or end-to-end
@@ -34,7 +34,7 @@ export interface BenchStack {
 	/** The private key of a sandbox merchant, as its credential holds it. */
 	merchantPrivateKey(appId: number): string;
 	/** Creates the workflow and, with `activate`, publishes it so that its production webhooks answer. */
-	addWorkflow(workflow: Workflow, activate: boolean): Promise<string>;
+	addWorkflow(workflow: WorkflowBody, activate: boolean): Promise<string>;
 	/**
 	 * Stops n8n and starts it again on the same user folder: a fresh process, with every workflow still active.
 	 * `nodeFlags` go to that process only (its task runner keeps Node's defaults).
@@ -44,7 +44,7 @@ export interface BenchStack {
 }
 
 /** Creates a workflow through n8n's REST API and, with `activate`, publishes it so that its production webhooks answer. */
-export async function createWorkflow(rest: N8nRest, workflow: Workflow, activate: boolean): Promise<string> {
+export async function createWorkflow(rest: N8nRest, workflow: WorkflowBody, activate: boolean): Promise<string> {
 	const created = await rest.call('POST', '/workflows', workflow);
 	if (created.status !== 200) throw new Error(`creating workflow "${workflow.name}" failed: HTTP ${created.status} ${created.body.slice(0, 500)}`);
 	const { id, versionId } = (created.json as { data: { id: string; versionId: string } }).data;
