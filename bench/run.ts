@@ -13,7 +13,8 @@ import {
 	type CallbackFigures,
 	type RefusalFigures,
 } from './callbacks';
-import { E2E_SETTINGS, e2eLines, e2eTarget, runEndToEnd, type EndToEndFigures } from './e2e';
+import { E2E_SETTINGS, runEndToEnd } from './e2e';
+import { e2eLines, e2eTarget, type EndToEndFigures } from './e2e-figures';
 import { queueSection, runQueueBench, type QueueFigures } from './queue';
 import {
 	bulkLines,
