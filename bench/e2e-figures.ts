@@ -3,8 +3,8 @@ import { count, type Settled } from './callbacks';
 import type { E2E_SETTINGS } from './e2e';
 import type { EffectCounter } from './effect-counter';
 import type { InjectedFault } from './fault-proxy';
-import type { Target } from './report';
 import type { BenchStack } from './stack';
+import type { Target } from './targets';
 
 /** What the end-to-end run (bench/e2e.ts) measured, worked out from what it observed, and how the report shows it. */
 

@@ -8,30 +8,19 @@ import { runBulk, type BulkCase, type BulkFigures } from './bulk';
 import {
 	CONFIRMED_CALLBACK_WEBHOOK_ID,
 	confirmedTriggerWorkflow,
-	measureRefusal,
 	runCallbacks,
 	type CallbackFigures,
-	type RefusalFigures,
 } from './callbacks';
 import { E2E_SETTINGS, runEndToEnd } from './e2e';
 import { e2eLines, e2eTarget, type EndToEndFigures } from './e2e-figures';
+import { machine, type Machine } from './machine';
 import { queueSection, runQueueBench, type QueueFigures } from './queue';
-import {
-	bulkLines,
-	bulkTargets,
-	callbackLines,
-	callbackTargets,
-	machine,
-	sectionBody,
-	signingLines,
-	type Failure,
-	type Machine,
-	type Settings,
-	type Target,
-} from './report';
+import { measureRefusal, type RefusalFigures } from './refusal';
+import { bulkLines, callbackLines, sectionBody, signingLines, type Failure } from './report';
 import { commandLine, resultsHead, sectionMarkdown, writeResults, type Section } from './results-file';
 import { measureSigning, type SigningFigures } from './signing';
 import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
+import { bulkTargets, callbackTargets, type Settings, type Target } from './targets';
 import {
 	baselineWorkflow,
 	CALLBACK_WEBHOOK_ID,
