@@ -14,7 +14,9 @@ import {
 import { E2E_SETTINGS, runEndToEnd } from './e2e';
 import { e2eLines, e2eTarget, type EndToEndFigures } from './e2e-figures';
 import { machine, type Machine } from './machine';
-import { queueSection, runQueueBench, type QueueFigures } from './queue';
+import { runQueueBench } from './queue';
+import type { QueueFigures } from './queue-figures';
+import { queueSection } from './queue-report';
 import { measureRefusal, type RefusalFigures } from './refusal';
 import { bulkLines, callbackLines, sectionBody, signingLines, type Failure } from './report';
 import { commandLine, resultsHead, sectionMarkdown, writeResults, type Section } from './results-file';
