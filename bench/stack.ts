@@ -63,58 +63,72 @@ export interface CallbackDelivery {
 	callbackConcurrency: number;
 }
 
-export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}, delivery?: CallbackDelivery): Promise<BenchStack> {
+/** The ports the benchmark's n8n, its task runners and its sandbox take: taken ones stop the run before it starts. */
+async function assertPortsFree(): Promise<void> {
 	await assertPortFree(BENCH_PORTS.n8n, 'the benchmark n8n');
 	await assertPortFree(BENCH_PORTS.sandbox, 'the benchmark sandbox');
 	// The server's runner and the runner of the one CLI command run before it.
 	for (const port of [BENCH_PORTS.runner, BENCH_PORTS.runner + 10]) await assertPortFree(port, "the benchmark n8n's task runner");
-	await ensureN8n(log);
-	log('building the package');
-	await buildPackage();
+}
 
+/** An empty n8n user folder and a files folder under bench/.work/. */
+function freshFolders(): { home: string; filesDir: string; stateDir: string } {
 	const home = join(WORK, 'n8n');
 	rmSync(home, { recursive: true, force: true });
 	mkdirSync(home, { recursive: true });
 	const filesDir = join(WORK, 'files');
 	mkdirSync(filesDir, { recursive: true });
-	const stateDir = join(WORK, 'sandbox');
+	return { home, filesDir, stateDir: join(WORK, 'sandbox') };
+}
 
-	let sandbox: Sandbox | undefined;
-	let server: N8nServer | undefined;
+function n8nOptions(home: string, filesDir: string, extraEnv: Record<string, string>): N8nOptions {
+	return {
+		home,
+		filesDir,
+		port: BENCH_PORTS.n8n,
+		runnerPort: BENCH_PORTS.runner,
+		logLevel: 'warn',
+		nodeFlags: N8N_FLAGS,
+		extraEnv: {
+			// The baseline's Code node signs with Node's crypto, as a merchant's own would.
+			NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
+			...extraEnv,
+		},
+	};
+}
+
+/** The package installed into the user folder, the sandbox's credentials imported, then the server. */
+async function startN8n(options: N8nOptions, credentialsFile: string, log: (line: string) => void): Promise<N8nServer> {
+	installPackage(options.home);
+	log('importing the sandbox credentials (n8n import:credentials)');
+	await n8nCli(['import:credentials', `--input=${credentialsFile}`], n8nEnv({ ...options, runnerPort: options.runnerPort + 10 }), options.filesDir);
+	log(`starting n8n on port ${BENCH_PORTS.n8n}`);
+	return await startN8nServer(options, join(WORK, 'n8n.log'));
+}
+
+/** The running parts, kept as they come up so that a failed start, and stop(), stop those running. */
+interface Parts {
+	sandbox?: Sandbox;
+	server?: N8nServer;
+}
+
+export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}, delivery?: CallbackDelivery): Promise<BenchStack> {
+	await assertPortsFree();
+	await ensureN8n(log);
+	log('building the package');
+	await buildPackage();
+	const { home, filesDir, stateDir } = freshFolders();
+	const parts: Parts = {};
 	const stop = async () => {
-		await server?.stop();
-		await sandbox?.close();
+		await parts.server?.stop();
+		await parts.sandbox?.close();
 	};
 	try {
 		// Orders stay where the apply puts them (manual): no settle timers or callbacks add work to the figures.
-		const gateway = await startSandboxGateway({
-			port: BENCH_PORTS.sandbox,
-			stateDir,
-			persist: false,
-			manual: true,
-			latencyMs: 0,
-			callbackSchedule: [],
-			...delivery,
-		});
-		sandbox = gateway.sandbox;
-		const options: N8nOptions = {
-			home,
-			filesDir,
-			port: BENCH_PORTS.n8n,
-			runnerPort: BENCH_PORTS.runner,
-			logLevel: 'warn',
-			nodeFlags: N8N_FLAGS,
-			extraEnv: {
-				// The baseline's Code node signs with Node's crypto, as a merchant's own would.
-				NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
-				...extraEnv,
-			},
-		};
-		installPackage(home);
-		log('importing the sandbox credentials (n8n import:credentials)');
-		await n8nCli(['import:credentials', `--input=${gateway.credentialsFile}`], n8nEnv({ ...options, runnerPort: options.runnerPort + 10 }), filesDir);
-		log(`starting n8n on port ${BENCH_PORTS.n8n}`);
-		server = await startN8nServer(options, join(WORK, 'n8n.log'));
+		const gateway = await startSandboxGateway({ port: BENCH_PORTS.sandbox, stateDir, persist: false, manual: true, latencyMs: 0, callbackSchedule: [], ...delivery });
+		const sandbox = (parts.sandbox = gateway.sandbox);
+		const options = n8nOptions(home, filesDir, extraEnv);
+		const server = (parts.server = await startN8n(options, gateway.credentialsFile, log));
 		const rest = new N8nRest(server.url);
 		await rest.ensureOwner();
 		const keys = join(stateDir, 'keys');
@@ -128,11 +142,11 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			merchantPrivateKey: (appId) => readFileSync(join(keys, `merchant-${appId}.pkcs8.pem`), 'utf8'),
 			addWorkflow: (workflow, activate) => createWorkflow(stack.rest, workflow, activate),
 			restartN8n: async (nodeFlags) => {
-				await server?.stop();
-				server = undefined;
-				server = await startN8nServer({ ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])] }, join(WORK, 'n8n.log'));
-				stack.server = server;
-				stack.rest = new N8nRest(server.url);
+				await parts.server?.stop();
+				parts.server = undefined;
+				parts.server = await startN8nServer({ ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])] }, join(WORK, 'n8n.log'));
+				stack.server = parts.server;
+				stack.rest = new N8nRest(parts.server.url);
 				await stack.rest.login();
 			},
 			stop,
