@@ -8,7 +8,7 @@ import { loadPrivateKey, signBody } from '../sandbox/signing';
 import { APP_IDS, callbackBody } from '../test/fixtures/bodies';
 
 /**
- * The refusal cost of the issue's denial of service, measured where it is paid: on the main thread, in the
+ * The cost of refusing a body built to exhaust the trigger, measured where it is paid: CPU time in the
  * trigger's webhook(), for the largest body n8n accepts (16 MiB of short members, forged) against a genuine
  * callback. n8n parses the body before the node runs; that cost, which no node can avoid, is given beside it.
  */
@@ -33,10 +33,10 @@ export interface RefusalFigures {
 	/** Bytes and members of the largest body. */
 	bytes: number;
 	fields: number;
-	/** Main-thread ms the trigger's webhook() takes to refuse it (median of runs), and its answer. */
+	/** CPU ms the trigger's webhook() takes to refuse it (median of runs), and its answer. */
 	refuseMs: number;
 	refusedWith: number;
-	/** Main-thread ms for a genuine callback, verified and emitted (median of runs). */
+	/** CPU ms for a genuine callback, verified and emitted (median of runs). */
 	genuineMs: number;
 	/** What n8n's own body parser spends on the largest body before the node runs (JSON.parse, median). */
 	n8nParseMs: number;
@@ -90,7 +90,11 @@ function refusalCredential(platformPrivateKey: string): ICredentialDataDecrypted
 
 type Webhook = (this: IWebhookFunctions) => Promise<IWebhookResponseData>;
 
-/** Main-thread ms of one webhook() call per request made by `request(run)`, and what each answered. */
+/**
+ * CPU ms of one webhook() call per request made by `request(run)` (the process's CPU, the thread pool's signature
+ * check included), and what each answered. CPU, not the time until it returns: a genuine callback waits up to a
+ * second for the repeat memory's save, which costs nothing.
+ */
 async function timeWebhook(
 	webhook: Webhook,
 	runs: number,
@@ -102,9 +106,10 @@ async function timeWebhook(
 	for (let run = 0; run < runs; run++) {
 		const { raw, parsed } = request(run);
 		const { context, answer } = webhookContext(raw, parsed, credential);
-		const started = performance.now();
+		const started = process.cpuUsage();
 		const result = await webhook.call(context);
-		times.push(performance.now() - started);
+		const used = process.cpuUsage(started);
+		times.push((used.user + used.system) / 1000);
 		check(result, answer);
 	}
 	return times;
@@ -163,5 +168,5 @@ export async function measureRefusal(platformPrivateKey: string, options: { runs
 export function refusalRow(figures: RefusalFigures): string {
 	const mb = (figures.bytes / 1024 / 1024).toFixed(0);
 	const http = figures.httpMs === undefined ? '' : `; over HTTP to n8n ${figures.httpMs.toFixed(0)} ms (HTTP ${figures.httpStatus})`;
-	return `| refusing the largest body n8n accepts (${mb} MiB, ${figures.fields.toLocaleString('en-US')} fields, forged) | trigger ${figures.refuseMs.toFixed(2)} ms on the main thread (HTTP ${figures.refusedWith}), genuine callback ${figures.genuineMs.toFixed(2)} ms; n8n's own JSON parse before the node ${figures.n8nParseMs.toFixed(0)} ms${http} | goal < 50 ms |`;
+	return `| refusing the largest body n8n accepts (${mb} MiB, ${figures.fields.toLocaleString('en-US')} fields, forged) | trigger ${figures.refuseMs.toFixed(2)} ms of CPU (HTTP ${figures.refusedWith}), genuine callback ${figures.genuineMs.toFixed(2)} ms; n8n's own JSON parse before the node ${figures.n8nParseMs.toFixed(0)} ms${http} | goal < 50 ms |`;
 }

@@ -177,7 +177,7 @@ async function callbacksPart(stack: BenchStack, ids: { triggerId: string; confir
 		const url = `${stack.n8nUrl}/webhook/${CONFIRMED_CALLBACK_WEBHOOK_ID}/webhook`;
 		return runCallbacks(stack, ids.confirmedId, url, { ...load, count: CONFIRMED, forged: 0, confirmWithHaiPay: true }, say);
 	});
-	say("refusal: the trigger's main-thread time for the largest body n8n accepts, against a genuine callback ...");
+	say("refusal: the trigger's CPU time for the largest body n8n accepts, against a genuine callback ...");
 	measured.refusal = await attempt('callbacks', 'refusal cost of the largest body', () =>
 		measureRefusal(stack.platformPrivateKey, { url: `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook` }),
 	);

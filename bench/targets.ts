@@ -33,7 +33,7 @@ export function findRun(bulk: BulkFigures[], side: BulkFigures['side'], setting:
 
 const RSS_GROWTH_LIMIT_MB = 300;
 
-/** The trigger's own main-thread time to refuse the largest body n8n accepts. */
+/** The trigger's own CPU time to refuse the largest body n8n accepts. */
 export const REFUSAL_GOAL_MS = 50;
 
 /** The bulk targets for each way of setting up the HaiPay node at the tuned concurrency, then the callback ones. */
@@ -90,7 +90,7 @@ export function callbackTargets(callbacks: CallbackFigures | undefined, refusal?
 	const out: Target[] = [];
 	if (refusal) {
 		out.push({
-			what: `refusing the largest body n8n accepts: the trigger's main-thread time < ${REFUSAL_GOAL_MS} ms`,
+			what: `refusing the largest body n8n accepts: the trigger's CPU time < ${REFUSAL_GOAL_MS} ms`,
 			measured: `${f2(refusal.refuseMs)} ms (genuine callback ${f2(refusal.genuineMs)} ms)`,
 			pass: refusal.refuseMs < REFUSAL_GOAL_MS,
 		});
