@@ -9,7 +9,7 @@ import type {
 import { CURRENCIES, CURRENCY_OPTIONS } from '../nodes/shared/contract/currencies';
 import { appFieldNames, OTHER_CURRENCIES_FIELD } from '../nodes/shared/signing/apps';
 import { signRequest } from '../nodes/shared/signing/authenticate';
-import { PRODUCTION_URL } from '../nodes/shared/signing/settings';
+import { PRODUCTION_URL } from '../nodes/shared/signing/credential';
 
 /** The App ID and secret key of one further currency, shown once it is listed under Other Currencies. */
 function appFields(currency: string): INodeProperties[] {

@@ -1,8 +1,8 @@
 import { CALLBACK_FIELDS, IDENTIFYING_FIELDS } from '../shared/contract/callback';
 import { ambiguityOf } from '../shared/signing/canonical';
-import type { HaiPaySettings } from '../shared/signing/settings';
+import type { HaiPaySettings } from '../shared/signing/credential';
 import { isUnsigned, type Callback } from './callback';
-import type { TriggerOptions } from './options';
+import type { TriggerOptions } from './triggerOptions';
 import { shown } from './reply';
 
 /*

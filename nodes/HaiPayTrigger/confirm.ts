@@ -1,9 +1,9 @@
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
-import { GatewayFailure } from '../shared/gateway/outcome';
+import { ItemFailure } from '../shared/gateway/outcome';
 import type { GatewayContext } from '../shared/gateway/request';
-import type { HaiPaySettings } from '../shared/signing/settings';
+import type { HaiPaySettings } from '../shared/signing/credential';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
 import type { OutputKind } from './filters';
@@ -42,7 +42,7 @@ function kindsToAsk(kind: OutputKind): OrderKind[] {
 
 /** Whether a failed query asked to be left alone until after the deadline: then nothing more is asked. */
 function toldToWait(error: unknown, deadline: number): boolean {
-	const wait = error instanceof GatewayFailure ? error.details.retryAfterMs : undefined;
+	const wait = error instanceof ItemFailure ? error.details.retryAfterMs : undefined;
 	return wait !== undefined && Date.now() + wait >= deadline;
 }
 
@@ -82,7 +82,7 @@ export async function confirmWithHaiPay(
 			}
 			misses.push(`the ${kind} query does not know the order (yet)`);
 		} catch (error) {
-			const why = error instanceof GatewayFailure ? `${error.kind}: ${error.message}` : 'the query failed';
+			const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 			misses.push(`the ${kind} query gave no trusted answer (${shown(why)})`);
 			if (toldToWait(error, deadline)) break;
 		}

@@ -7,7 +7,7 @@ import { statusGroup, statusLabel } from '../shared/contract/statuses';
 import { redactedText } from './body';
 import { isPrototypeName, type Callback } from './callback';
 import type { OutputKind } from './filters';
-import type { TriggerOptions } from './options';
+import type { TriggerOptions } from './triggerOptions';
 
 /** What the steps before found out about an accepted callback. */
 export interface Emission {

@@ -1,6 +1,6 @@
 import { appsLacking } from '../shared/signing/apps';
 import { KeyFormatError } from '../shared/signing/keys';
-import { signerOfAppId, type HaiPaySettings } from '../shared/signing/settings';
+import { signerOfAppId, type HaiPaySettings } from '../shared/signing/credential';
 import { verifySigned } from '../shared/signing/verification';
 import type { Callback } from './callback';
 import type { RejectReason } from './reply';

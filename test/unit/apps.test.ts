@@ -7,7 +7,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { HaiPayApi } from '../../credentials/HaiPayApi.credentials';
 import { parsePublicKey } from '../../nodes/shared/signing/keys';
-import { settingsOf, signerOfAppId } from '../../nodes/shared/signing/settings';
+import { settingsOf, signerOfAppId } from '../../nodes/shared/signing/credential';
 import { TEST_KEYS } from '../helpers/keys';
 import { verifyBody } from '../helpers/signing';
 

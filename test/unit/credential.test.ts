@@ -5,7 +5,7 @@ import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { testHaiPayCredential } from '../../nodes/shared/gateway/credentialTest';
 import { parsePublicKey } from '../../nodes/shared/signing/keys';
-import { PRODUCTION_URL, SANDBOX_URL, settingsOf } from '../../nodes/shared/signing/settings';
+import { PRODUCTION_URL, SANDBOX_URL, settingsOf } from '../../nodes/shared/signing/credential';
 import { verifyBody } from '../helpers/signing';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 

@@ -6,14 +6,14 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { canonicalFields } from '../../nodes/shared/signing/canonical';
-import { settingsOf } from '../../nodes/shared/signing/settings';
+import { settingsOf } from '../../nodes/shared/signing/credential';
 import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
-import type { HaiPaySettings } from '../../nodes/shared/signing/settings';
+import type { HaiPaySettings } from '../../nodes/shared/signing/credential';
 import { PAYOUTS } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { BASES } from '../helpers/rows';

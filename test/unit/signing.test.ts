@@ -5,7 +5,7 @@ import { join } from 'path';
 
 import { canonicalString } from '../../nodes/shared/signing/canonical';
 import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../../nodes/shared/signing/keys';
-import { privateKeyOf, publicKeyOf, settingsFor, settingsOf } from '../../nodes/shared/signing/settings';
+import { privateKeyOf, publicKeyOf, settingsFor, settingsOf } from '../../nodes/shared/signing/credential';
 import { sign, verify } from '../../nodes/shared/signing/signature';
 import { signBody, verifyBody } from '../helpers/signing';
 import vectors from '../fixtures/signing/vectors.json';

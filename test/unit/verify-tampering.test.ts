@@ -5,7 +5,7 @@
  * openssl command line does (test/unit/independent-signing.test.ts).
  */
 import { parsePrivateKey, parsePublicKey } from '../../nodes/shared/signing/keys';
-import { settingsOf } from '../../nodes/shared/signing/settings';
+import { settingsOf } from '../../nodes/shared/signing/credential';
 import { verify } from '../../nodes/shared/signing/signature';
 import { verifySigned } from '../../nodes/shared/signing/verification';
 import { signBody, withSignature } from '../helpers/signing';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { CREATE_ADVICE, GatewayFailure } from '../../shared/gateway/outcome';
+import { CREATE_ADVICE, ItemFailure } from '../../shared/gateway/outcome';
 import { declared } from './failures';
 import { checkAll, loadSettings } from './runner';
 import type { Operation, Prepared } from './types';
@@ -27,7 +27,7 @@ function validItem(row: IDataObject, prepared: Prepared): IDataObject {
 	};
 }
 
-function invalidItem(ctx: IExecuteFunctions, row: IDataObject, failure: GatewayFailure, itemIndex: number): IDataObject {
+function invalidItem(ctx: IExecuteFunctions, row: IDataObject, failure: ItemFailure, itemIndex: number): IDataObject {
 	const { field, rule } = failure.details;
 	return {
 		...row,
@@ -49,7 +49,7 @@ export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Pr
 	const { settings } = await loadSettings(ctx);
 	return checkAll(ctx, operation, settings, items.length).map((entry, itemIndex) => {
 		const row = items[itemIndex]?.json ?? {};
-		const json = entry instanceof GatewayFailure ? invalidItem(ctx, row, entry, itemIndex) : validItem(row, entry);
+		const json = entry instanceof ItemFailure ? invalidItem(ctx, row, entry, itemIndex) : validItem(row, entry);
 		return { json, pairedItem: { item: itemIndex } };
 	});
 }

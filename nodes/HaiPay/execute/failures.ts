@@ -2,25 +2,25 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
-import { createOutcome, CREATE_ADVICE, GatewayFailure, READ_ADVICE } from '../../shared/gateway/outcome';
+import { createOutcome, CREATE_ADVICE, ItemFailure, READ_ADVICE } from '../../shared/gateway/outcome';
 import type { CallKind } from '../../shared/gateway/request';
 import { parameterValue } from './parameters';
 import type { Prepared } from './types';
 
 /** The advice that fits the operation: reads create nothing and carry no orderId to resend. */
-export function adviceFor(failure: GatewayFailure, kind: CallKind): string {
+export function adviceFor(failure: ItemFailure, kind: CallKind): string {
 	return kind === 'create' ? CREATE_ADVICE[createOutcome(failure.kind)] : READ_ADVICE[failure.kind];
 }
 
 /**
- * Anything that is not already a GatewayFailure: while preparing (an expression that cannot be resolved, say)
+ * Anything that is not already a ItemFailure: while preparing (an expression that cannot be resolved, say)
  * nothing was sent; while sending, a create's fate is unknown and a read simply failed.
  */
-export function failureOf(error: unknown, phase: 'prepare' | 'send', kind: CallKind): GatewayFailure {
-	if (error instanceof GatewayFailure) return error;
+export function failureOf(error: unknown, phase: 'prepare' | 'send', kind: CallKind): ItemFailure {
+	if (error instanceof ItemFailure) return error;
 	const message = error instanceof Error ? error.message : String(error);
-	if (phase === 'prepare') return new GatewayFailure('invalid', message, {});
-	return new GatewayFailure(kind === 'create' ? 'unknown' : 'unavailable', message, {});
+	if (phase === 'prepare') return new ItemFailure('invalid', message, {});
+	return new ItemFailure(kind === 'create' ? 'unknown' : 'unavailable', message, {});
 }
 
 /**
@@ -43,7 +43,7 @@ export function declared(ctx: IExecuteFunctions, itemIndex: number, name: string
 export type FailedAt = Partial<Pick<Prepared, 'orderId' | 'currency'>>;
 
 /** The error n8n shows for a failed item, or stops the run with: message, advice, and what HaiPay said. */
-export function nodeError(ctx: IExecuteFunctions, failure: GatewayFailure, kind: CallKind, itemIndex: number, at: FailedAt, accepted = 0): Error {
+export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, kind: CallKind, itemIndex: number, at: FailedAt, accepted = 0): Error {
 	const where = at.orderId === undefined ? '' : ` Order ID: ${at.orderId}.`;
 	const before =
 		accepted > 0
@@ -74,7 +74,7 @@ export function nodeError(ctx: IExecuteFunctions, failure: GatewayFailure, kind:
  * `message` and `details` (an item-level error object would make n8n replace the json with the message alone),
  * so there the same fields travel inside `details`, and n8n adds the input item's fields beside them.
  */
-export function failureItem(ctx: IExecuteFunctions, failure: GatewayFailure, kind: CallKind, at: FailedAt, itemIndex: number): INodeExecutionData {
+export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, kind: CallKind, at: FailedAt, itemIndex: number): INodeExecutionData {
 	const { details } = failure;
 	const fields: IDataObject = {
 		errorType: failure.kind,

@@ -3,7 +3,7 @@ import { jsonParse } from 'n8n-workflow';
 
 import { ORDER_ID_MAX_LENGTH, ORDER_NO_MAX_LENGTH } from '../../shared/contract/rules/reads';
 import type { RequestRules } from '../../shared/contract/rules/types';
-import { GatewayFailure } from '../../shared/gateway/outcome';
+import { ItemFailure } from '../../shared/gateway/outcome';
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } from '../descriptions/fromRules';
 import { inexactNumbersInObject, inexactNumbersInText } from '../validation/numbers';
 import { checkRequest, type RequestBody, type Violation } from '../validation/validate';
@@ -15,7 +15,7 @@ import type { Prepared } from './types';
 export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: readonly string[]): string {
 	const value = String(parameterValue(ctx, itemIndex, 'currency', '') ?? '').trim().toUpperCase();
 	if (!allowed.includes(value)) {
-		throw new GatewayFailure('invalid', `"currency" must be one of ${allowed.join(', ')} (got "${value}")`, {
+		throw new ItemFailure('invalid', `"currency" must be one of ${allowed.join(', ')} (got "${value}")`, {
 			field: 'currency',
 			rule: 'enum',
 		});
@@ -33,7 +33,7 @@ function extraFields(ctx: IExecuteFunctions, itemIndex: number): { fields: Recor
 	if (raw === undefined || raw === '' || raw === null) return { fields: {}, violations: [] };
 	const parsed = typeof raw === 'string' ? jsonParse<unknown>(raw, { fallbackValue: undefined }) : raw;
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw new GatewayFailure('invalid', '"extraFields" must be a JSON object such as {"field": "value"}', {
+		throw new ItemFailure('invalid', '"extraFields" must be a JSON object such as {"field": "value"}', {
 			field: 'extraFields',
 			rule: 'type',
 		});
@@ -49,7 +49,7 @@ function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRu
 	const violations = [...checked.violations, ...extra.violations];
 	if (violations.length > 0) {
 		const first = violations[0];
-		throw new GatewayFailure('invalid', violations.map((violation) => violation.message).join('; '), {
+		throw new ItemFailure('invalid', violations.map((violation) => violation.message).join('; '), {
 			field: first.field,
 			rule: first.rule,
 		});
@@ -80,19 +80,19 @@ export function lookupBody(ctx: IExecuteFunctions, itemIndex: number): IDataObje
 	const orderId = text('orderId');
 	const orderNo = text('orderNo');
 	if (orderId === '' && orderNo === '') {
-		throw new GatewayFailure('invalid', 'Give "orderId" (your order ID) or "orderNo" (HaiPay\'s order number), or both', {
+		throw new ItemFailure('invalid', 'Give "orderId" (your order ID) or "orderNo" (HaiPay\'s order number), or both', {
 			field: 'orderId',
 			rule: 'required',
 		});
 	}
 	if (orderId.length > ORDER_ID_MAX_LENGTH) {
-		throw new GatewayFailure('invalid', `"orderId" must be at most ${ORDER_ID_MAX_LENGTH} characters (got ${orderId.length})`, {
+		throw new ItemFailure('invalid', `"orderId" must be at most ${ORDER_ID_MAX_LENGTH} characters (got ${orderId.length})`, {
 			field: 'orderId',
 			rule: 'maxLength',
 		});
 	}
 	if (orderNo.length > ORDER_NO_MAX_LENGTH) {
-		throw new GatewayFailure('invalid', `"orderNo" must be at most ${ORDER_NO_MAX_LENGTH} characters (got ${orderNo.length})`, {
+		throw new ItemFailure('invalid', `"orderNo" must be at most ${ORDER_NO_MAX_LENGTH} characters (got ${orderNo.length})`, {
 			field: 'orderNo',
 			rule: 'maxLength',
 		});

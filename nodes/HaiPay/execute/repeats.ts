@@ -1,4 +1,4 @@
-import { GatewayFailure } from '../../shared/gateway/outcome';
+import { ItemFailure } from '../../shared/gateway/outcome';
 import type { Prepared } from './types';
 
 /*
@@ -8,9 +8,9 @@ import type { Prepared } from './types';
  */
 
 /** The failure of each item whose orderId an earlier item of the run already has, by item index. */
-export function repeatedOrderIds(prepared: ReadonlyArray<Prepared | undefined>): Map<number, GatewayFailure> {
+export function repeatedOrderIds(prepared: ReadonlyArray<Prepared | undefined>): Map<number, ItemFailure> {
 	const firstOf = new Map<string, number>();
-	const repeats = new Map<number, GatewayFailure>();
+	const repeats = new Map<number, ItemFailure>();
 	prepared.forEach((request, itemIndex) => {
 		if (request?.orderId === undefined || request.orderId === '') return;
 		const first = firstOf.get(request.orderId);
@@ -19,7 +19,7 @@ export function repeatedOrderIds(prepared: ReadonlyArray<Prepared | undefined>):
 			return;
 		}
 		const message = `"orderId" ${request.orderId} is also the orderId of item ${first} of this run: HaiPay takes an orderId once, so this item was not sent`;
-		repeats.set(itemIndex, new GatewayFailure('invalid', message, { field: 'orderId', rule: 'unique' }));
+		repeats.set(itemIndex, new ItemFailure('invalid', message, { field: 'orderId', rule: 'unique' }));
 	});
 	return repeats;
 }

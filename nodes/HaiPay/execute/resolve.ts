@@ -2,22 +2,22 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { lookupOrder, type LookupResult } from '../../shared/gateway/lookup';
-import { GatewayFailure, gatewayText } from '../../shared/gateway/outcome';
+import { ItemFailure, gatewayText } from '../../shared/gateway/outcome';
 import type { CallOptions, GatewayContext } from '../../shared/gateway/request';
-import type { HaiPaySettings } from '../../shared/signing/settings';
+import type { HaiPaySettings } from '../../shared/signing/credential';
 import type { OrderKind } from '../../shared/contract/statuses';
 import { compareDecimal } from '../validation/amount';
 import { pool } from './pool';
 import type { Prepared } from './types';
 
 /** What HaiPay's proven answers say of a create whose outcome was not proven. */
-export type Resolution = { type: 'accepted'; data: IDataObject } | { type: 'failed'; failure: GatewayFailure };
+export type Resolution = { type: 'accepted'; data: IDataObject } | { type: 'failed'; failure: ItemFailure };
 
 /** One create to settle: what it sent, why its outcome is open, and when its request ended. */
 export interface Unsettled {
 	itemIndex: number;
 	prepared: Prepared;
-	failure: GatewayFailure;
+	failure: ItemFailure;
 	/** When the create's request ended (answered, failed or timed out): a create in flight lands after this. */
 	endedAt: number;
 }
@@ -54,18 +54,18 @@ function found(open: Open, data: IDataObject): Resolution {
 	const ours = plainDecimal(open.prepared.body.amount);
 	if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { type: 'accepted', data };
 	const message = `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`;
-	return { type: 'failed', failure: new GatewayFailure('duplicate', message, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) }) };
+	return { type: 'failed', failure: new ItemFailure('duplicate', message, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) }) };
 }
 
 /** "No such order", proven: after an unknown outcome the create can be sent again; after a refusal, the refusal stands. */
 function notFound(open: Open, errorMsg: string): Resolution {
 	if (open.failure.kind === 'rejected') {
 		const message = `${open.failure.message}; HaiPay's signed order query confirms it has no order with this orderId`;
-		return { type: 'failed', failure: new GatewayFailure('rejected', message, open.failure.details) };
+		return { type: 'failed', failure: new ItemFailure('rejected', message, open.failure.details) };
 	}
 	const said = errorMsg === '' ? '' : ` ("${gatewayText(errorMsg)}")`;
 	const message = `HaiPay has no order with this orderId${said}: the create did not reach it`;
-	return { type: 'failed', failure: new GatewayFailure('not_found', message, { ...open.failure.details, gatewayMessage: errorMsg }) };
+	return { type: 'failed', failure: new ItemFailure('not_found', message, { ...open.failure.details, gatewayMessage: errorMsg }) };
 }
 
 /** Takes in one proven answer: settles the create, or says when to ask again. */
@@ -105,7 +105,7 @@ function stillOpen(open: Open, how: ResolveSettings): Resolution {
 		failure.kind === 'rejected'
 			? `${failure.message}; that refusal is not signed, and querying the order for ${seconds} s did not show that nothing was created: ${open.why}`
 			: `${failure.message}; querying it for ${seconds} s did not settle it: ${open.why}`;
-	return { type: 'failed', failure: new GatewayFailure('unknown', message, failure.details) };
+	return { type: 'failed', failure: new ItemFailure('unknown', message, failure.details) };
 }
 
 /**
@@ -136,7 +136,7 @@ export async function resolveAll(ctx: GatewayContext, unsettled: Unsettled[], ho
 }
 
 /** Without the HaiPay public key no answer proves anything: an unknown outcome stays unknown, at once. */
-export function unresolvable(failure: GatewayFailure): Resolution {
+export function unresolvable(failure: ItemFailure): Resolution {
 	const message = `${failure.message}; it cannot be resolved by a query: the credential has no HaiPay public key, so no answer of HaiPay's can be proven`;
-	return { type: 'failed', failure: new GatewayFailure('unknown', message, failure.details) };
+	return { type: 'failed', failure: new ItemFailure('unknown', message, failure.details) };
 }

@@ -3,12 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { ambiguityOf } from '../../shared/signing/canonical';
 import { KeyFormatError } from '../../shared/signing/keys';
-import { GatewayFailure } from '../../shared/gateway/outcome';
+import { ItemFailure } from '../../shared/gateway/outcome';
 import { callGateway, type Answer } from '../../shared/gateway/request';
-import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/settings';
+import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/credential';
 import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
-import { runOptionsOf, type RunOptions } from './options';
+import { runOptionsOf, type RunOptions } from './runOptions';
 import { guardCreate } from './guard';
 import { dataItem } from './present';
 import { pacer, pool } from './pool';
@@ -38,7 +38,7 @@ function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettin
 	if (currency === undefined || currency === '') return undefined;
 	const app = settings.apps.find((candidate) => candidate.currency === currency);
 	if (app === undefined) {
-		throw new GatewayFailure('invalid', `The HaiPay credential holds no App ID for ${currency}: nothing was sent`, { field: 'currency', rule: 'credential' });
+		throw new ItemFailure('invalid', `The HaiPay credential holds no App ID for ${currency}: nothing was sent`, { field: 'currency', rule: 'credential' });
 	}
 	return signerFor(settings, `/${currency.toLowerCase()}/`);
 }
@@ -48,13 +48,13 @@ function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettin
  * credential must hold an App ID for the item's currency, and the string to sign must read back as exactly these
  * fields (no value may carry the `&` or `=` that join them).
  */
-export function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiPaySettings | GatewayFailure {
+export function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiPaySettings | ItemFailure {
 	let signer: HaiPaySettings;
 	try {
 		signer = namedSigner(prepared, settings) ?? signerFor(settings, prepared.path);
 	} catch (error) {
-		if (error instanceof GatewayFailure) return error;
-		return new GatewayFailure('invalid', error instanceof Error ? error.message : String(error), { field: 'currency', rule: 'credential' });
+		if (error instanceof ItemFailure) return error;
+		return new ItemFailure('invalid', error instanceof Error ? error.message : String(error), { field: 'currency', rule: 'credential' });
 	}
 	const ambiguity = ambiguityOf({ ...prepared.body, appId: signer.appId }, { arrayStyle: signer.arrayStyle });
 	if (ambiguity === undefined) return signer;
@@ -62,20 +62,20 @@ export function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiP
 	const why = ambiguity.inListElement
 		? ' in an entry: under the credential\'s Java-list array format the signed text writes a list as [a, b], so such an entry would sign like other entries'
 		: ": HaiPay's signed text joins fields with & and =, so it would let the signature stand for other fields";
-	return new GatewayFailure('invalid', `${what} must not contain "${ambiguity.character}"${why}`, { field: ambiguity.field, rule: 'separator' });
+	return new ItemFailure('invalid', `${what} must not contain "${ambiguity.character}"${why}`, { field: ambiguity.field, rule: 'separator' });
 }
 
 /** The request for one item, checked as a whole, and the App ID that signs it chosen, before anything is signed. */
 export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared {
 	const prepared = operation.prepare(ctx, itemIndex);
 	const signer = signerOfItem(prepared, settings);
-	if (signer instanceof GatewayFailure) throw signer;
+	if (signer instanceof ItemFailure) throw signer;
 	prepared.signer = signer;
 	return prepared;
 }
 
 /** One item's fate: its output, or why it failed (and, once sent, when its request ended). */
-type Result = { output: INodeExecutionData } | { failure: GatewayFailure; endedAt?: number };
+type Result = { output: INodeExecutionData } | { failure: ItemFailure; endedAt?: number };
 
 /** Sends one prepared item and turns the answer into output, or into a failure when it is not proof. */
 async function sendOne(
@@ -103,8 +103,8 @@ async function sendOne(
 	if (distrust !== undefined) {
 		const failure =
 			operation.kind === 'create'
-				? new GatewayFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${distrust})`, {})
-				: new GatewayFailure('untrusted', `HaiPay's answer could not be trusted: ${distrust}`, {});
+				? new ItemFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${distrust})`, {})
+				: new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${distrust}`, {});
 		return { failure, endedAt: Date.now() };
 	}
 	try {
@@ -138,7 +138,7 @@ function failedAt(run: Run, itemIndex: number): FailedAt {
 }
 
 /** An item checked against every rule and the credential, or why it may not be sent. */
-export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared | GatewayFailure {
+export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared | ItemFailure {
 	try {
 		return preparedRequest(ctx, operation, settings, itemIndex);
 	} catch (error) {
@@ -150,17 +150,17 @@ export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settin
  * Every item checked, before anything is sent: its rules and the credential, and, for creates, an orderId that an
  * earlier item of the run already has.
  */
-export function checkAll(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, count: number): Array<Prepared | GatewayFailure> {
+export function checkAll(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, count: number): Array<Prepared | ItemFailure> {
 	const checked = Array.from({ length: count }, (_, itemIndex) => checkedItem(ctx, operation, settings, itemIndex));
 	if (operation.kind !== 'create') return checked;
-	const repeats = repeatedOrderIds(checked.map((entry) => (entry instanceof GatewayFailure ? undefined : entry)));
+	const repeats = repeatedOrderIds(checked.map((entry) => (entry instanceof ItemFailure ? undefined : entry)));
 	return checked.map((entry, itemIndex) => repeats.get(itemIndex) ?? entry);
 }
 
 /** Checks every item before anything is sent: without "Continue On Fail" one invalid item stops the run here. */
 function prepareAll(run: Run, count: number): void {
 	checkAll(run.ctx, run.operation, run.settings, count).forEach((entry, itemIndex) => {
-		if (!(entry instanceof GatewayFailure)) {
+		if (!(entry instanceof ItemFailure)) {
 			run.prepared[itemIndex] = entry;
 			return;
 		}
@@ -203,7 +203,7 @@ async function sendAll(run: Run, sendable: number[], resolving: boolean): Promis
 }
 
 /** Whether a create's failure leaves its outcome open to a query: an unknown one, or a refusal HaiPay did not sign. */
-function isOpen(result: Result | undefined, settings: HaiPaySettings): result is { failure: GatewayFailure; endedAt: number } {
+function isOpen(result: Result | undefined, settings: HaiPaySettings): result is { failure: ItemFailure; endedAt: number } {
 	if (result === undefined || !('failure' in result) || result.endedAt === undefined) return false;
 	return result.failure.kind === 'unknown' || (result.failure.kind === 'rejected' && settings.haipayPublicKey !== '');
 }

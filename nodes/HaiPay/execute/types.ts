@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Answer, CallKind } from '../../shared/gateway/request';
-import type { HaiPaySettings } from '../../shared/signing/settings';
+import type { HaiPaySettings } from '../../shared/signing/credential';
 
 /** What one item will send: built and checked before anything is signed. */
 export interface Prepared {
@@ -40,7 +40,7 @@ export interface Operation {
 	/** A check of a create: every item runs through the create's rules and comes out valid or invalid, none sent. */
 	checkOnly?: boolean;
 	properties: INodeProperties[];
-	/** Throws a GatewayFailure of kind `invalid` when the item breaks a rule. */
+	/** Throws a ItemFailure of kind `invalid` when the item breaks a rule. */
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Prepared;
 	/**
 	 * Why an answer that HaiPay signed as a success is still not proof for this request (it names another order,

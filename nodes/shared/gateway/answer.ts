@@ -1,4 +1,4 @@
-import { GatewayFailure } from './outcome';
+import { ItemFailure } from './outcome';
 
 /** An answer read whole: its status, headers and body bytes. */
 export interface RawResponse {
@@ -38,8 +38,8 @@ class DeadlinePassed extends Error {
 	}
 }
 
-function tooLarge(limit: number): GatewayFailure {
-	return new GatewayFailure('untrusted', `HaiPay's answer is larger than ${limit} bytes, the most this node reads; it was not read`, {});
+function tooLarge(limit: number): ItemFailure {
+	return new ItemFailure('untrusted', `HaiPay's answer is larger than ${limit} bytes, the most this node reads; it was not read`, {});
 }
 
 function isStream(body: StreamedResponse['body']): body is BodyStream {

@@ -2,7 +2,7 @@ import type { ICredentialTestFunctions, ICredentialsDecrypted, IDataObject, INod
 
 import { SUCCESS_STATUS } from '../contract/envelope';
 import { balancePath } from '../contract/paths';
-import { privateKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../signing/settings';
+import { privateKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../signing/credential';
 import { sign } from '../signing/signature';
 import { verifySigned } from '../signing/verification';
 import { gatewayText } from './outcome';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { GatewayFailure, gatewayText } from './outcome';
+import { ItemFailure, gatewayText } from './outcome';
 import { callGateway, type CallOptions, type GatewayContext } from './request';
-import type { HaiPaySettings } from '../signing/settings';
+import type { HaiPaySettings } from '../signing/credential';
 import { queryPath } from '../contract/paths';
 import { exactStatus, type OrderKind } from '../contract/statuses';
 
@@ -72,7 +72,7 @@ export function unproven(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IData
 }
 
 /**
- * Queries one order and proves the answer is about it. Throws a GatewayFailure when no proven answer came:
+ * Queries one order and proves the answer is about it. Throws a ItemFailure when no proven answer came:
  * `untrusted` for an answer not signed by HaiPay or not about this order, `unavailable` after the read's retries.
  */
 export async function lookupOrder(
@@ -87,13 +87,13 @@ export async function lookupOrder(
 	};
 	const answer = await callGateway(ctx, queryPath(ref.kind, ref.currency), body, settings, { ...options, kind: 'read' });
 	if (answer.type !== 'data') {
-		throw new GatewayFailure('untrusted', 'HaiPay answered the order query without a data object', {});
+		throw new ItemFailure('untrusted', 'HaiPay answered the order query without a data object', {});
 	}
 	if (answer.verification !== 'verified') {
-		throw new GatewayFailure('untrusted', UNSIGNED_LOOKUP, {});
+		throw new ItemFailure('untrusted', UNSIGNED_LOOKUP, {});
 	}
 	const why = unproven(ref, answer.data);
-	if (why !== undefined) throw new GatewayFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
+	if (why !== undefined) throw new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
 	if (isNotFound(answer.data)) return { found: false, errorMsg: text(answer.data.errorMsg) };
 	return { found: true, data: answer.data };
 }

@@ -1,5 +1,5 @@
 /**
- * Why a call did not give a trusted answer, in terms a workflow can act on. Every failure of a create ends in
+ * Why an item did not get a trusted answer, in terms a workflow can act on. Every failure of a create ends in
  * exactly one of `invalid`, `not_sent` (nothing left this machine), `rejected` (nothing was created),
  * `duplicate` (an order with this orderId exists), `not_found` (HaiPay said, signed, it has no such order) or
  * `unknown` (the order may exist: query it before resending).
@@ -15,7 +15,8 @@ export type FailureKind =
 	| 'untrusted' // an answer that is not proven to be about the request (another order's, not an object, too large, a redirect)
 	| 'unavailable'; // a read that kept failing after its retries
 
-export class GatewayFailure extends Error {
+/** Why one item failed: a rule it broke before anything was sent, or what the gateway did or did not prove. */
+export class ItemFailure extends Error {
 	constructor(
 		readonly kind: FailureKind,
 		message: string,
@@ -30,7 +31,7 @@ export class GatewayFailure extends Error {
 		} = {},
 	) {
 		super(message);
-		this.name = 'GatewayFailure';
+		this.name = 'ItemFailure';
 	}
 }
 

@@ -2,11 +2,11 @@ import type { IAdditionalCredentialOptions, IAllExecuteFunctions, IDataObject, I
 import { sleep } from 'n8n-workflow';
 
 import { EXCEPTION_STATUS, SUCCESS_CODE, SUCCESS_STATUS, type Envelope } from '../contract/envelope';
-import { GatewayFailure, gatewayText } from './outcome';
+import { ItemFailure, gatewayText } from './outcome';
 import { readAnswer, type RawResponse } from './answer';
 import { redactText, redactValue } from './redact';
 import { refusalOutcome } from '../contract/refusals';
-import type { HaiPaySettings } from '../signing/settings';
+import type { HaiPaySettings } from '../signing/credential';
 import { verifySigned, withoutSign, type Verification } from '../signing/verification';
 
 /** What a gateway call needs of n8n: the node's execution context or a trigger's webhook context. */
@@ -142,19 +142,19 @@ async function post(ctx: GatewayContext, path: string, body: IDataObject, option
 }
 
 /** A failure that a read may retry; for a create the same events mean the outcome is unknown. */
-function transient(message: string, details: GatewayFailure['details']): GatewayFailure {
-	return new GatewayFailure('unavailable', message, details);
+function transient(message: string, details: ItemFailure['details']): ItemFailure {
+	return new ItemFailure('unavailable', message, details);
 }
 
-function refusal(kind: CallKind, code: string, message: string): GatewayFailure {
+function refusal(kind: CallKind, code: string, message: string): ItemFailure {
 	const details = { errorCode: code, gatewayMessage: message };
 	const said = `${message || 'no message'} (error ${code || 'none'})`;
 	const outcome = refusalOutcome(code, message);
 	if (outcome === 'duplicate' && kind === 'create') {
-		return new GatewayFailure('duplicate', `HaiPay already has an order with this orderId: ${said}`, details);
+		return new ItemFailure('duplicate', `HaiPay already has an order with this orderId: ${said}`, details);
 	}
 	if (outcome === 'unknown') return transient(`HaiPay reported a problem it could not finish: ${said}`, details);
-	return new GatewayFailure('rejected', `HaiPay refused the request: ${said}`, details);
+	return new ItemFailure('rejected', `HaiPay refused the request: ${said}`, details);
 }
 
 /**
@@ -170,7 +170,7 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400) {
 		// Not retried even for a read: a gateway that redirects is not the one the credential names.
-		throw new GatewayFailure('untrusted', `HaiPay answered with a redirect (HTTP ${statusCode}), which is never followed`, {
+		throw new ItemFailure('untrusted', `HaiPay answered with a redirect (HTTP ${statusCode}), which is never followed`, {
 			httpStatus: statusCode,
 		});
 	}
@@ -208,17 +208,17 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	}
 	const verification = await verifySigned(data as IDataObject, settings);
 	if (verification === 'invalid') {
-		throw new GatewayFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
+		throw new ItemFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
 	}
 	// Redacted only now: the signature covers what the gateway sent, and nothing of it is repeated before this.
 	return { type: 'data', data: redactValue(withoutSign(data as IDataObject), settings.secrets) as IDataObject, verification };
 }
 
 /** For a create, anything but a clear answer means the order may exist. */
-function asCreateFailure(failure: GatewayFailure): GatewayFailure {
+function asCreateFailure(failure: ItemFailure): ItemFailure {
 	if (failure.kind === 'rejected' || failure.kind === 'not_sent' || failure.kind === 'duplicate') return failure;
 	const why = failure.kind === 'signature' ? 'its answer could not be trusted' : failure.message;
-	return new GatewayFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${why})`, failure.details);
+	return new ItemFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${why})`, failure.details);
 }
 
 async function attempt(ctx: GatewayContext, path: string, body: IDataObject, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
@@ -228,10 +228,10 @@ async function attempt(ctx: GatewayContext, path: string, body: IDataObject, set
 		(error: unknown) => ({ error, code: errorCode(error) }),
 	);
 	if ('response' in sent) return await interpret(sent.response, settings, options);
-	if (sent.error instanceof GatewayFailure) throw sent.error;
+	if (sent.error instanceof ItemFailure) throw sent.error;
 	const { code } = sent;
 	if (code !== undefined && NOT_SENT_CODES.has(code)) {
-		throw new GatewayFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, { cause: code });
+		throw new ItemFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, { cause: code });
 	}
 	throw transient(`HaiPay did not answer: ${lostBecause(code, timeoutMs)}`, { cause: code });
 }
@@ -241,9 +241,9 @@ function pastDeadline(options: CallOptions, waitMs = 0): boolean {
 	return options.deadline !== undefined && Date.now() + waitMs + MIN_ATTEMPT_MS > options.deadline;
 }
 
-function tooLate(kind: CallKind): GatewayFailure {
+function tooLate(kind: CallKind): ItemFailure {
 	const message = `HaiPay was not asked: less than ${MIN_ATTEMPT_MS} ms remained before the deadline`;
-	return new GatewayFailure(kind === 'create' ? 'not_sent' : 'unavailable', message, { cause: 'DEADLINE' });
+	return new ItemFailure(kind === 'create' ? 'not_sent' : 'unavailable', message, { cause: 'DEADLINE' });
 }
 
 /**
@@ -261,7 +261,7 @@ export async function callGateway(
 	const settle = async () =>
 		await attempt(ctx, path, body, settings, options).then(
 			(answer) => ({ answer }),
-			(error: unknown) => ({ failure: error instanceof GatewayFailure ? error : new GatewayFailure('unavailable', String(error)) }),
+			(error: unknown) => ({ failure: error instanceof ItemFailure ? error : new ItemFailure('unavailable', String(error)) }),
 		);
 	if (pastDeadline(options)) throw tooLate(options.kind);
 	if (options.kind === 'create') {

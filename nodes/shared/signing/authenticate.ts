@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 import { UserError } from 'n8n-workflow';
 
 import { ambiguityOf } from './canonical';
-import { privateKeyOf, settingsFor, signerFor } from './settings';
+import { privateKeyOf, settingsFor, signerFor } from './credential';
 import { sign } from './signature';
 
 /**

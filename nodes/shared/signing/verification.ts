@@ -1,4 +1,4 @@
-import { publicKeyOf, type HaiPaySettings } from './settings';
+import { publicKeyOf, type HaiPaySettings } from './credential';
 import { verify } from './signature';
 
 /**

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { currencyOptions } from '../../../shared/contract/currencies';
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
 import { ORDER_NO_MAX_LENGTH, VOUCHER_LANGUAGES, VOUCHER_ORDER_NOS_MAX } from '../../../shared/contract/rules/reads';
-import { GatewayFailure, gatewayText } from '../../../shared/gateway/outcome';
+import { ItemFailure, gatewayText } from '../../../shared/gateway/outcome';
 import { parameterValue } from '../../execute/parameters';
 import { dataItem } from '../../execute/present';
 import type { Operation, Prepared } from '../../execute/types';
@@ -145,14 +145,14 @@ export const downloadVoucher: Operation = {
 	prepare(ctx, itemIndex) {
 		const orderNos = parseOrderNos(parameterValue(ctx, itemIndex, 'orderNos', ''));
 		if (orderNos.length === 0 || orderNos.length > VOUCHER_ORDER_NOS_MAX) {
-			throw new GatewayFailure('invalid', `"orderNos" must list 1 to ${VOUCHER_ORDER_NOS_MAX} order numbers (got ${orderNos.length})`, {
+			throw new ItemFailure('invalid', `"orderNos" must list 1 to ${VOUCHER_ORDER_NOS_MAX} order numbers (got ${orderNos.length})`, {
 				field: 'orderNos',
 				rule: orderNos.length === 0 ? 'required' : 'maxItems',
 			});
 		}
 		const long = orderNos.find((orderNo) => orderNo.length > ORDER_NO_MAX_LENGTH);
 		if (long !== undefined) {
-			throw new GatewayFailure('invalid', `"orderNos" entries must be at most ${ORDER_NO_MAX_LENGTH} characters (got one of ${long.length})`, {
+			throw new ItemFailure('invalid', `"orderNos" entries must be at most ${ORDER_NO_MAX_LENGTH} characters (got one of ${long.length})`, {
 				field: 'orderNos',
 				rule: 'maxLength',
 			});
@@ -160,7 +160,7 @@ export const downloadVoucher: Operation = {
 		const isAmount = Number(ctx.getNodeParameter('isAmount', itemIndex, 0));
 		const lang = ctx.getNodeParameter('lang', itemIndex, 'en') as string;
 		if (!(VOUCHER_LANGUAGES as readonly string[]).includes(lang)) {
-			throw new GatewayFailure('invalid', `"lang" must be zh or en (got "${lang}")`, { field: 'lang', rule: 'enum' });
+			throw new ItemFailure('invalid', `"lang" must be zh or en (got "${lang}")`, { field: 'lang', rule: 'enum' });
 		}
 		const body: IDataObject = {
 			orderNos,

@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { settingsFor, type HaiPaySettings } from '../shared/signing/settings';
+import { settingsFor, type HaiPaySettings } from '../shared/signing/credential';
 
 /*
  * n8n decrypts a credential for a webhook through a fresh expression isolate and a database read: about half of
