@@ -13,6 +13,7 @@ export const CURRENCIES = {
 	SAR: 'Saudi Riyal',
 	IDR: 'Indonesian Rupiah',
 	USDC: 'USD Coin',
+	PHP: 'Philippine Peso',
 } as const;
 
 export type Currency = keyof typeof CURRENCIES;

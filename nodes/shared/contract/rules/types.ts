@@ -40,6 +40,8 @@ export interface AmountRule {
 	max?: string;
 	/** An extra pattern the contract gives verbatim (NGN). */
 	pattern?: RegExp;
+	/** `pattern` in words, for the error message. */
+	patternText?: string;
 	unit: string;
 }
 
