@@ -57,3 +57,32 @@ describe('Collection → Create', () => {
 		expect((payType?.options ?? []).map((option) => (option as { value: string }).value).sort()).toEqual(['EWALLET', 'QR', 'VA']);
 	});
 });
+
+describe('Collection → Refund and Get Refund', () => {
+	it('asks for the Refund ID (sent as orderId) and the collection\'s order number, and nothing else', () => {
+		const parameters = resolved({ resource: 'collection', operation: 'refund' });
+		expect(Object.keys(parameters).sort()).toEqual(['createNotice', 'currency', 'operation', 'options', 'orderId', 'orderNo', 'refundNotice', 'resource'].sort());
+		const labels = description.properties.filter((property) => property.displayOptions?.show?.operation?.includes('refund') === true && ['orderId', 'orderNo'].includes(property.name));
+		expect(labels.map((property) => [property.name, property.displayName, property.required])).toEqual([
+			['orderId', 'Refund ID', true],
+			['orderNo', 'Collection Order Number', true],
+		]);
+		expect(parameters.currency).toBe('USD');
+	});
+
+	it('gives the refund the create\'s options (Resolve Unknown Outcomes ...), not the reads\'', () => {
+		const options = description.properties.filter((property) => property.name === 'options');
+		const shown = options.filter((property) => {
+			const show = property.displayOptions?.show?.operation;
+			const hide = property.displayOptions?.hide?.operation;
+			return show !== undefined ? show.includes('refund') : hide?.includes('refund') !== true;
+		});
+		expect(shown).toHaveLength(1);
+		expect((shown[0].options ?? []).map((option) => (option as { name: string }).name)).toContain('resolveUnknown');
+	});
+
+	it('looks a refund up by Refund ID or refund number', () => {
+		const parameters = resolved({ resource: 'collection', operation: 'getRefund' });
+		expect(Object.keys(parameters).sort()).toEqual(['currency', 'operation', 'options', 'orderId', 'refundNo', 'resource'].sort());
+	});
+});

@@ -152,7 +152,10 @@ export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settin
 export function checkAll(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, count: number): Array<Prepared | GatewayFailure> {
 	const checked = Array.from({ length: count }, (_, itemIndex) => checkedItem(ctx, operation, settings, itemIndex));
 	if (operation.kind !== 'create') return checked;
-	const repeats = repeatedOrderIds(checked.map((entry) => (entry instanceof GatewayFailure ? undefined : entry)));
+	const repeats = repeatedOrderIds(
+		checked.map((entry) => (entry instanceof GatewayFailure ? undefined : entry)),
+		operation.uniqueFields,
+	);
 	return checked.map((entry, itemIndex) => repeats.get(itemIndex) ?? entry);
 }
 

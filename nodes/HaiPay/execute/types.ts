@@ -57,6 +57,8 @@ export interface Operation {
 	properties: INodeProperties[];
 	/** How an open outcome of this create is settled; by default its order query (`/{ccy}/pay|collect/query`). */
 	settlement?: Settlement;
+	/** Fields no two items of one run may share, beside the orderId (a refund's orderNo: a payment is refunded once). */
+	uniqueFields?: readonly string[];
 	/** Advice on a failed item where it differs from a create's or a read's (a refund's speaks of its Refund ID). */
 	advice?: Partial<Record<FailureKind, string>>;
 	/** Throws a GatewayFailure of kind `invalid` when the item breaks a rule. */
