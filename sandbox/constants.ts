@@ -1,5 +1,5 @@
 /** Every currency the contract's paths know; the generic query and ledger paths exist for each. */
-export const KNOWN_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT', 'USD', 'BRL', 'MYR', 'SAR', 'IDR', 'USDC'];
+export const KNOWN_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT', 'USD', 'BRL', 'MYR', 'SAR', 'IDR', 'USDC', 'PHP'];
 
 export const SUCCESS_CODE = '00000000';
 
@@ -20,4 +20,6 @@ export const ERROR_CODES = {
 	unknownEndpoint: '4040',
 	methodNotAllowed: '4050',
 	internal: '5000',
+	refundRefused: '4012',
+	unknownRefund: '4013',
 } as const;

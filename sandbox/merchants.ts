@@ -50,6 +50,7 @@ export const DEFAULT_APP_IDS: ReadonlyArray<[number, string]> = [
 	[1009, 'SAR'],
 	[1010, 'IDR'],
 	[1011, 'USDC'],
+	[1012, 'PHP'],
 ];
 
 export const DEFAULT_BALANCE = '1000000000.00';
