@@ -64,13 +64,13 @@ export class RefundBook {
 	private refundable(merchant: Merchant, orderNo: string): Order {
 		const order = this.book.orders.get(orderNo);
 		if (!order || order.appId !== merchant.appId || order.kind !== 'collection') {
-			throw new GatewayError(ERROR_CODES.refundRefused, `refund refused: ${orderNo} is not a collection of appId ${merchant.appId}`);
+			throw new GatewayError(ERROR_CODES.refundRefused, `refund not allowed: ${orderNo} is not a collection of appId ${merchant.appId}`);
 		}
 		if (!PAID.includes(order.status)) {
-			throw new GatewayError(ERROR_CODES.refundRefused, `refund refused: order ${orderNo} is not paid (status ${order.status})`);
+			throw new GatewayError(ERROR_CODES.refundRefused, `refund not allowed: order ${orderNo} is not paid (status ${order.status})`);
 		}
 		const earlier = [...this.refunds.values()].find((refund) => refund.orderNo === orderNo && refund.status !== 'FAILED');
-		if (earlier) throw new GatewayError(ERROR_CODES.refundRefused, `refund refused: order ${orderNo} is already refunded (${earlier.refundNo})`);
+		if (earlier) throw new GatewayError(ERROR_CODES.refundRefused, `refund not allowed: order ${orderNo} is already refunded (${earlier.refundNo})`);
 		return order;
 	}
 
