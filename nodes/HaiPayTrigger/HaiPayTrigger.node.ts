@@ -186,7 +186,7 @@ export class HaiPayTrigger implements INodeType {
  */
 function ambiguityReply(assessment: Emitting, options: Options, replies: Replies): IWebhookResponseData | undefined {
 	const { ambiguity, unlisted } = assessment;
-	if (ambiguity === undefined) return unlisted === undefined ? undefined : unlistedReply(unlisted, options, replies);
+	if (ambiguity === undefined) return unlisted === undefined ? undefined : unlistedReply(unlisted, options, replies, assessment.order.kind === 'refund');
 	const where = `the ${ambiguity.part === 'name' ? 'name' : 'value'} of the field ${shown(ambiguity.field)} holds ${ambiguity.character}, so its signed string could be read as other fields`;
 	if (ambiguity.identifying) return replies.notYet(422, AMBIGUOUS, `${where}; a field that names the order must never hold one`);
 	if (options.confirm) return undefined;
@@ -198,8 +198,12 @@ function ambiguityReply(assessment: Emitting, options: Options, replies: Replies
 }
 
 /** A callback with a field outside the contract's list: its signed text could be another split of known fields. */
-function unlistedReply(field: string, options: Options, replies: Replies): IWebhookResponseData | undefined {
+function unlistedReply(field: string, options: Options, replies: Replies, refund: boolean): IWebhookResponseData | undefined {
 	if (options.confirm) return undefined;
+	if (refund) {
+		const why = 'it names a refund (refundNo): HaiPay documents no refund callback, so its fields are not known';
+		return replies.notYet(422, AMBIGUOUS, `${why}; turn on Confirm With HaiPay to accept it once HaiPay's refund query shows that refund with its status`);
+	}
 	return replies.notYet(
 		422,
 		AMBIGUOUS,

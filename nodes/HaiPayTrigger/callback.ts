@@ -50,6 +50,10 @@ export interface OrderFacts {
 	orderNo?: string;
 	/** The status as an integer, when it is one. */
 	status?: number;
+	/** The status as received, for a refund, whose status values are not published and may be words. */
+	statusText?: string;
+	/** A refund-shaped callback's refund number. */
+	refundNo?: string;
 	currency?: string;
 	kind: OutputKind;
 }
@@ -214,10 +218,12 @@ function emitted(body: ExactBody, signed: Record<string, unknown>, verified: boo
 	if (filteredOut !== undefined) return { action: 'acknowledge', log: filteredOut };
 
 	const kind = kindOf(view, options.kind);
+	const refund = kind === 'refund';
 	const item: IDataObject = { ...(view as IDataObject) };
-	if (kind !== 'payout' || tokenOf(view) !== null) item.tokenID = tokenOf(view) as IDataObject[string];
-	item.statusLabel = statusLabel(view.status, kind === 'unknown' ? undefined : kind) ?? null;
-	item.statusGroup = statusGroup(view.status);
+	if ((kind !== 'payout' && !refund) || tokenOf(view) !== null) item.tokenID = tokenOf(view) as IDataObject[string];
+	// A refund's status values are not published (docs/haipay-facts.md): no label, no group, whatever it holds.
+	item.statusLabel = refund ? null : (statusLabel(view.status, kind === 'unknown' ? undefined : kind) ?? null);
+	item.statusGroup = refund ? 'unknown' : statusGroup(view.status);
 	item.kind = kind;
 	item.verified = verified;
 	item.dedupKey = dedupKey(view) ?? `body:${createHash('sha256').update(body.text).digest('hex').slice(0, 16)}`;
@@ -229,6 +235,7 @@ function emitted(body: ExactBody, signed: Record<string, unknown>, verified: boo
 		status: exactStatus(view.status),
 		currency: textOf(signed.currency)?.toUpperCase(),
 		kind,
+		...(refund ? { refundNo: textOf(signed.refundNo), statusText: textOf(signed.status) } : {}),
 	};
 	const found = verified ? ambiguityOf(signed, { arrayStyle: settings.arrayStyle }) : undefined;
 	const ambiguity = found === undefined ? undefined : { ...found, identifying: IDENTIFYING.has(found.field) || found.part === 'name' };

@@ -30,7 +30,7 @@ function statusPart(value: unknown): string {
  */
 export function dedupKey(body: Record<string, unknown>): string | undefined {
 	const mark = statusMark(body);
-	if (mark === undefined) return undefined;
+	if (mark === undefined || refundPart(body) !== '') return mark;
 	const status = exactStatus(body.status);
 	if (status === undefined || !REPEATING_STATUSES.includes(status)) return mark;
 	return `${mark}|${JSON.stringify([part(body.amount), part(body.payTime)])}`;
@@ -51,8 +51,15 @@ export function finalMark(body: Record<string, unknown>): string | undefined {
 	return mark !== undefined && mark !== dedupKey(body) ? mark : undefined;
 }
 
-/** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one. */
+/** A refund-shaped callback's refund number: its `orderNo` is the refunded payment's, shared with that payment's own results. */
+function refundPart(body: Record<string, unknown>): string {
+	return part(body.refundNo);
+}
+
+/** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one; a refund's own `refund:<refundNo>`. */
 export function orderPart(body: Record<string, unknown>): string | undefined {
+	const refundNo = refundPart(body);
+	if (refundNo !== '') return `refund:${refundNo}`;
 	const orderNo = part(body.orderNo);
 	const orderId = part(body.orderId);
 	const order = orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
@@ -85,7 +92,8 @@ export function confirmingNow(scope: string): Set<string> {
 export function finalBefore(recall: Recall, body: Record<string, unknown>): string | undefined {
 	const order = orderPart(body);
 	const status = statusPart(body.status);
-	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection.
-	if (order === undefined || !EARLIER.includes(status)) return undefined;
+	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection; so is
+	// every refund status, whose values HaiPay does not publish.
+	if (order === undefined || !EARLIER.includes(status) || refundPart(body) !== '') return undefined;
 	return FINAL.find((final) => recall(`${order}|${final}`));
 }
