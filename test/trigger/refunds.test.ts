@@ -77,7 +77,7 @@ describe('refund-shaped callbacks reaching the trigger in n8n', () => {
 	async function refundInSandbox(): Promise<Refund> {
 		sequence += 1;
 		const key = loadPrivateKey(TEST_KEYS.merchantPkcs8);
-		const post = async (path: string, body: IDataObject) => {
+		const post = async (path: string, body: Record<string, unknown>) => {
 			const response = await fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, sign: signBody(body, SECRET, key, 'json') }) });
 			return ((await response.json()) as { data: IDataObject }).data;
 		};
@@ -87,7 +87,7 @@ describe('refund-shaped callbacks reaching the trigger in n8n', () => {
 		return sandbox.control.refund(String(made.refundNo)) as Refund;
 	}
 
-	function callbackOf(refund: Refund, overrides: IDataObject = {}): IDataObject {
+	function callbackOf(refund: Refund, overrides: IDataObject = {}): Record<string, unknown> {
 		const body = refundCallback({ orderId: refund.orderId, orderNo: refund.orderNo, refundNo: refund.refundNo, amount: refund.amount, status: refund.status, ...overrides });
 		return signedByPlatform(body, SECRET);
 	}

@@ -8,12 +8,13 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { canonicalFields } from '../../nodes/shared/signing/canonical';
 import { settingsOf } from '../../nodes/shared/signing/settings';
 import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
+import { LOCAL_COLLECTION_RULES } from '../../nodes/shared/contract/rules/localCollection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
 import type { HaiPaySettings } from '../../nodes/shared/signing/settings';
-import { PAYOUTS } from '../fixtures/bodies';
+import { LOCAL_COLLECTIONS, PAYOUTS } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { BASES } from '../helpers/rows';
 
@@ -80,6 +81,19 @@ const settings = settingsOf({
 
 const RULES = { ...PAYOUT_RULES, USD: MIT_RULES } as const;
 
+/** A valid item per currency: the payouts', the USD card collection's, and the local collections'. */
+const ITEMS: Record<string, Record<string, unknown>> = {
+	...BASES,
+	...Object.fromEntries(Object.entries(LOCAL_COLLECTIONS).map(([currency, fields]) => [`local:${currency}`, { orderId: `${currency}-1`, ...fields }])),
+};
+
+/** The currencies an operation takes, as it would be asked for them: a create's own, and reads of several kinds. */
+function currenciesOf(operation: Operation): string[] {
+	if (operation.kind !== 'create') return ['TZS', 'USDC', 'BRL', 'USD', 'TZS&x=1'];
+	if (operation.resource === 'payout') return Object.keys(PAYOUT_RULES);
+	return operation.operation === 'create' ? ['USD', ...Object.keys(LOCAL_COLLECTION_RULES)] : ['USD'];
+}
+
 function prepare(ctx: IExecuteFunctions, operation: Operation, using: HaiPaySettings): { prepared: Prepared } | { problem: unknown } {
 	try {
 		return { prepared: preparedRequest(ctx, operation, using, 0) };
@@ -94,10 +108,11 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 		let accepted = 0;
 		let refused = 0;
 		for (let round = 0; round < 400; round++) {
-			const currencies = operation.kind === 'create' ? (operation.resource === 'payout' ? Object.keys(PAYOUT_RULES) : ['USD']) : ['TZS', 'USDC', 'BRL', 'TZS&x=1'];
+			const currencies = currenciesOf(operation);
 			const currency = currencies[Math.floor(next() * currencies.length)];
-			const rules = RULES[currency as keyof typeof RULES];
-			const json: Record<string, unknown> = { ...BASES[currency] };
+			const local = operation.resource === 'collection' && operation.operation === 'create' && currency !== 'USD';
+			const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[currency as keyof typeof RULES];
+			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : BASES[currency]) };
 			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
 			const parameters: Record<string, unknown> = {
 				resource: operation.resource,
