@@ -15,12 +15,27 @@ import type { Workflow } from './workflows';
  * earlier run weigh on this one.
  */
 
-/** The fault proxy and the business-step counter serve the end-to-end part (bench/e2e.ts). */
-export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
+/**
+ * Clear of `npm start` and the e2e tests (5678, their task runners on 5679, 5689 and 5690) and of the queue-mode
+ * playground, tests and benchmark (5720 up to about 5930). The fault proxy and the business-step counter serve the
+ * end-to-end part (bench/e2e.ts).
+ */
+export const BENCH_PORTS = { n8n: 5960, runner: 5961, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
 export const WORK = join(__dirname, '.work');
 
 /** `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say). */
 const N8N_FLAGS = (process.env.BENCH_N8N_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+
+/**
+ * `BENCH_N8N_ENV`: n8n settings for every n8n server the benchmark starts, as `NAME=value` words, to measure an
+ * operator's setting (`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true`, say) against n8n's defaults.
+ */
+export const N8N_SETTINGS: Record<string, string> = Object.fromEntries(
+	(process.env.BENCH_N8N_ENV ?? '')
+		.split(/\s+/)
+		.filter((word) => word.includes('='))
+		.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+);
 
 export interface BenchStack {
 	sandbox: Sandbox;
@@ -107,6 +122,7 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			extraEnv: {
 				// The baseline's Code node signs with Node's crypto, as a merchant's own would.
 				NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
+				...N8N_SETTINGS,
 				...extraEnv,
 			},
 		};

@@ -1,5 +1,7 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { settingsFor, type HaiPaySettings } from '../shared/signing/settings';
+
 /*
  * n8n decrypts a credential for a webhook through a fresh expression isolate and a database read: about half of
  * what a callback cost on top of n8n's own Webhook node (bench/results.md, "Where a callback's time goes"). A burst
@@ -10,15 +12,21 @@ import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-work
 
 export const CREDENTIAL_TTL_MS = 10_000;
 
+/** The credential as n8n gives it (Confirm With HaiPay hands it on to its query), and the settings derived from it. */
+export interface TriggerCredential {
+	data: ICredentialDataDecryptedObject;
+	settings: HaiPaySettings;
+}
+
 const read = new Map<string, { at: number; data: ICredentialDataDecryptedObject }>();
 
-/** The trigger's credential, as n8n gives it, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
-export async function triggerCredential(ctx: IWebhookFunctions): Promise<ICredentialDataDecryptedObject> {
+/** The trigger's credential, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
+export async function triggerCredential(ctx: IWebhookFunctions): Promise<TriggerCredential> {
 	const id = ctx.getNode().credentials?.haiPayApi?.id;
 	const now = Date.now();
 	const cached = id ? read.get(id) : undefined;
-	if (cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS) return cached.data;
-	const data = await ctx.getCredentials('haiPayApi');
-	if (id) read.set(id, { at: now, data });
-	return data;
+	const fresh = cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS;
+	const data = fresh ? cached.data : await ctx.getCredentials('haiPayApi');
+	if (!fresh && id) read.set(id, { at: now, data });
+	return { data, settings: settingsFor(data) };
 }

@@ -2,7 +2,8 @@ import { amount, appId, email, nonEmptyText, orderId, partnerUserId, phone, sign
 
 /**
  * HaiPay's BRL collection page (docs/haipay-facts.md): the payer's CPF in `inBankNo`, a name of letters, spaces, !
- * and -, and an amount "Range: 1-99999" with the page's pattern, which asks for two decimals. The redirects are
+ * and -, and an amount by the page's pattern (two decimals, up to 99999.99); its text's "Range: 1-99999" is not
+ * checked where the pattern allows more. The redirects are
  * required on the older page's table. `payType`/`inBankCode` (QR, PIX) come from merchant configuration: any text.
  */
 export const brlCollectApply: Schema = {
@@ -14,7 +15,7 @@ export const brlCollectApply: Schema = {
 		name: { type: 'string', minLength: 1, maxLength: 30, pattern: '^[A-Za-z\\s!-]+$' },
 		phone,
 		email,
-		amount: amount('^(?:[1-9]\\d{0,4}|0)(?:\\.\\d{2})$', { min: '1', max: '99999' }),
+		amount: amount('^(?:[1-9]\\d{0,4}|0)(?:\\.\\d{2})$', { minExclusive: '0' }),
 		payType: nonEmptyText,
 		inBankCode: nonEmptyText,
 		inBankNo: { type: 'string', pattern: '^\\d{11}$', hint: "the payer's CPF, 11 digits" },

@@ -1,7 +1,7 @@
 /**
- * examples/7-pix.json: its PIX QR collection node, exactly as saved, run in n8n-core against the sandbox on the item
- * its "Order" node makes; and its PIX payout node kept disabled until BRL payouts exist. (The example's other nodes
- * are n8n's own Set and Manual Trigger, which the e2e suite runs on a real n8n.)
+ * examples/7-pix.json: its PIX QR collection and PIX payout nodes, exactly as saved, run in n8n-core against the
+ * sandbox on the items its "Order" and "Payee" nodes make. (The example's other nodes are n8n's own Set and Manual
+ * Trigger, which run on a real n8n only.)
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -48,10 +48,14 @@ describe('examples/7-pix.json', () => {
 		expect(await run()).toMatchObject({ outcome: 'duplicate', errorCode: '4006' });
 	});
 
-	it('keeps the PIX payout disabled and marked for the merge with BRL payouts', () => {
-		const payout = byName('PIX payout');
-		expect(payout.disabled).toBe(true);
-		expect(payout.parameters).toMatchObject({ resource: 'payout', operation: 'create', currency: 'BRL', accountType: 'EWALLET', bankCode: 'PIX', identifyType: 'CPF' });
-		expect(byName('Merge note').parameters.content).toContain('MERGE');
+	it('the PIX payout, as saved, pays the CPF key; a second run is a duplicate', async () => {
+		const node = byName('PIX payout');
+		expect(node.disabled).toBeUndefined();
+		expect(node.credentials?.haiPayApi).toEqual({ id: `hpsandbox${APP_IDS.BRL}`, name: 'HaiPay Sandbox BRL' });
+		const payee = setOutput('Payee');
+		const run = async () => (await runNode(sandbox, { currency: 'BRL', parameters: node.parameters as INodeParameters, items: [payee], settings: { onError: 'continueRegularOutput' } })).jsonOf(NODE)[0];
+		expect(await run()).toMatchObject({ outcome: 'accepted', orderId: payee.orderId, currency: 'BRL' });
+		expect(sandbox.requests.find((request) => request.path === '/brl/pay/apply')?.body).toMatchObject({ bankCode: 'PIX', identifyType: 'CPF', accountNo: payee.cpf, amount: '500.00' });
+		expect(await run()).toMatchObject({ outcome: 'duplicate', errorCode: '4006' });
 	});
 });

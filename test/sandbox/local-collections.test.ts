@@ -38,8 +38,8 @@ const REQUIRED = ['orderId', 'name', 'phone', 'email', 'amount', 'payType', 'inB
 
 describe.each([
 	['BRL', [
-		['amount 1.00', { amount: '1.00' }, true], ['amount 0.99', { amount: '0.99' }, 'amount'],
-		['amount 99999.00', { amount: '99999.00' }, true], ['amount 99999.01', { amount: '99999.01' }, 'amount'],
+		['amount 0.01', { amount: '0.01' }, true], ['amount 0.00', { amount: '0.00' }, 'amount'],
+		['amount 99999.99', { amount: '99999.99' }, true], ['amount 100000.00', { amount: '100000.00' }, 'amount'],
 		['amount without decimals', { amount: '300' }, 'amount'], ['amount with one decimal', { amount: '300.5' }, 'amount'],
 		['CPF of 11 digits', { inBankNo: '00000000000' }, true], ['CPF of 10 digits', { inBankNo: '1234567890' }, 'inBankNo'],
 		['CPF with dots', { inBankNo: '123.456.789-09' }, 'inBankNo'],

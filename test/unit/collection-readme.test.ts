@@ -1,6 +1,6 @@
 /**
- * The README's table of local-currency collections is what the contract module's rules say, cell for cell, as the
- * payout table is (contract.test.ts).
+ * The table of local-currency collections in docs/haipay-node.md is what the contract module's rules say, cell for
+ * cell, as the payout table is (contract.test.ts); the README's Operations table lists the Collection operations.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
@@ -9,6 +9,7 @@ import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
 import type { FieldRule, RequestRules } from '../../nodes/shared/contract/rules/types';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+const NODE_PAGE = readFileSync(join(__dirname, '..', '..', 'docs', 'haipay-node.md'), 'utf8');
 
 function grouped(decimal: string): string {
 	return decimal.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -22,7 +23,9 @@ function amountCell(rule: FieldRule): string {
 			? `${grouped(amount.min)}–${grouped(amount.max)}`
 			: amount.min !== undefined
 				? `at least ${grouped(amount.min)}`
-				: '> 0';
+				: amount.max !== undefined
+					? `> 0, at most ${grouped(amount.max)}`
+					: '> 0';
 	const decimals =
 		amount.exactDecimals !== undefined
 			? `exactly ${amount.exactDecimals} decimals`
@@ -59,15 +62,15 @@ export function localCollectionTable(): string {
 	return [...header, ...Object.entries(ENDPOINTS.localCollectionApply.rules).map(([currency, rules]) => row(currency, rules))].join('\n');
 }
 
-describe('the README', () => {
-	it("has the local-currency collection table its rules give", () => {
+describe('the documentation', () => {
+	it('has the local-currency collection table its rules give', () => {
 		const table = localCollectionTable();
-		// On a change of the rules, paste the table printed here into the README.
-		if (!README.includes(table)) console.log(table);
-		expect(README).toContain(table);
+		// On a change of the rules, paste the table printed here into docs/haipay-node.md.
+		if (!NODE_PAGE.includes(table)) console.log(table);
+		expect(NODE_PAGE).toContain(table);
 	});
 
 	it('lists every operation of the Collection resource', () => {
-		for (const line of ['| Collection | Refund |', '| Collection | Get Refund |']) expect(README).toContain(line);
+		for (const page of [README, NODE_PAGE]) for (const line of ['| Collection | Refund |', '| Collection | Get Refund |']) expect(page).toContain(line);
 	});
 });

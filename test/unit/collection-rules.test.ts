@@ -45,8 +45,8 @@ const CASES: Record<LocalCollectionCurrency, Case[]> = {
 		emailCase,
 		{
 			field: 'amount',
-			ok: ['1.00', '300.00', '99999.00', [300, '300.00'], [1.5, '1.50']],
-			bad: [['0.99', 'amount'], ['99999.01', 'amount'], ['300', 'amount'], ['300.0', 'amount'], ['300.000', 'amount'], ['1,000.00', 'amount'], ['0.00', 'amount'], ['', 'required']],
+			ok: ['0.01', '1.00', '300.00', '99999.99', [300, '300.00'], [1.5, '1.50']],
+			bad: [['100000.00', 'amount'], ['300', 'amount'], ['300.0', 'amount'], ['300.000', 'amount'], ['1,000.00', 'amount'], ['0.00', 'amount'], ['', 'required']],
 		},
 		required('payType', ['QR']),
 		required('inBankCode', ['PIX']),
@@ -174,8 +174,8 @@ describe('amount messages', () => {
 		expect(violations[0].message).toBe('"amount" must be a whole amount or one with exactly two decimals, e.g. 500 or 500.50 (got "500.5")');
 	});
 
-	it('say the BRL bounds with the unit', () => {
-		const { violations } = checkRequest(LOCAL_COLLECTION_RULES.BRL, { ...base('BRL'), amount: '0.99' });
-		expect(violations[0].message).toBe('"amount" must be at least 1 BRL (got 0.99)');
+	it('say the BRL bound with the unit', () => {
+		const { violations } = checkRequest(LOCAL_COLLECTION_RULES.BRL, { ...base('BRL'), amount: '100000.00' });
+		expect(violations[0].message).toBe('"amount" must be at most 99,999.99 BRL (got 100,000.00)');
 	});
 });

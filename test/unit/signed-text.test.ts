@@ -10,6 +10,7 @@ import { settingsOf } from '../../nodes/shared/signing/settings';
 import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
 import { LOCAL_COLLECTION_RULES } from '../../nodes/shared/contract/rules/localCollection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
+import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
@@ -79,7 +80,7 @@ const settings = settingsOf({
 	privateKey: TEST_KEYS.merchantPkcs8,
 });
 
-const RULES = { ...PAYOUT_RULES, USD: MIT_RULES } as const;
+const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES };
 
 /** A valid item per currency: the payouts', the USD card collection's, and the local collections'. */
 const ITEMS: Record<string, Record<string, unknown>> = {
@@ -110,9 +111,12 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 		for (let round = 0; round < 400; round++) {
 			const currencies = currenciesOf(operation);
 			const currency = currencies[Math.floor(next() * currencies.length)];
+			// The USD card collection's rules and base item are MIT's (a payout in USD has its own); the other
+			// collections are the local ones.
 			const local = operation.resource === 'collection' && operation.operation === 'create' && currency !== 'USD';
-			const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[currency as keyof typeof RULES];
-			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : BASES[currency]) };
+			const key = operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
+			const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[key];
+			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : BASES[key]) };
 			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
 			const parameters: Record<string, unknown> = {
 				resource: operation.resource,

@@ -63,9 +63,11 @@ const BRL: RequestRules = {
 		LETTERS_SPACES_BANG_DASH,
 		phone(true, "Payer's real phone number"),
 		email(true),
+		// The page's pattern asks for two decimals and allows 0.01 to 99,999.99; its text says "Range: 1-99999". Where the
+		// two disagree only what both refuse is refused (docs/haipay-facts.md): the minimum and the cents are HaiPay's call.
 		amount(
-			{ maxDecimals: 2, exactDecimals: 2, min: '1', max: '99999', unit: 'BRL' },
-			'Amount in BRL with exactly two decimals, 1.00 to 99,999.00, e.g. 300.00',
+			{ maxDecimals: 2, exactDecimals: 2, max: '99999.99', unit: 'BRL' },
+			'Amount in BRL with exactly two decimals, up to 99,999.99, e.g. 300.00',
 			'300.00',
 		),
 		payType('Transaction type: QR for a PIX QR code, as enabled for your merchant account', 'QR'),
