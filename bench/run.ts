@@ -1,35 +1,28 @@
 import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
+import type { WorkflowBody } from '../dev/workflow-builder';
 import { onStopSignal, say } from '../playground/lib/session';
 import { APP_IDS } from '../test/fixtures/bodies';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
 import {
 	CONFIRMED_CALLBACK_WEBHOOK_ID,
 	confirmedTriggerWorkflow,
-	measureRefusal,
 	runCallbacks,
 	type CallbackFigures,
-	type RefusalFigures,
 } from './callbacks';
-import { E2E_SETTINGS, e2eLines, e2eTarget, runEndToEnd, type EndToEndFigures } from './e2e';
-import { queueSection, runQueueBench, type QueueFigures } from './queue';
-import {
-	bulkLines,
-	bulkTargets,
-	callbackLines,
-	callbackTargets,
-	machine,
-	sectionBody,
-	signingLines,
-	type Failure,
-	type Machine,
-	type Settings,
-	type Target,
-} from './report';
+import { E2E_SETTINGS, runEndToEnd } from './e2e';
+import { e2eLines, e2eTarget, type EndToEndFigures } from './e2e-figures';
+import { machine, type Machine } from './machine';
+import { runQueueBench } from './queue';
+import type { QueueFigures } from './queue-figures';
+import { queueSection } from './queue-report';
+import { measureRefusal, type RefusalFigures } from './refusal';
+import { bulkLines, callbackLines, sectionBody, signingLines, type Failure } from './report';
 import { commandLine, resultsHead, sectionMarkdown, WITH_SETTINGS, writeResults, type Section } from './results-file';
 import { measureSigning, type SigningFigures } from './signing';
 import { BENCH_PORTS, N8N_SETTINGS, startBenchStack, WORK, type BenchStack } from './stack';
+import { bulkTargets, callbackTargets, type Settings, type Target } from './targets';
 import {
 	baselineWorkflow,
 	CALLBACK_WEBHOOK_ID,
@@ -38,7 +31,6 @@ import {
 	plainWebhookWorkflow,
 	signingCode,
 	triggerWorkflow,
-	type Workflow,
 } from './workflows';
 
 /**
@@ -91,7 +83,7 @@ async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; con
 	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(APP_IDS.TZS), NGN: stack.merchantPrivateKey(APP_IDS.NGN) });
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
-	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => Workflow) => {
+	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => WorkflowBody) => {
 		const path = `bench-${side}-${setting}`;
 		const workflowId = await stack.addWorkflow(workflow(path), true);
 		for (const bulkCase of CASES.filter((c) => c.path === path)) bulkCase.workflowId = workflowId;

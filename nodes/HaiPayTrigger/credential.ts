@@ -18,15 +18,17 @@ export interface TriggerCredential {
 	settings: HaiPaySettings;
 }
 
-const read = new Map<string, { at: number; data: ICredentialDataDecryptedObject }>();
+// The settings are kept with the credential they came from: deriving them digests every field of the credential.
+const read = new Map<string, { at: number; credential: TriggerCredential }>();
 
-/** The trigger's credential, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
+/** The trigger's credential and its settings, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
 export async function triggerCredential(ctx: IWebhookFunctions): Promise<TriggerCredential> {
 	const id = ctx.getNode().credentials?.haiPayApi?.id;
 	const now = Date.now();
 	const cached = id ? read.get(id) : undefined;
-	const fresh = cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS;
-	const data = fresh ? cached.data : await ctx.getCredentials('haiPayApi');
-	if (!fresh && id) read.set(id, { at: now, data });
-	return { data, settings: settingsFor(data) };
+	if (cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS) return cached.credential;
+	const data = await ctx.getCredentials('haiPayApi');
+	const credential = { data, settings: settingsFor(data) };
+	if (id) read.set(id, { at: now, credential });
+	return credential;
 }
