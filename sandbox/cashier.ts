@@ -5,8 +5,9 @@ import { escapeHtml, readBody, sendHtml } from './http-util';
 import type { Order } from './orders';
 
 /**
- * The card page a USD MIT `payUrl` points at. It stands in for the card form: one button pays (the order
- * succeeds and the callback carries a new tokenID), the other declines.
+ * The page a collection's `payUrl` points at: the card form of a USD MIT order, or HaiPay's page for a local
+ * collection (its QR code's text and account). It stands in for the payer: one button pays (the order succeeds, and a
+ * card's callback carries a new tokenID), the other declines.
  */
 
 function page(title: string, body: string): string {
@@ -25,6 +26,7 @@ function orderPage(order: Order): string {
 		const outcome = order.status === 2 ? 'Paid' : order.status === 3 ? 'Declined' : `Status ${order.status}`;
 		return page('Payment', `<h1>${escapeHtml(outcome)}</h1><p>Order <code>${escapeHtml(order.orderNo)}</code> is no longer waiting for payment.</p>`);
 	}
+	if (order.local) return localPage(order);
 	const details =
 		mit?.loadingType === 1
 			? '<p>Loading...</p>'
@@ -41,19 +43,39 @@ ${order.subject ? `<dt>For</dt><dd>${escapeHtml(order.subject)}</dd>` : ''}
 	);
 }
 
-/** Pays or declines a waiting MIT order, as the buttons of its page do. */
+function buttons(order: Order): string {
+	const action = (what: string) => `/cashier/${encodeURIComponent(order.orderNo)}/${what}`;
+	return `<form method="post" style="display:inline" action="${action('pay')}"><button class="pay" type="submit" id="pay">Pay</button></form>
+<form method="post" style="display:inline" action="${action('fail')}"><button type="submit" id="fail">Decline</button></form>`;
+}
+
+/** A local collection waiting for its payer: what the payer's bank or wallet app would read, and the two outcomes. */
+function localPage(order: Order): string {
+	const local = order.local;
+	const rows = [
+		['Order', `<code>${escapeHtml(order.orderNo)}</code> (${escapeHtml(order.orderId)})`],
+		['Amount', `${escapeHtml(order.amount)} ${escapeHtml(order.currency)}`],
+		['Pay with', escapeHtml(`${local?.payType ?? ''} ${local?.inBankCode ?? ''}`.trim())],
+		...(local?.qrCode ? [['QR code', `<code style="word-break:break-all">${escapeHtml(local.qrCode)}</code>`]] : []),
+		...(local?.bankNo ? [['Account', `<code>${escapeHtml(local.bankNo)}</code>`]] : []),
+	];
+	const details = `<dl>${rows.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('')}</dl>`;
+	return page('Pay', `<h1>${escapeHtml(order.currency)} payment</h1>${details}${buttons(order)}`);
+}
+
+/** Pays or declines a waiting collection (a card's or a local one), as the buttons of its page do. */
 export function cashierAct(gateway: Gateway, order: Order, action: 'pay' | 'fail'): void {
-	if (order.kind !== 'collection' || !order.mit || order.status !== 0) {
+	if (order.kind !== 'collection' || (!order.mit && !order.local) || order.status !== 0) {
 		throw new Error(`order ${order.orderNo} is not waiting on the cashier page`);
 	}
 	if (action === 'pay') gateway.clock.advance(order, 2);
-	else gateway.clock.advance(order, 3, { errorMsg: order.failReason ?? 'Card declined by the payer' });
+	else gateway.clock.advance(order, 3, { errorMsg: order.failReason ?? (order.mit ? 'Card declined by the payer' : 'Payment declined by the payer') });
 }
 
 export async function handleCashier(gateway: Gateway, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
 	const match = /^\/cashier\/([^/]+)(?:\/(pay|fail))?$/.exec(path);
 	const order = match ? gateway.book.orders.get(decodeURIComponent(match[1])) : undefined;
-	if (!match || !order || !order.mit) {
+	if (!match || !order || (!order.mit && !order.local)) {
 		sendHtml(res, 404, page('Not found', '<h1>No such payment</h1>'));
 		return;
 	}
@@ -68,7 +90,8 @@ export async function handleCashier(gateway: Gateway, req: IncomingMessage, res:
 	}
 	await readBody(req);
 	if (order.status === 0) cashierAct(gateway, order, action);
-	const target = order.status === 2 ? order.mit.callBackUrl : order.status === 3 ? order.mit.callBackFailUrl : undefined;
+	const redirects = order.mit ?? order.local;
+	const target = order.status === 2 ? redirects?.callBackUrl : order.status === 3 ? redirects?.callBackFailUrl : undefined;
 	if (target) {
 		res.writeHead(303, { Location: target });
 		res.end();

@@ -20,4 +20,6 @@ export const ERROR_CODES = {
 	unknownEndpoint: '4040',
 	methodNotAllowed: '4050',
 	internal: '5000',
+	refundRefused: '4012',
+	unknownRefund: '4013',
 } as const;

@@ -112,6 +112,12 @@ function settle({ control, body }: ControlRequest): unknown {
 	return control.settle(orderRefOf(body), body.outcome as 'success' | 'failed', { errorMsg: body.errorMsg as string | undefined });
 }
 
+function settleRefund({ control, body }: ControlRequest): unknown {
+	const ref = typeof body.refundNo === 'string' ? body.refundNo : typeof body.orderId === 'string' ? body.orderId : undefined;
+	if (ref === undefined) throw new ControlError(400, 'refundNo or orderId (the refund number) is required');
+	return control.settleRefund(ref, body.outcome as 'success' | 'failed', { errorMsg: body.errorMsg as string | undefined });
+}
+
 function payCashier({ control, params }: ControlRequest): unknown {
 	return control.payCashier(decodeURIComponent(params[0]), params[1] as 'pay' | 'fail');
 }
@@ -152,6 +158,8 @@ const ROUTES = new Map<string, ControlHandler>([
 	['POST /settle', settle],
 	['POST /status', setStatus],
 	['POST /advance', ({ control }) => ({ moved: control.advanceAll() })],
+	['GET /refunds', ({ control, url }) => control.refunds({ appId: numberParam(url, 'appId'), orderNo: url.searchParams.get('orderNo') ?? undefined })],
+	['POST /refunds/settle', settleRefund],
 	['GET /faults', ({ control }) => control.faults()],
 	['POST /faults', addFaults],
 	['PUT /faults', ({ control, body }) => control.setFaults(Array.isArray(body) ? (body as FaultRule[]) : [body as unknown as FaultRule])],

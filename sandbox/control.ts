@@ -5,6 +5,7 @@ import { ControlError } from './control-error';
 import type { ActiveFault, FaultRule } from './faults';
 import type { Gateway } from './gateway';
 import { GatewayError, type Order } from './orders';
+import type { Refund } from './refunds';
 import type { SeedOrder, VoucherResponse } from './types';
 
 /** A reference to one order: its orderNo, or its orderId (with the appId when several merchants use it). */
@@ -83,6 +84,31 @@ export class SandboxControl {
 			if (error instanceof GatewayError) throw new ControlError(400, error.message);
 			throw error;
 		}
+	}
+
+	/** Card refunds, oldest first; one by its refundNo or its refund number (orderId). */
+	refunds(filter: { appId?: number; orderNo?: string } = {}): Refund[] {
+		return [...this.gateway.refunds.refunds.values()].filter(
+			(refund) => (filter.appId === undefined || refund.appId === filter.appId) && (filter.orderNo === undefined || refund.orderNo === filter.orderNo),
+		);
+	}
+
+	refund(ref: string): Refund | undefined {
+		return this.gateway.refunds.refunds.get(ref) ?? this.refunds().find((refund) => refund.orderId === ref);
+	}
+
+	/** Ends a refund now: 'success' (the money leaves the balance) or 'failed' (it returns), with an errorMsg. */
+	settleRefund(ref: string, outcome: 'success' | 'failed', options: { errorMsg?: string } = {}): Refund {
+		if (outcome !== 'success' && outcome !== 'failed') throw new ControlError(400, 'outcome must be success or failed');
+		const refund = this.refund(ref);
+		if (!refund) throw new ControlError(404, `no refund matches ${JSON.stringify(ref)}`);
+		try {
+			this.gateway.settleRefund(refund, outcome === 'success' ? 'SUCCESS' : 'FAILED', options.errorMsg);
+		} catch (error) {
+			if (error instanceof GatewayError) throw new ControlError(409, error.message);
+			throw error;
+		}
+		return refund;
 	}
 
 	payCashier(ref: OrderRef, action: 'pay' | 'fail' = 'pay'): Order {
@@ -205,6 +231,7 @@ export class SandboxControl {
 		if (patch.manual !== undefined) {
 			c.manual = patch.manual === true;
 			for (const order of this.gateway.book.orders.values()) this.gateway.clock.arm(order);
+			for (const refund of this.gateway.refunds.refunds.values()) this.gateway.armRefund(refund);
 		}
 		return this.config();
 	}

@@ -11,6 +11,7 @@ import { OrderClock } from './lifecycle';
 import type { Merchant } from './merchants';
 import { parseMoney } from './money';
 import { OrderBook } from './order-book';
+import { RefundBook, type Refund } from './refunds';
 import { gatewayTime, GatewayError, isFinal, type Order } from './orders';
 import { signBody, signBodyAsync } from './signing';
 import { loadState, StateWriter, type SavedState } from './state';
@@ -30,6 +31,8 @@ export interface StoredFile {
 export class Gateway {
 	readonly events = new EventEmitter();
 	readonly book: OrderBook;
+	readonly refunds: RefundBook;
+	private readonly refundTimers = new Map<string, NodeJS.Timeout>();
 	readonly faults = new FaultBox();
 	readonly callbacks: CallbackDispatcher;
 	readonly clock: OrderClock;
@@ -41,6 +44,7 @@ export class Gateway {
 	constructor(readonly config: GatewayConfig) {
 		this.events.setMaxListeners(100);
 		this.book = new OrderBook(config.merchants, config.timeOffsetMinutes);
+		this.refunds = new RefundBook(this.book);
 		this.traffic = new Traffic(config.requestLogLimit, this.events);
 		this.callbacks = new CallbackDispatcher({
 			schedule: config.callbackSchedule,
@@ -58,8 +62,10 @@ export class Gateway {
 			const saved = loadState(config.stateFile);
 			if (saved) {
 				this.book.restore(saved.book);
+				this.refunds.restore(saved.refunds ?? []);
 				this.callbacks.restore(saved.callbacks);
 				for (const order of this.book.orders.values()) this.clock.arm(order);
+				for (const refund of this.refunds.refunds.values()) this.armRefund(refund);
 			}
 			// The file exists from the start, so a crash before the first order still keeps the balances.
 			this.writer.markDirty();
@@ -67,7 +73,8 @@ export class Gateway {
 	}
 
 	private savedState(): SavedState {
-		return { version: 1, savedAt: new Date().toISOString(), book: this.book.snapshot(), callbacks: this.callbacks.snapshot() };
+		const refunds = this.refunds.snapshot();
+		return { version: 1, savedAt: new Date().toISOString(), book: this.book.snapshot(), callbacks: this.callbacks.snapshot(), ...(refunds.length > 0 ? { refunds } : {}) };
 	}
 
 	changed(): void {
@@ -81,6 +88,7 @@ export class Gateway {
 
 	async close(): Promise<void> {
 		this.clock.clear();
+		this.disarmRefunds();
 		this.callbacks.close();
 		await this.callbacks.settle();
 		await this.writer?.flush();
@@ -123,6 +131,45 @@ export class Gateway {
 	private orderChanged(order: Order): void {
 		this.changed();
 		this.events.emit('order', order);
+	}
+
+	/** Starts a new refund's settlement and tells listeners it exists. */
+	placedRefund(refund: Refund): void {
+		this.armRefund(refund);
+		this.refundChanged(refund);
+	}
+
+	/** Settles a refund after `finalMs` (SUCCESS), unless the sandbox is manual: then only the control API ends it. */
+	armRefund(refund: Refund): void {
+		clearTimeout(this.refundTimers.get(refund.refundNo));
+		this.refundTimers.delete(refund.refundNo);
+		if (refund.status !== 'PROCESSING' || this.config.manual) {
+			delete refund.dueAt;
+			return;
+		}
+		refund.dueAt ??= Date.now() + this.config.finalMs;
+		const timer = setTimeout(() => {
+			this.refundTimers.delete(refund.refundNo);
+			if (refund.status === 'PROCESSING') this.settleRefund(refund, 'SUCCESS');
+		}, Math.max(0, refund.dueAt - Date.now()));
+		this.refundTimers.set(refund.refundNo, timer);
+	}
+
+	settleRefund(refund: Refund, status: 'SUCCESS' | 'FAILED', errorMsg?: string): void {
+		clearTimeout(this.refundTimers.get(refund.refundNo));
+		this.refundTimers.delete(refund.refundNo);
+		this.refunds.settle(refund, status, errorMsg);
+		this.refundChanged(refund);
+	}
+
+	private refundChanged(refund: Refund): void {
+		this.changed();
+		this.events.emit('refund', refund);
+	}
+
+	private disarmRefunds(): void {
+		for (const timer of this.refundTimers.values()) clearTimeout(timer);
+		this.refundTimers.clear();
 	}
 
 	cashierUrl(order: Order): string {
@@ -193,6 +240,8 @@ export class Gateway {
 
 	reset(): void {
 		this.clock.clear();
+		this.disarmRefunds();
+		this.refunds.clear();
 		this.book.clear();
 		this.callbacks.clear();
 		this.faults.clear();

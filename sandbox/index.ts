@@ -7,6 +7,7 @@ import { Gateway } from './gateway';
 import { testKey } from './keys';
 import { defaultMerchants, resolveMerchants, type MerchantConfig } from './merchants';
 import type { Order } from './orders';
+import type { Refund } from './refunds';
 import { SandboxServer } from './server';
 import { loadPrivateKey, publicPem } from './signing';
 import { warmUp } from './schemas';
@@ -22,6 +23,7 @@ export { MAGIC_NAMES, UNKNOWN_BANK_CODE } from './faults';
 export { DEFAULT_APP_IDS, defaultSecret } from './merchants';
 export type { MerchantConfig } from './merchants';
 export type { Order, OrderKind } from './orders';
+export type { Refund, RefundStatus } from './refunds';
 export { canonicalString, signBody, verifyBody } from './signing';
 export type { GatewayConfig, Outcome, RequestLogEntry, SeedOrder, VoucherResponse } from './types';
 
@@ -30,7 +32,7 @@ export interface SandboxOptions {
 	port?: number;
 	/** Default 127.0.0.1. */
 	host?: string;
-	/** Replaces the default merchants (appIds 1001-1011, one per currency). */
+	/** Replaces the default merchants (appIds 1001-1012, one per currency). */
 	merchants?: MerchantConfig[];
 	/** The public key of the default merchants. Default sandbox/keys/merchant-test-only.public.pem. */
 	merchantPublicKey?: string | KeyObject;
@@ -84,11 +86,13 @@ export interface Sandbox {
 	control: SandboxControl;
 	/** Every order, oldest first (live objects: read them, steer them through `control`). */
 	readonly orders: Order[];
+	/** Every card refund, oldest first (live objects: steer them through `control`). */
+	readonly refunds: Refund[];
 	/** The most recent gateway requests (control and cashier requests are not logged). */
 	readonly requests: RequestLogEntry[];
 	/** Every callback attempt so far. */
 	readonly callbacks: CallbackAttempt[];
-	/** Applies (`/{ccy}/pay/apply`, `/usd/mit/apply`) received, for one appId or in all, faults included. */
+	/** Applies (`/{ccy}/pay/apply`, `/usd/mit/apply`, `/{ccy}/collect/apply`, `/usd/refund/apply`) received, for one appId or in all, faults included. */
 	appliesReceived(appId?: number): number;
 	/** Emits `request` (RequestLogEntry), `order` (Order, on every change) and `callback` (CallbackAttempt). */
 	events: EventEmitter;
@@ -165,6 +169,9 @@ function sandboxOf(gateway: Gateway, control: SandboxControl, server: SandboxSer
 		control,
 		get orders() {
 			return [...gateway.book.orders.values()];
+		},
+		get refunds() {
+			return [...gateway.refunds.refunds.values()];
 		},
 		get requests() {
 			return gateway.traffic.requests();

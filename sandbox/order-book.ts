@@ -144,6 +144,7 @@ export class OrderBook {
 			held: held.toString(),
 			...input.fields,
 			mit: input.mit,
+			local: input.local,
 			history: [{ status: input.status, at }],
 		};
 		this.orders.set(order.orderNo, order);

@@ -29,6 +29,20 @@ export interface MitInfo {
 	loadingType?: number;
 }
 
+/**
+ * What the payer of a local-currency collection pays with (docs/haipay-facts.md): HaiPay's page, and per rail a QR
+ * code (PIX, QRIS, QR Ph), a virtual account number and the payment method's code.
+ */
+export interface LocalPayment {
+	payType: string;
+	inBankCode: string;
+	qrCode?: string;
+	bankNo?: string;
+	bankCode?: string;
+	callBackUrl?: string;
+	callBackFailUrl?: string;
+}
+
 export interface Order {
 	orderNo: string;
 	orderId: string;
@@ -64,6 +78,8 @@ export interface Order {
 	bankCode?: string;
 	partnerUserId?: string;
 	mit?: MitInfo;
+	/** A local-currency collection's means of payment. */
+	local?: LocalPayment;
 	history: Array<{ status: number; at: string }>;
 }
 
@@ -113,6 +129,7 @@ export interface NewOrder {
 	failReason?: string;
 	fields?: Partial<Pick<Order, 'notifyUrl' | 'subject' | 'body' | 'name' | 'accountNo' | 'accountType' | 'bankCode' | 'partnerUserId'>>;
 	mit?: MitInfo;
+	local?: LocalPayment;
 	/** Seeded orders (control API) may skip the balance hold. */
 	holdFunds?: boolean;
 }

@@ -4,12 +4,15 @@ import { dirname } from 'path';
 
 import type { CallbackJob } from './callbacks';
 import type { BookSnapshot } from './order-book';
+import type { Refund } from './refunds';
 
 export interface SavedState {
 	version: 1;
 	savedAt: string;
 	book: BookSnapshot;
 	callbacks: CallbackJob[];
+	/** Card refunds; absent in files saved before the sandbox knew refunds. */
+	refunds?: Refund[];
 }
 
 export function loadState(file: string): SavedState | undefined {

@@ -27,9 +27,9 @@ export class Traffic {
 		return this.log.slice(-this.limit);
 	}
 
-	/** Counts an apply as received, whatever then happens to it: tests use this to prove a create was sent once. */
+	/** Counts an apply (a payout, a collection, a refund) as received, whatever then happens to it: tests use this to prove a create was sent once. */
 	noteReceived(path: string, body: unknown): void {
-		if (!/\/(pay|mit)\/apply$/.test(path) || body === null || typeof body !== 'object') return;
+		if (!/\/(pay|mit|collect|refund)\/apply$/.test(path) || body === null || typeof body !== 'object') return;
 		const appId = (body as Record<string, unknown>).appId;
 		if (Number.isInteger(appId)) this.applies.set(appId as number, (this.applies.get(appId as number) ?? 0) + 1);
 	}

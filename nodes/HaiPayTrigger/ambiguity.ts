@@ -47,6 +47,10 @@ export function checkAmbiguity(
 	const unlisted = unlistedField(callback.signed);
 	if (unlisted === undefined) return { split: false };
 	if (options.confirm) return { split: true };
+	if (callback.order.refundNo !== undefined) {
+		const why = 'it names a refund (refundNo): HaiPay documents no refund callback, so its fields are not known';
+		return { refused: `${why}; turn on Confirm With HaiPay to accept it once HaiPay's refund query shows that refund with its status`, split: true };
+	}
 	return {
 		refused: `the field ${shown(unlisted)} is not one HaiPay's callbacks are known to carry, so its signed text could have come from another field split in two; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it (its fields then come from HaiPay's answer), or query the order`,
 		split: true,

@@ -15,6 +15,10 @@ export interface OrderFacts {
 	/** The status as an integer, when it states one (contract/statuses.ts); read once, here. */
 	status?: number;
 	currency?: string;
+	/** A refund-shaped callback's refund number (HaiPay documents no refund callback; filters.ts). */
+	refundNo?: string;
+	/** A refund's status as received: refund status values are not published, and may be words. */
+	statusText?: string;
 }
 
 export interface Callback {
@@ -88,6 +92,8 @@ function parsed(body: ExactBody): Callback {
 		status,
 		currency: textOf(signed.currency)?.toUpperCase(),
 	};
+	const refundNo = textOf(signed.refundNo);
+	if (refundNo !== undefined) Object.assign(order, { refundNo, statusText: textOf(signed.status) });
 	return { body, signed, output, order, keys: repeatKeys(output, status) };
 }
 

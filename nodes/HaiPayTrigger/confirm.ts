@@ -2,6 +2,7 @@ import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject
 
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
 import { ItemFailure } from '../shared/gateway/outcome';
+import { lookupRefund } from '../shared/gateway/refundLookup';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/credential';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
@@ -29,14 +30,14 @@ export const CONFIRM_RETRIES = 1;
  *   show yet or shows behind the callback): answer 503 so that HaiPay resends it within its retry series.
  */
 export type Confirmation =
-	| { result: 'confirmed'; data: IDataObject; kind: OrderKind }
+	| { result: 'confirmed'; data: IDataObject; kind: OrderKind | 'refund' }
 	| { result: 'stale'; log: string }
 	| { result: 'retry'; log: string };
 
 const CURRENCY = /^[A-Z]{3}$/;
 
 /** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
-function kindsToAsk(kind: OutputKind): OrderKind[] {
+function kindsToAsk(kind: Exclude<OutputKind, 'refund'>): OrderKind[] {
 	return kind === 'unknown' ? ['payout', 'collection'] : [kind];
 }
 
@@ -44,6 +45,34 @@ function kindsToAsk(kind: OutputKind): OrderKind[] {
 function toldToWait(error: unknown, deadline: number): boolean {
 	const wait = error instanceof ItemFailure ? error.details.retryAfterMs : undefined;
 	return wait !== undefined && Date.now() + wait >= deadline;
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * A refund-shaped callback (HaiPay documents none): confirmed only when HaiPay's signed refund query shows the refund
+ * it names with the very status it carries. Refund status values are not published, so no order between them is
+ * known: any other answer is "not yet" (503), and HaiPay's resends end its retries.
+ */
+async function confirmRefund(
+	ctx: GatewayContext,
+	settings: HaiPaySettings,
+	facts: OrderFacts,
+	how: { deadline: number; credential?: ICredentialsDecrypted },
+): Promise<Confirmation> {
+	if (facts.statusText === undefined) return { result: 'retry', log: 'the refund callback carries no status' };
+	let data: IDataObject;
+	try {
+		const options = { timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline: how.deadline, ...(how.credential !== undefined ? { credential: how.credential } : {}) };
+		data = await lookupRefund(ctx, settings, { orderId: facts.orderId, refundNo: facts.refundNo }, options);
+	} catch (error) {
+		const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
+		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${shown(why)})` };
+	}
+	if (text(data.status) === facts.statusText) return { result: 'confirmed', data, kind: 'refund' };
+	return { result: 'retry', log: `HaiPay says the refund's status is ${shown(data.status)}, the callback says ${shown(facts.statusText)}; not confirmed` };
 }
 
 /**
@@ -59,6 +88,7 @@ export async function confirmWithHaiPay(
 	if (facts.orderId === undefined && facts.orderNo === undefined) {
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
 	}
+	if (how.kind === 'refund') return await confirmRefund(ctx, settings, facts, how);
 	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
 	const currency = facts.currency ?? settings.currency.toUpperCase();
 	if (!CURRENCY.test(currency)) {

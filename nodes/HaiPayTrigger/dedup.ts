@@ -16,8 +16,15 @@ function part(value: unknown): string {
 	return '';
 }
 
-/** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one. */
+/** A refund-shaped callback's refund number: its `orderNo` is the refunded payment's, shared with that payment's own results. */
+function refundPart(body: Record<string, unknown>): string {
+	return part(body.refundNo);
+}
+
+/** The order a key is about: `no:<orderNo>`, or `id:<orderId>` without one; a refund's own `refund:<refundNo>`. */
 function orderPart(body: Record<string, unknown>): string | undefined {
+	const refundNo = refundPart(body);
+	if (refundNo !== '') return `refund:${refundNo}`;
 	const orderNo = part(body.orderNo);
 	const orderId = part(body.orderId);
 	const order = orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
@@ -55,6 +62,8 @@ export function repeatKeys(body: Record<string, unknown>, status = exactStatus(b
 	if (order === undefined) return {};
 	const spelled = status !== undefined ? String(status) : `~${part(body.status)}`;
 	const mark = `${order}|${spelled}`;
+	// A refund's status values are not published: no order between them is known, nor any result repeated.
+	if (refundPart(body) !== '') return { dedupKey: mark };
 	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection.
 	const earlier = EARLIER.includes(spelled) ? order : undefined;
 	if (status === undefined || !REPEATING_STATUSES.includes(status)) return { dedupKey: mark, earlier };

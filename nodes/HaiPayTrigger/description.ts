@@ -22,7 +22,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Collections',
 				value: 'collection',
-				description: 'Card collections (USD MIT): statuses include partially and over-collected',
+				description: 'Card (USD MIT) and local-currency collections: statuses include partially and over-collected',
 			},
 			{
 				name: 'Payouts or Collections',
@@ -37,7 +37,7 @@ export const triggerProperties: INodeProperties[] = [
 		],
 		default: 'either',
 		description:
-			'What the callbacks sent to this URL are. HaiPay\'s callback does not say, so this sets the status names and the kind on each item.',
+			'What the callbacks sent to this URL are. HaiPay\'s callback does not say, so this sets the status names and the kind on each item. A callback that names a refund (refundNo) is kind "refund" whatever this says, and never a payment.',
 	},
 	{
 		displayName: 'Statuses',
@@ -100,7 +100,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. Also lets a callback with ambiguous free text or a field HaiPay\'s callbacks are not known to carry start the workflow, with the fields of HaiPay\'s answer.',
+					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. Also lets a callback with ambiguous free text or a field HaiPay\'s callbacks are not known to carry start the workflow, with the fields of HaiPay\'s answer; a refund-shaped one (refundNo, which HaiPay does not document) once its refund query shows that refund with the same status.',
 			},
 			{
 				displayName: 'Ignore Repeated Callbacks',

@@ -4,8 +4,12 @@ import { shown } from './reply';
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
 export type KindSetting = 'payout' | 'collection' | 'either';
 
-/** The kind put on an output item: the configured one, or what the body proves when the node takes either. */
-export type OutputKind = 'payout' | 'collection' | 'unknown';
+/**
+ * The kind put on an output item: the configured one, or what the body proves when the node takes either. A
+ * refund-shaped callback (it names a `refundNo`) is a `refund` whatever the setting: HaiPay documents no refund
+ * callback (docs/haipay-facts.md, "Card refunds"), so such a body is never reported as a payment.
+ */
+export type OutputKind = 'payout' | 'collection' | 'refund' | 'unknown';
 
 export type StatusChoice = 'any' | 'success' | 'failed' | 'partial' | 'other';
 
@@ -28,13 +32,21 @@ export function isCollectionEvidently(body: Record<string, unknown>): boolean {
 	return present(body.tokenID) || present(body.tokenId) || statusGroup(body.status) === 'partial';
 }
 
+/** A body that names a refund: the refund API's own number, which no payout or collection result carries. */
+export function isRefundEvidently(body: Record<string, unknown>): boolean {
+	return present(body.refundNo);
+}
+
 export function kindOf(body: Record<string, unknown>, setting: KindSetting): OutputKind {
+	if (isRefundEvidently(body)) return 'refund';
 	if (setting !== 'either') return setting;
 	return isCollectionEvidently(body) ? 'collection' : 'unknown';
 }
 
-function statusChoiceOf(status: unknown): StatusChoice {
-	const group = statusGroup(status);
+function statusChoiceOf(body: Record<string, unknown>): StatusChoice {
+	// A refund's status values are not published: whatever it holds, it is none of the payment statuses.
+	if (isRefundEvidently(body)) return 'other';
+	const group = statusGroup(body.status);
 	return group === 'success' || group === 'failed' || group === 'partial' ? group : 'other';
 }
 
@@ -47,12 +59,15 @@ export function filteredOutBy(
 	filters: TriggerFilters,
 	credentialCurrency: string,
 ): string | undefined {
+	if (filters.kind === 'payout' && isRefundEvidently(body)) {
+		return 'it names a refund (refundNo), not a payout, and this trigger takes payouts only';
+	}
 	if (filters.kind === 'payout' && isCollectionEvidently(body)) {
 		return 'it is a collection callback (it carries a card token or a partial/over-collected status) and this trigger takes payouts only';
 	}
 	const statuses = filters.statuses;
 	if (statuses.length > 0 && !statuses.includes('any')) {
-		const choice = statusChoiceOf(body.status);
+		const choice = statusChoiceOf(body);
 		if (!statuses.includes(choice)) return `its status (${shown(body.status)}) is not one of the selected statuses`;
 	}
 	if (filters.currency !== '') {

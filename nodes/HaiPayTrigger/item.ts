@@ -34,9 +34,12 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 	const { output, order } = callback;
 	const item: IDataObject = { ...(output as IDataObject) };
 	const token = tokenOf(output);
-	if (how.kind !== 'payout' || token !== null) item.tokenID = token as IDataObject[string];
-	item.statusLabel = statusLabel(order.status, how.kind === 'unknown' ? undefined : how.kind) ?? null;
-	item.statusGroup = statusGroup(order.status);
+	const refund = how.kind === 'refund';
+	if ((how.kind !== 'payout' && !refund) || token !== null) item.tokenID = token as IDataObject[string];
+	// A refund's status values are not published (docs/haipay-facts.md): no label and no group, whatever it holds.
+	const labelKind = how.kind === 'payout' || how.kind === 'collection' ? how.kind : undefined;
+	item.statusLabel = refund ? null : (statusLabel(order.status, labelKind) ?? null);
+	item.statusGroup = refund ? 'unknown' : statusGroup(order.status);
 	item.kind = how.kind;
 	item.verified = options.verifySignature;
 	item.dedupKey = callback.keys.dedupKey ?? `body:${createHash('sha256').update(callback.body.text).digest('hex').slice(0, 16)}`;
@@ -46,8 +49,9 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 		// An ambiguous callback's own fields cannot be told apart: every field HaiPay's signed query answer has stands in.
 		for (const name of Object.keys(how.confirmed)) {
 			if (name === 'sign' || isPrototypeName(name) || NODE_FIELDS.has(name)) continue;
-			// An answer confirms a callback only when it states the callback's status (confirm.ts): that integer.
-			item[name] = name === 'status' ? order.status : how.confirmed[name];
+			// An answer confirms a callback only when it states the callback's status (confirm.ts): that integer, or a
+			// refund's status as HaiPay wrote it.
+			item[name] = name === 'status' && !refund ? order.status : how.confirmed[name];
 		}
 	}
 	item.confirmed = true;

@@ -24,6 +24,11 @@ import { thbPayApply } from './thb-pay-apply';
 import { tryPayApply } from './try-pay-apply';
 import { usdPayApply } from './usd-pay-apply';
 import { vndPayApply } from './vnd-pay-apply';
+import { bdtCollectApply } from './bdt-collect-apply';
+import { brlCollectApply } from './brl-collect-apply';
+import { idrCollectApply } from './idr-collect-apply';
+import { phpCollectApply } from './php-collect-apply';
+import { usdRefundApply, usdRefundQuery } from './usd-refund';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -47,6 +52,12 @@ export const SCHEMAS = {
 	myrPayApply,
 	pkrPayApply,
 	tryPayApply,
+	brlCollectApply,
+	idrCollectApply,
+	phpCollectApply,
+	bdtCollectApply,
+	usdRefundApply,
+	usdRefundQuery,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;
@@ -146,9 +157,12 @@ export function describeError(error: ErrorObject): { field: string; message: str
 		case 'type':
 			rule = `must be of type ${error.params.type}`;
 			break;
-		case 'anyOf':
-			rule = 'orderId or orderNo is required';
+		case 'anyOf': {
+			// verbose: `schema` is the anyOf list, one branch per key that would do.
+			const keys = (error.schema as Array<{ required?: string[] }>).flatMap((branch) => branch.required ?? []);
+			rule = `${keys.join(' or ')} is required`;
 			break;
+		}
 		default:
 			rule = error.message ?? 'is invalid';
 	}

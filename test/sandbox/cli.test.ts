@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'net';
 import { join } from 'path';
 
 import { parseArgs } from '../../sandbox/cli';
+import { DEFAULT_APP_IDS } from '../../sandbox/merchants';
 import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { loadPrivateKey, loadPublicKey, signBody, verifyBody } from '../../sandbox/signing';
 import { rawPost } from './helpers';
@@ -110,7 +111,7 @@ describe('npm run sandbox', () => {
 			const file = join(dir, 'n8n-credentials.json');
 			expect(first.output).toContain(file);
 			credentials = JSON.parse(readFileSync(file, 'utf8')) as Credential[];
-			expect(credentials).toHaveLength(19);
+			expect(credentials).toHaveLength(DEFAULT_APP_IDS.length);
 			const tzs = credentials[0];
 			expect(tzs).toMatchObject({ id: 'hpsandbox1001', name: 'HaiPay Sandbox TZS', type: 'haiPayApi' });
 			expect(tzs.data).toMatchObject({ environment: 'custom', baseUrl: first.baseUrl, appId: 1001, currency: 'TZS', secretKey: 'test-only-secret-tzs', arrayStyle: 'json' });

@@ -8,13 +8,14 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { canonicalFields } from '../../nodes/shared/signing/canonical';
 import { settingsOf } from '../../nodes/shared/signing/credential';
 import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
+import { LOCAL_COLLECTION_RULES } from '../../nodes/shared/contract/rules/localCollection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
 import type { HaiPaySettings } from '../../nodes/shared/signing/credential';
-import { PAYOUTS } from '../fixtures/bodies';
+import { LOCAL_COLLECTIONS, PAYOUTS } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { BASES } from '../helpers/rows';
 
@@ -81,6 +82,19 @@ const settings = settingsOf({
 
 const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES };
 
+/** A valid item per currency: the payouts', the USD card collection's, and the local collections'. */
+const ITEMS: Record<string, Record<string, unknown>> = {
+	...BASES,
+	...Object.fromEntries(Object.entries(LOCAL_COLLECTIONS).map(([currency, fields]) => [`local:${currency}`, { orderId: `${currency}-1`, ...fields }])),
+};
+
+/** The currencies an operation takes, as it would be asked for them: a create's own, and reads of several kinds. */
+function currenciesOf(operation: Operation): string[] {
+	if (operation.kind !== 'create') return ['TZS', 'USDC', 'BRL', 'USD', 'TZS&x=1'];
+	if (operation.resource === 'payout') return Object.keys(PAYOUT_RULES);
+	return operation.operation === 'create' ? ['USD', ...Object.keys(LOCAL_COLLECTION_RULES)] : ['USD'];
+}
+
 function prepare(ctx: IExecuteFunctions, operation: Operation, using: HaiPaySettings): { prepared: Prepared } | { problem: unknown } {
 	try {
 		return { prepared: preparedRequest(ctx, operation, using, 0) };
@@ -95,12 +109,14 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 		let accepted = 0;
 		let refused = 0;
 		for (let round = 0; round < 400; round++) {
-			const currencies = operation.kind === 'create' ? (operation.resource === 'payout' ? Object.keys(PAYOUT_RULES) : ['USD']) : ['TZS', 'USDC', 'BRL', 'TZS&x=1'];
+			const currencies = currenciesOf(operation);
 			const currency = currencies[Math.floor(next() * currencies.length)];
-			// The USD card collection's rules and base item are MIT's; a payout in USD has its own.
+			// The USD card collection's rules and base item are MIT's (a payout in USD has its own); the other
+			// collections are the local ones.
+			const local = operation.resource === 'collection' && operation.operation === 'create' && currency !== 'USD';
 			const key = operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
-			const rules = RULES[key];
-			const json: Record<string, unknown> = { ...BASES[key] };
+			const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[key];
+			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : BASES[key]) };
 			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
 			const parameters: Record<string, unknown> = {
 				resource: operation.resource,

@@ -45,13 +45,12 @@ export function lookupParameters(resource: string, operation: string): INodeProp
 }
 
 /** Shown on every create: what to set instead of n8n's Retry On Fail, which a create refuses (it would resend items). */
-export function createSafetyNotice(resource: string): INodeProperties {
+export function createSafetyNotice(resource: string, operation = 'create', id = 'Order ID'): INodeProperties {
 	return {
-		displayName:
-			'Each item is sent once, never retried, and a create refuses to run with Settings → "Retry On Fail" on. For bulk runs set Settings → On Error to "Continue": items with outcome "unknown" must be queried by their Order ID before they are sent again.',
+		displayName: `Each item is sent once, never retried, and a create refuses to run with Settings → "Retry On Fail" on. For bulk runs set Settings → On Error to "Continue": items with outcome "unknown" must be queried by their ${id} before they are sent again.`,
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { resource: [resource], operation: ['create'] } },
+		displayOptions: { show: { resource: [resource], operation: [operation] } },
 	};
 }

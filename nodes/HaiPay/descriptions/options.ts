@@ -50,7 +50,7 @@ export const createOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { show: { operation: ['create'] } },
+	displayOptions: { show: { operation: ['create', 'refund'] } },
 	options: [
 		{
 			displayName: 'Allow Use by AI Agents',
@@ -100,7 +100,7 @@ export const readOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { hide: { operation: ['create', 'check'] } },
+	displayOptions: { hide: { operation: ['create', 'check', 'refund'] } },
 	options: [
 		concurrency,
 		requestsPerSecond,

@@ -3,13 +3,22 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
 import { createOutcome, CREATE_ADVICE, ItemFailure, READ_ADVICE } from '../../shared/gateway/outcome';
+import type { FailureKind } from '../../shared/gateway/outcome';
 import type { CallKind } from '../../shared/gateway/request';
 import { parameterValue } from './parameters';
 import type { Prepared } from './types';
 
+/** What advice a failed item gets: a create's or a read's, and an operation's own where it has one (a refund's). */
+export interface Advised {
+	kind: CallKind;
+	advice?: Partial<Record<FailureKind, string>>;
+}
+
 /** The advice that fits the operation: reads create nothing and carry no orderId to resend. */
-export function adviceFor(failure: ItemFailure, kind: CallKind): string {
-	return kind === 'create' ? CREATE_ADVICE[createOutcome(failure.kind)] : READ_ADVICE[failure.kind];
+export function adviceFor(failure: ItemFailure, operation: Advised): string {
+	if (operation.kind !== 'create') return READ_ADVICE[failure.kind];
+	const outcome = createOutcome(failure.kind);
+	return operation.advice?.[outcome] ?? CREATE_ADVICE[outcome];
 }
 
 /**
@@ -43,13 +52,13 @@ export function declared(ctx: IExecuteFunctions, itemIndex: number, name: string
 export type FailedAt = Partial<Pick<Prepared, 'orderId' | 'currency'>>;
 
 /** The error n8n shows for a failed item, or stops the run with: message, advice, and what HaiPay said. */
-export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, kind: CallKind, itemIndex: number, at: FailedAt, accepted = 0): Error {
+export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, operation: Advised, itemIndex: number, at: FailedAt, accepted = 0): Error {
 	const where = at.orderId === undefined ? '' : ` Order ID: ${at.orderId}.`;
 	const before =
 		accepted > 0
 			? ` ${accepted} other item(s) of this run were accepted before it stopped; HaiPay refuses a repeated orderId, so a re-run does not pay them twice, but set "On Error" to "Continue" to keep their results.`
 			: '';
-	const description = `${adviceFor(failure, kind)}${where}${before}`;
+	const description = `${adviceFor(failure, operation)}${where}${before}`;
 	if (failure.kind === 'invalid' || failure.kind === 'not_sent') {
 		return new NodeOperationError(ctx.getNode(), failure.message, { itemIndex, description });
 	}
@@ -74,11 +83,11 @@ export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, kind: Ca
  * `message` and `details` (an item-level error object would make n8n replace the json with the message alone),
  * so there the same fields travel inside `details`, and n8n adds the input item's fields beside them.
  */
-export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, kind: CallKind, at: FailedAt, itemIndex: number): INodeExecutionData {
+export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, operation: Advised, at: FailedAt, itemIndex: number): INodeExecutionData {
 	const { details } = failure;
 	const fields: IDataObject = {
 		errorType: failure.kind,
-		...(kind === 'create' ? { outcome: createOutcome(failure.kind) } : {}),
+		...(operation.kind === 'create' ? { outcome: createOutcome(failure.kind) } : {}),
 		...(details.errorCode !== undefined ? { errorCode: details.errorCode } : {}),
 		...(details.gatewayMessage !== undefined ? { gatewayMessage: details.gatewayMessage } : {}),
 		...(details.field !== undefined ? { field: details.field, rule: details.rule } : {}),
@@ -86,7 +95,7 @@ export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, kind: 
 		...(details.httpStatus !== undefined ? { httpStatus: details.httpStatus } : {}),
 		...(at.orderId !== undefined ? { orderId: at.orderId } : {}),
 		...(at.currency ? { currency: at.currency } : {}),
-		advice: adviceFor(failure, kind),
+		advice: adviceFor(failure, operation),
 	};
 	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
 	const json: IDataObject = toErrorOutput ? { error: failure.message, details: fields } : { error: failure.message, ...fields };

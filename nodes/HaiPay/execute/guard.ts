@@ -18,7 +18,7 @@ export function calledByAgent(ctx: IExecuteFunctions): boolean {
 }
 
 function label(operation: Operation): string {
-	return `${operation.resource === 'collection' ? 'Collection' : 'Payout'} → Create`;
+	return `${operation.resource.charAt(0).toUpperCase()}${operation.resource.slice(1)} → ${operation.selector.name}`;
 }
 
 /*

@@ -57,10 +57,14 @@ function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRu
 	return checked.body;
 }
 
-/** A create's request for one item: the currency's rules, its top-level fields and "Additional Fields". */
-export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, currency: string): Prepared {
-	const fromInput = parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
-	const values = fromInput
+/**
+ * A create's request for one item: the currency's rules, its top-level fields and "Additional Fields". With
+ * `fromInput` false the fields come from the parameters only, whatever "Fields From" holds (a refund, whose input
+ * items usually carry the collection's own orderId).
+ */
+export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, currency: string, fromInput = true): Prepared {
+	const fromItem = fromInput && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+	const values = fromItem
 		? inputValues(rules, ctx.getInputData()[itemIndex]?.json ?? {})
 		: fieldValues(rules, (name, required) => {
 				if (required) return parameterValue(ctx, itemIndex, name, '');
@@ -71,31 +75,36 @@ export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: 
 	return { path: rules.path, body, currency, orderId: String(body.orderId) };
 }
 
-/** The lookup keys of a query: orderId, orderNo, or both (orderNo is the faster one). */
-export function lookupBody(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+/** One key a query may look an order or a refund up by, with its limit and what it is, for the error message. */
+export interface LookupKey {
+	name: string;
+	maxLength: number;
+	what: string;
+}
+
+const ORDER_KEYS: readonly [LookupKey, LookupKey] = [
+	{ name: 'orderId', maxLength: ORDER_ID_MAX_LENGTH, what: 'your order ID' },
+	{ name: 'orderNo', maxLength: ORDER_NO_MAX_LENGTH, what: "HaiPay's order number" },
+];
+
+/** The lookup keys of a query: orderId, orderNo, or both (orderNo is the faster one); a refund's orderId and refundNo. */
+export function lookupBody(ctx: IExecuteFunctions, itemIndex: number, keys: readonly [LookupKey, LookupKey] = ORDER_KEYS): IDataObject {
 	const text = (name: string) => {
 		const value = parameterValue(ctx, itemIndex, name, '');
 		return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	};
-	const orderId = text('orderId');
-	const orderNo = text('orderNo');
-	if (orderId === '' && orderNo === '') {
-		throw new ItemFailure('invalid', 'Give "orderId" (your order ID) or "orderNo" (HaiPay\'s order number), or both', {
-			field: 'orderId',
+	const values = keys.map((key) => text(key.name));
+	if (values.every((value) => value === '')) {
+		throw new ItemFailure('invalid', `Give "${keys[0].name}" (${keys[0].what}) or "${keys[1].name}" (${keys[1].what}), or both`, {
+			field: keys[0].name,
 			rule: 'required',
 		});
 	}
-	if (orderId.length > ORDER_ID_MAX_LENGTH) {
-		throw new ItemFailure('invalid', `"orderId" must be at most ${ORDER_ID_MAX_LENGTH} characters (got ${orderId.length})`, {
-			field: 'orderId',
-			rule: 'maxLength',
-		});
-	}
-	if (orderNo.length > ORDER_NO_MAX_LENGTH) {
-		throw new ItemFailure('invalid', `"orderNo" must be at most ${ORDER_NO_MAX_LENGTH} characters (got ${orderNo.length})`, {
-			field: 'orderNo',
-			rule: 'maxLength',
-		});
-	}
-	return { ...(orderId ? { orderId } : {}), ...(orderNo ? { orderNo } : {}) };
+	keys.forEach((key, index) => {
+		const length = values[index].length;
+		if (length > key.maxLength) {
+			throw new ItemFailure('invalid', `"${key.name}" must be at most ${key.maxLength} characters (got ${length})`, { field: key.name, rule: 'maxLength' });
+		}
+	});
+	return Object.fromEntries(keys.flatMap((key, index) => (values[index] === '' ? [] : [[key.name, values[index]]])));
 }

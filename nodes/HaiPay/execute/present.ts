@@ -19,3 +19,13 @@ export function dataItem(answer: Answer, prepared: Prepared, kind?: OrderKind, e
 		verified: answer.type !== 'file' && answer.verification === 'verified',
 	};
 }
+
+/**
+ * A card refund's answer as HaiPay sent it, its signature removed. HaiPay publishes no refund status values, so
+ * `status` is never given a label or a group: the refund query (Collection → Get Refund) is what HaiPay asks
+ * merchants to rely on.
+ */
+export function refundItem(answer: Answer, prepared: Prepared, extra: IDataObject = {}): INodeExecutionData['json'] {
+	const data = answer.type === 'data' ? answer.data : {};
+	return { ...data, currency: prepared.currency, ...extra, verified: answer.type !== 'file' && answer.verification === 'verified' };
+}

@@ -1,14 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { lookupOrder, type LookupResult } from '../../shared/gateway/lookup';
+import type { LookupResult } from '../../shared/gateway/lookup';
 import { ItemFailure, gatewayText } from '../../shared/gateway/outcome';
 import type { CallOptions, GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
-import type { OrderKind } from '../../shared/contract/statuses';
-import { compareDecimal } from '../validation/amount';
 import { pool } from './pool';
-import type { Prepared } from './types';
+import type { Prepared, Settlement } from './types';
 
 /** What HaiPay's proven answers say of a create whose outcome was not proven. */
 export type Resolution = { type: 'accepted'; data: IDataObject } | { type: 'failed'; failure: ItemFailure };
@@ -23,7 +21,8 @@ export interface Unsettled {
 }
 
 export interface ResolveSettings {
-	kind: OrderKind;
+	/** How the creates are asked about: their order query, or the refund query (execute/settle.ts). */
+	settlement: Settlement;
 	settings: HaiPaySettings;
 	call: Omit<CallOptions, 'kind' | 'acceptFile' | 'retries'>;
 	concurrency: number;
@@ -43,18 +42,11 @@ interface Open extends Unsettled {
 	resolution?: Resolution;
 }
 
-function plainDecimal(value: unknown): string | undefined {
-	const text = typeof value === 'number' ? String(value) : value;
-	return typeof text === 'string' && /^\d+(?:\.\d{1,10})?$/.test(text) ? text : undefined;
-}
-
-/** An order HaiPay has under this orderId: this create's, unless its amount shows it is another request's. */
-function found(open: Open, data: IDataObject): Resolution {
-	const theirs = plainDecimal(data.amount);
-	const ours = plainDecimal(open.prepared.body.amount);
-	if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { type: 'accepted', data };
-	const message = `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`;
-	return { type: 'failed', failure: new ItemFailure('duplicate', message, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) }) };
+/** What HaiPay has under this create's ID: this create's, unless it shows it is another request's (another amount ...). */
+function found(open: Open, data: IDataObject, how: ResolveSettings): Resolution {
+	const other = how.settlement.otherRequest(data, open.prepared);
+	if (other === undefined) return { type: 'accepted', data };
+	return { type: 'failed', failure: new ItemFailure('duplicate', other, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) }) };
 }
 
 /** "No such order", proven: after an unknown outcome the create can be sent again; after a refusal, the refusal stands. */
@@ -71,7 +63,7 @@ function notFound(open: Open, errorMsg: string): Resolution {
 /** Takes in one proven answer: settles the create, or says when to ask again. */
 function weigh(open: Open, result: LookupResult, askedAt: number, how: ResolveSettings): void {
 	if (result.found) {
-		open.resolution = found(open, result.data);
+		open.resolution = found(open, result.data, how);
 		return;
 	}
 	const landsBy = open.endedAt + how.notFoundAfterMs;
@@ -89,9 +81,8 @@ async function ask(ctx: GatewayContext, open: Open, how: ResolveSettings, ends: 
 	open.nextAt = askedAt + BACKOFF_MS[Math.min(open.attempts, BACKOFF_MS.length - 1)];
 	open.attempts += 1;
 	try {
-		const ref = { kind: how.kind, currency: open.prepared.currency, orderId: open.prepared.orderId };
 		const call = { ...how.call, timeoutMs: Math.max(1, Math.min(how.call.timeoutMs, ends - askedAt)), retries: 0 };
-		weigh(open, await lookupOrder(ctx, open.prepared.signer ?? how.settings, ref, call), askedAt, how);
+		weigh(open, await how.settlement.lookup(ctx, open.prepared.signer ?? how.settings, open.prepared, call), askedAt, how);
 	} catch (error) {
 		open.why = error instanceof Error ? error.message : String(error);
 	}
@@ -103,7 +94,7 @@ function stillOpen(open: Open, how: ResolveSettings): Resolution {
 	const { failure } = open;
 	const message =
 		failure.kind === 'rejected'
-			? `${failure.message}; that refusal is not signed, and querying the order for ${seconds} s did not show that nothing was created: ${open.why}`
+			? `${failure.message}; that refusal is not signed, and querying it for ${seconds} s did not show that nothing was created: ${open.why}`
 			: `${failure.message}; querying it for ${seconds} s did not settle it: ${open.why}`;
 	return { type: 'failed', failure: new ItemFailure('unknown', message, failure.details) };
 }
@@ -111,7 +102,7 @@ function stillOpen(open: Open, how: ResolveSettings): Resolution {
 /**
  * Asks HaiPay about every create whose outcome is not proven (an `unknown`, or a refusal, which HaiPay does not
  * sign), until proven answers settle them or the time is up. Never sends a create again: only
- * `/{ccy}/pay/query` or `/{ccy}/collect/query`. A create is waited for without holding a query slot, so many
+ * `/{ccy}/pay/query`, `/{ccy}/collect/query` or `/usd/refund/refundQuery`. A create is waited for without holding a query slot, so many
  * creates waiting out "Not Found After" wait together.
  */
 export async function resolveAll(ctx: GatewayContext, unsettled: Unsettled[], how: ResolveSettings): Promise<Map<number, Resolution>> {

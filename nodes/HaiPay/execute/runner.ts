@@ -10,11 +10,11 @@ import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './runOptions';
 import { guardCreate } from './guard';
-import { dataItem } from './present';
 import { pacer, pool } from './pool';
 import { repeatedOrderIds } from './repeats';
 import { resolveAll, unresolvable, type Resolution, type Unsettled } from './resolve';
-import type { Operation, Prepared } from './types';
+import { orderSettlement } from './settle';
+import type { Operation, Prepared, Settlement } from './types';
 
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
 export async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
@@ -114,11 +114,10 @@ async function sendOne(
 	}
 }
 
-/** An item a query settled: the order HaiPay showed, or the failure its answers proved. */
-function resolvedResult(resolution: Resolution, prepared: Prepared, kind: OrderKind): Result {
+/** An item a query settled: what HaiPay showed, or the failure its answers proved. */
+function resolvedResult(resolution: Resolution, prepared: Prepared, settlement: Settlement): Result {
 	if (resolution.type === 'failed') return { failure: resolution.failure };
-	const answer: Answer = { type: 'data', data: resolution.data, verification: 'verified' };
-	return { output: { json: dataItem(answer, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }) } };
+	return { output: { json: settlement.item(resolution.data, prepared) } };
 }
 
 /** Everything one run of the node shares between its items. */
@@ -153,7 +152,10 @@ export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settin
 export function checkAll(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, count: number): Array<Prepared | ItemFailure> {
 	const checked = Array.from({ length: count }, (_, itemIndex) => checkedItem(ctx, operation, settings, itemIndex));
 	if (operation.kind !== 'create') return checked;
-	const repeats = repeatedOrderIds(checked.map((entry) => (entry instanceof ItemFailure ? undefined : entry)));
+	const repeats = repeatedOrderIds(
+		checked.map((entry) => (entry instanceof ItemFailure ? undefined : entry)),
+		operation.uniqueFields,
+	);
 	return checked.map((entry, itemIndex) => repeats.get(itemIndex) ?? entry);
 }
 
@@ -164,7 +166,7 @@ function prepareAll(run: Run, count: number): void {
 			run.prepared[itemIndex] = entry;
 			return;
 		}
-		if (!run.continueOnFail) throw nodeError(run.ctx, entry, run.operation.kind, itemIndex, failedAt(run, itemIndex));
+		if (!run.continueOnFail) throw nodeError(run.ctx, entry, run.operation, itemIndex, failedAt(run, itemIndex));
 		run.results[itemIndex] = { failure: entry };
 	});
 }
@@ -211,20 +213,20 @@ function isOpen(result: Result | undefined, settings: HaiPaySettings): result is
 /** Queries every create whose outcome is open, and replaces its failure with what HaiPay's proven answers say. */
 async function resolveOpen(run: Run, sendable: number[]): Promise<void> {
 	const { settings, credential, options } = run;
-	const kind = run.operation.resource as OrderKind;
+	const settlement = run.operation.settlement ?? orderSettlement(run.operation.resource as OrderKind);
 	const open: Unsettled[] = [];
 	for (const itemIndex of sendable) {
 		const result = run.results[itemIndex];
 		if (!isOpen(result, settings)) continue;
 		const prepared = run.prepared[itemIndex] as Prepared;
-		if (settings.haipayPublicKey === '') run.results[itemIndex] = resolvedResult(unresolvable(result.failure), prepared, kind);
+		if (settings.haipayPublicKey === '') run.results[itemIndex] = resolvedResult(unresolvable(result.failure), prepared, settlement);
 		else open.push({ itemIndex, prepared, failure: result.failure, endedAt: result.endedAt });
 	}
 	if (open.length === 0) return;
 	const call = { timeoutMs: options.timeoutMs, credential };
-	const how = { kind, settings, call, concurrency: options.concurrency, withinMs: options.resolveWithinMs, notFoundAfterMs: options.notFoundAfterMs };
+	const how = { settlement, settings, call, concurrency: options.concurrency, withinMs: options.resolveWithinMs, notFoundAfterMs: options.notFoundAfterMs };
 	for (const [itemIndex, resolution] of await resolveAll(run.ctx, open, how)) {
-		run.results[itemIndex] = resolvedResult(resolution, run.prepared[itemIndex] as Prepared, kind);
+		run.results[itemIndex] = resolvedResult(resolution, run.prepared[itemIndex] as Prepared, settlement);
 	}
 }
 
@@ -241,8 +243,8 @@ function collect(run: Run, count: number): INodeExecutionData[] {
 			continue;
 		}
 		const at = failedAt(run, itemIndex);
-		if (!run.continueOnFail) throw nodeError(run.ctx, result.failure, run.operation.kind, itemIndex, at, isCreate ? accepted : 0);
-		output.push(failureItem(run.ctx, result.failure, run.operation.kind, at, itemIndex));
+		if (!run.continueOnFail) throw nodeError(run.ctx, result.failure, run.operation, itemIndex, at, isCreate ? accepted : 0);
+		output.push(failureItem(run.ctx, result.failure, run.operation, at, itemIndex));
 	}
 	return output;
 }

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Answer, CallKind } from '../../shared/gateway/request';
+import type { LookupResult } from '../../shared/gateway/lookup';
+import type { FailureKind } from '../../shared/gateway/outcome';
+import type { Answer, CallKind, CallOptions, GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
 
 /** What one item will send: built and checked before anything is signed. */
@@ -18,6 +20,19 @@ export interface Prepared {
 	signer?: HaiPaySettings;
 	/** On the voucher's path, which serves every currency: the currency whose App ID signs, when the item names one. */
 	signWithCurrency?: string;
+}
+
+/**
+ * How a create whose outcome is open is settled by asking HaiPay (execute/resolve.ts): orders by their order query,
+ * refunds by the refund query. Never by sending the create again.
+ */
+export interface Settlement {
+	/** What HaiPay's proven answer says of the create; throws a ItemFailure when no proven answer came. */
+	lookup(ctx: GatewayContext, signer: HaiPaySettings, prepared: Prepared, call: Omit<CallOptions, 'kind' | 'acceptFile'>): Promise<LookupResult>;
+	/** Why what HaiPay shows under this create's ID was made by another request (another amount, another payment), or undefined. */
+	otherRequest(data: IDataObject, prepared: Prepared): string | undefined;
+	/** The output item of a create HaiPay's query showed. */
+	item(data: IDataObject, prepared: Prepared): IDataObject;
 }
 
 /** How an operation appears in the node's Operation list. */
@@ -40,6 +55,12 @@ export interface Operation {
 	/** A check of a create: every item runs through the create's rules and comes out valid or invalid, none sent. */
 	checkOnly?: boolean;
 	properties: INodeProperties[];
+	/** How an open outcome of this create is settled; by default its order query (`/{ccy}/pay|collect/query`). */
+	settlement?: Settlement;
+	/** Fields no two items of one run may share, beside the orderId (a refund's orderNo: a payment is refunded once). */
+	uniqueFields?: readonly string[];
+	/** Advice on a failed item where it differs from a create's or a read's (a refund's speaks of its Refund ID). */
+	advice?: Partial<Record<FailureKind, string>>;
 	/** Throws a ItemFailure of kind `invalid` when the item breaks a rule. */
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Prepared;
 	/**

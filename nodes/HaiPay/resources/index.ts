@@ -4,12 +4,24 @@ import type { Operation } from '../execute/types';
 import { getBalance } from './account/getBalance';
 import { createCollection } from './collection/create';
 import { getCollection } from './collection/get';
+import { getRefund } from './collection/getRefund';
+import { refundCollection } from './collection/refund';
 import { checkPayout, createPayoutShared } from './payout/check';
 import { getPayout } from './payout/get';
 import { downloadVoucher } from './voucher/download';
 
 /** Every operation of the node, in the order the panel lists resources and their operations. */
-export const OPERATIONS: Operation[] = [createPayoutShared, checkPayout, getPayout, createCollection, getCollection, downloadVoucher, getBalance];
+export const OPERATIONS: Operation[] = [
+	createPayoutShared,
+	checkPayout,
+	getPayout,
+	createCollection,
+	getCollection,
+	refundCollection,
+	getRefund,
+	downloadVoucher,
+	getBalance,
+];
 
 export function findOperation(resource: string, operation: string): Operation | undefined {
 	return OPERATIONS.find((candidate) => candidate.resource === resource && candidate.operation === operation);

@@ -75,7 +75,9 @@ export function checkAmount(input: unknown, rule: AmountRule): AmountResult {
 					: `allows at most ${rule.maxDecimals} decimals (got "${value}")`,
 		};
 	}
-	if (rule.pattern && !rule.pattern.test(value)) return { problem: `does not match the ${rule.unit} amount format (got "${value}")` };
+	if (rule.pattern && !rule.pattern.test(value)) {
+		return { problem: `${rule.patternText !== undefined ? `must be ${rule.patternText}` : `does not match the ${rule.unit} amount format`} (got "${value}")` };
+	}
 	if (compareDecimal(value, '0') <= 0) return { problem: `must be greater than 0 (got "${value}")` };
 	if (rule.min !== undefined && compareDecimal(value, rule.min) < 0) {
 		return { problem: `must be at least ${grouped(rule.min)} ${rule.unit} (got ${grouped(value)})` };

@@ -1,7 +1,9 @@
 import { CURRENCIES, type Currency } from './currencies';
-import { applyPath, balancePath, MIT_APPLY_PATH, queryPath, VOUCHER_PATH } from './paths';
+import { applyPath, balancePath, collectApplyPath, MIT_APPLY_PATH, queryPath, REFUND_APPLY_PATH, REFUND_QUERY_PATH, VOUCHER_PATH } from './paths';
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
+import { LOCAL_COLLECTION_ANSWER, LOCAL_COLLECTION_CURRENCIES, LOCAL_COLLECTION_RULES } from './rules/localCollection';
+import { REFUND_ANSWER, REFUND_QUERY_KEYS, REFUND_RULES } from './rules/refund';
 import type { RequestRules } from './rules/types';
 import type { OrderKind } from './statuses';
 
@@ -77,5 +79,33 @@ export const ENDPOINTS = {
 		path: balancePath,
 		request: [],
 		response: ['bal', 'availableBal', 'frzBal', 'unSettleBal'],
+	},
+	/** Collections in local currencies (docs/haipay-facts.md, "Local-currency collections"). */
+	localCollectionApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		currencies: LOCAL_COLLECTION_CURRENCIES,
+		path: collectApplyPath,
+		rules: LOCAL_COLLECTION_RULES,
+		request: [...new Set(Object.values(LOCAL_COLLECTION_RULES).flatMap((rules) => rules.fields.map((field) => field.name)))],
+		response: ['orderId', 'orderNo', ...LOCAL_COLLECTION_ANSWER],
+	},
+	/** A card refund: a create, of the whole payment (docs/haipay-facts.md, "Card refunds"). */
+	refundApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		currencies: ['USD'],
+		path: () => REFUND_APPLY_PATH,
+		rules: { USD: REFUND_RULES },
+		request: REFUND_RULES.fields.map((field) => field.name),
+		response: [...REFUND_ANSWER],
+	},
+	refundQuery: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: ['USD'],
+		path: () => REFUND_QUERY_PATH,
+		request: [...REFUND_QUERY_KEYS],
+		response: [...REFUND_ANSWER],
 	},
 } satisfies Record<string, Endpoint>;

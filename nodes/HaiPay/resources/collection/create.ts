@@ -1,4 +1,6 @@
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import type { LocalCollectionCurrency } from '../../../shared/contract/rules/localCollection';
+import type { RequestRules } from '../../../shared/contract/rules/types';
 import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { currencyOf, prepareCreate } from '../../execute/prepare';
@@ -7,13 +9,25 @@ import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
 
 const scope = { resource: 'collection', operation: 'create' };
-const { currencies, rules } = ENDPOINTS.mitApply;
+const mit = ENDPOINTS.mitApply;
+const local = ENDPOINTS.localCollectionApply;
+
+/**
+ * The currency chooses the collection: USD is the card collection in MIT mode (`/usd/mit/apply`, the contract's
+ * §4.3, first so that it stays the default), every other one a local-currency collection (`/{ccy}/collect/apply`).
+ */
+const currencies = [...mit.currencies, ...local.currencies];
+const rules: Record<string, RequestRules> = { ...mit.rules, ...local.rules };
+
+function shownFor(codes: readonly string[]): { show: Record<string, string[]> } {
+	return { show: { resource: [scope.resource], operation: [scope.operation], currency: [...codes] } };
+}
 
 export const createCollection: Operation = {
 	...scope,
 	selector: {
 		name: 'Create',
-		description: 'Collect a USD card payment (MIT), first or with a saved card token',
+		description: 'Collect a payment: a USD card (MIT), or a local payment such as PIX or QR Ph',
 		action: 'Create a collection',
 	},
 	kind: 'create',
@@ -23,7 +37,7 @@ export const createCollection: Operation = {
 			scope.resource,
 			scope.operation,
 			currencies,
-			'Card collections (MIT mode) are in USD. Use a credential whose App ID belongs to USD.',
+			'USD is a card payment (MIT mode); BRL, IDR, PHP and BDT are local payments (PIX, QR codes, virtual accounts, wallets). Each has its own fields, and needs an App ID of its currency in the credential.',
 		),
 		{
 			displayName:
@@ -31,15 +45,23 @@ export const createCollection: Operation = {
 			name: 'mitNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show: { resource: [scope.resource], operation: [scope.operation] } },
+			displayOptions: shownFor(mit.currencies),
+		},
+		{
+			displayName:
+				'The answer carries what the payer pays with: payUrl (HaiPay\'s payment page) and, per rail, qrCode (the PIX or QR Ph code to show), bankNo and bankCode (a virtual account). The result arrives as a collection callback.',
+			name: 'localNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: shownFor(local.currencies),
 		},
 		fieldsFromParameter(scope.resource, scope.operation),
-		...requiredParameters(rules, scope),
-		...additionalFields(rules, scope),
+		...requiredParameters(rules, { ...scope, currency: currencies }),
+		...additionalFields(rules, { ...scope, currency: currencies }),
 	],
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, currencies);
-		return prepareCreate(ctx, itemIndex, rules.USD, currency);
+		return prepareCreate(ctx, itemIndex, rules[currency as 'USD' | LocalCollectionCurrency], currency);
 	},
 	distrust: distrustCreate,
 	async present(_ctx, _itemIndex, answer, prepared) {

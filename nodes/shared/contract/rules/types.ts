@@ -49,7 +49,7 @@ export interface AmountRule {
 	max?: string;
 	/** An extra pattern the contract (NGN) or HaiPay's page (BRL) gives verbatim. */
 	pattern?: RegExp;
-	/** The pattern in words, for the README; "contract pattern" when absent. */
+	/** The pattern in words, for the README ("contract pattern" when absent) and the error message. */
 	patternText?: string;
 	unit: string;
 }

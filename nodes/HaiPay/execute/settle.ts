@@ -1,0 +1,50 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OrderKind } from '../../shared/contract/statuses';
+import { lookupOrder } from '../../shared/gateway/lookup';
+import { gatewayText } from '../../shared/gateway/outcome';
+import { lookupRefund } from '../../shared/gateway/refundLookup';
+import { compareDecimal } from '../validation/amount';
+import { dataItem, refundItem } from './present';
+import type { Settlement } from './types';
+
+/** How an open create is settled by HaiPay's proven answers (execute/resolve.ts): one settlement per kind of create. */
+
+function plainDecimal(value: unknown): string | undefined {
+	const text = typeof value === 'number' ? String(value) : value;
+	return typeof text === 'string' && /^\d+(?:\.\d{1,10})?$/.test(text) ? text : undefined;
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** A payout or a collection: its order query by orderId; an order for another amount is another request's. */
+export function orderSettlement(kind: OrderKind): Settlement {
+	return {
+		lookup: async (ctx, signer, prepared, call) => await lookupOrder(ctx, signer, { kind, currency: prepared.currency, orderId: prepared.orderId }, call),
+		otherRequest(data, prepared) {
+			const theirs = plainDecimal(data.amount);
+			const ours = plainDecimal(prepared.body.amount);
+			if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return undefined;
+			return `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`;
+		},
+		item: (data, prepared): IDataObject => dataItem({ type: 'data', data, verification: 'verified' }, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }),
+	};
+}
+
+/**
+ * A card refund: its refund query by the refund ID (`/usd/refund/refundQuery`). A refund of another payment under the
+ * same refund ID is another request's. HaiPay publishes no "no such refund" answer, so a refund is never found absent:
+ * one that no proven answer shows stays unknown, and is never sent again.
+ */
+export const refundSettlement: Settlement = {
+	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call) }),
+	otherRequest(data, prepared) {
+		const theirs = text(data.orderNo);
+		const ours = text(prepared.body.orderNo);
+		if (theirs === '' || theirs === ours) return undefined;
+		return `HaiPay has a refund with this Refund ID for the collection ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`;
+	},
+	item: (data, prepared): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome: 'accepted', resolvedBy: 'query' }),
+};

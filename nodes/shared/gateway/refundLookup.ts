@@ -1,0 +1,80 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { REFUND_QUERY_PATH } from '../contract/paths';
+import type { HaiPaySettings } from '../signing/credential';
+import { ItemFailure, gatewayText } from './outcome';
+import { callGateway, type CallOptions, type GatewayContext } from './request';
+
+/**
+ * A card refund asked about (docs/haipay-facts.md, "Card refunds"): by the merchant's refund ID (`orderId`), by
+ * HaiPay's refund number (`refundNo`, which HaiPay looks up first), or both.
+ */
+export interface RefundRef {
+	orderId?: string;
+	refundNo?: string;
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * Why a refund answer is not about the refund asked for, or undefined when it is: a member that is present and
+ * non-empty must equal what was asked, and an answer that names a refund must name it by what was asked. For
+ * Collection → Get Refund, where an answer that names no refund is shown as it came.
+ */
+export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | undefined {
+	const orderId = text(data.orderId);
+	const refundNo = text(data.refundNo);
+	if (ref.orderId !== undefined && orderId !== '' && orderId !== ref.orderId) {
+		return `the answer is about the refund ID "${gatewayText(orderId)}", not "${ref.orderId}"`;
+	}
+	if (ref.refundNo !== undefined && refundNo !== '' && refundNo !== ref.refundNo) {
+		return `the answer is about the refund number "${gatewayText(refundNo)}", not "${ref.refundNo}"`;
+	}
+	if (refundNo !== '' && ref.refundNo === undefined && orderId === '') return 'the answer names a refund but not by the refund ID asked for';
+	return undefined;
+}
+
+/**
+ * Why a refund answer proves nothing about the refund asked for, or undefined when it shows it: it must name the
+ * refund by the refund ID asked for (and by the refund number, when one is known), and carry HaiPay's refund number.
+ * HaiPay publishes no "no such refund" answer, so an answer without a refund number shows nothing either way.
+ */
+export function unprovenRefund(ref: RefundRef, data: IDataObject): string | undefined {
+	const mismatch = refundMismatchOf(ref, data);
+	if (mismatch !== undefined) return mismatch;
+	if (ref.orderId !== undefined && text(data.orderId) !== ref.orderId) return `the answer does not name the refund ID "${ref.orderId}"`;
+	if (ref.orderId === undefined && text(data.refundNo) !== ref.refundNo) return `the answer does not name the refund number "${ref.refundNo ?? ''}"`;
+	if (text(data.refundNo) === '') return 'the answer names no HaiPay refund number, so it shows no refund';
+	return undefined;
+}
+
+/**
+ * Queries one refund (`/usd/refund/refundQuery`) and proves the answer shows it. Throws a ItemFailure when no
+ * proven answer came: `untrusted` for an answer not signed by HaiPay or not showing this refund, `unavailable` after
+ * the read's retries, `rejected` for HaiPay's refusal.
+ */
+export async function lookupRefund(
+	ctx: GatewayContext,
+	settings: HaiPaySettings,
+	ref: RefundRef,
+	options: Omit<CallOptions, 'kind' | 'acceptFile'>,
+): Promise<IDataObject> {
+	const body: IDataObject = {
+		...(ref.orderId !== undefined ? { orderId: ref.orderId } : {}),
+		...(ref.refundNo !== undefined ? { refundNo: ref.refundNo } : {}),
+	};
+	const answer = await callGateway(ctx, REFUND_QUERY_PATH, body, settings, { ...options, kind: 'read' });
+	if (answer.type !== 'data') throw new ItemFailure('untrusted', 'HaiPay answered the refund query without a data object', {});
+	if (answer.verification !== 'verified') {
+		throw new ItemFailure(
+			'untrusted',
+			"HaiPay's answer to the refund query is not signed (the credential has no HaiPay public key), so it proves nothing about the refund",
+			{},
+		);
+	}
+	const why = unprovenRefund(ref, answer.data);
+	if (why !== undefined) throw new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
+	return answer.data;
+}

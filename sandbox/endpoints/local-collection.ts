@@ -1,0 +1,73 @@
+import { emvQrCode } from '../emv';
+import { magicOf } from '../faults';
+import type { Gateway } from '../gateway';
+import type { LocalPayment, Order } from '../orders';
+import type { SchemaName } from '../schemas';
+import { fail, lostAnswer, pick, planOf, type Endpoint, type Handler } from './shared';
+
+/**
+ * `/{ccy}/collect/apply` in local currencies (docs/haipay-facts.md): the order waits (status 0) for the payer, who
+ * pays the QR code, the virtual account or HaiPay's page; the control API (settle, status) or that page's buttons
+ * end it, and its callback goes out as any collection's. Each currency has its own request schema.
+ */
+const LOCAL_APPLY: Record<string, SchemaName> = {
+	BRL: 'brlCollectApply',
+	IDR: 'idrCollectApply',
+	PHP: 'phpCollectApply',
+	BDT: 'bdtCollectApply',
+};
+
+/** The rails whose answer carries a QR code and an account besides the page (BDT answers with the page only). */
+const WITH_INSTRUMENTS = new Set(['BRL', 'IDR', 'PHP']);
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value : '';
+}
+
+/** What the payer pays with: a QR code unless the rail is a virtual account or a wallet, and an account number. */
+function instruments(order: Order, request: Record<string, unknown>): LocalPayment {
+	const payType = text(request.payType);
+	const inBankCode = text(request.inBankCode);
+	const redirects = pick(request, ['callBackUrl', 'callBackFailUrl']);
+	if (!WITH_INSTRUMENTS.has(order.currency)) return { payType, inBankCode, ...redirects };
+	const qr = payType === 'QR' || order.currency === 'BRL';
+	const digits = order.orderNo.replace(/\D/g, '').slice(-10);
+	return {
+		payType,
+		inBankCode,
+		qrCode: qr ? emvQrCode(order.currency, order.amount, order.orderNo) : '',
+		bankNo: order.currency === 'BRL' ? `PC${digits}` : payType === 'VA' || order.currency === 'PHP' ? `88${digits}` : '',
+		bankCode: inBankCode,
+		...redirects,
+	};
+}
+
+function answer(gateway: Gateway, order: Order): Record<string, unknown> {
+	const data: Record<string, unknown> = { orderId: order.orderId, orderNo: order.orderNo, payUrl: gateway.cashierUrl(order) };
+	if (!WITH_INSTRUMENTS.has(order.currency)) return data;
+	return { ...data, bankCode: order.local?.bankCode ?? '', bankNo: order.local?.bankNo ?? '', qrCode: order.local?.qrCode ?? '' };
+}
+
+const localApply: Handler = (gateway, merchant, request) => {
+	const magic = magicOf(request.name);
+	if (magic?.kind === 'reject') return fail(magic.code, magic.message);
+	const order = gateway.book.create({
+		merchant,
+		kind: 'collection',
+		orderId: request.orderId as string,
+		amount: request.amount as string,
+		status: 0,
+		...planOf(magic),
+		fields: pick(request, ['notifyUrl', 'subject', 'body', 'name', 'partnerUserId']),
+	});
+	order.local = instruments(order, request);
+	gateway.placed(order);
+	return { type: 'ok', merchant, data: answer(gateway, order), lose: lostAnswer(magic) };
+};
+
+export const LOCAL_COLLECTION_ENDPOINTS: Endpoint[] = Object.entries(LOCAL_APPLY).map(([currency, schema]) => ({
+	path: `/${currency.toLowerCase()}/collect/apply`,
+	currency,
+	schema,
+	handle: localApply,
+}));
