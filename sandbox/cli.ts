@@ -158,40 +158,75 @@ export async function prepareState(stateDir: string, merchantsFile?: string): Pr
 	const configured: MerchantConfig[] = merchantsFile
 		? (JSON.parse(readFileSync(merchantsFile, 'utf8')) as MerchantConfig[])
 		: DEFAULT_APP_IDS.map(([appId, currency]) => ({ appId, currency, secretKey: defaultSecret(currency), balance: DEFAULT_BALANCE }));
-	const [platform, ...pairs] = await Promise.all([
-		keyPair(keyDir, 'platform'),
-		...configured.map((merchant) => keyPair(keyDir, `merchant-${merchant.appId}`)),
-	]);
+	// One merchant key pair for every App ID, as a merchant uploads one public key to each of its App IDs: a
+	// credential holding several App IDs (Other Currencies) signs all of them with one private key.
+	const [platform, merchantKeys] = await Promise.all([keyPair(keyDir, 'platform'), keyPair(keyDir, 'merchant')]);
 	return {
 		platform,
-		merchants: configured.map((merchant, i) => ({
+		merchants: configured.map((merchant) => ({
 			...merchant,
 			currency: merchant.currency.toUpperCase(),
 			secretKey: merchant.secretKey ?? defaultSecret(merchant.currency),
-			publicKey: merchant.publicKey ?? pairs[i].publicPem,
-			privatePem: pairs[i].privatePem,
-			publicPem: pairs[i].publicPem,
+			publicKey: merchant.publicKey ?? merchantKeys.publicPem,
+			privatePem: merchantKeys.privatePem,
+			publicPem: merchantKeys.publicPem,
 		})),
 	};
 }
 
-/** The array `n8n import:credentials --input=FILE` takes: one "HaiPay API" credential per appId. */
+/** The payout currencies, in the order a multi-currency credential lists them. */
+export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
+
+/** The id and name of the credential that holds one App ID per payout currency. */
+export const PAYOUTS_CREDENTIAL = { id: 'hpsandboxpayouts', name: 'HaiPay Sandbox payouts' } as const;
+
+type PreparedMerchant = PreparedState['merchants'][number];
+
+function credentialData(merchant: PreparedMerchant, platformPublicPem: string, baseUrl: string): Record<string, unknown> {
+	return {
+		environment: 'custom',
+		baseUrl,
+		appId: merchant.appId,
+		currency: merchant.currency,
+		secretKey: merchant.secretKey,
+		privateKey: merchant.privatePem,
+		haipayPublicKey: platformPublicPem,
+		arrayStyle: merchant.arrayStyle ?? 'json',
+	};
+}
+
+/**
+ * One credential for every payout currency: the first merchant of TZS in the credential's own fields, the first of
+ * each other payout currency under Other Currencies (`appIdZar`, `secretKeyZar`, ...). Only merchants that share the
+ * first one's key and array style can be held together; none when fewer than two currencies qualify.
+ */
+function payoutsCredential(state: PreparedState, baseUrl: string): unknown[] {
+	const byCurrency = PAYOUT_CURRENCIES.map((currency) => state.merchants.find((merchant) => merchant.currency === currency));
+	const [first, ...rest] = byCurrency.filter((merchant): merchant is PreparedMerchant => merchant !== undefined);
+	const others = rest.filter((merchant) => merchant.publicKey === first?.publicKey && (merchant.arrayStyle ?? 'json') === (first.arrayStyle ?? 'json'));
+	if (first === undefined || others.length === 0) return [];
+	const data = credentialData(first, state.platform.publicPem, baseUrl);
+	data.otherCurrencies = others.map((merchant) => merchant.currency);
+	for (const merchant of others) {
+		const suffix = merchant.currency.charAt(0) + merchant.currency.slice(1).toLowerCase();
+		data[`appId${suffix}`] = merchant.appId;
+		data[`secretKey${suffix}`] = merchant.secretKey;
+	}
+	return [{ ...PAYOUTS_CREDENTIAL, type: 'haiPayApi', data }];
+}
+
+/**
+ * The array `n8n import:credentials --input=FILE` takes: one "HaiPay API" credential per appId, and one that holds
+ * an App ID per payout currency (HaiPay Sandbox payouts).
+ */
 export function n8nCredentials(state: PreparedState, baseUrl: string): unknown[] {
-	return state.merchants.map((merchant) => ({
+	const single = state.merchants.map((merchant) => ({
 		id: `hpsandbox${merchant.appId}`,
 		name: `HaiPay Sandbox ${merchant.currency}${state.merchants.filter((m) => m.currency === merchant.currency).length > 1 ? ` ${merchant.appId}` : ''}`,
 		type: 'haiPayApi',
-		data: {
-			environment: 'custom',
-			baseUrl,
-			appId: merchant.appId,
-			currency: merchant.currency,
-			secretKey: merchant.secretKey,
-			privateKey: merchant.privatePem,
-			haipayPublicKey: state.platform.publicPem,
-			arrayStyle: merchant.arrayStyle ?? 'json',
-		},
+		data: credentialData(merchant, state.platform.publicPem, baseUrl),
 	}));
+	return [...single, ...payoutsCredential(state, baseUrl)];
 }
 
 export async function runCli(options: CliOptions): Promise<{ sandbox: Sandbox; credentialsFile: string }> {
