@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
+import { PAYOUTS_CREDENTIAL as SANDBOX_PAYOUTS_CREDENTIAL } from '../sandbox/cli';
 import { EXAMPLES, N8N_PORT } from './lib/paths';
 import {
 	Builder,
@@ -14,7 +15,6 @@ import {
 	readFile,
 	row,
 	setFields,
-	sortBy,
 	stickyNote,
 	switchNode,
 	writeFile,
@@ -32,7 +32,6 @@ export type { Parameters, Workflow, WorkflowNode } from './lib/workflow';
  */
 
 export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
-type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
 
 /** The sandbox's default App IDs; `npm run sandbox` and the playground make one credential per App ID. */
 export const SANDBOX_APP_IDS: Record<string, number> = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006 };
@@ -40,6 +39,12 @@ export const SANDBOX_APP_IDS: Record<string, number> = { TZS: 1001, ZAR: 1002, N
 export function credentialOf(currency: string): Record<string, { id: string; name: string }> {
 	return { haiPayApi: { id: `hpsandbox${SANDBOX_APP_IDS[currency]}`, name: `HaiPay Sandbox ${currency}` } };
 }
+
+/**
+ * The playground's credential with an App ID per payout currency (TZS first, then ZAR, NGN, EGP and BDT under Other
+ * Currencies), as the sandbox's CLI writes it: one HaiPay node pays a mixed sheet, one trigger takes its callbacks.
+ */
+export const PAYOUTS_CREDENTIAL = { haiPayApi: { ...SANDBOX_PAYOUTS_CREDENTIAL } };
 
 export const WORKFLOW_IDS = {
 	bulkPayouts: 'haipayExBulkPays',
@@ -78,9 +83,12 @@ RETURNING dedup_key, app_id, order_id, order_no, status, amount`;
 
 export const DONE_SQL = 'UPDATE haipay_callbacks SET done_at = now() WHERE dedup_key = $1';
 
-/** Where each App ID's results arrive: one HaiPay Trigger per App ID in the callbacks workflow. */
+/**
+ * Where results arrive in the callbacks workflow: every payout currency's at one HaiPay Trigger (the payouts
+ * credential holds each App ID), USD card collections' at their own.
+ */
 export function callbackWebhookId(currency: string): string {
-	return `haipay-callbacks-${currency.toLowerCase()}`;
+	return currency.toUpperCase() === 'USD' ? 'haipay-callbacks-usd' : 'haipay-callbacks';
 }
 
 export function callbackUrl(currency: string, port = N8N_PORT): string {
@@ -103,7 +111,8 @@ function currencySwitch(name: string, expression: string, position: [number, num
 	);
 }
 
-function haiPay(
+/** A HaiPay node with the sandbox credential of `currency`, or the payouts credential for `'payouts'`. */
+export function haiPay(
 	name: string,
 	currency: string,
 	parameters: Parameters,
@@ -116,33 +125,19 @@ function haiPay(
 		typeVersion: 1,
 		position,
 		parameters,
-		credentials: credentialOf(currency),
+		credentials: currency === 'payouts' ? PAYOUTS_CREDENTIAL : credentialOf(currency),
 		...extra,
 	};
 }
 
-
-/** The payout fields per currency: what the contract requires where, optional ones as Additional Fields. */
-function payoutParameters(currency: PayoutCurrency): Parameters {
-	const base: Parameters = {
-		resource: 'payout',
-		operation: 'create',
-		currency,
-		orderId: row('orderId'),
-		amount: row('amount'),
-		accountType: row('accountType'),
-		bankCode: row('bankCode'),
-		accountNo: row('accountNo'),
-		name: row('name'),
-	};
-	const additional: Parameters = { notifyUrl: callbackUrl(currency), subject: row('subject') };
-	if (currency === 'NGN') {
-		Object.assign(additional, { phone: row('phone'), email: row('email'), partnerUserId: row('partnerUserId') });
-	} else {
-		Object.assign(base, { phone: row('phone'), email: row('email'), partnerUserId: row('partnerUserId') });
-	}
-	return { ...base, additionalFields: additional, options: { concurrency: 4 } };
+/**
+ * Payout → Create (or Check) for a sheet of mixed currencies: the currency from each row, every field from the row's
+ * column of the same name, the payouts credential.
+ */
+export function mixedPayoutParameters(operation: 'create' | 'check'): Parameters {
+	return { resource: 'payout', operation, currency: row('currency'), fieldsFrom: 'input', options: operation === 'create' ? { concurrency: 4 } : {} };
 }
+
 
 // ---- 1. bulk payouts -----------------------------------------------------------------------------------
 
@@ -153,14 +148,13 @@ export function bulkPayouts(): Workflow {
 			'About',
 			[
 				'## Bulk payouts from a spreadsheet',
-				`Reads \`${FILES}/payouts.csv\`, sends each row with the HaiPay node of its currency (one credential per App ID), and writes every row back to \`${FILES}/payout-results.csv\` with its \`outcome\` and HaiPay's \`orderNo\`.`,
+				`Reads \`${FILES}/payouts.csv\`, pays every row with one HaiPay node (the currency comes from each row, and the credential holds an App ID per currency), and writes every row back to \`${FILES}/payout-results.csv\` with its \`outcome\` and HaiPay's \`orderNo\`, in the file's order.`,
 				'',
-				'- The HaiPay nodes use **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.',
-				'- A currency this workflow does not pay goes out through **Other currency** and is reported as `invalid`.',
+				'- **Pay** reads each field from the row\'s column of the same name (**Fields From: Input**) and uses **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.',
+				'- A currency the credential holds no App ID for (KES in the sample) is reported as `invalid`, field `currency`.',
 				'- `outcome = unknown` means: query the order before sending it again (the Reconciliation example does).',
 				'- **Run it twice** and every row already sent comes back `duplicate`: HaiPay refuses an orderId it already has, so nothing is paid twice. To pay the sample from scratch, stop `npm start` and run `npm start -- --fresh` (it forgets the sandbox\'s orders and restores payouts.csv).',
-				'- `payout-results.csv` keeps the rows in the order of `payouts.csv` (**In file order** sorts them back by `row`).',
-				'- Results arrive later at the **HaiPay callbacks** workflow (Notify URL), when it is active.',
+				'- Results arrive later at the **HaiPay callbacks** workflow (the `notifyUrl` that **Number rows** adds), when it is active.',
 			].join('\n'),
 			[-260, -480],
 			620,
@@ -170,38 +164,16 @@ export function bulkPayouts(): Workflow {
 	const start = b.add(manualTrigger([-200, 0]));
 	const read = b.add(readFile('Read payouts.csv', `${FILES}/payouts.csv`, [20, 0]));
 	const rows = b.add(csvFromFile('Rows', [240, 0]));
-	// Each row keeps its line number, so that the results can be written back in the spreadsheet's order after
-	// the per-currency branches have grouped them.
-	const numbered = b.add(setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number']], [460, 0], true));
-	const route = b.add(currencySwitch('By currency', '={{ String($json.currency).trim().toUpperCase() }}', [680, 0], 'Other currency'));
+	// The line number, for the results file, and where HaiPay posts each result: the node reads notifyUrl from the
+	// row like every other field.
+	const numbered = b.add(
+		setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number'], ['notifyUrl', callbackUrl('TZS')]], [460, 0], true),
+	);
+	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [680, 0], { onError: 'continueRegularOutput' }));
 	b.connect(start, read);
 	b.connect(read, rows);
 	b.connect(rows, numbered);
-	b.connect(numbered, route);
-	const all = b.add(merge('All rows', PAYOUT_CURRENCIES.length + 1, [1220, 0]));
-	PAYOUT_CURRENCIES.forEach((currency, i) => {
-		const pay = b.add(
-			haiPay(`Pay ${currency}`, currency, payoutParameters(currency), [960, -480 + i * 170], { onError: 'continueRegularOutput' }),
-		);
-		b.connect(route, pay, i);
-		b.connect(pay, all, 0, i);
-	});
-	const other = b.add(
-		setFields(
-			'Not paid here',
-			[
-				['orderId', row('orderId')],
-				['outcome', 'invalid'],
-				['field', 'currency'],
-				['rule', 'enum'],
-				['error', `={{ 'This workflow pays ${PAYOUT_CURRENCIES.join(', ')}; the row has currency "' + $json.currency + '"' }}`],
-				['advice', 'Fix the currency, or add a branch and a credential for it'],
-			],
-			[960, 380],
-		),
-	);
-	b.connect(route, other, PAYOUT_CURRENCIES.length);
-	b.connect(other, all, 0, PAYOUT_CURRENCIES.length);
+	b.connect(numbered, pay);
 	const source = "$('Number rows').item.json";
 	const results = b.add(
 		setFields(
@@ -219,17 +191,15 @@ export function bulkPayouts(): Workflow {
 				['field', "={{ $json.field ?? '' }}"],
 				['advice', "={{ $json.advice ?? '' }}"],
 			],
-			[1440, 0],
+			[900, 0],
 		),
 	);
-	b.connect(all, results);
-	const ordered = b.add(sortBy('In file order', 'row', [1660, 0]));
-	const file = b.add(csvToFile('To CSV', 'payout-results.csv', [1880, 0]));
-	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [2100, 0]));
-	b.connect(results, ordered);
-	b.connect(ordered, file);
+	b.connect(pay, results);
+	const file = b.add(csvToFile('To CSV', 'payout-results.csv', [1120, 0]));
+	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [1340, 0]));
+	b.connect(results, file);
 	b.connect(file, write);
-	return b.workflow('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV per currency and writes each row back with its outcome and orderNo.');
+	return b.workflow('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV of mixed currencies with one HaiPay node and writes each row back with its outcome and orderNo.');
 }
 
 // ---- 2. callbacks --------------------------------------------------------------------------------------
@@ -241,7 +211,7 @@ export function callbacks(): Workflow {
 			'About',
 			[
 				'## HaiPay callbacks',
-				'One **HaiPay Trigger** per App ID (a trigger refuses callbacks of other App IDs). Activate the workflow and use each trigger\'s **Production URL** as `notifyUrl`.',
+				'**Payout results** takes the payout callbacks of every currency: its credential holds an App ID per currency and checks each callback with its own App ID\'s secret. **USD results** takes the card collections of the USD App ID. A trigger refuses callbacks of App IDs its credential does not hold. Activate the workflow and use each trigger\'s **Production URL** as `notifyUrl`.',
 				'',
 				`Every accepted result is routed by status and appended to \`${FILES}/callbacks.jsonl\`. A USD card payment's \`tokenID\` is stored in \`${FILES}/mit-tokens/<orderId>.json\` for the next charge.`,
 				'',
@@ -263,16 +233,19 @@ export function callbacks(): Workflow {
 			'other',
 		),
 	);
-	const currencies = [...PAYOUT_CURRENCIES, 'USD'];
-	currencies.forEach((currency, i) => {
+	const triggers = [
+		{ name: 'Payout results', currency: 'TZS', kind: 'payout', credentials: PAYOUTS_CREDENTIAL },
+		{ name: 'USD results', currency: 'USD', kind: 'collection', credentials: credentialOf('USD') },
+	];
+	triggers.forEach(({ name, currency, kind, credentials }, i) => {
 		const trigger = b.add({
-			name: `${currency} results`,
+			name,
 			type: HAIPAY_TRIGGER,
 			typeVersion: 1.1,
-			position: [40, -430 + i * 170],
+			position: [40, -170 + i * 340],
 			webhookId: callbackWebhookId(currency),
-			parameters: { kind: currency === 'USD' ? 'collection' : 'payout', options: {} },
-			credentials: credentialOf(currency),
+			parameters: { kind, options: {} },
+			credentials,
 		});
 		b.connect(trigger, route);
 		if (currency === 'USD') {
@@ -332,7 +305,7 @@ export function callbacks(): Workflow {
 	for (const node of [paid, failed, other]) b.connect(node, text);
 	const append = b.add(writeFile('Append to callbacks.jsonl', `${FILES}/callbacks.jsonl`, [1040, 0], true));
 	b.connect(text, append);
-	return b.workflow('HaiPay example: callbacks', 'Receives signed results per App ID, routes them by status, records them and stores MIT card tokens.');
+	return b.workflow('HaiPay example: callbacks', 'Receives signed results of every payout currency at one trigger, routes them by status, records them and stores MIT card tokens.');
 }
 
 // ---- 3. reconciliation ---------------------------------------------------------------------------------
