@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { PAYOUTS_CREDENTIAL as SANDBOX_PAYOUTS_CREDENTIAL } from '../sandbox/cli';
+import { credentialOf, haiPay, mixedPayoutParameters, PAYOUTS_CREDENTIAL } from './lib/haipay-nodes';
 import { EXAMPLES, N8N_PORT } from './lib/paths';
+import { MONTH_END_COLUMNS, MONTH_END_ROWS, MONTH_END_SHEET, monthEndPayouts } from './month-end';
+import { sheetFile, sheetRows } from './lib/sheet';
 import {
 	Builder,
 	condition,
@@ -24,6 +26,7 @@ import {
 } from './lib/workflow';
 
 export type { Parameters, Workflow, WorkflowNode } from './lib/workflow';
+export { credentialOf, PAYOUTS_CREDENTIAL, SANDBOX_APP_IDS } from './lib/haipay-nodes';
 
 /**
  * The example workflows, written as code so that the five per-currency branches stay identical, and saved as the
@@ -32,19 +35,6 @@ export type { Parameters, Workflow, WorkflowNode } from './lib/workflow';
  */
 
 export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
-
-/** The sandbox's default App IDs; `npm run sandbox` and the playground make one credential per App ID. */
-export const SANDBOX_APP_IDS: Record<string, number> = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006 };
-
-export function credentialOf(currency: string): Record<string, { id: string; name: string }> {
-	return { haiPayApi: { id: `hpsandbox${SANDBOX_APP_IDS[currency]}`, name: `HaiPay Sandbox ${currency}` } };
-}
-
-/**
- * The playground's credential with an App ID per payout currency (TZS first, then ZAR, NGN, EGP and BDT under Other
- * Currencies), as the sandbox's CLI writes it: one HaiPay node pays a mixed sheet, one trigger takes its callbacks.
- */
-export const PAYOUTS_CREDENTIAL = { haiPayApi: { ...SANDBOX_PAYOUTS_CREDENTIAL } };
 
 export const WORKFLOW_IDS = {
 	bulkPayouts: 'haipayExBulkPays',
@@ -98,7 +88,6 @@ export function callbackUrl(currency: string, port = N8N_PORT): string {
 /** The example workflows read and write below this folder, relative to the folder n8n runs in. */
 export const FILES = 'haipay';
 
-const HAIPAY = 'n8n-nodes-haipay.haiPay';
 const HAIPAY_TRIGGER = 'n8n-nodes-haipay.haiPayTrigger';
 
 
@@ -110,34 +99,6 @@ function currencySwitch(name: string, expression: string, position: [number, num
 		fallback,
 	);
 }
-
-/** A HaiPay node with the sandbox credential of `currency`, or the payouts credential for `'payouts'`. */
-export function haiPay(
-	name: string,
-	currency: string,
-	parameters: Parameters,
-	position: [number, number],
-	extra: Partial<WorkflowNode> = {},
-): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: HAIPAY,
-		typeVersion: 1,
-		position,
-		parameters,
-		credentials: currency === 'payouts' ? PAYOUTS_CREDENTIAL : credentialOf(currency),
-		...extra,
-	};
-}
-
-/**
- * Payout → Create (or Check) for a sheet of mixed currencies: the currency from each row, every field from the row's
- * column of the same name, the payouts credential.
- */
-export function mixedPayoutParameters(operation: 'create' | 'check'): Parameters {
-	return { resource: 'payout', operation, currency: row('currency'), fieldsFrom: 'input', options: operation === 'create' ? { concurrency: 4 } : {} };
-}
-
 
 // ---- 1. bulk payouts -----------------------------------------------------------------------------------
 
@@ -619,7 +580,26 @@ export function allExamples(): Array<{ file: string; workflow: Workflow }> {
 		{ file: '3-reconciliation.json', workflow: reconciliation() },
 		{ file: '4-mit-collection.json', workflow: mitCollection() },
 		{ file: '5-exactly-once-callbacks.json', workflow: exactlyOnce() },
+		{ file: '6-month-end-payouts.json', workflow: monthEndPayouts() },
 	];
+}
+
+/**
+ * examples/data/month-end.xlsx, the sample sheet of example 6, from MONTH_END_ROWS: written, or (`check`) read back
+ * and compared cell by cell, types included.
+ */
+function sameSheet(check: boolean): boolean {
+	const path = join(EXAMPLES, 'data', MONTH_END_SHEET);
+	if (!check) {
+		writeFileSync(path, sheetFile(MONTH_END_ROWS, MONTH_END_COLUMNS, 'Payouts'));
+		process.stdout.write(`wrote examples/data/${MONTH_END_SHEET}\n`);
+		return true;
+	}
+	try {
+		return JSON.stringify(sheetRows(readFileSync(path)).rows) === JSON.stringify(MONTH_END_ROWS);
+	} catch {
+		return false;
+	}
 }
 
 function main(): void {
@@ -642,6 +622,7 @@ function main(): void {
 			process.stdout.write(`wrote examples/${file}\n`);
 		}
 	}
+	if (!sameSheet(check)) stale.push(`data/${MONTH_END_SHEET}`);
 	if (stale.length > 0) {
 		process.stderr.write(`examples/ differs from playground/examples.ts: ${stale.join(', ')} (run npm run examples)\n`);
 		process.exit(1);
