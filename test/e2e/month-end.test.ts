@@ -1,5 +1,5 @@
 import { parse } from 'flatted';
-import { readFileSync } from 'fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import type { Page } from 'playwright-core';
 
@@ -18,6 +18,7 @@ import { eventually, startStack, type Stack } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const SHEET = join(ROOT, 'examples', 'data', MONTH_END_SHEET);
+const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
 
 /** The rows of the sample sheet that break a rule, and the field each one breaks. */
 const INVALID: Record<string, string> = { 'ME-2026-06-0007': 'accountNo', 'ME-2026-06-0009': 'amount' };
@@ -49,6 +50,13 @@ async function publish(workflowId: string): Promise<void> {
 	const versionId = (workflow.json as { data: { versionId: string } }).data.versionId;
 	const answer = await stack.rest.call('POST', `/workflows/${workflowId}/activate`, { versionId });
 	if (answer.status !== 200) throw new Error(`publishing ${workflowId} failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+}
+
+/** Screenshots go to test/e2e/.output; UPDATE_SCREENSHOTS=1 also copies them into docs/. */
+async function screenshot(page: Page, name: string): Promise<void> {
+	mkdirSync(OUTPUT, { recursive: true });
+	await page.screenshot({ path: join(OUTPUT, name), fullPage: true });
+	if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(join(OUTPUT, name), join(ROOT, 'docs', name));
 }
 
 /** Every pay/apply request the sandbox received, by orderId, in order. */
@@ -112,6 +120,7 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		expect(await shownTotals(page)).toEqual(sheetTotals());
 		expect(await page.locator('body').innerText()).toContain(`Rows that break a rule, not paid: ${Object.keys(INVALID).length}`);
 		expect(new Set(sheetTotals().map((line) => line.currency))).toEqual(new Set(['TZS', 'ZAR', 'NGN', 'EGP', 'BDT']));
+		await screenshot(page, 'month-end-approval.png');
 
 		await decide(page, DECISION.reject);
 		await page.getByText('Nothing was paid').waitFor({ timeout: 60_000 });
