@@ -44,10 +44,11 @@ function formUrl(): string {
 	return `${stack.server.url}/form/${MONTH_END_FORM_PATH}`;
 }
 
-/** Publishes the workflow through n8n's REST API, as the editor's Publish button does. */
+/** Publishes the workflow through n8n's REST API, as the editor's Publish button does, unless it is published. */
 async function publish(workflowId: string): Promise<void> {
 	const workflow = await stack.rest.call('GET', `/workflows/${workflowId}`);
-	const versionId = (workflow.json as { data: { versionId: string } }).data.versionId;
+	const { versionId, active } = (workflow.json as { data: { versionId: string; active: boolean } }).data;
+	if (active) return;
 	const answer = await stack.rest.call('POST', `/workflows/${workflowId}/activate`, { versionId });
 	if (answer.status !== 200) throw new Error(`publishing ${workflowId} failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
 }
