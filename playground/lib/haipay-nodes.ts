@@ -1,4 +1,4 @@
-import { PAYOUTS_CREDENTIAL as SANDBOX_PAYOUTS_CREDENTIAL } from '../../sandbox/cli';
+import { PAYOUTS_CREDENTIAL as SANDBOX_PAYOUTS_CREDENTIAL } from '../../sandbox/credentials';
 import { row, type Parameters, type WorkflowNode } from './workflow';
 
 /** The HaiPay nodes of the example workflows, with the credentials the playground's sandbox writes. */
