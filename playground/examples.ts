@@ -13,7 +13,6 @@ import {
 	csvToFile,
 	ifNode,
 	manualTrigger,
-	merge,
 	readFile,
 	row,
 	setFields,
@@ -29,8 +28,8 @@ export type { Parameters, Workflow, WorkflowNode } from './lib/workflow';
 export { credentialOf, PAYOUTS_CREDENTIAL, SANDBOX_APP_IDS } from './lib/haipay-nodes';
 
 /**
- * The example workflows, written as code so that the five per-currency branches stay identical, and saved as the
- * plain n8n JSON in examples/ that a person imports. `npm run examples` rewrites them; `--check` fails when the
+ * The example workflows, written as code so that what they share (node makers, credentials, URLs) is said once, and
+ * saved as the plain n8n JSON in examples/ that a person imports. `npm run examples` rewrites them; `--check` fails when the
  * committed files differ from what this makes.
  */
 
@@ -90,15 +89,6 @@ export const FILES = 'haipay';
 
 const HAIPAY_TRIGGER = 'n8n-nodes-haipay.haiPayTrigger';
 
-
-function currencySwitch(name: string, expression: string, position: [number, number], fallback?: string): Omit<WorkflowNode, 'id'> {
-	return switchNode(
-		name,
-		PAYOUT_CURRENCIES.map((currency) => ({ key: currency, test: conditions([condition(expression, 'equals', currency)]) })),
-		position,
-		fallback,
-	);
-}
 
 // ---- 1. bulk payouts -----------------------------------------------------------------------------------
 
@@ -307,22 +297,17 @@ export function reconciliation(): Workflow {
 	b.connect(start, read);
 	b.connect(read, rows);
 	b.connect(rows, open);
-	const route = b.add(currencySwitch('By currency', '={{ $json.currency }}', [680, 0]));
-	b.connect(open, route);
-	const all = b.add(merge('All queries', PAYOUT_CURRENCIES.length, [1180, 0]));
-	PAYOUT_CURRENCIES.forEach((currency, i) => {
-		const query = b.add(
-			haiPay(
-				`Query ${currency}`,
-				currency,
-				{ resource: 'payout', operation: 'get', currency, orderId: row('orderId'), orderNo: row('orderNo'), options: {} },
-				[940, -400 + i * 170],
-				{ onError: 'continueRegularOutput' },
-			),
-		);
-		b.connect(route, query, i);
-		b.connect(query, all, 0, i);
-	});
+	// One node queries every currency: the currency from each row, the payouts credential's App ID for it.
+	const query = b.add(
+		haiPay(
+			'Query',
+			'payouts',
+			{ resource: 'payout', operation: 'get', currency: row('currency'), orderId: row('orderId'), orderNo: row('orderNo'), options: {} },
+			[680, 0],
+			{ onError: 'continueRegularOutput' },
+		),
+	);
+	b.connect(open, query);
 	const source = "$('Sent, result not known').item.json";
 	const state = b.add(
 		setFields(
@@ -337,33 +322,28 @@ export function reconciliation(): Workflow {
 				['final', '={{ $json.status === 2 || $json.status === 3 }}', 'boolean'],
 				['errorMsg', "={{ $json.errorMsg ?? $json.error ?? '' }}"],
 			],
-			[1400, 0],
+			[900, 0],
 		),
 	);
-	b.connect(all, state);
-	const file = b.add(csvToFile('To CSV', 'reconciliation.csv', [1620, -160]));
-	const write = b.add(writeFile('Write reconciliation.csv', `${FILES}/reconciliation.csv`, [1840, -160]));
+	b.connect(query, state);
+	const file = b.add(csvToFile('To CSV', 'reconciliation.csv', [1120, -160]));
+	const write = b.add(writeFile('Write reconciliation.csv', `${FILES}/reconciliation.csv`, [1340, -160]));
 	b.connect(state, file);
 	b.connect(file, write);
-	const final = b.add(ifNode('Final?', conditions([condition('={{ $json.final }}', 'true', '', 'boolean')]), [1620, 160]));
+	const final = b.add(ifNode('Final?', conditions([condition('={{ $json.final }}', 'true', '', 'boolean')]), [1120, 160]));
 	b.connect(state, final);
-	const byCurrency = b.add(currencySwitch('Voucher by currency', '={{ $json.currency }}', [1840, 160]));
-	b.connect(final, byCurrency, 0);
-	const vouchers = b.add(merge('All vouchers', PAYOUT_CURRENCIES.length, [2340, 160]));
-	PAYOUT_CURRENCIES.forEach((currency, i) => {
-		const voucher = b.add(
-			haiPay(
-				`Voucher ${currency}`,
-				currency,
-				{ resource: 'voucher', operation: 'download', orderNos: row('orderNo'), lang: 'en', getFee: true, options: {} },
-				[2100, -240 + i * 170],
-			),
-		);
-		b.connect(byCurrency, voucher, i);
-		b.connect(voucher, vouchers, 0, i);
-	});
-	const save = b.add(writeFile('Save voucher', `={{ '${FILES}/vouchers/' + $binary.data.fileName }}`, [2560, 160]));
-	b.connect(vouchers, save);
+	// The voucher path serves every currency; Orders' Currency picks the App ID that asks for each order's voucher.
+	const voucher = b.add(
+		haiPay(
+			'Voucher',
+			'payouts',
+			{ resource: 'voucher', operation: 'download', orderNos: row('orderNo'), ordersCurrency: row('currency'), lang: 'en', getFee: true, options: {} },
+			[1340, 160],
+		),
+	);
+	b.connect(final, voucher, 0);
+	const save = b.add(writeFile('Save voucher', `={{ '${FILES}/vouchers/' + $binary.data.fileName }}`, [1560, 160]));
+	b.connect(voucher, save);
 	return b.workflow('HaiPay example: reconciliation', 'Queries every sent payout whose result is not known yet and downloads the vouchers of the final ones.');
 }
 
