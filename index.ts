@@ -1,4 +1,4 @@
-/**
+/*
  * The package's entry point, `require('n8n-nodes-haipay')`. n8n loads the node and credential classes through the
  * `n8n` field of package.json; this list is for code outside n8n: the same classes, and the signing a merchant's own
  * server needs to call HaiPay or to check its callbacks (docs/library.md).

@@ -1,8 +1,9 @@
 import http from 'http';
 
+import { postJson } from '../dev/http';
 import { loadPrivateKey, signBody } from '../sandbox/signing';
 import { callbackBody } from '../test/fixtures/bodies';
-import { percentile, postJson, serveOneJob } from './load-client';
+import { percentile, serveOneJob } from './load-client';
 
 /**
  * The load client of the callback benchmark, in its own process so that its signing and bookkeeping do not share
@@ -84,8 +85,7 @@ export async function run(job: CallbackJob): Promise<CallbackResult> {
 		job.forged ? forgedBody(job, i, platformKey, otherKey) : JSON.stringify({ ...body(job, i), sign: signBody(body(job, i), job.secret, platformKey) }),
 	);
 	const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
-	const url = new URL(job.url);
-	const latencies: number[] = [];
+		const latencies: number[] = [];
 	const result = { acknowledged: 0, refused: 0, other: 0, firstOther: undefined as string | undefined };
 	let next = 0;
 	const worker = async () => {
@@ -93,7 +93,7 @@ export async function run(job: CallbackJob): Promise<CallbackResult> {
 			const index = next++;
 			const started = performance.now();
 			try {
-				const answer = await postJson(agent, url, payloads[index], 30_000);
+				const answer = await postJson(job.url, payloads[index], { agent, timeoutMs: 30_000 });
 				if (answer.status === 200 && answer.text === 'SUCCESS') result.acknowledged += 1;
 				else if (answer.status === 401) result.refused += 1;
 				else {

@@ -1,19 +1,17 @@
-import { createPublicKey } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions } from 'n8n-workflow';
-
+import type { WorkflowBody } from '../dev/workflow-builder';
 import { credentialOf } from '../playground/examples';
 import type { N8nRest } from '../playground/lib/rest';
 import { TEST_KEY_DIR } from '../sandbox/keys';
-import { loadPrivateKey, signBody } from '../sandbox/signing';
-import { APP_IDS, callbackBody } from '../test/fixtures/bodies';
+import { APP_IDS } from '../test/fixtures/bodies';
 import type { CallbackJob, CallbackResult } from './callbacks-client';
 import { runClient } from './load-client';
 import { settle, TreeSampler } from './proc';
+import { measureRefusal, refusalRow } from './refusal';
 import type { BenchStack } from './stack';
-import { oneNode, type Workflow } from './workflows';
+import { oneNode } from './workflows';
 
 /** Signed callbacks into the active HaiPay Trigger workflow, from a separate process, then n8n's own count of runs. */
 
@@ -157,7 +155,7 @@ export async function runCallbacks(
 /** The HaiPay Trigger alone with Confirm With HaiPay on: each callback is confirmed by the gateway's order query. */
 export const CONFIRMED_CALLBACK_WEBHOOK_ID = 'bench-callbacks-confirmed';
 
-export function confirmedTriggerWorkflow(): Workflow {
+export function confirmedTriggerWorkflow(): WorkflowBody {
 	return oneNode('bench: HaiPay Trigger, Confirm With HaiPay', {
 		name: 'HaiPay Trigger',
 		type: 'n8n-nodes-haipay.haiPayTrigger',
@@ -166,145 +164,6 @@ export function confirmedTriggerWorkflow(): Workflow {
 		parameters: { options: { confirmWithHaiPay: true } },
 		credentials: credentialOf('TZS'),
 	});
-}
-
-/** n8n's default N8N_PAYLOAD_SIZE_MAX (MiB): the largest body its webhook server reads. */
-export const N8N_PAYLOAD_MAX_BYTES = 16 * 1024 * 1024;
-
-/** A forged body of `bytes` made of short members, the shape that cost the most before the caps: only appId is real. */
-export function largestForgedBody(bytes = N8N_PAYLOAD_MAX_BYTES): string {
-	const parts: string[] = [`"appId":${APP_IDS.TZS}`, '"status":2', '"sign":"forged"'];
-	let size = 2 + parts.join(',').length;
-	for (let index = 0; ; index++) {
-		const member = `"k${index}":"v"`;
-		if (size + member.length + 1 > bytes) break;
-		parts.push(member);
-		size += member.length + 1;
-	}
-	return `{${parts.join(',')}}`;
-}
-
-export interface RefusalFigures {
-	/** Bytes and members of the largest body. */
-	bytes: number;
-	fields: number;
-	/** Main-thread ms the trigger's webhook() takes to refuse it (median of runs), and its answer. */
-	refuseMs: number;
-	refusedWith: number;
-	/** Main-thread ms for a genuine callback, verified and emitted (median of runs). */
-	genuineMs: number;
-	/** What n8n's own body parser spends on the largest body before the node runs (JSON.parse, median). */
-	n8nParseMs: number;
-	/** The same body posted to a real n8n's production URL: the whole round trip, when a URL was given. */
-	httpMs?: number;
-	httpStatus?: number;
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)];
-}
-
-/** A webhook context with what the trigger uses, around one request: real node code, real signing, no n8n. */
-function webhookContext(raw: Buffer, parsed: unknown, credential: ICredentialDataDecryptedObject) {
-	const answer = { status: 200, body: '' };
-	const res = {
-		status: (code: number) => ((answer.status = code), res),
-		setHeader: () => res,
-		end: (text?: string) => ((answer.body = text ?? ''), res),
-	};
-	const quiet = () => undefined;
-	const staticData: IDataObject = {};
-	const context = {
-		getResponseObject: () => res,
-		getRequestObject: () => ({ rawBody: raw }),
-		getBodyData: () => parsed,
-		getCredentials: async () => credential,
-		getNodeParameter: (_name: string, fallback?: unknown) => fallback,
-		getWorkflowStaticData: () => staticData,
-		getWorkflow: () => ({ id: 'bench-refusal', active: true }),
-		getNode: () => ({ id: 'bench-refusal-trigger', name: 'HaiPay Trigger' }),
-		logger: { info: quiet, warn: quiet, debug: quiet, error: quiet, verbose: quiet },
-	} as unknown as IWebhookFunctions;
-	return { context, answer };
-}
-
-/**
- * The refusal cost of the issue's denial of service, measured where it is paid: on the main thread, in the
- * trigger's webhook(), for the largest body n8n accepts (16 MiB of short members, forged) against a genuine
- * callback. n8n parses the body before the node runs; that cost, which no node can avoid, is given beside it.
- */
-export async function measureRefusal(platformPrivateKey: string, options: { runs?: number; url?: string } = {}): Promise<RefusalFigures> {
-	const keys = {
-		platformPrivateKey,
-		platformPublicKey: createPublicKey(platformPrivateKey).export({ type: 'spki', format: 'pem' }).toString(),
-	};
-	const runs = options.runs ?? 5;
-	// By its full name: tsx resolves `HaiPayTrigger.node` to the codex file HaiPayTrigger.node.json beside it.
-	const { HaiPayTrigger } = (await import(join(__dirname, '..', 'nodes', 'HaiPayTrigger', 'HaiPayTrigger.node.ts'))) as typeof import('../nodes/HaiPayTrigger/HaiPayTrigger.node');
-	const node = new HaiPayTrigger();
-	const credential: ICredentialDataDecryptedObject = {
-		environment: 'custom',
-		baseUrl: 'http://127.0.0.1:9',
-		appId: APP_IDS.TZS,
-		currency: 'TZS',
-		secretKey: 'test-only-secret-tzs',
-		privateKey: keys.platformPrivateKey,
-		haipayPublicKey: keys.platformPublicKey,
-		arrayStyle: 'json',
-	};
-	const largest = largestForgedBody();
-	const raw = Buffer.from(largest, 'utf8');
-	const parseTimes: number[] = [];
-	let parsed: unknown;
-	for (let run = 0; run < Math.min(runs, 3); run++) {
-		const started = performance.now();
-		parsed = JSON.parse(largest);
-		parseTimes.push(performance.now() - started);
-	}
-	const refuseTimes: number[] = [];
-	let refusedWith = 0;
-	for (let run = 0; run < runs; run++) {
-		const { context, answer } = webhookContext(raw, parsed, credential);
-		const started = performance.now();
-		await node.webhook.call(context);
-		refuseTimes.push(performance.now() - started);
-		refusedWith = answer.status;
-	}
-	const genuineTimes: number[] = [];
-	const signer = loadPrivateKey(keys.platformPrivateKey);
-	for (let run = 0; run < Math.max(runs, 50); run++) {
-		const fields = callbackBody('payout', { orderId: `REF-${run}`, orderNo: `HPREF${String(run).padStart(8, '0')}` });
-		const text = JSON.stringify({ ...fields, sign: signBody(fields, 'test-only-secret-tzs', signer) });
-		const { context, answer } = webhookContext(Buffer.from(text, 'utf8'), JSON.parse(text), credential);
-		const started = performance.now();
-		const result = await node.webhook.call(context);
-		genuineTimes.push(performance.now() - started);
-		if (result.workflowData === undefined) throw new Error(`the genuine callback was not emitted: ${answer.status} ${answer.body}`);
-	}
-	const figures: RefusalFigures = {
-		bytes: raw.length,
-		fields: (largest.match(/":/g) ?? []).length,
-		refuseMs: median(refuseTimes),
-		refusedWith,
-		genuineMs: median(genuineTimes),
-		n8nParseMs: median(parseTimes),
-	};
-	if (options.url !== undefined) {
-		const started = performance.now();
-		const reply = await fetch(options.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: largest });
-		await reply.text();
-		figures.httpMs = performance.now() - started;
-		figures.httpStatus = reply.status;
-	}
-	return figures;
-}
-
-/** The bench table's row for the refusal cost. */
-export function refusalRow(figures: RefusalFigures): string {
-	const mb = (figures.bytes / 1024 / 1024).toFixed(0);
-	const http = figures.httpMs === undefined ? '' : `; over HTTP to n8n ${figures.httpMs.toFixed(0)} ms (HTTP ${figures.httpStatus})`;
-	return `| refusing the largest body n8n accepts (${mb} MiB, ${figures.fields.toLocaleString('en-US')} fields, forged) | trigger ${figures.refuseMs.toFixed(2)} ms on the main thread (HTTP ${figures.refusedWith}), genuine callback ${figures.genuineMs.toFixed(2)} ms; n8n's own JSON parse before the node ${figures.n8nParseMs.toFixed(0)} ms${http} | goal < 50 ms |`;
 }
 
 /**

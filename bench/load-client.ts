@@ -1,28 +1,9 @@
 import { fork } from 'child_process';
-import http from 'http';
 
 /**
  * What the load clients share: each runs in a child process of its own, so that its bookkeeping does not share an
- * event loop with the server it measures, and posts JSON over a keep-alive agent.
+ * event loop with the server it measures.
  */
-
-export function postJson(agent: http.Agent, url: URL, payload: string, timeoutMs: number): Promise<{ status: number; text: string }> {
-	return new Promise((resolve, reject) => {
-		const request = http.request(
-			url,
-			{ method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, timeout: timeoutMs },
-			(response) => {
-				const chunks: Buffer[] = [];
-				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-				response.on('error', reject);
-			},
-		);
-		request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-		request.on('error', reject);
-		request.end(payload);
-	});
-}
 
 /** The p-th percentile of ascending values (nearest rank); 0 for none. */
 export function percentile(sorted: number[], p: number): number {

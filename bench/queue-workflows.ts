@@ -1,8 +1,9 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import { BUSINESS_STEP_URL, credentialOf, EXACTLY_ONCE_WEBHOOK_ID, type Workflow as ExampleWorkflow } from '../playground/examples';
-import { Builder, haiPayWorkflow, type Workflow } from './workflows';
+import { WorkflowBuilder, type WorkflowBody, type WorkflowFile } from '../dev/workflow-builder';
+import { BUSINESS_STEP_URL, credentialOf, EXACTLY_ONCE_WEBHOOK_ID } from '../playground/examples';
+import { haiPayWorkflow } from './workflows';
 
 /**
  * Workflows of the queue-mode tests and benchmark. A bulk run is the benchmark's HaiPay workflow with its HaiPay
@@ -12,7 +13,7 @@ import { Builder, haiPayWorkflow, type Workflow } from './workflows';
  */
 
 /** The benchmark's bulk workflow (`?rows=N&tag=T`), 16 in flight; a refused row becomes an item with its error. */
-export function bulkWorkflow(path: string): Workflow {
+export function bulkWorkflow(path: string): WorkflowBody {
 	const workflow = haiPayWorkflow(path, 16);
 	for (const node of workflow.nodes) if (node.type === 'n8n-nodes-haipay.haiPay') node.onError = 'continueRegularOutput';
 	workflow.name = `queue: bulk payouts (${path})`;
@@ -33,8 +34,8 @@ export type RepeatGuard =
 	| 'none';
 
 /** A HaiPay Trigger on the TZS App ID, then the guard, then the effect: POST {orderNo, status} to `effectUrl`. */
-export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, effectUrl: string): Workflow {
-	const b = new Builder();
+export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, effectUrl: string): WorkflowBody {
+	const b = new WorkflowBuilder(`queue-callbacks-${guard}`);
 	const trigger = b.add({
 		name: 'HaiPay Trigger',
 		type: 'n8n-nodes-haipay.haiPayTrigger',
@@ -74,7 +75,7 @@ export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, e
 		},
 	});
 	b.connect(last, effect);
-	return b.workflow(`queue: callbacks, repeat guard ${guard}`);
+	return b.body(`queue: callbacks, repeat guard ${guard}`);
 }
 
 /**
@@ -82,8 +83,8 @@ export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, e
  * point elsewhere: the business step's URL (the counter) and the trigger's webhook id (a URL of the test's own).
  * The Postgres credential is the example's; the queue stack provides it. Also the example's own table SQL.
  */
-export function exactlyOnceExample(effectUrl: string, webhookId: string): { workflow: Workflow; tableSql: string } {
-	const example = JSON.parse(readFileSync(join(__dirname, '..', 'examples', '5-exactly-once-callbacks.json'), 'utf8')) as ExampleWorkflow;
+export function exactlyOnceExample(effectUrl: string, webhookId: string): { workflow: WorkflowBody; tableSql: string } {
+	const example = JSON.parse(readFileSync(join(__dirname, '..', 'examples', '5-exactly-once-callbacks.json'), 'utf8')) as WorkflowFile;
 	let tableSql: string | undefined;
 	let pointed = 0;
 	for (const node of example.nodes) {

@@ -1,35 +1,28 @@
 import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
+import type { WorkflowBody } from '../dev/workflow-builder';
 import { onStopSignal, say } from '../playground/lib/session';
 import { APP_IDS } from '../test/fixtures/bodies';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
 import {
 	CONFIRMED_CALLBACK_WEBHOOK_ID,
 	confirmedTriggerWorkflow,
-	measureRefusal,
 	runCallbacks,
 	type CallbackFigures,
-	type RefusalFigures,
 } from './callbacks';
-import { E2E_SETTINGS, e2eLines, e2eTarget, runEndToEnd, type EndToEndFigures } from './e2e';
-import { queueSection, runQueueBench, type QueueFigures } from './queue';
-import {
-	bulkLines,
-	bulkTargets,
-	callbackLines,
-	callbackTargets,
-	machine,
-	sectionBody,
-	signingLines,
-	type Failure,
-	type Machine,
-	type Settings,
-	type Target,
-} from './report';
-import { commandLine, resultsHead, sectionMarkdown, writeResults, type Section } from './results-file';
+import { E2E_SETTINGS, runEndToEnd } from './e2e';
+import { e2eLines, e2eTarget, type EndToEndFigures } from './e2e-figures';
+import { machine, type Machine } from './machine';
+import { runQueueBench } from './queue';
+import type { QueueFigures } from './queue-figures';
+import { queueSection } from './queue-report';
+import { measureRefusal, type RefusalFigures } from './refusal';
+import { bulkLines, callbackLines, sectionBody, signingLines, type Failure } from './report';
+import { commandLine, resultsHead, sectionMarkdown, WITH_SETTINGS, writeResults, type Section } from './results-file';
 import { measureSigning, type SigningFigures } from './signing';
-import { BENCH_PORTS, startBenchStack, WORK, type BenchStack } from './stack';
+import { BENCH_PORTS, N8N_SETTINGS, startBenchStack, WORK, type BenchStack } from './stack';
+import { bulkTargets, callbackTargets, type Settings, type Target } from './targets';
 import {
 	baselineWorkflow,
 	CALLBACK_WEBHOOK_ID,
@@ -38,14 +31,13 @@ import {
 	plainWebhookWorkflow,
 	signingCode,
 	triggerWorkflow,
-	type Workflow,
 } from './workflows';
 
 /**
  * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
  * signed callbacks into the HaiPay Trigger, a bulk payout whose callbacks go to a HaiPay Trigger on the same n8n
- * (bench/e2e.ts), and the signing core against openssl, on one n8n server and one sandbox in one run, then the
- * same package in n8n's queue mode (bench/queue.ts). Writes the sections it measured into bench/results.md,
+ * (bench/e2e.ts), and the package's shipped sign() and verify() against openssl (bench/signing.ts), on one n8n
+ * server and one sandbox in one run, then the same package in n8n's queue mode (bench/queue.ts). Writes the sections it measured into bench/results.md,
  * keeping the others, and prints them. A configuration that fails (an error answer, a crashed n8n) becomes a row
  * saying how, and the run goes on; a missed target is reported as MISS. `BENCH_PARTS=e2e,signing` (say) measures
  * only those parts; BENCH_QUEUE=0 leaves the queue section out.
@@ -91,7 +83,7 @@ async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; con
 	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(APP_IDS.TZS), NGN: stack.merchantPrivateKey(APP_IDS.NGN) });
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
-	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => Workflow) => {
+	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => WorkflowBody) => {
 		const path = `bench-${side}-${setting}`;
 		const workflowId = await stack.addWorkflow(workflow(path), true);
 		for (const bulkCase of CASES.filter((c) => c.path === path)) bulkCase.workflowId = workflowId;
@@ -211,9 +203,11 @@ async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
 function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
 	const failures = (part: Part) => measured.failures.filter((f) => f.part === part);
 	const rows = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
+	// A run under other n8n settings (BENCH_N8N_ENV) keeps its own sections beside those at n8n's defaults.
+	const settings = Object.entries(N8N_SETTINGS).map(([name, value]) => `${name}=${value}`);
 	const section = (id: Part, title: string, lines: string[], list: Target[]): Section => ({
-		id,
-		title,
+		id: settings.length === 0 ? id : `${id}${WITH_SETTINGS}`,
+		title: settings.length === 0 ? title : `${title}, n8n with ${settings.join(' ')}`,
 		date,
 		command,
 		minutes: measured.minutes[id],
@@ -250,8 +244,8 @@ async function main(): Promise<void> {
 
 	// Alone on the machine, before n8n starts: it measures the CPU, not the scheduler.
 	await timed('signing', async () => {
-		say(`signing core vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
-		measured.signing = measureSigning(SIGNING_SECONDS);
+		say(`the shipped sign() and verify(), one at a time and on the thread pool, vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
+		measured.signing = await measureSigning(SIGNING_SECONDS);
 	});
 
 	let stack: BenchStack | undefined;

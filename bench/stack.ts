@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync, rmSync } from 'fs';
 import { join } from 'path';
 
+import type { WorkflowBody } from '../dev/workflow-builder';
 import type { Sandbox } from '../sandbox';
 import { ensureN8n } from '../playground/lib/install';
 import { assertPortFree } from '../playground/lib/instance';
 import { installPackage, n8nCli, n8nEnv, startN8nServer, type N8nOptions, type N8nServer } from '../playground/lib/n8n';
 import { N8nRest } from '../playground/lib/rest';
 import { buildPackage, startSandboxGateway } from '../playground/lib/session';
-import type { Workflow } from './workflows';
 
 /**
  * The benchmark's own n8n server and sandbox, on ports of their own so that a running playground or end-to-end
@@ -15,12 +15,27 @@ import type { Workflow } from './workflows';
  * earlier run weigh on this one.
  */
 
-/** The fault proxy and the business-step counter serve the end-to-end part (bench/e2e.ts). */
-export const BENCH_PORTS = { n8n: 5690, runner: 5691, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
+/**
+ * Clear of `npm start` and the e2e tests (5678, their task runners on 5679, 5689 and 5690) and of the queue-mode
+ * playground, tests and benchmark (5720 up to about 5930). The fault proxy and the business-step counter serve the
+ * end-to-end part (bench/e2e.ts).
+ */
+export const BENCH_PORTS = { n8n: 5960, runner: 5961, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
 export const WORK = join(__dirname, '.work');
 
 /** `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say). */
 const N8N_FLAGS = (process.env.BENCH_N8N_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+
+/**
+ * `BENCH_N8N_ENV`: n8n settings for every n8n server the benchmark starts, as `NAME=value` words, to measure an
+ * operator's setting (`N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true`, say) against n8n's defaults.
+ */
+export const N8N_SETTINGS: Record<string, string> = Object.fromEntries(
+	(process.env.BENCH_N8N_ENV ?? '')
+		.split(/\s+/)
+		.filter((word) => word.includes('='))
+		.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+);
 
 export interface BenchStack {
 	sandbox: Sandbox;
@@ -34,7 +49,7 @@ export interface BenchStack {
 	/** The private key of a sandbox merchant, as its credential holds it. */
 	merchantPrivateKey(appId: number): string;
 	/** Creates the workflow and, with `activate`, publishes it so that its production webhooks answer. */
-	addWorkflow(workflow: Workflow, activate: boolean): Promise<string>;
+	addWorkflow(workflow: WorkflowBody, activate: boolean): Promise<string>;
 	/**
 	 * Stops n8n and starts it again on the same user folder: a fresh process, with every workflow still active.
 	 * `nodeFlags` go to that process only (its task runner keeps Node's defaults).
@@ -44,7 +59,7 @@ export interface BenchStack {
 }
 
 /** Creates a workflow through n8n's REST API and, with `activate`, publishes it so that its production webhooks answer. */
-export async function createWorkflow(rest: N8nRest, workflow: Workflow, activate: boolean): Promise<string> {
+export async function createWorkflow(rest: N8nRest, workflow: WorkflowBody, activate: boolean): Promise<string> {
 	const created = await rest.call('POST', '/workflows', workflow);
 	if (created.status !== 200) throw new Error(`creating workflow "${workflow.name}" failed: HTTP ${created.status} ${created.body.slice(0, 500)}`);
 	const { id, versionId } = (created.json as { data: { id: string; versionId: string } }).data;
@@ -63,58 +78,73 @@ export interface CallbackDelivery {
 	callbackConcurrency: number;
 }
 
-export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}, delivery?: CallbackDelivery): Promise<BenchStack> {
+/** The ports the benchmark's n8n, its task runners and its sandbox take: taken ones stop the run before it starts. */
+async function assertPortsFree(): Promise<void> {
 	await assertPortFree(BENCH_PORTS.n8n, 'the benchmark n8n');
 	await assertPortFree(BENCH_PORTS.sandbox, 'the benchmark sandbox');
 	// The server's runner and the runner of the one CLI command run before it.
 	for (const port of [BENCH_PORTS.runner, BENCH_PORTS.runner + 10]) await assertPortFree(port, "the benchmark n8n's task runner");
-	await ensureN8n(log);
-	log('building the package');
-	await buildPackage();
+}
 
+/** An empty n8n user folder and a files folder under bench/.work/. */
+function freshFolders(): { home: string; filesDir: string; stateDir: string } {
 	const home = join(WORK, 'n8n');
 	rmSync(home, { recursive: true, force: true });
 	mkdirSync(home, { recursive: true });
 	const filesDir = join(WORK, 'files');
 	mkdirSync(filesDir, { recursive: true });
-	const stateDir = join(WORK, 'sandbox');
+	return { home, filesDir, stateDir: join(WORK, 'sandbox') };
+}
 
-	let sandbox: Sandbox | undefined;
-	let server: N8nServer | undefined;
+function n8nOptions(home: string, filesDir: string, extraEnv: Record<string, string>): N8nOptions {
+	return {
+		home,
+		filesDir,
+		port: BENCH_PORTS.n8n,
+		runnerPort: BENCH_PORTS.runner,
+		logLevel: 'warn',
+		nodeFlags: N8N_FLAGS,
+		extraEnv: {
+			// The baseline's Code node signs with Node's crypto, as a merchant's own would.
+			NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
+			...N8N_SETTINGS,
+			...extraEnv,
+		},
+	};
+}
+
+/** The package installed into the user folder, the sandbox's credentials imported, then the server. */
+async function startN8n(options: N8nOptions, credentialsFile: string, log: (line: string) => void): Promise<N8nServer> {
+	installPackage(options.home);
+	log('importing the sandbox credentials (n8n import:credentials)');
+	await n8nCli(['import:credentials', `--input=${credentialsFile}`], n8nEnv({ ...options, runnerPort: options.runnerPort + 10 }), options.filesDir);
+	log(`starting n8n on port ${BENCH_PORTS.n8n}`);
+	return await startN8nServer(options, join(WORK, 'n8n.log'));
+}
+
+/** The running parts, kept as they come up so that a failed start, and stop(), stop those running. */
+interface Parts {
+	sandbox?: Sandbox;
+	server?: N8nServer;
+}
+
+export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}, delivery?: CallbackDelivery): Promise<BenchStack> {
+	await assertPortsFree();
+	await ensureN8n(log);
+	log('building the package');
+	await buildPackage();
+	const { home, filesDir, stateDir } = freshFolders();
+	const parts: Parts = {};
 	const stop = async () => {
-		await server?.stop();
-		await sandbox?.close();
+		await parts.server?.stop();
+		await parts.sandbox?.close();
 	};
 	try {
 		// Orders stay where the apply puts them (manual): no settle timers or callbacks add work to the figures.
-		const gateway = await startSandboxGateway({
-			port: BENCH_PORTS.sandbox,
-			stateDir,
-			persist: false,
-			manual: true,
-			latencyMs: 0,
-			callbackSchedule: [],
-			...delivery,
-		});
-		sandbox = gateway.sandbox;
-		const options: N8nOptions = {
-			home,
-			filesDir,
-			port: BENCH_PORTS.n8n,
-			runnerPort: BENCH_PORTS.runner,
-			logLevel: 'warn',
-			nodeFlags: N8N_FLAGS,
-			extraEnv: {
-				// The baseline's Code node signs with Node's crypto, as a merchant's own would.
-				NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
-				...extraEnv,
-			},
-		};
-		installPackage(home);
-		log('importing the sandbox credentials (n8n import:credentials)');
-		await n8nCli(['import:credentials', `--input=${gateway.credentialsFile}`], n8nEnv({ ...options, runnerPort: options.runnerPort + 10 }), filesDir);
-		log(`starting n8n on port ${BENCH_PORTS.n8n}`);
-		server = await startN8nServer(options, join(WORK, 'n8n.log'));
+		const gateway = await startSandboxGateway({ port: BENCH_PORTS.sandbox, stateDir, persist: false, manual: true, latencyMs: 0, callbackSchedule: [], ...delivery });
+		const sandbox = (parts.sandbox = gateway.sandbox);
+		const options = n8nOptions(home, filesDir, extraEnv);
+		const server = (parts.server = await startN8n(options, gateway.credentialsFile, log));
 		const rest = new N8nRest(server.url);
 		await rest.ensureOwner();
 		const keys = join(stateDir, 'keys');
@@ -129,11 +159,11 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			merchantPrivateKey: () => readFileSync(join(keys, 'merchant.pkcs8.pem'), 'utf8'),
 			addWorkflow: (workflow, activate) => createWorkflow(stack.rest, workflow, activate),
 			restartN8n: async (nodeFlags) => {
-				await server?.stop();
-				server = undefined;
-				server = await startN8nServer({ ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])] }, join(WORK, 'n8n.log'));
-				stack.server = server;
-				stack.rest = new N8nRest(server.url);
+				await parts.server?.stop();
+				parts.server = undefined;
+				parts.server = await startN8nServer({ ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])] }, join(WORK, 'n8n.log'));
+				stack.server = parts.server;
+				stack.rest = new N8nRest(parts.server.url);
 				await stack.rest.login();
 			},
 			stop,

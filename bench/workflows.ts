@@ -1,4 +1,5 @@
-import { credentialOf, type Parameters, type WorkflowNode } from '../playground/examples';
+import { WorkflowBuilder, type NodeSpec, type Parameters, type WorkflowBody } from '../dev/workflow-builder';
+import { credentialOf } from '../playground/examples';
 import { defaultSecret } from '../sandbox';
 import { APP_IDS, PAYOUTS } from '../test/fixtures/bodies';
 
@@ -8,36 +9,8 @@ import { APP_IDS, PAYOUTS } from '../test/fixtures/bodies';
  * costs and differ only in how the rows are signed and sent.
  */
 
-export interface Workflow {
-	name: string;
-	nodes: WorkflowNode[];
-	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
-	settings: Record<string, unknown>;
-}
-
-export class Builder {
-	readonly nodes: WorkflowNode[] = [];
-	readonly connections: Workflow['connections'] = {};
-
-	add(node: Omit<WorkflowNode, 'id' | 'position'>): string {
-		const index = this.nodes.length;
-		this.nodes.push({ id: `00000000-0000-4000-a000-${String(index).padStart(12, '0')}`, position: [index * 220, 0], ...node });
-		return node.name;
-	}
-
-	connect(from: string, to: string, output = 0): void {
-		const outputs = (this.connections[from] ??= { main: [] }).main;
-		while (outputs.length <= output) outputs.push([]);
-		outputs[output].push({ node: to, type: 'main', index: 0 });
-	}
-
-	workflow(name: string): Workflow {
-		return { name, nodes: this.nodes, connections: this.connections, settings: { executionOrder: 'v1' } };
-	}
-}
-
 /** Answers the caller once the last node has finished; the figures are read from the sandbox and n8n. */
-function webhook(b: Builder, path: string): string {
+function webhook(b: WorkflowBuilder, path: string): string {
 	return b.add({
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
@@ -47,7 +20,7 @@ function webhook(b: Builder, path: string): string {
 	});
 }
 
-function code(b: Builder, name: string, jsCode: string): string {
+function code(b: WorkflowBuilder, name: string, jsCode: string): string {
 	return b.add({ name, type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode } });
 }
 
@@ -70,7 +43,7 @@ const field = (name: string) => `={{ $json.${name} }}`;
 /** `fields`: one `{{ $json.field }}` expression per field (the default), or the input item's fields by name. */
 export type FieldsFrom = 'parameters' | 'input';
 
-function haiPayNode(b: Builder, currency: 'TZS' | 'NGN', concurrency: number | undefined, fieldsFrom: FieldsFrom): string {
+function haiPayNode(b: WorkflowBuilder, currency: 'TZS' | 'NGN', concurrency: number | undefined, fieldsFrom: FieldsFrom): string {
 	const fields = ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'];
 	const contact = ['phone', 'email', 'partnerUserId'];
 	const parameters: Parameters = { resource: 'payout', operation: 'create', currency };
@@ -86,8 +59,8 @@ function haiPayNode(b: Builder, currency: 'TZS' | 'NGN', concurrency: number | u
 }
 
 /** Rows → IF TZS → one HaiPay node per App ID (a credential holds one App ID). */
-export function haiPayWorkflow(path: string, concurrency: number | undefined, fieldsFrom: FieldsFrom = 'parameters'): Workflow {
-	const b = new Builder();
+export function haiPayWorkflow(path: string, concurrency: number | undefined, fieldsFrom: FieldsFrom = 'parameters'): WorkflowBody {
+	const b = new WorkflowBuilder(`bench-haipay-${path}`);
 	const hook = webhook(b, path);
 	const rows = code(b, 'Rows', ROWS_CODE);
 	const split = b.add({
@@ -111,7 +84,7 @@ export function haiPayWorkflow(path: string, concurrency: number | undefined, fi
 	b.connect(rows, split);
 	b.connect(split, tzs, 0);
 	b.connect(split, ngn, 1);
-	return b.workflow(`bench: HaiPay node, concurrency ${concurrency ?? 'default'}, fields from ${fieldsFrom}`);
+	return b.body(`bench: HaiPay node, concurrency ${concurrency ?? 'default'}, fields from ${fieldsFrom}`);
 }
 
 /**
@@ -151,8 +124,8 @@ return $input.all().map((item) => {
 }
 
 /** Batching: `batchSize` requests started every `batchInterval` ms; none (the default) starts every item at once. */
-export function baselineWorkflow(path: string, signCode: string, batching: { batchSize: number; batchInterval: number } | undefined): Workflow {
-	const b = new Builder();
+export function baselineWorkflow(path: string, signCode: string, batching: { batchSize: number; batchInterval: number } | undefined): WorkflowBody {
+	const b = new WorkflowBuilder(`bench-baseline-${path}`);
 	const hook = webhook(b, path);
 	const rows = code(b, 'Rows', ROWS_CODE);
 	const signNode = code(b, 'Sign', signCode);
@@ -172,20 +145,20 @@ export function baselineWorkflow(path: string, signCode: string, batching: { bat
 	b.connect(hook, rows);
 	b.connect(rows, signNode);
 	b.connect(signNode, post);
-	return b.workflow(`bench: Code + HTTP Request, ${batching ? `batches of ${batching.batchSize} every ${batching.batchInterval} ms` : 'no batching'}`);
+	return b.body(`bench: Code + HTTP Request, ${batching ? `batches of ${batching.batchSize} every ${batching.batchInterval} ms` : 'no batching'}`);
 }
 
 export const CALLBACK_WEBHOOK_ID = 'bench-callbacks';
 
 /** A workflow of one trigger node: every accepted callback starts one execution. */
-export function oneNode(name: string, node: Omit<WorkflowNode, 'id' | 'position'>): Workflow {
-	const b = new Builder();
+export function oneNode(name: string, node: NodeSpec): WorkflowBody {
+	const b = new WorkflowBuilder(name);
 	b.add(node);
-	return b.workflow(name);
+	return b.body(name);
 }
 
 /** The HaiPay Trigger alone, with its defaults, on the TZS App ID. */
-export function triggerWorkflow(): Workflow {
+export function triggerWorkflow(): WorkflowBody {
 	return oneNode('bench: HaiPay Trigger', {
 		name: 'HaiPay Trigger',
 		type: 'n8n-nodes-haipay.haiPayTrigger',
@@ -202,7 +175,7 @@ export const PLAIN_WEBHOOK_PATH = 'bench-plain-callbacks';
  * The reference for the callback figures: n8n's own Webhook node answering SUCCESS on receipt, with no signature
  * check and no deduplication. What n8n costs per callback before any HaiPay work.
  */
-export function plainWebhookWorkflow(): Workflow {
+export function plainWebhookWorkflow(): WorkflowBody {
 	return oneNode("bench: n8n's Webhook node alone", {
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',

@@ -2,11 +2,12 @@ import { createHash } from 'crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'fs';
 import { join, relative } from 'path';
 
+import type { Sandbox } from '../sandbox';
 import { callbackUrl, FILES } from './examples';
 import { ensureN8n } from './lib/install';
-import { assertPortFree, prepareFiles, provision } from './lib/instance';
-import { OWNER, startN8nServer, tailOf, type N8nOptions, type N8nServer } from './lib/n8n';
-import { EXAMPLES, N8N_PORT, ROOT, RUNNER_PORT, SANDBOX_PORT, START_FILES, START_HOME } from './lib/paths';
+import { assertPortFree, examplesFor, prepareFiles, provision } from './lib/instance';
+import { OWNER, spawnN8nServer, tailOf, whenReady, type N8nOptions, type N8nServer } from './lib/n8n';
+import { EXAMPLES, N8N_PORT, ROOT, START_FILES, START_HOME, START_PORTS } from './lib/paths';
 import { N8nRest } from './lib/rest';
 import { buildPackage, onStopSignal, say, startSandboxGateway } from './lib/session';
 
@@ -15,98 +16,125 @@ import { buildPackage, onStopSignal, say, startSandboxGateway } from './lib/sess
  * http://127.0.0.1:8642, the sandbox credentials and the example workflows, until Ctrl-C.
  * `npm start -- --fresh` first forgets the sandbox's orders and balances and restores the sample payouts.csv, so
  * the bulk example pays every row again instead of meeting its own orderIds as duplicates.
+ *
+ * Nothing outlives it: the sandbox runs in this process, and n8n (with its task runner) in a process group of its own
+ * that this process stops on Ctrl-C, SIGTERM, SIGHUP or a closed output, and that a guard (lib/guard.js) stops when
+ * this process is gone without having done so, after a SIGKILL for instance.
  */
 
-function provisionKey(credentialsFile: string): string {
+interface Running {
+	sandbox?: Sandbox;
+	server?: N8nServer;
+	stopping?: boolean;
+}
+
+const LOG_FILE = join(START_HOME, 'n8n.log');
+
+async function stopAll(running: Running, reason: string): Promise<void> {
+	running.stopping = true;
+	say(`\n${reason}: stopping n8n and the sandbox ...`);
+	await running.server?.stop();
+	await running.sandbox?.close();
+	say('Stopped. Nothing left running.');
+}
+
+/** The example workflows to import: examples/ itself, or copies whose callback URLs name the port n8n listens on. */
+function examplesDir(): string {
+	if (START_PORTS.n8n === N8N_PORT) return EXAMPLES;
+	return examplesFor(join(START_HOME, 'examples'), `http://localhost:${START_PORTS.n8n}`);
+}
+
+function provisionKey(credentialsFile: string, examples: string): string {
 	const hash = createHash('sha256').update(readFileSync(credentialsFile));
-	for (const file of readdirSync(EXAMPLES).filter((name) => name.endsWith('.json')).sort()) hash.update(readFileSync(join(EXAMPLES, file)));
+	for (const file of readdirSync(examples).filter((name) => name.endsWith('.json')).sort()) hash.update(readFileSync(join(examples, file)));
 	return hash.digest('hex');
+}
+
+/** Imports the credentials and the examples into n8n on the first run, and again whenever either changed. */
+async function provisionIfChanged(options: N8nOptions, credentialsFile: string): Promise<void> {
+	const examples = examplesDir();
+	const marker = join(START_HOME, '.provisioned');
+	const key = provisionKey(credentialsFile, examples);
+	if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === key) return;
+	say('Setting up n8n (first run, or the examples changed) ...');
+	await provision(options, credentialsFile, say, examples);
+	writeFileSync(marker, `${key}\n`);
+}
+
+async function startSandbox(running: Running, fresh: boolean): Promise<string> {
+	const stateDir = join(START_HOME, 'sandbox');
+	const { sandbox, credentialsFile } = await startSandboxGateway({ port: START_PORTS.sandbox, stateDir, fresh });
+	running.sandbox = sandbox;
+	if (fresh) say('Fresh start: the sandbox forgot its orders and balances, and payouts.csv is the sample again.');
+	say(`HaiPay sandbox on ${sandbox.baseUrl} (orders and keys kept in ${relative(ROOT, stateDir)})`);
+	return credentialsFile;
+}
+
+function printReady(server: N8nServer, sandbox: Sandbox, seconds: number): void {
+	const files = relative(ROOT, join(START_FILES, FILES));
+	say('');
+	say(`Ready in ${seconds} s.`);
+	say('');
+	say(`  Open     ${server.url}`);
+	say(`  Sign in  ${OWNER.email} / ${OWNER.password}   (test-only account of this local n8n)`);
+	say('');
+	say('  Workflows (Overview):');
+	say('   - "HaiPay example: bulk payouts from a spreadsheet": click "Execute workflow". It pays the rows of');
+	say(`     ${files}/payouts.csv and writes ${files}/payout-results.csv. Double-click "Pay TZS" to see the HaiPay node.`);
+	say('     Run it again and the rows already paid come back "duplicate" (HaiPay keeps each orderId once);');
+	say('     npm start -- --fresh starts over with a sandbox that has no orders.');
+	say('   - "HaiPay example: callbacks" is active: the sandbox posts each payout result to it');
+	say(`     (${callbackUrl('TZS', START_PORTS.n8n)} and one URL per App ID); see ${files}/callbacks.jsonl and Executions.`);
+	say('   - "HaiPay example: reconciliation": run it after the payouts, it queries the unfinished orders and');
+	say(`     saves vouchers in ${files}/vouchers/.`);
+	say('   - "HaiPay example: USD card collection (MIT)": run it, open the payUrl of "Send the payer to payUrl",');
+	say('     click Pay; run it again to charge the stored card token.');
+	say('');
+	say(`  Credentials: "HaiPay Sandbox TZS" ... "HaiPay Sandbox USD" (Custom base URL ${sandbox.baseUrl})`);
+	say(`  Sandbox control API: ${sandbox.baseUrl}/__sandbox/orders   n8n log: ${relative(ROOT, LOG_FILE)}`);
+	say('');
+	say('Ctrl-C stops n8n and the sandbox.');
+}
+
+/** If n8n dies on its own, say so and stop the sandbox rather than leave a half playground. */
+function watchN8n(running: Running, server: N8nServer): void {
+	const watch = setInterval(() => {
+		if (server.exited() === undefined || running.stopping) return;
+		clearInterval(watch);
+		process.stderr.write(`n8n stopped unexpectedly (${server.exited()}); see ${LOG_FILE}:\n${tailOf(LOG_FILE)}\n`);
+		void stopAll(running, 'n8n exited').then(() => process.exit(1));
+	}, 2_000);
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
 	const fresh = process.argv.includes('--fresh');
-	let server: N8nServer | undefined;
-	let closeSandbox: (() => Promise<void>) | undefined;
-	const stopAll = async (signal: string) => {
-		say(`\n${signal}: stopping n8n and the sandbox ...`);
-		await server?.stop();
-		await closeSandbox?.();
-		say('Stopped. Nothing left running.');
-	};
-	onStopSignal(stopAll);
-
+	const running: Running = {};
+	onStopSignal((reason) => stopAll(running, reason));
 	try {
-		for (const [port, what] of [
-			[N8N_PORT, 'n8n'],
-			[SANDBOX_PORT, 'HaiPay sandbox'],
-			[RUNNER_PORT, "n8n's task runner"],
-		] as const) {
-			await assertPortFree(port, what);
-		}
+		await assertPortFree(START_PORTS.n8n, 'n8n');
+		await assertPortFree(START_PORTS.sandbox, 'HaiPay sandbox');
+		await assertPortFree(START_PORTS.runner, "n8n's task runner");
 		await ensureN8n(say);
 		say('Building n8n-nodes-haipay ...');
 		await buildPackage();
-
 		mkdirSync(START_HOME, { recursive: true });
-		const { sandbox, credentialsFile } = await startSandboxGateway({ port: SANDBOX_PORT, stateDir: join(START_HOME, 'sandbox'), fresh });
-		if (fresh) say('Fresh start: the sandbox forgot its orders and balances, and payouts.csv is the sample again.');
-		closeSandbox = () => sandbox.close();
-		say(`HaiPay sandbox on ${sandbox.baseUrl} (orders and keys kept in ${relative(ROOT, join(START_HOME, 'sandbox'))})`);
-
-		const options: N8nOptions = { home: START_HOME, filesDir: START_FILES, port: N8N_PORT, runnerPort: RUNNER_PORT };
+		const credentialsFile = await startSandbox(running, fresh);
+		const options: N8nOptions = { home: START_HOME, filesDir: START_FILES, port: START_PORTS.n8n, runnerPort: START_PORTS.runner };
 		prepareFiles(START_FILES, fresh);
-		const marker = join(START_HOME, '.provisioned');
-		const key = provisionKey(credentialsFile);
-		if (!existsSync(marker) || readFileSync(marker, 'utf8').trim() !== key) {
-			say('Setting up n8n (first run, or the examples changed) ...');
-			await provision(options, credentialsFile, say);
-			writeFileSync(marker, `${key}\n`);
-		}
+		await provisionIfChanged(options, credentialsFile);
 		say('Starting n8n ...');
-		const logFile = join(START_HOME, 'n8n.log');
-		server = await startN8nServer(options, logFile);
-		const rest = new N8nRest(server.url);
-		await rest.ensureOwner();
-
-		const files = relative(ROOT, join(START_FILES, FILES));
-		say('');
-		say(`Ready in ${Math.round((Date.now() - started) / 1000)} s.`);
-		say('');
-		say(`  Open     ${server.url}`);
-		say(`  Sign in  ${OWNER.email} / ${OWNER.password}   (test-only account of this local n8n)`);
-		say('');
-		say('  Workflows (Overview):');
-		say('   - "HaiPay example: bulk payouts from a spreadsheet": click "Execute workflow". It pays the rows of');
-		say(`     ${files}/payouts.csv and writes ${files}/payout-results.csv. Double-click "Pay TZS" to see the HaiPay node.`);
-		say('     Run it again and the rows already paid come back "duplicate" (HaiPay keeps each orderId once);');
-		say('     npm start -- --fresh starts over with a sandbox that has no orders.');
-		say('   - "HaiPay example: callbacks" is active: the sandbox posts each payout result to it');
-		say(`     (${callbackUrl('TZS')} and one URL per App ID); see ${files}/callbacks.jsonl and Executions.`);
-		say('   - "HaiPay example: reconciliation": run it after the payouts, it queries the unfinished orders and');
-		say(`     saves vouchers in ${files}/vouchers/.`);
-		say('   - "HaiPay example: USD card collection (MIT)": run it, open the payUrl of "Send the payer to payUrl",');
-		say('     click Pay; run it again to charge the stored card token.');
-		say('');
-		say(`  Credentials: "HaiPay Sandbox TZS" ... "HaiPay Sandbox USD" (Custom base URL ${sandbox.baseUrl})`);
-		say(`  Sandbox control API: ${sandbox.baseUrl}/__sandbox/orders   n8n log: ${relative(ROOT, logFile)}`);
-		say('');
-		say('Ctrl-C stops n8n and the sandbox.');
-
-		const running = server;
-		// If n8n dies on its own, say so and stop the sandbox rather than leave a half playground.
-		const watch = setInterval(() => {
-			try {
-				process.kill(-running.pid, 0);
-			} catch {
-				clearInterval(watch);
-				process.stderr.write(`n8n stopped unexpectedly; see ${logFile}:\n${tailOf(logFile)}\n`);
-				void stopAll('n8n exited').then(() => process.exit(1));
-			}
-		}, 2_000);
+		const server = spawnN8nServer(options, LOG_FILE);
+		running.server = server;
+		await whenReady(server);
+		await new N8nRest(server.url).ensureOwner();
+		printReady(server, running.sandbox as Sandbox, Math.round((Date.now() - started) / 1000));
+		watchN8n(running, server);
 	} catch (error) {
+		// A stop under way (Ctrl-C while starting) ends the process itself; what failed then is its doing.
+		if (running.stopping) return;
 		process.stderr.write(`\nnpm start failed: ${(error as Error).message}\n`);
-		await stopAll('error');
+		await stopAll(running, 'error');
 		process.exit(1);
 	}
 }

@@ -63,6 +63,12 @@ interface PostResult {
 	error?: string;
 }
 
+/**
+ * One callback attempt, on `node:http`/`https` rather than the dev side's axios client (dev/http.ts): this is the
+ * gateway's own sender, part of the emulator, and it keeps what HaiPay's does: a fresh connection per attempt
+ * (`agent: false`), the exact text an attack job posts, at most 64 KiB of the answer kept while the rest is read,
+ * and attempts on the wire destroyed when the dispatcher closes.
+ */
 function post(url: string, payload: string, timeoutMs: number, active: Set<http.ClientRequest>): Promise<PostResult> {
 	return new Promise((resolve) => {
 		let target: URL;

@@ -1,5 +1,5 @@
-/** Every currency the contract's paths know; the generic query and ledger paths exist for each. */
-export const KNOWN_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT', 'USD', 'BRL', 'MYR', 'SAR', 'IDR', 'USDC'];
+/** Every currency the contract's paths know, then the further payout rails; the generic query and ledger paths exist for each. */
+export const KNOWN_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT', 'USD', 'BRL', 'MYR', 'SAR', 'IDR', 'USDC', 'INR', 'PHP', 'MXN', 'EUR', 'THB', 'VND', 'PKR', 'TRY'];
 
 export const SUCCESS_CODE = '00000000';
 

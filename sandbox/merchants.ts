@@ -37,7 +37,7 @@ export interface Merchant {
 	label: string;
 }
 
-/** Test-only appIds, one per currency of the contract. They protect nothing. */
+/** Test-only appIds, one per currency of the contract, then one per further payout rail. They protect nothing. */
 export const DEFAULT_APP_IDS: ReadonlyArray<[number, string]> = [
 	[1001, 'TZS'],
 	[1002, 'ZAR'],
@@ -50,6 +50,15 @@ export const DEFAULT_APP_IDS: ReadonlyArray<[number, string]> = [
 	[1009, 'SAR'],
 	[1010, 'IDR'],
 	[1011, 'USDC'],
+	// The payout rails beyond the contract (BRL, IDR, MYR and USD have theirs above).
+	[1012, 'INR'],
+	[1013, 'PHP'],
+	[1014, 'MXN'],
+	[1015, 'EUR'],
+	[1016, 'THB'],
+	[1017, 'VND'],
+	[1018, 'PKR'],
+	[1019, 'TRY'],
 ];
 
 export const DEFAULT_BALANCE = '1000000000.00';

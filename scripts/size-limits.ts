@@ -1,6 +1,9 @@
 /**
- * The size limits of the code others must read first: no file over 300 lines and no function over 60 lines in
- * nodes/, credentials/ and sandbox/. Prints the largest of each and exits 1 when a limit is passed.
+ * The size limits of the code others must read: no file over 300 lines and no function over 60 lines, in the
+ * shipped folders and in the tools beside them (the sandbox, the benchmarks, the playground, the scripts, the
+ * shared dev code and the test harness). A jest `describe` block is a list of tests, not a function to read in
+ * one go: it is not measured, the functions inside it are. Prints the largest of each and exits 1 when a limit is
+ * passed outside ALLOWED.
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { join, relative } from 'path';
@@ -8,13 +11,31 @@ import ts from 'typescript';
 
 export const FILE_LIMIT = 300;
 export const FUNCTION_LIMIT = 60;
-export const CHECKED = ['nodes', 'credentials', 'sandbox'];
+export const CHECKED = ['nodes', 'credentials', 'sandbox', 'bench', 'scripts', 'dev', 'test/harness', 'playground'];
+
+/**
+ * Files still over a limit, themselves or in one of their functions, while someone else rewrites them. Empty this
+ * list as they come in under; the size test fails on an entry that is no longer over, so that none outstays its
+ * file. Nothing outside playground/ is allowed.
+ */
+export const ALLOWED: string[] = [
+	// The playground is being reworked on another branch (issue 24); these are over on main today.
+	'playground/demo.ts', // main() 84 lines
+	'playground/examples.ts', // 612 lines; callbacks, reconciliation, mitCollection, exactlyOnce 69-105
+	'playground/lib/queue-services.ts', // startPostgres 66
+	'playground/lib/queue.ts', // 323 lines; startQueueStack 135
+	'playground/queue/start.ts', // main() 61
+];
+
+/** Folders that hold no source of the project: installs, generated and run-time data. */
+const SKIPPED = new Set(['node_modules', 'playground/n8n', 'playground/files']);
 
 const root = join(__dirname, '..');
 
 function sources(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
 		const path = join(dir, name);
+		if (name.startsWith('.') || SKIPPED.has(name) || SKIPPED.has(relative(root, path))) return [];
 		if (statSync(path).isDirectory()) return sources(path);
 		return path.endsWith('.ts') ? [path] : [];
 	});
@@ -25,11 +46,28 @@ export interface Measure {
 	lines: number;
 }
 
-function functionsOf(file: string, text: string): Measure[] {
+/** The name a call is made by, through `describe.each(...)`, `describe.skip` and tagged templates. */
+function calleeName(expression: ts.Expression): string | undefined {
+	if (ts.isIdentifier(expression)) return expression.text;
+	if (ts.isPropertyAccessExpression(expression)) return calleeName(expression.expression);
+	if (ts.isCallExpression(expression)) return calleeName(expression.expression);
+	if (ts.isTaggedTemplateExpression(expression)) return calleeName(expression.tag);
+	return undefined;
+}
+
+/** A function given to jest's `describe` (or `fdescribe`, `xdescribe`, `describe.each`...). */
+export function isDescribeBlock(node: ts.Node): boolean {
+	const call = node.parent;
+	if (call === undefined || !ts.isCallExpression(call) || !call.arguments.some((argument) => argument === node)) return false;
+	return ['describe', 'fdescribe', 'xdescribe'].includes(calleeName(call.expression) ?? '');
+}
+
+/** Every function with a body in a source text, but describe blocks, with its first line and length. */
+export function functionsOf(file: string, text: string): Measure[] {
 	const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
 	const found: Measure[] = [];
 	const visit = (node: ts.Node) => {
-		if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+		if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined && !isDescribeBlock(node)) {
 			const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
 			const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
 			const name = node.name !== undefined && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
@@ -53,11 +91,27 @@ export function measure(): { files: Measure[]; functions: Measure[] } {
 	return { files: files.sort(largest), functions: functions.sort(largest) };
 }
 
+/** The file a measure is of: a file's path, or the path before a function's `:line name`. */
+export function fileOf(measure: Measure): string {
+	return measure.where.replace(/:\d+ .*$/, '');
+}
+
+/** What is over a limit, split into what ALLOWED lets pass and what it does not. */
+export function overLimits({ files, functions }: { files: Measure[]; functions: Measure[] }): { over: Measure[]; allowed: Measure[] } {
+	const all = [...files.filter((file) => file.lines > FILE_LIMIT), ...functions.filter((fn) => fn.lines > FUNCTION_LIMIT)];
+	return {
+		over: all.filter((found) => !ALLOWED.includes(fileOf(found))),
+		allowed: all.filter((found) => ALLOWED.includes(fileOf(found))),
+	};
+}
+
 if (require.main === module) {
-	const { files, functions } = measure();
-	const over = [...files.filter((file) => file.lines > FILE_LIMIT), ...functions.filter((fn) => fn.lines > FUNCTION_LIMIT)];
+	const measured = measure();
+	const { files, functions } = measured;
+	const { over, allowed } = overLimits(measured);
 	console.log(`largest files (limit ${FILE_LIMIT}):`, files.slice(0, 5).map((m) => `${m.where} ${m.lines}`).join(', '));
 	console.log(`longest functions (limit ${FUNCTION_LIMIT}):`, functions.slice(0, 5).map((m) => `${m.where} ${m.lines}`).join(', '));
-	for (const measure of over) console.error(`over the limit: ${measure.where} (${measure.lines} lines)`);
+	for (const found of allowed) console.log(`allowed for now: ${found.where} (${found.lines} lines)`);
+	for (const found of over) console.error(`over the limit: ${found.where} (${found.lines} lines)`);
 	process.exit(over.length > 0 ? 1 : 0);
 }

@@ -1,4 +1,4 @@
-/**
+/*
  * Reading a callback body as exactly the text HaiPay signed. `JSON.parse` loses digits (an orderNo above 2^53),
  * rewrites numbers (`1.50` becomes 1.5) and keeps only the last of two members with the same name, and a body of a
  * million members costs seconds before anything can be checked. This reader caps the body's size and member count

@@ -1,12 +1,14 @@
-import type { ICredentialsDecrypted, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
 import { GatewayFailure } from '../shared/gateway/outcome';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/settings';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
-import type { OrderFacts } from './callback';
-import { shown } from './filters';
+import type { Callback, OrderFacts } from './callback';
+import type { OutputKind } from './filters';
+import type { Repeats } from './repeats';
+import { shown } from './reply';
 
 /**
  * The trigger's deadline for its answer to one callback: every order query of Confirm With HaiPay, retries and
@@ -33,10 +35,9 @@ export type Confirmation =
 
 const CURRENCY = /^[A-Z]{3}$/;
 
-/** Payouts and collections share a URL when the trigger takes either: ask both, payouts first. */
-function kindsToAsk(facts: OrderFacts, setting: 'payout' | 'collection' | 'either'): OrderKind[] {
-	if (setting !== 'either') return [setting];
-	return facts.kind === 'collection' ? ['collection'] : ['payout', 'collection'];
+/** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
+function kindsToAsk(kind: OutputKind): OrderKind[] {
+	return kind === 'unknown' ? ['payout', 'collection'] : [kind];
 }
 
 /** Whether a failed query asked to be left alone until after the deadline: then nothing more is asked. */
@@ -53,7 +54,7 @@ export async function confirmWithHaiPay(
 	ctx: GatewayContext,
 	settings: HaiPaySettings,
 	facts: OrderFacts,
-	how: { setting: 'payout' | 'collection' | 'either'; deadline: number; credential?: ICredentialsDecrypted },
+	how: { kind: OutputKind; deadline: number; credential?: ICredentialsDecrypted },
 ): Promise<Confirmation> {
 	if (facts.orderId === undefined && facts.orderNo === undefined) {
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
@@ -67,7 +68,7 @@ export async function confirmWithHaiPay(
 	let kind: OrderKind = 'payout';
 	const misses: string[] = [];
 	const { credential, deadline } = how;
-	for (kind of kindsToAsk(facts, how.setting)) {
+	for (kind of kindsToAsk(how.kind)) {
 		try {
 			const result = await lookupOrder(
 				ctx,
@@ -93,4 +94,24 @@ export async function confirmWithHaiPay(
 	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
 	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
 	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
+}
+
+/**
+ * Confirm With HaiPay for one callback, as the trigger's step: at most one query of the same callback at a time in
+ * this process, with the credential as read for this request, so that n8n does not decrypt it again for the query.
+ */
+export async function confirmCallback(
+	ctx: IWebhookFunctions,
+	callback: Callback,
+	how: { signer: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: OutputKind; deadline: number; repeats: Pick<Repeats, 'hold'> },
+): Promise<Confirmation> {
+	const release = how.repeats.hold();
+	if (release === undefined) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
+	try {
+		const reference = ctx.getNode().credentials?.haiPayApi;
+		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
+		return await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
+	} finally {
+		release();
+	}
 }

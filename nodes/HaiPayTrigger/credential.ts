@@ -1,5 +1,7 @@
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { settingsFor, type HaiPaySettings } from '../shared/signing/settings';
+
 /*
  * n8n decrypts a credential for a webhook through a fresh expression isolate and a database read: about half of
  * what a callback cost on top of n8n's own Webhook node (bench/results.md, "Where a callback's time goes"). A burst
@@ -10,15 +12,23 @@ import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-work
 
 export const CREDENTIAL_TTL_MS = 10_000;
 
-const read = new Map<string, { at: number; data: ICredentialDataDecryptedObject }>();
+/** The credential as n8n gives it (Confirm With HaiPay hands it on to its query), and the settings derived from it. */
+export interface TriggerCredential {
+	data: ICredentialDataDecryptedObject;
+	settings: HaiPaySettings;
+}
 
-/** The trigger's credential, as n8n gives it, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
-export async function triggerCredential(ctx: IWebhookFunctions): Promise<ICredentialDataDecryptedObject> {
+// The settings are kept with the credential they came from: deriving them digests every field of the credential.
+const read = new Map<string, { at: number; credential: TriggerCredential }>();
+
+/** The trigger's credential and its settings, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
+export async function triggerCredential(ctx: IWebhookFunctions): Promise<TriggerCredential> {
 	const id = ctx.getNode().credentials?.haiPayApi?.id;
 	const now = Date.now();
 	const cached = id ? read.get(id) : undefined;
-	if (cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS) return cached.data;
+	if (cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS) return cached.credential;
 	const data = await ctx.getCredentials('haiPayApi');
-	if (id) read.set(id, { at: now, data });
-	return data;
+	const credential = { data, settings: settingsFor(data) };
+	if (id) read.set(id, { at: now, credential });
+	return credential;
 }

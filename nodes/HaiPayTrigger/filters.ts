@@ -1,4 +1,5 @@
 import { statusGroup } from '../shared/contract/statuses';
+import { shown } from './reply';
 
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
 export type KindSetting = 'payout' | 'collection' | 'either';
@@ -13,17 +14,6 @@ export interface TriggerFilters {
 	statuses: StatusChoice[];
 	/** Upper-case ISO code, or '' for any currency. */
 	currency: string;
-}
-
-/** A received value as it may appear in a log line: short, on one line. */
-export function shown(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
-	let line = '';
-	for (const character of text.slice(0, 64)) {
-		const code = character.charCodeAt(0);
-		line += code < 0x20 || code === 0x7f ? ' ' : character;
-	}
-	return text.length > 64 ? `${line}…` : line;
 }
 
 function present(value: unknown): boolean {

@@ -1,23 +1,61 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
-import { shown } from './filters';
+import type { BodyProblem } from './body';
+import type { Received } from './callback';
+
+/*
+ * The trigger's last step: what HaiPay reads back, and the log line that says why. Every answer but an emission's
+ * is written here rather than left to n8n, so that HaiPay always reads plain text: `SUCCESS`, or a short reason
+ * with 401 or 413 (refused), 422 (ambiguous) or 503 (not confirmed yet). An emission's `SUCCESS` n8n sends once
+ * the execution is stored.
+ */
 
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+/** Why a callback was refused. Each one starts no execution, and HaiPay, which reads no SUCCESS, sends it again. */
+export type RejectReason = BodyProblem | 'appIdMismatch' | 'noAppIdInCredential' | 'noPublicKey' | 'unreadablePublicKey' | 'badSignature';
+
+/** What the caller of the URL is told: enough to debug a misconfiguration, nothing about the keys. */
+export const REJECTION_TEXT: Record<RejectReason, string> = {
+	notJson: 'Rejected: the body is not a JSON object',
+	tooLarge: 'Rejected: the body is too large',
+	tooManyFields: 'Rejected: the body has too many fields',
+	duplicateField: 'Rejected: a field appears more than once',
+	appIdMismatch: 'Rejected: appId does not match',
+	noAppIdInCredential: 'Rejected: callback cannot be checked',
+	noPublicKey: 'Rejected: callback cannot be checked',
+	unreadablePublicKey: 'Rejected: callback cannot be checked',
+	badSignature: 'Rejected: signature is not valid',
+};
+
+/** The HTTP status of each refusal: 413 for a body refused by size before it is read, 401 otherwise. */
+export const REJECTION_STATUS: Record<RejectReason, number> = {
+	notJson: 401,
+	tooLarge: 413,
+	tooManyFields: 413,
+	duplicateField: 401,
+	appIdMismatch: 401,
+	noAppIdInCredential: 401,
+	noPublicKey: 401,
+	unreadablePublicKey: 401,
+	badSignature: 401,
+};
 
 /** What HaiPay reads when a callback could not be confirmed yet: not SUCCESS, so it sends the callback again. */
 export const NOT_YET = 'Not confirmed yet: send it again later';
 /** What HaiPay reads for a callback whose signed string could be read as other fields. */
 export const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
 
-/**
- * Every answer is written here rather than left to n8n, so that HaiPay always reads plain text: `SUCCESS`, or a
- * 401 with a short reason.
- */
-function answer(res: Response, code: number, text: string): void {
-	res.status(code);
-	res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-	res.end(text);
+/** A received value as it may appear in a log line: short, on one line. */
+export function shown(value: unknown): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	let line = '';
+	for (const character of text.slice(0, 64)) {
+		const code = character.charCodeAt(0);
+		line += code < 0x20 || code === 0x7f ? ' ' : character;
+	}
+	return text.length > 64 ? `${line}…` : line;
 }
 
 /** Identifying fields of a callback for a log line; never its signature, never a key. */
@@ -30,34 +68,56 @@ export function logContext(body: Record<string, unknown> | undefined): IDataObje
 	return context;
 }
 
-/** The three answers a callback can get without starting the workflow, each logged with why. */
-export interface Replies {
-	/** Refused: HaiPay sends it again, and a forged one never gets through. */
-	refuse(code: number, text: string, why: string, extra?: IDataObject): IWebhookResponseData;
-	/** SUCCESS, so HaiPay stops sending it, though nothing runs. */
-	acknowledge(why: string): IWebhookResponseData;
-	/** Not yet: HaiPay sends it again later. */
-	notYet(code: number, text: string, why: string): IWebhookResponseData;
+function answer(res: Response, code: number, text: string): IWebhookResponseData {
+	res.status(code);
+	res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+	res.end(text);
+	return { noWebhookResponse: true };
 }
 
-export function repliesFor(ctx: IWebhookFunctions, context: IDataObject): Replies {
+/** Every answer a callback can get, each logged with why. */
+export interface Replies {
+	/** Refused: HaiPay sends it again, and a forged one never gets through. */
+	refuse(reason: RejectReason, why: string): IWebhookResponseData;
+	/** SUCCESS, so HaiPay stops sending it, though nothing runs. */
+	acknowledge(why: string): IWebhookResponseData;
+	/** 422: its signed string could be read as other fields; HaiPay sends it again. */
+	ambiguous(why: string): IWebhookResponseData;
+	/** Confirm With HaiPay got no trusted answer yet (503, HaiPay sends it again), or HaiPay's state is another (SUCCESS). */
+	unconfirmed(confirmation: { result: 'retry' | 'stale'; log: string }): IWebhookResponseData;
+	/** Starts the workflow with the item; n8n answers SUCCESS once the execution is stored. */
+	emit(item: IDataObject, verified: boolean): IWebhookResponseData;
+}
+
+/** The answers to this request, logged with the identifying fields of what it received. */
+export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies {
 	const res = ctx.getResponseObject();
-	const done = (code: number, text: string): IWebhookResponseData => {
-		answer(res, code, text);
-		return { noWebhookResponse: true };
+	const context = logContext(received.ok ? received.callback.signed : undefined);
+	const notYet = (code: number, text: string, why: string) => {
+		ctx.logger.warn(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`, context);
+		return answer(res, code, text);
+	};
+	const acknowledge = (why: string) => {
+		ctx.logger.info(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`, context);
+		return answer(res, 200, ACKNOWLEDGEMENT);
 	};
 	return {
-		refuse(code, text, why, extra = {}) {
-			ctx.logger.warn(`HaiPay Trigger refused a callback with ${code}: ${why}`, { ...context, ...extra });
-			return done(code, text);
+		refuse(reason, why) {
+			const code = REJECTION_STATUS[reason];
+			ctx.logger.warn(`HaiPay Trigger refused a callback with ${code}: ${why}`, { ...context, reason });
+			return answer(res, code, REJECTION_TEXT[reason]);
 		},
-		acknowledge(why) {
-			ctx.logger.info(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`, context);
-			return done(200, ACKNOWLEDGEMENT);
+		acknowledge,
+		ambiguous: (why) => notYet(422, AMBIGUOUS, why),
+		unconfirmed({ result, log }) {
+			const why = `not confirmed with HaiPay: ${log}`;
+			return result === 'retry' ? notYet(503, NOT_YET, why) : acknowledge(why);
 		},
-		notYet(code, text, why) {
-			ctx.logger.warn(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`, context);
-			return done(code, text);
+		emit(item, verified) {
+			if (!verified) {
+				ctx.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
+			}
+			return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[{ json: item }]] };
 		},
 	};
 }

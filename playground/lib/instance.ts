@@ -1,10 +1,10 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { createServer } from 'net';
 import { join } from 'path';
 
-import { FILES, WORKFLOW_IDS } from '../examples';
+import { allExamples, FILES, WORKFLOW_IDS } from '../examples';
 import { installPackage, n8nCli, n8nEnv, parseRawOutput, runN8nCli, type ExecutionRun, type N8nOptions } from './n8n';
-import { EXAMPLES, INSTALL_DIR } from './paths';
+import { EXAMPLES, INSTALL_DIR, N8N_PORT } from './paths';
 
 /** The major version of the n8n in INSTALL_DIR: the pinned 2.x, or the 1.x of the compatibility test. */
 export function installedN8nMajor(): number {
@@ -28,6 +28,16 @@ export function prepareFiles(filesDir: string, freshData: boolean): void {
 	for (const dir of ['', 'vouchers', 'mit-tokens']) mkdirSync(join(filesDir, FILES, dir), { recursive: true });
 	const csv = join(filesDir, FILES, 'payouts.csv');
 	if (freshData || !existsSync(csv)) copyFileSync(join(EXAMPLES, 'data', 'payouts.csv'), csv);
+}
+
+/** Writes the example workflows into `dir` with their callback URLs on `webhookUrl` instead of `npm start`'s n8n. */
+export function examplesFor(dir: string, webhookUrl: string): string {
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	for (const { file, workflow } of allExamples()) {
+		writeFileSync(join(dir, file), JSON.stringify(workflow, null, 2).split(`http://localhost:${N8N_PORT}/`).join(`${webhookUrl}/`));
+	}
+	return dir;
 }
 
 /**

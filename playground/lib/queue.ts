@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
-import { allExamples, EXACTLY_ONCE_DATABASE, EXACTLY_ONCE_TABLE_SQL, POSTGRES_CREDENTIAL } from '../examples';
+import { EXACTLY_ONCE_DATABASE, EXACTLY_ONCE_TABLE_SQL, POSTGRES_CREDENTIAL } from '../examples';
 import { ensureN8n } from './install';
-import { assertPortFree, prepareFiles, provision } from './instance';
+import { assertPortFree, examplesFor, prepareFiles, provision } from './instance';
 import { installPackage, startN8nServer, type N8nOptions, type N8nServer } from './n8n';
-import { N8N_PORT } from './paths';
 import { startBalancer, type Balancer } from './queue-balancer';
 import { ensureQueueServices, psqlRows, startPostgres, startRedis, type Connection, type Service } from './queue-services';
 import { N8nRest } from './rest';
@@ -42,7 +41,10 @@ export const QUEUE_SETTINGS: Record<'all' | Role, Record<string, string>> = {
 	// The editor's "Execute workflow" runs on a worker too, and production webhooks go to the webhook processors only.
 	main: { OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true', N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 	worker: { QUEUE_HEALTH_CHECK_ACTIVE: 'true' },
-	webhook: {},
+	// n8n holds an expression isolate through the webhook step of every webhook node but its own Webhook node; lazily,
+	// one is taken only when an expression is evaluated, which the HaiPay Trigger's webhook step never does
+	// (docs/queue-mode.md, "What to run").
+	webhook: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
 };
 
 /** Settings whose values differ per deployment (host names, ports, secrets) but which every process must have. */
@@ -184,17 +186,6 @@ function exactlyOnceDatabase(connection: Connection, dir: string, sandboxCredent
 	return file;
 }
 
-/** The example workflows with their callback URLs on the balancer instead of `npm start`'s n8n. */
-function examplesFor(dir: string, webhookUrl: string): string {
-	const out = join(dir, 'examples');
-	rmSync(out, { recursive: true, force: true });
-	mkdirSync(out, { recursive: true });
-	for (const { file, workflow } of allExamples()) {
-		writeFileSync(join(out, file), JSON.stringify(workflow, null, 2).split(`http://localhost:${N8N_PORT}/`).join(`${webhookUrl}/`));
-	}
-	return out;
-}
-
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
 	const { dir, ports, log } = options;
 	if (options.workers > MAX_PROCESSES_PER_ROLE || options.webhooks > MAX_PROCESSES_PER_ROLE) throw new Error(`at most ${MAX_PROCESSES_PER_ROLE} workers and webhook processors`);
@@ -266,7 +257,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		const key = readFileSync(credentialsFile, 'utf8');
 		if (!existsSync(marker) || readFileSync(marker, 'utf8') !== key) {
 			log('  importing the credentials and example workflows into PostgreSQL (n8n CLI)');
-			await provision(mainOptions, credentialsFile, log, examplesFor(dir, webhookUrl));
+			await provision(mainOptions, credentialsFile, log, examplesFor(join(dir, 'examples'), webhookUrl));
 			writeFileSync(marker, key);
 		}
 		log(`  starting the n8n main process on ${ports.main}`);

@@ -3,14 +3,32 @@ import { magicOf, UNKNOWN_BANK_CODE } from '../faults';
 import type { SchemaName } from '../schemas';
 import { fail, lostAnswer, pick, planOf, type Endpoint, type Handler } from './shared';
 
-/** `/{ccy}/pay/apply`: the currencies the contract lets a merchant pay out in, each with its own request schema. */
+/**
+ * `/{ccy}/pay/apply`: the currencies the contract lets a merchant pay out in, then the rails HaiPay's pages describe,
+ * each with its own request schema.
+ */
 const PAYOUT_APPLY: Record<string, SchemaName> = {
 	TZS: 'tzsPayApply',
 	ZAR: 'zarPayApply',
 	NGN: 'ngnPayApply',
 	EGP: 'egpPayApply',
 	BDT: 'bdtPayApply',
+	BRL: 'brlPayApply',
+	INR: 'inrPayApply',
+	IDR: 'idrPayApply',
+	PHP: 'phpPayApply',
+	MXN: 'mxnPayApply',
+	EUR: 'eurPayApply',
+	USD: 'usdPayApply',
+	THB: 'thbPayApply',
+	VND: 'vndPayApply',
+	MYR: 'myrPayApply',
+	PKR: 'pkrPayApply',
+	TRY: 'tryPayApply',
 };
+
+/** The payout answers whose `data` carries `payUrl`, empty: NGN (contract 4.4) and USD (HaiPay's USD page). */
+const WITH_PAY_URL = new Set(['NGN', 'USD']);
 
 const payoutApply: Handler = (gateway, merchant, request) => {
 	const magic = magicOf(request.name);
@@ -27,7 +45,7 @@ const payoutApply: Handler = (gateway, merchant, request) => {
 	});
 	gateway.placed(order);
 	const data: Record<string, unknown> = { orderId: order.orderId, orderNo: order.orderNo };
-	if (merchant.currency === 'NGN') data.payUrl = '';
+	if (WITH_PAY_URL.has(merchant.currency)) data.payUrl = '';
 	return { type: 'ok', merchant, data, lose: lostAnswer(magic) };
 };
 

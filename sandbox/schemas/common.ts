@@ -38,3 +38,27 @@ export const englishName: Schema = {
 export function amount(pattern: string, range: { min?: string; max?: string; minExclusive?: string }): Schema {
 	return { type: 'string', pattern, decimal: range };
 }
+
+/*
+ * Shapes of the payout rails beyond the contract, as HaiPay's page for each currency gives them
+ * (docs/haipay-facts.md, "Payout rails").
+ */
+
+/** `^\d+\.\d{2}$` on most rails' pages: exactly two decimals (and, here as for every amount, no leading zero). */
+export const EXACT_TWO_DECIMALS_PATTERN = '^(0|[1-9]\\d*)\\.\\d{2}$';
+
+/** `^[A-Za-z\s'.-]+$`, 1-30 characters: the recipient name of most rails' pages. */
+export const lettersName: Schema = { type: 'string', minLength: 1, maxLength: 30, pattern: "^[A-Za-z\\s'.-]+$" };
+
+/** An IBAN's shape, as HaiPay's EUR page gives it. */
+export const IBAN_PATTERN = '^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$';
+
+/** An enum of text values. */
+export function oneOf(...values: string[]): Schema {
+	return { type: 'string', enum: values };
+}
+
+/** `then` when `field` has `value`: a rule of one field that depends on another's value. */
+export function when(field: string, value: string, then: Schema): Schema {
+	return { if: { type: 'object', required: [field], properties: { [field]: { const: value } } }, then: { type: 'object', ...then } };
+}

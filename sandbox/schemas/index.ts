@@ -12,6 +12,18 @@ import { tzsPayApply } from './tzs-pay-apply';
 import { usdMitApply } from './usd-mit-apply';
 import { voucherPdf } from './voucher';
 import { zarPayApply } from './zar-pay-apply';
+import { brlPayApply } from './brl-pay-apply';
+import { eurPayApply } from './eur-pay-apply';
+import { idrPayApply } from './idr-pay-apply';
+import { inrPayApply } from './inr-pay-apply';
+import { mxnPayApply } from './mxn-pay-apply';
+import { myrPayApply } from './myr-pay-apply';
+import { phpPayApply } from './php-pay-apply';
+import { pkrPayApply } from './pkr-pay-apply';
+import { thbPayApply } from './thb-pay-apply';
+import { tryPayApply } from './try-pay-apply';
+import { usdPayApply } from './usd-pay-apply';
+import { vndPayApply } from './vnd-pay-apply';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -23,6 +35,18 @@ export const SCHEMAS = {
 	orderQuery,
 	accountLedger,
 	voucherPdf,
+	brlPayApply,
+	inrPayApply,
+	idrPayApply,
+	phpPayApply,
+	mxnPayApply,
+	eurPayApply,
+	usdPayApply,
+	thbPayApply,
+	vndPayApply,
+	myrPayApply,
+	pkrPayApply,
+	tryPayApply,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;
@@ -43,7 +67,7 @@ function rangeText(range: DecimalRange): string {
 function makeAjv(): Ajv {
 	// verbose: the error formatter reads each failing schema's `hint`.
 	const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, verbose: true, coerceTypes: false });
-	addFormats(ajv, ['email', 'uri']);
+	addFormats(ajv, ['email', 'uri', 'date']);
 	ajv.addFormat('ip', { type: 'string', validate: (value: string) => isIP(value) !== 0 });
 	ajv.addKeyword({ keyword: 'hint', schemaType: 'string' });
 	ajv.addKeyword({

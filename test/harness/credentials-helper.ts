@@ -10,6 +10,7 @@ import type {
 	INodeParameters,
 	INodeProperties,
 	IRequestOptionsSimplified,
+	IWorkflowDataProxyAdditionalKeys,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -32,6 +33,34 @@ function containsExpression(value: unknown): boolean {
 	if (Array.isArray(value)) return value.some(containsExpression);
 	if (value !== null && typeof value === 'object') return Object.values(value).some(containsExpression);
 	return false;
+}
+
+/** Expressions of a credential read during a node's run: resolved against the run's data, as n8n does. */
+function resolveInRun(
+	decrypted: ICredentialDataDecryptedObject,
+	values: ICredentialsExpressionResolveValues,
+	mode: WorkflowExecuteMode,
+	additionalKeys: IWorkflowDataProxyAdditionalKeys,
+	executeData: IExecuteData | undefined,
+): ICredentialDataDecryptedObject {
+	try {
+		return values.workflow.expression.getParameterValue(
+			decrypted as INodeParameters,
+			values.runExecutionData,
+			values.runIndex,
+			values.itemIndex,
+			values.node.name,
+			values.connectionInputData,
+			mode,
+			additionalKeys,
+			executeData,
+			false,
+			decrypted,
+		) as ICredentialDataDecryptedObject;
+	} catch (error) {
+		(error as Error).message += ' [Error resolving credentials]';
+		throw error;
+	}
 }
 
 /**
@@ -150,7 +179,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		const stored = structuredClone(this.entry(nodeCredentials, type).data);
 		if (raw === true) return stored;
 
-		let decrypted = NodeHelpers.getNodeParameters(
+		const decrypted = NodeHelpers.getNodeParameters(
 			this.getCredentialsProperties(type),
 			stored as INodeParameters,
 			true,
@@ -162,27 +191,16 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (!containsExpression(decrypted)) return decrypted;
 
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
-		if (expressionResolveValues) {
-			try {
-				decrypted = expressionResolveValues.workflow.expression.getParameterValue(
-					decrypted as INodeParameters,
-					expressionResolveValues.runExecutionData,
-					expressionResolveValues.runIndex,
-					expressionResolveValues.itemIndex,
-					expressionResolveValues.node.name,
-					expressionResolveValues.connectionInputData,
-					mode,
-					additionalKeys,
-					executeData,
-					false,
-					decrypted,
-				) as ICredentialDataDecryptedObject;
-			} catch (error) {
-				(error as Error).message += ' [Error resolving credentials]';
-				throw error;
-			}
-			return decrypted;
-		}
+		if (expressionResolveValues) return resolveInRun(decrypted, expressionResolveValues, mode, additionalKeys, executeData);
+		return this.resolveOutsideRun(decrypted, mode, additionalKeys);
+	}
+
+	/** Expressions of a credential read outside a node's run (a credential test): resolved on a one-node workflow. */
+	private resolveOutsideRun(
+		decrypted: ICredentialDataDecryptedObject,
+		mode: WorkflowExecuteMode,
+		additionalKeys: IWorkflowDataProxyAdditionalKeys,
+	): ICredentialDataDecryptedObject {
 		const mockNode: INode = {
 			id: 'credential-resolution',
 			name: '',

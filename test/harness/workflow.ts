@@ -64,24 +64,36 @@ function wireCredentials(node: INode, nodeTypes: HarnessNodeTypes, credentials: 
 
 let lastCredentialSerial = 0;
 
-export function prepareWorkflow(definition: WorkflowDefinition, options: { addStart: boolean }): PreparedWorkflow {
-	const nodeTypes = new HarnessNodeTypes([HarnessStart, HarnessNoOp, ...(definition.nodeTypes ?? [])]);
-	const credentialTypes = new HarnessCredentialTypes([HaiPayApi, ...(definition.credentialTypes ?? [])]);
+/**
+ * The definition's credentials, each under an id unique to this prepared workflow, as n8n's ids are per stored
+ * credential: a node may keep what it read by the id. Returns them and the mapping from a given id.
+ */
+function storeCredentials(
+	given: CredentialStore | undefined,
+	credentialTypes: HarnessCredentialTypes,
+): { credentials: CredentialStore; storedId: (id: string) => string } {
 	const serial = ++lastCredentialSerial;
-	// Unique per prepared workflow, as n8n's ids are per stored credential: a node may keep what it read by the id.
-	const stored = (id: string) => `${id}~${serial}`;
+	const storedId = (id: string) => `${id}~${serial}`;
 	const credentials: CredentialStore = Object.fromEntries(
-		Object.entries(structuredClone(definition.credentials ?? {})).map(([id, entry]) => [stored(id), { ...entry, name: entry.name ?? id }]),
+		Object.entries(structuredClone(given ?? {})).map(([id, entry]) => [storedId(id), { ...entry, name: entry.name ?? id }]),
 	);
 	for (const [id, entry] of Object.entries(credentials)) {
 		if (!credentialTypes.recognizes(entry.type)) {
 			throw new UserError(`Credential "${id}" has type "${entry.type}", which is not registered (credentialTypes option).`);
 		}
 	}
-	const credentialsHelper = new HarnessCredentialsHelper(credentials, credentialTypes, nodeTypes);
+	return { credentials, storedId };
+}
 
-	const specs = [...definition.nodes];
-	if (options.addStart && !specs.some((spec) => spec.name === 'Start')) {
+/** The nodes, "Start" first when asked for, names unique, credential references pointed at the stored credentials. */
+function buildNodes(
+	given: NodeSpec[],
+	addStart: boolean,
+	nodeTypes: HarnessNodeTypes,
+	{ credentials, storedId }: ReturnType<typeof storeCredentials>,
+): INode[] {
+	const specs = [...given];
+	if (addStart && !specs.some((spec) => spec.name === 'Start')) {
 		specs.unshift({ name: 'Start', type: START_NODE_TYPE });
 	}
 	const names = new Set<string>();
@@ -92,28 +104,40 @@ export function prepareWorkflow(definition: WorkflowDefinition, options: { addSt
 	const nodes = specs.map((spec, index) => toNode(spec, nodeTypes, index));
 	for (const node of nodes) {
 		for (const reference of Object.values(node.credentials ?? {})) {
-			if (reference.id !== null && credentials[stored(reference.id)] !== undefined) reference.id = stored(reference.id);
+			if (reference.id !== null && credentials[storedId(reference.id)] !== undefined) reference.id = storedId(reference.id);
 		}
 		wireCredentials(node, nodeTypes, credentials);
 	}
-	const connections = definition.connections ?? chain(...nodes.map((node) => node.name));
-	const settings: IWorkflowSettings = { executionOrder: 'v1', ...definition.settings };
+	return nodes;
+}
 
+export function prepareWorkflow(definition: WorkflowDefinition, options: { addStart: boolean }): PreparedWorkflow {
+	const nodeTypes = new HarnessNodeTypes([HarnessStart, HarnessNoOp, ...(definition.nodeTypes ?? [])]);
+	const credentialTypes = new HarnessCredentialTypes([HaiPayApi, ...(definition.credentialTypes ?? [])]);
+	const stored = storeCredentials(definition.credentials, credentialTypes);
+	const credentialsHelper = new HarnessCredentialsHelper(stored.credentials, credentialTypes, nodeTypes);
+	const nodes = buildNodes(definition.nodes, options.addStart, nodeTypes, stored);
 	lastWorkflowId += 1;
 	const id = definition.workflowId ?? `harness-${lastWorkflowId}`;
-	const name = definition.workflowName ?? `Harness workflow ${id}`;
-	const createdAt = new Date();
-
-	return {
+	return withInstances({
 		id,
-		name,
+		name: definition.workflowName ?? `Harness workflow ${id}`,
 		nodes,
-		connections,
-		settings,
+		connections: definition.connections ?? chain(...nodes.map((node) => node.name)),
+		settings: { executionOrder: 'v1', ...definition.settings },
 		nodeTypes,
 		credentialTypes,
 		credentialsHelper,
-		credentials,
+		credentials: stored.credentials,
+	});
+}
+
+/** Adds what makes n8n's objects of a prepared workflow: a Workflow per execution, the IWorkflowBase of hooks. */
+function withInstances(parts: Omit<PreparedWorkflow, 'instantiate' | 'base'>): PreparedWorkflow {
+	const { id, name, nodes, connections, settings, nodeTypes } = parts;
+	const createdAt = new Date();
+	return {
+		...parts,
 		instantiate: (staticData) =>
 			new Workflow({
 				id,

@@ -1,31 +1,35 @@
-import { constants, sign as rsaSign, verify as rsaVerify, type KeyObject } from 'crypto';
+import type { KeyObject } from 'crypto';
 
-import { canonicalString, type CanonicalOptions } from '../../nodes/shared/signing/canonical';
+import { signBody as sandboxSign, verifyBody as sandboxVerify } from '../../sandbox/signing';
 
 /*
- * Signing on the calling thread, for tests that build signed bodies and callbacks inline. The package signs and
- * verifies only on the thread pool (nodes/shared/signing/signature.ts); the vectors in test/unit/signing.test.ts
- * check that both agree with the openssl command line.
+ * Signing on the calling thread, for tests that build signed bodies and callbacks inline and check what the package
+ * signed. It is the sandbox's signer (sandbox/signing.ts), written apart from the package's
+ * nodes/shared/signing/: a fault in the package's string to sign then fails a test instead of signing and verifying
+ * the same wrong text on both sides. test/unit/independent-signing.test.ts checks it against the openssl command
+ * line over canonical strings written out by hand.
  */
 
-const PADDING = { padding: constants.RSA_PKCS1_PADDING };
-
-export function signBody(body: object, secretKey: string, privateKey: KeyObject, options: CanonicalOptions = {}): string {
-	return rsaSign('sha256', Buffer.from(canonicalString(body, secretKey, options), 'utf8'), { key: privateKey, ...PADDING }).toString('base64');
+/** The credential's array format, named as the package names it, so callers pass the same options to both. */
+export interface SigningOptions {
+	arrayStyle?: 'json' | 'list';
 }
 
-export function verifyBody(body: object, signature: unknown, secretKey: string, publicKey: KeyObject, options: CanonicalOptions = {}): boolean {
-	if (typeof signature !== 'string' || !/^[A-Za-z0-9+/\s]+={0,2}$/.test(signature)) return false;
-	try {
-		const message = Buffer.from(canonicalString(body, secretKey, options), 'utf8');
-		return rsaVerify('sha256', message, { key: publicKey, ...PADDING }, Buffer.from(signature.replace(/\s+/g, ''), 'base64'));
-	} catch {
-		return false;
-	}
+export function signBody(body: object, secretKey: string, privateKey: KeyObject, options: SigningOptions = {}): string {
+	return sandboxSign(body as Record<string, unknown>, secretKey, privateKey, options.arrayStyle ?? 'json');
+}
+
+/**
+ * True only for a string signature of the body. Line breaks and spaces inside the base64 are ignored, as a PEM-like
+ * wrapped signature carries them; anything else malformed is simply not valid.
+ */
+export function verifyBody(body: object, signature: unknown, secretKey: string, publicKey: KeyObject, options: SigningOptions = {}): boolean {
+	if (typeof signature !== 'string') return false;
+	return sandboxVerify(body as Record<string, unknown>, signature.replace(/\s+/g, ''), secretKey, publicKey, options.arrayStyle ?? 'json');
 }
 
 /** A body with `sign` set over every other field; the object that is signed is the object returned. */
-export function withSignature<T extends object>(body: T, secretKey: string, privateKey: KeyObject, options: CanonicalOptions = {}): T & { sign: string } {
+export function withSignature<T extends object>(body: T, secretKey: string, privateKey: KeyObject, options: SigningOptions = {}): T & { sign: string } {
 	const unsigned = { ...body } as T & { sign?: string };
 	delete unsigned.sign;
 	return { ...unsigned, sign: signBody(unsigned, secretKey, privateKey, options) };

@@ -110,7 +110,7 @@ describe('npm run sandbox', () => {
 			const file = join(dir, 'n8n-credentials.json');
 			expect(first.output).toContain(file);
 			credentials = JSON.parse(readFileSync(file, 'utf8')) as Credential[];
-			expect(credentials).toHaveLength(12);
+			expect(credentials).toHaveLength(20);
 			const tzs = credentials[0];
 			expect(tzs).toMatchObject({ id: 'hpsandbox1001', name: 'HaiPay Sandbox TZS', type: 'haiPayApi' });
 			expect(tzs.data).toMatchObject({ environment: 'custom', baseUrl: first.baseUrl, appId: 1001, currency: 'TZS', secretKey: 'test-only-secret-tzs', arrayStyle: 'json' });

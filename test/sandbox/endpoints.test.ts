@@ -213,7 +213,7 @@ describe('errors', () => {
 		expect(answer.msg).toContain('tokenID');
 	});
 
-	it.each(['/xyz/pay/apply', '/tzs/pay/refund', '/brl/pay/apply', '/usd/pay/apply', '/'])('unknown endpoint %s is 4040', async (path) => {
+	it.each(['/xyz/pay/apply', '/tzs/pay/refund', '/sar/pay/apply', '/usdc/pay/apply', '/'])('unknown endpoint %s is 4040', async (path) => {
 		const raw = await rawPost(sandbox.baseUrl, path, signed({ appId: APP.TZS }));
 		expect(raw.httpStatus).toBe(200);
 		expect(raw.json).toMatchObject({ status: '0', error: '4040' });

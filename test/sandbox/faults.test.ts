@@ -1,4 +1,5 @@
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
+import { recordTimers } from '../helpers/timers';
 import { APP, call, control, dataVerifies, payoutFor, rawPost, signed, tzsPayout, withSandbox, type Body } from './helpers';
 
 let sandbox: Sandbox;
@@ -35,12 +36,41 @@ async function failure(path: string, body: Body, giveUp?: Promise<unknown>): Pro
 	}
 }
 
+/**
+ * One call, with the timers set while it ran and its answer, in order (test/helpers/timers.ts): what a latency
+ * does, shown by the wait the sandbox set and what came after it, never by a time measured. `atSet` may note
+ * what the sandbox holds when a wait begins.
+ */
+async function delayedCall(path: string, body: Body, atSet?: (ms: number) => string | undefined): Promise<string[]> {
+	const events: string[] = [];
+	const stop = recordTimers(events, (ms) => {
+		const note = atSet?.(ms);
+		if (note !== undefined) events.push(note);
+	});
+	try {
+		const answer = await call(sandbox, path, body);
+		events.push(`answered ${answer.status}`);
+	} finally {
+		stop();
+	}
+	return events;
+}
+
+/** Whether `wanted` occur in `events` in this order (other events may come between) and the waits among them once. */
+function inOrder(events: string[], wanted: string[]): boolean {
+	const at = wanted.map((event) => events.indexOf(event));
+	const once = wanted.every((event) => !/^(set|fired) /.test(event) || events.lastIndexOf(event) === events.indexOf(event));
+	return once && at.every((index, i) => index >= 0 && (i === 0 || index > at[i - 1]));
+}
+
 describe('injected faults', () => {
-	it('latency delays the answer', async () => {
-		sandbox.control.addFault({ type: 'latency', ms: 150, times: 1 });
-		const started = Date.now();
-		expect((await call(sandbox, '/tzs/pay/apply', tzsPayout())).status).toBe('1');
-		expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+	it('latency holds the request for its ms before handling it, then answers', async () => {
+		sandbox.control.addFault({ type: 'latency', ms: 137, times: 1 });
+		const body = tzsPayout();
+		const events = await delayedCall('/tzs/pay/apply', body, (ms) => (ms === 137 ? `order at wait: ${created(body) !== undefined}` : undefined));
+		// A wait of exactly the fault's ms, begun before the order existed; the answer came only after it ended.
+		expect(inOrder(events, ['set 137', 'order at wait: false', 'fired 137', 'answered 1'])).toBe(true);
+		expect(created(body)).toBeDefined();
 		expect(sandbox.control.faults()).toEqual([]);
 	});
 
@@ -119,14 +149,18 @@ describe('injected faults', () => {
 	});
 
 	it('latency for every request through the config', async () => {
-		sandbox.control.setConfig({ latencyMs: 120 });
+		sandbox.control.setConfig({ latencyMs: 121 });
 		try {
-			const started = Date.now();
-			await call(sandbox, '/tzs/account/ledger', { appId: APP.TZS });
-			expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+			for (const path of ['/tzs/account/ledger', '/zar/account/ledger']) {
+				const appId = path.startsWith('/tzs') ? APP.TZS : APP.ZAR;
+				expect(inOrder(await delayedCall(path, { appId }), ['set 121', 'fired 121', 'answered 1'])).toBe(true);
+			}
 		} finally {
 			sandbox.control.setConfig({ latencyMs: 0 });
 		}
+		const after = await delayedCall('/tzs/account/ledger', { appId: APP.TZS });
+		expect(after).toContain('answered 1');
+		expect(after).not.toContain('set 121');
 	});
 
 	it('control and cashier requests are never faulted', async () => {

@@ -6,7 +6,8 @@ import { resolveWebhookDescriptionField, webhookDescriptionIsNativelyResolvable,
 
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
 import { dedupKey, finalBefore } from '../../nodes/HaiPayTrigger/dedup';
-import { filteredOutBy, kindOf, shown } from '../../nodes/HaiPayTrigger/filters';
+import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
+import { shown } from '../../nodes/HaiPayTrigger/reply';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { mockHook } from './mock-webhook';
 

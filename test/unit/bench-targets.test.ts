@@ -119,7 +119,10 @@ describe('bench targets', () => {
 		const text = markdown({
 			machine, date: '2026-01-01T00:00:00Z', command: 'npm run bench', minutes: 1, settings: SETTINGS, bulk: figures, callbacks: CALLBACKS,
 			plainWebhook: { ...CALLBACKS, genuine: { ...CALLBACKS.genuine, seconds: 4, cpuMsPerCallback: 66 } },
-			signing: { signPerSecond: 900, verifyPerSecond: 30_000, canonicalPerSecond: 1e6, opensslSignPerSecond: 1000, opensslVerifyPerSecond: 33_000, ratioToOpenssl: 0.9 },
+			signing: {
+				signPerSecond: 900, verifyPerSecond: 30_000, poolSignPerSecond: 1_700, poolVerifyPerSecond: 50_000, inFlight: 8, threadPoolSize: 4, canonicalPerSecond: 1e6,
+				opensslSignPerSecond: 1000, opensslVerifyPerSecond: 33_000, cores: 2, opensslMultiSignPerSecond: 2_000, opensslMultiVerifyPerSecond: 66_000, ratioToOpenssl: 0.9,
+			},
 			targets: targets(figures, CALLBACKS, SETTINGS, 10_000),
 		});
 		expect(text).toContain('| 10,000 | HaiPay node, concurrency 16, field expressions; n8n heap limit 1,024 MB |');
@@ -128,5 +131,10 @@ describe('bench targets', () => {
 		expect(text).toContain("V8's default heap limit for n8n: 4,288 MB");
 		expect(text).toContain("| 2,000 into n8n's Webhook node alone (reference: no signature check, no deduplication) | 500.0 |");
 		expect(text).toMatch(/\| 2,000 signed, distinct \| 200\.0 \|.*\| 5 \|\n\| 200 forged \|/);
+		// The shipped sign() beside openssl on one core, and on the thread pool beside openssl on every core.
+		expect(text).toContain("the package's shipped `sign()` and `verify()`");
+		expect(text).toContain('| signatures/s, one at a time | 900 | 1,000 (1 core) | 90% |');
+		expect(text).toContain('| signatures/s, 8 in flight | 1,700 | 2,000 (2 cores) | 85% |');
+		expect(text).toContain('| verifications/s, 8 in flight | 50,000 | 66,000 (2 cores) | 76% |');
 	});
 });

@@ -10,7 +10,8 @@ import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
 import type { FieldRule, RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 
-const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+/** The page that documents the node's fields, where the per-currency table lives. */
+const README = readFileSync(join(__dirname, '..', '..', 'docs', 'haipay-node.md'), 'utf8');
 
 function grouped(decimal: string): string {
 	return decimal.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -23,8 +24,12 @@ function amountCell(rule: FieldRule): string {
 	if (amount.min !== undefined && amount.max !== undefined) parts.push(`${grouped(amount.min)}–${grouped(amount.max)}`);
 	else if (amount.min !== undefined) parts.push(`at least ${grouped(amount.min)}`);
 	else parts.push('> 0');
-	if (amount.pattern !== undefined) parts.push('contract pattern');
-	parts.push(amount.maxDecimals === 0 ? 'whole numbers only' : `≤ ${amount.maxDecimals} decimals`);
+	// A pattern said in words says the decimals too (BRL); the contract's NGN pattern is named, its decimals given.
+	if (amount.patternText !== undefined) parts.push(amount.patternText);
+	else if (amount.pattern !== undefined) parts.push('contract pattern');
+	if (amount.patternText !== undefined) return parts.join(', ');
+	if (amount.exactDecimals !== undefined) parts.push(`exactly ${amount.exactDecimals} decimals`);
+	else parts.push(amount.maxDecimals === 0 ? 'whole numbers only' : `≤ ${amount.maxDecimals} decimals`);
 	return parts.join(', ');
 }
 
@@ -42,22 +47,43 @@ function row(currency: string, rules: RequestRules): string {
 	const field = (name: string) => rules.fields.find((candidate) => candidate.name === name);
 	const cells = COLUMNS.map((name) => (name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name))));
 	const others = rules.fields.filter((rule) => rule.name !== 'orderId' && !COLUMNS.includes(rule.name));
-	const names = (required: boolean) => others.filter((rule) => rule.required === required).map((rule) => rule.name).join(', ') || '—';
-	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} |`;
+	const named = (rule: FieldRule) => (rule.requiredWhen ? `${rule.name} (required when ${rule.requiredWhen.when})` : rule.name);
+	const names = (required: boolean) => others.filter((rule) => rule.required === required).map(named).join(', ') || '—';
+	const source = rules.source === undefined ? 'contract' : `[${rules.source.certainty}](${rules.source.page})`;
+	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} | ${source} |`;
 }
 
 /** The table as the contract module states it. */
 export function payoutTable(): string {
-	const header = ['| currency | amount | accountType | bankCode | accountNo | name | also required | optional |', '|---|---|---|---|---|---|---|---|'];
+	const header = [
+		'| currency | amount | accountType | bankCode | accountNo | name | also required | optional | rules from |',
+		'|---|---|---|---|---|---|---|---|---|',
+	];
 	return [...header, ...Object.entries(ENDPOINTS.payoutApply.rules).map(([currency, rules]) => row(currency, rules))].join('\n');
 }
 
+/** The payout currencies by where their rules come from, as the operation tables list them. */
+export function payoutCurrenciesLine(): string {
+	const rules = Object.entries(ENDPOINTS.payoutApply.rules);
+	const group = (certainty?: string) => rules.filter(([, rule]) => rule.source?.certainty === certainty).map(([currency]) => currency).join(', ');
+	return `${group()} (the contract); ${group('official')} (HaiPay's pages, official); ${group('partial')} (HaiPay's pages, partial)`;
+}
+
 describe('the contract module', () => {
-	it("the README's per-currency payout table is the one its rules give", () => {
+	it("the per-currency payout table of docs/haipay-node.md is the one its rules give", () => {
 		const table = payoutTable();
-		// On a change of the rules, paste the table printed here into the README.
+		// On a change of the rules, paste the table printed here into docs/haipay-node.md.
 		if (!README.includes(table)) console.log(table);
 		expect(README).toContain(table);
+	});
+
+	it('the operation tables list every payout currency with the certainty of its rules', () => {
+		const line = payoutCurrenciesLine();
+		// The README's Operations table and the operations table of docs/haipay-node.md.
+		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+		if (!readme.includes(line) || !README.includes(line)) console.log(line);
+		expect(readme).toContain(line);
+		expect(README).toContain(line);
 	});
 
 	it('gives every operation its path and currencies', () => {

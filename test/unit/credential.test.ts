@@ -78,8 +78,13 @@ describe('credential authenticate', () => {
 	});
 
 	it('lets the currency-neutral voucher path through, and any currency when none is set', async () => {
-		await expect(credential.authenticate(credentials(), request('/common/voucher/pdf'))).resolves.toBeDefined();
-		await expect(credential.authenticate(credentials({ currency: '' }), request('/ngn/pay/apply'))).resolves.toBeDefined();
+		for (const [fields, path] of [[credentials(), '/common/voucher/pdf'], [credentials({ currency: '' }), '/ngn/pay/apply']] as const) {
+			const signed = await credential.authenticate(fields, request(path, { orderNos: ['HP1'] }));
+			const body = signed.body as Record<string, unknown>;
+			expect(body).toMatchObject({ orderNos: ['HP1'], appId: 1001 });
+			expect(verifyBody(body, body.sign, 'test-only-secret-tzs', merchantPublic)).toBe(true);
+			expect(signed.url).toBe(path);
+		}
 	});
 
 	it.each([

@@ -52,6 +52,21 @@ describe('node description', () => {
 		expect(options.map((property) => (property.options ?? []).map((option) => (option as { name: string }).name))).toEqual([['extraFields']]);
 	});
 
+	it('lets n8n require, under a currency given by an expression, only the fields every payout has', () => {
+		// A mixed sheet (currency from each row) with TZS's fields set: n8n shows every currency's parameters then, and
+		// must not stop the run for a field only some currencies need (EUR's swiftCode, PKR's birth, USD's subject).
+		const parameters = {
+			resource: 'payout',
+			operation: 'create',
+			fieldsFrom: 'parameters',
+			currency: '={{ $json.currency }}',
+			...Object.fromEntries(PAYOUT_RULES.TZS.fields.filter((field) => field.required).map((field) => [field.name, `={{ $json.${field.name} }}`])),
+		};
+		expect(NodeHelpers.getNodeParametersIssues(description.properties, { ...node, parameters }, description)).toBeNull();
+		const withoutPhone = { ...parameters, phone: '' };
+		expect(NodeHelpers.getNodeParametersIssues(description.properties, { ...node, parameters: withoutPhone }, description)?.parameters).toHaveProperty('phone');
+	});
+
 	it('hides every field parameter when fields come from the input item', () => {
 		const parameters = resolved({ resource: 'payout', operation: 'create', currency: 'TZS', fieldsFrom: 'input' });
 		expect(Object.keys(parameters).sort()).toEqual(['createNotice', 'currency', 'fieldsFrom', 'operation', 'options', 'resource'].sort());

@@ -47,8 +47,8 @@ describe('status "0" on a create', () => {
 		expect(refusalOutcome(code, message)).toBe(outcome);
 	});
 
-	it('the README lists the same rules in the same order, ending with unknown for anything else', () => {
-		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+	it('the HaiPay node page lists the same rules in the same order, ending with unknown for anything else', () => {
+		const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'haipay-node.md'), 'utf8');
 		const start = readme.indexOf('| outcome | the message (or code) says |');
 		expect(start).toBeGreaterThan(0);
 		const rows = readme

@@ -29,11 +29,17 @@ function workflow(name: string): Workflow {
 	return parse(readFileSync(join(root, '.github', 'workflows', name), 'utf8')) as Workflow;
 }
 
-/** Every `npm run X` / `npm test` / `npm ci` a workflow calls, as the script names it needs. */
+const CI_RUN = readFileSync(join(root, '.ci', 'run'), 'utf8');
+
+/** What a workflow runs, with `.ci/run` read in place of a step that calls it. */
+function runs(wf: Workflow): string[] {
+	return Object.values(wf.jobs).flatMap((job) => job.steps.map((step) => (step.run === 'bash .ci/run' ? CI_RUN : (step.run ?? ''))));
+}
+
+/** Every `npm run X` / `npm test` a workflow calls, directly or through `.ci/run`, as the script names it needs. */
 function npmScripts(wf: Workflow): string[] {
-	const runs = Object.values(wf.jobs).flatMap((job) => job.steps.map((step) => step.run ?? ''));
 	const names: string[] = [];
-	for (const run of runs) {
+	for (const run of runs(wf)) {
 		for (const match of run.matchAll(/\bnpm (?:run ([\w:-]+)|(test)\b)/g)) names.push(match[1] ?? match[2]);
 	}
 	return names;
@@ -57,7 +63,11 @@ describe('publish workflow', () => {
 		expect(release?.env?.NPM_CONFIG_PROVENANCE).toBe('true');
 		// n8n-node release publishes with NPM_CONFIG_PROVENANCE set; the CLI's version is pinned in the script.
 		expect(pkg.scripts.release).toMatch(/^npm exec --yes --package=@n8n\/node-cli@\d+\.\d+\.\d+ -- n8n-node release$/);
-		expect(job.steps.some((step) => step.run === 'npm ci')).toBe(true);
+		// Nothing is published that has not passed everything CI runs, from a clean install.
+		const ciRun = job.steps.findIndex((step) => step.run === 'bash .ci/run');
+		expect(ciRun).toBeGreaterThanOrEqual(0);
+		expect(ciRun).toBeLessThan(job.steps.indexOf(release as Step));
+		expect(CI_RUN).toMatch(/^npm ci --no-audit --no-fund$/m);
 	});
 });
 
@@ -68,10 +78,17 @@ describe('workflows call commands that exist', () => {
 		for (const script of scripts) expect(Object.keys(pkg.scripts)).toContain(script);
 	});
 
-	it('CI runs the README test command', () => {
+	it('CI runs the README test command, and both workflows run everything .ci/run runs', () => {
 		const readme = readFileSync(join(root, 'README.md'), 'utf8');
 		expect(readme).toContain('npm ci && npm test');
-		expect(npmScripts(workflow('ci.yml'))).toEqual(expect.arrayContaining(['lint', 'typecheck', 'build', 'scan', 'test']));
+		expect(CI_RUN).toMatch(/^npm test$/m);
+		for (const name of ['ci.yml', 'publish.yml']) {
+			expect(Object.values(workflow(name).jobs).some((job) => job.steps.some((step) => step.run === 'bash .ci/run'))).toBe(true);
+		}
+		for (const suite of ['playground/ci-e2e.sh', 'playground/ci-n8n-tooling.sh', 'playground/ci-compat.sh', 'playground/queue/ci-queue.sh']) {
+			expect(CI_RUN).toContain(`bash ${suite}`);
+		}
+		expect(npmScripts(workflow('ci.yml'))).toEqual(expect.arrayContaining(['lint', 'typecheck', 'scan', 'test']));
 	});
 
 	it('keeps a changelog', () => {

@@ -9,6 +9,7 @@ import { canonicalFields } from '../../nodes/shared/signing/canonical';
 import { settingsOf } from '../../nodes/shared/signing/settings';
 import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
+import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
@@ -78,7 +79,7 @@ const settings = settingsOf({
 	privateKey: TEST_KEYS.merchantPkcs8,
 });
 
-const RULES = { ...PAYOUT_RULES, USD: MIT_RULES } as const;
+const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES };
 
 function prepare(ctx: IExecuteFunctions, operation: Operation, using: HaiPaySettings): { prepared: Prepared } | { problem: unknown } {
 	try {
@@ -96,8 +97,10 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 		for (let round = 0; round < 400; round++) {
 			const currencies = operation.kind === 'create' ? (operation.resource === 'payout' ? Object.keys(PAYOUT_RULES) : ['USD']) : ['TZS', 'USDC', 'BRL', 'TZS&x=1'];
 			const currency = currencies[Math.floor(next() * currencies.length)];
-			const rules = RULES[currency as keyof typeof RULES];
-			const json: Record<string, unknown> = { ...BASES[currency] };
+			// The USD card collection's rules and base item are MIT's; a payout in USD has its own.
+			const key = operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
+			const rules = RULES[key];
+			const json: Record<string, unknown> = { ...BASES[key] };
 			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
 			const parameters: Record<string, unknown> = {
 				resource: operation.resource,

@@ -7,7 +7,7 @@ import { canonicalString } from '../../nodes/shared/signing/canonical';
 import { KeyFormatError, parsePrivateKey, parsePublicKey } from '../../nodes/shared/signing/keys';
 import { privateKeyOf, publicKeyOf, settingsFor, settingsOf } from '../../nodes/shared/signing/settings';
 import { sign, verify } from '../../nodes/shared/signing/signature';
-import { signBody, verifyBody, withSignature } from '../helpers/signing';
+import { signBody, verifyBody } from '../helpers/signing';
 import vectors from '../fixtures/signing/vectors.json';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 
@@ -17,19 +17,16 @@ const privateKey = parsePrivateKey(TEST_KEYS.merchantPkcs8);
 const publicKey = parsePublicKey(TEST_KEYS.merchantPublic);
 
 describe('known-answer vectors signed by the openssl command line', () => {
-	it.each(vectors as Vector[])('$name', (vector) => {
-		const options = { arrayStyle: vector.arrayStyle };
-		expect(canonicalString(vector.body, vector.secret, options)).toBe(vector.canonical);
-		// The test helper that signs on the calling thread, checked against the same vectors as the package.
-		expect(signBody(vector.body, vector.secret, privateKey, options)).toBe(vector.signature);
-		expect(verifyBody(vector.body, vector.signature, vector.secret, publicKey, options)).toBe(true);
+	it.each(vectors as Vector[])('$name: the string to sign', (vector) => {
+		expect(canonicalString(vector.body, vector.secret, { arrayStyle: vector.arrayStyle })).toBe(vector.canonical);
 	});
 
-	it('a signature made here verifies with openssl', () => {
+	it('a signature made by the package verifies with openssl', async () => {
 		const body = { appId: 1001, orderId: 'OSSL-1', amount: '1000', name: 'Zoë Ämber' };
 		const dir = mkdtempSync(join(tmpdir(), 'haipay-sig-'));
-		writeFileSync(join(dir, 'msg'), canonicalString(body, 'sec'), 'utf8');
-		writeFileSync(join(dir, 'sig'), Buffer.from(signBody(body, 'sec', privateKey), 'base64'));
+		// The text openssl checks is written out here, not taken from the package's canonicalString.
+		writeFileSync(join(dir, 'msg'), 'amount=1000&appId=1001&name=Zoë Ämber&orderId=OSSL-1&key=sec', 'utf8');
+		writeFileSync(join(dir, 'sig'), Buffer.from(await sign(body, 'sec', privateKey), 'base64'));
 		writeFileSync(join(dir, 'pub.pem'), TEST_KEYS.merchantPublic);
 		const out = execFileSync('openssl', ['dgst', '-sha256', '-verify', join(dir, 'pub.pem'), '-signature', join(dir, 'sig'), join(dir, 'msg')]);
 		expect(out.toString()).toContain('Verified OK');
@@ -41,7 +38,6 @@ describe('canonical string', () => {
 		const a = { orderId: 'A', amount: '1.00', appId: 3, name: 'X Y' };
 		const b = { name: 'X Y', appId: 3, amount: '1.00', orderId: 'A' };
 		expect(canonicalString(a, 's')).toBe(canonicalString(b, 's'));
-		expect(signBody(a, 's', privateKey)).toBe(signBody(b, 's', privateKey));
 	});
 
 	it('leaves out null, undefined and the empty string, and keeps 0, "0", false and a space', () => {
@@ -71,58 +67,23 @@ describe('canonical string', () => {
 	});
 });
 
-describe('sign and verify', () => {
+describe('sign', () => {
 	const body = { appId: 1001, orderId: 'T-1', amount: '2500', name: 'Amina Juma', subject: 'Malipo' };
+	// The test signer is not the package's code: the two agreeing is a check of the package (unit/independent-signing).
 	const signature = signBody(body, 'secret', privateKey);
 
-	it('round-trips, whatever form the key was pasted in', () => {
+	it('signs as the independent signer does, whatever form the key was pasted in', async () => {
 		const forms = [TEST_KEYS.merchantPkcs8, TEST_KEYS.merchantPkcs1, bareBase64(TEST_KEYS.merchantPkcs8), bareBase64(TEST_KEYS.merchantPkcs1)];
-		for (const form of forms) expect(signBody(body, 'secret', parsePrivateKey(form))).toBe(signature);
+		for (const form of forms) expect(await sign(body, 'secret', parsePrivateKey(form))).toBe(signature);
 		for (const form of [TEST_KEYS.merchantPublic, bareBase64(TEST_KEYS.merchantPublic)]) {
-			expect(verifyBody(body, signature, 'secret', parsePublicKey(form))).toBe(true);
+			expect(await verify(body, signature, 'secret', parsePublicKey(form))).toBe(true);
 		}
 	});
 
-	it('is standard padded base64 of a 2048-bit signature', () => {
-		expect(signature).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
-		expect(Buffer.from(signature, 'base64')).toHaveLength(256);
-	});
-
-	it.each(Object.keys(body))('is false when %s is changed', (field) => {
-		const tampered = { ...body, [field]: `${(body as Record<string, unknown>)[field]}x` };
-		expect(verifyBody(tampered, signature, 'secret', publicKey)).toBe(false);
-	});
-
-	it('is false when a field is added or removed', () => {
-		expect(verifyBody({ ...body, extra: '1' }, signature, 'secret', publicKey)).toBe(false);
-		const { subject: _subject, ...fewer } = body;
-		expect(verifyBody(fewer, signature, 'secret', publicKey)).toBe(false);
-	});
-
-	it('is false with another secret or another key pair', () => {
-		expect(verifyBody(body, signature, 'secreT', publicKey)).toBe(false);
-		expect(verifyBody(body, signature, 'secret', parsePublicKey(TEST_KEYS.otherPublic))).toBe(false);
-		const forged = signBody(body, 'secret', parsePrivateKey(TEST_KEYS.otherPrivate));
-		expect(verifyBody(body, forged, 'secret', publicKey)).toBe(false);
-	});
-
-	it('is false, and never throws, for a tampered or malformed signature', () => {
-		const bytes = Buffer.from(signature, 'base64');
-		bytes[100] ^= 1;
-		const malformed: unknown[] = [bytes.toString('base64'), '', 'not base64!', 'AAAA', signature.slice(0, -4), `${signature}AAAA`, null, undefined, 42, {}, []];
-		for (const candidate of malformed) expect(verifyBody(body, candidate, 'secret', publicKey)).toBe(false);
-	});
-
-	it('accepts a signature wrapped over several lines', () => {
-		const wrapped = signature.match(/.{1,76}/g)!.join('\r\n');
-		expect(verifyBody(body, wrapped, 'secret', publicKey)).toBe(true);
-	});
-
-	it('withSignature signs exactly the body it returns and replaces a stale sign', () => {
-		const signed = withSignature({ ...body, sign: 'stale' }, 'secret', privateKey);
-		expect(signed.sign).not.toBe('stale');
-		expect(verifyBody(signed, signed.sign, 'secret', publicKey)).toBe(true);
-		expect({ ...signed, sign: undefined }).toEqual({ ...body, sign: undefined });
+	it('is standard padded base64 of a 2048-bit signature', async () => {
+		const made = await sign(body, 'secret', privateKey);
+		expect(made).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+		expect(Buffer.from(made, 'base64')).toHaveLength(256);
 	});
 });
 
@@ -175,16 +136,8 @@ describe('sign and verify on the thread pool', () => {
 		expect(await verify(vector.body, vector.signature, vector.secret, publicKey, options)).toBe(true);
 	});
 
-	it('say false, without throwing, for tampered, foreign or malformed signatures', async () => {
-		const body = { appId: 1, orderId: 'A-1', amount: '100' };
-		const signature = await sign(body, 's', privateKey);
-		expect(await verify({ ...body, amount: '101' }, signature, 's', publicKey)).toBe(false);
-		expect(await verify(body, signature, 'S', publicKey)).toBe(false);
-		expect(await verify(body, signature, 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(false);
-		for (const malformed of ['', 'AAAA', 'not base64!', null, 7]) expect(await verify(body, malformed, 's', publicKey)).toBe(false);
-	});
-
-	it('sign as the calling thread does, leaving a stale sign out', async () => {
+	// Tampered bodies and malformed signatures: unit/verify-tampering.test.ts.
+	it('sign as the independent signer does, leaving a stale sign out', async () => {
 		const body = { appId: 1, orderId: 'A-2', amount: '100', sign: 'stale' };
 		expect(await sign(body, 's', privateKey)).toBe(signBody(body, 's', privateKey));
 	});

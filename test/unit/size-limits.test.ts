@@ -1,16 +1,58 @@
-import { FILE_LIMIT, FUNCTION_LIMIT, measure } from '../../scripts/size-limits';
+import { existsSync } from 'fs';
+import { join } from 'path';
 
-/** The code a newcomer reads first stays small enough to read: files and functions in nodes/, credentials/, sandbox/. */
+import { ALLOWED, CHECKED, FILE_LIMIT, FUNCTION_LIMIT, fileOf, functionsOf, measure, overLimits } from '../../scripts/size-limits';
+
+/**
+ * The code a newcomer reads stays small enough to read: files and functions in the shipped folders and in the
+ * tools beside them (scripts/size-limits.ts names them), with jest `describe` blocks aside.
+ */
 describe('size limits', () => {
-	const { files, functions } = measure();
+	const measured = measure();
+	const { files, functions } = measured;
+	const { over, allowed } = overLimits(measured);
 
-	it(`no file is over ${FILE_LIMIT} lines`, () => {
-		expect(files.length).toBeGreaterThan(50);
-		expect(files.filter((file) => file.lines > FILE_LIMIT)).toEqual([]);
+	it('measures every checked folder', () => {
+		for (const dir of CHECKED) expect(files.some((file) => file.where.startsWith(`${dir}/`))).toBe(true);
+		expect(files.length).toBeGreaterThan(150);
+		expect(functions.length).toBeGreaterThan(900);
 	});
 
-	it(`no function is over ${FUNCTION_LIMIT} lines`, () => {
-		expect(functions.length).toBeGreaterThan(300);
-		expect(functions.filter((fn) => fn.lines > FUNCTION_LIMIT)).toEqual([]);
+	it(`no file is over ${FILE_LIMIT} lines and no function over ${FUNCTION_LIMIT}, outside the allowance`, () => {
+		expect(over).toEqual([]);
+	});
+
+	it('allows only playground files, each still over a limit', () => {
+		for (const file of ALLOWED) {
+			expect(file).toMatch(/^playground\//);
+			expect(existsSync(join(__dirname, '..', '..', file))).toBe(true);
+		}
+		// An entry whose file has come in under its limits is to be removed from ALLOWED.
+		expect([...new Set(allowed.map(fileOf))].sort()).toEqual([...ALLOWED].sort());
+	});
+});
+
+describe('what counts as a function', () => {
+	const body = (lines: number) => Array.from({ length: lines }, (_, i) => `\tconst v${i} = ${i};`).join('\n');
+	const measured = (text: string) => functionsOf(join(__dirname, 'sample.ts'), text).map((fn) => `${fn.where.replace(/^.*:/, '')} ${fn.lines}`);
+
+	it('leaves jest describe blocks out, in all their spellings, and measures the functions inside them', () => {
+		const text = [
+			"describe('a', () => {",
+			"\tit('b', () => {",
+			body(3),
+			'\t});',
+			'});',
+			"describe.each([1])('c %s', function () {",
+			body(2),
+			'});',
+			'xdescribe(`d`, () => undefined);',
+		].join('\n');
+		expect(measured(text)).toEqual(['2 (anonymous) 5']);
+	});
+
+	it('measures every other function: declarations, methods, arrows, callbacks of other calls', () => {
+		const text = ['function f() {', body(2), '}', 'class C {', '\tm() {', body(1), '\t}', '}', 'run(() => {', body(1), '});'].join('\n');
+		expect(measured(text)).toEqual(['1 f 4', '6 m 3', '10 (anonymous) 3']);
 	});
 });

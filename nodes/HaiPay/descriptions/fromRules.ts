@@ -97,12 +97,22 @@ function merged(entries: Array<{ currency: string; property: INodeProperties }>)
 	return [...groups.values()];
 }
 
+/**
+ * Required fields, top-level. n8n marks a parameter required (and refuses to run while it is empty) only for the
+ * fields the default (first) currency requires too, which every payout has. When the currency is an expression, n8n
+ * shows every currency's parameters; a field only some currencies need (EUR's swiftCode, PKR's birth, the subject
+ * USD and PKR require) would then stop every run, whatever its rows' currencies. Those are checked before signing,
+ * for the rows whose currency needs them, like every other rule.
+ */
 export function requiredParameters(rulesByCurrency: Record<string, RequestRules>, scope: Scope): INodeProperties[] {
+	const [defaultRules] = Object.values(rulesByCurrency);
+	const everywhere = new Set(defaultRules.fields.filter((field) => field.required).map((field) => field.name));
 	const byField = new Map<string, Array<{ currency: string; property: INodeProperties }>>();
 	for (const [currency, rules] of Object.entries(rulesByCurrency)) {
 		for (const rule of rules.fields.filter((field) => field.required)) {
 			const list = byField.get(rule.name) ?? [];
-			list.push({ currency, property: { ...parameterFor(rule), required: true } });
+			const property = parameterFor(rule);
+			list.push({ currency, property: everywhere.has(rule.name) ? { ...property, required: true } : property });
 			byField.set(rule.name, list);
 		}
 	}

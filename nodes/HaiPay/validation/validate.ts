@@ -153,6 +153,9 @@ export function checkRequest(rules: RequestRules, fields: Record<string, unknown
 		const value = fields[rule.name];
 		if (isAbsent(value)) {
 			if (rule.required) violations.push({ field: rule.name, rule: 'required', message: `"${rule.name}" is required` });
+			else if (rule.requiredWhen?.applies(fields)) {
+				violations.push({ field: rule.name, rule: 'required', message: `"${rule.name}" is required when ${rule.requiredWhen.when}` });
+			}
 			continue;
 		}
 		const result = checkField(rule, value, fields);

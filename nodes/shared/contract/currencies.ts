@@ -13,6 +13,14 @@ export const CURRENCIES = {
 	SAR: 'Saudi Riyal',
 	IDR: 'Indonesian Rupiah',
 	USDC: 'USD Coin',
+	INR: 'Indian Rupee',
+	PHP: 'Philippine Peso',
+	MXN: 'Mexican Peso',
+	EUR: 'Euro',
+	THB: 'Thai Baht',
+	VND: 'Vietnamese Dong',
+	PKR: 'Pakistani Rupee',
+	TRY: 'Turkish Lira',
 } as const;
 
 export type Currency = keyof typeof CURRENCIES;

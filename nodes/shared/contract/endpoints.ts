@@ -40,7 +40,7 @@ function orderQuery(kind: OrderKind, currencies: readonly Currency[]): Endpoint 
 
 export const ENDPOINTS = {
 	payoutApply: {
-		section: '4.1, 4.2, 4.4, 4.5, 4.6',
+		section: '4.1, 4.2, 4.4, 4.5, 4.6; haipay-facts (payout rails)',
 		kind: 'create',
 		currencies: PAYOUT_CURRENCIES,
 		path: applyPath,

@@ -12,10 +12,14 @@ import {
 	phone,
 	subject,
 } from './common';
+import { RAIL_CURRENCIES, RAIL_RULES } from './rails';
 import type { FieldRule, RequestRules } from './types';
 
-/** The payout (disbursement) applications of docs/contract.md §4.1, §4.2, §4.4, §4.5 and §4.6. */
-export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
+/**
+ * The payout (disbursement) applications of docs/contract.md §4.1, §4.2, §4.4, §4.5 and §4.6, then the rails whose
+ * rules HaiPay's pages give (rails/). The first is the node's default currency.
+ */
+export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT', ...RAIL_CURRENCIES] as const;
 export type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
 
 /** The optional notes every application takes. */
@@ -171,4 +175,4 @@ const BDT: RequestRules = {
 	],
 };
 
-export const PAYOUT_RULES: Record<PayoutCurrency, RequestRules> = { TZS, ZAR, NGN, EGP, BDT };
+export const PAYOUT_RULES: Record<PayoutCurrency, RequestRules> = { TZS, ZAR, NGN, EGP, BDT, ...RAIL_RULES };

@@ -28,6 +28,15 @@ export interface FieldRule {
 	integerEnum?: number[];
 	/** Extra checks that need more than a pattern (e.g. EGP wallet numbers); return a reason, or undefined. */
 	check?: (value: string, fields: Record<string, unknown>) => string | undefined;
+	/** An optional field that another field's value makes required (TRY: the Papara ID type when bankCode is PAPARA). */
+	requiredWhen?: RequiredWhen;
+}
+
+export interface RequiredWhen {
+	/** The condition in words, for the error and the README: "bankCode is PAPARA". */
+	when: string;
+	/** Whether it holds for an item's values, as given (untrimmed, any case). */
+	applies: (fields: Record<string, unknown>) => boolean;
 }
 
 export interface AmountRule {
@@ -38,8 +47,10 @@ export interface AmountRule {
 	/** Inclusive bounds as decimal strings, in the currency's unit. */
 	min?: string;
 	max?: string;
-	/** An extra pattern the contract gives verbatim (NGN). */
+	/** An extra pattern the contract (NGN) or HaiPay's page (BRL) gives verbatim. */
 	pattern?: RegExp;
+	/** The pattern in words, for the README; "contract pattern" when absent. */
+	patternText?: string;
 	unit: string;
 }
 
@@ -49,4 +60,15 @@ export interface RequestRules {
 	fields: FieldRule[];
 	/** TZS rejects unknown properties; the others let the gateway decide. */
 	additionalProperties: boolean;
+	/** Where rules beyond docs/contract.md come from: HaiPay's page for the currency, and how much of it could be read. */
+	source?: PageSource;
+}
+
+/**
+ * A HaiPay API page a currency's rules were taken from (docs/haipay-facts.md, "Payout rails"). Official: the page
+ * was read whole; partial: part of it could not be read, so only what was read is checked.
+ */
+export interface PageSource {
+	certainty: 'official' | 'partial';
+	page: string;
 }

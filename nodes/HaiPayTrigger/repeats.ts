@@ -1,0 +1,84 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+import type { Callback } from './callback';
+import { finalBefore } from './dedup';
+import { openMemory } from './memory';
+import { shown } from './reply';
+
+/*
+ * Repeat detection for one callback, behind one small interface: its keys (dedup.ts, found when it was parsed),
+ * what this trigger has emitted (memory.ts), and the callbacks being confirmed with HaiPay right now.
+ */
+
+export interface RepeatOptions {
+	deduplicate: boolean;
+	windowMinutes: number;
+}
+
+/** What one callback sees of the trigger's repeats. */
+export interface Repeats {
+	/**
+	 * Why the callback starts nothing: an earlier status of an order whose final status was already emitted (an old
+	 * callback sent again), or, with Deduplicate on, a repeat within the window. Undefined for a new callback.
+	 */
+	repeatOf(): string | undefined;
+	/**
+	 * Holds the callback while HaiPay's order query confirms it: the release, or undefined when another request of
+	 * this process holds the same callback now (a copy arriving meanwhile is not emitted twice).
+	 */
+	hold(): (() => void) | undefined;
+	/**
+	 * Records the emission and resolves once it is in static data n8n will save (memory.ts `saved`, never past
+	 * `deadline`); or says why not to emit, when another request recorded the same callback meanwhile.
+	 */
+	remember(deadline: number): Promise<string | undefined>;
+}
+
+/** Keys of callbacks being confirmed with HaiPay right now, per trigger. */
+const confirming = new Map<string, Set<string>>();
+
+function confirmingNow(scope: string): Set<string> {
+	let keys = confirming.get(scope);
+	if (keys === undefined) {
+		keys = new Set();
+		confirming.set(scope, keys);
+	}
+	return keys;
+}
+
+export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, callback: Callback): Repeats {
+	const scope = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+	const memory = openMemory({
+		scope,
+		staticData: ctx.getWorkflowStaticData('node'),
+		nowMs: Date.now(),
+		windowSeconds: options.windowMinutes * 60,
+		warn: (message) => ctx.logger.warn(message),
+	});
+	const { dedupKey: key, finalMark } = callback.keys;
+	const repeated = `a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`;
+	return {
+		repeatOf() {
+			const final = finalBefore(memory.recall, callback.output, callback.keys);
+			if (final !== undefined) {
+				return `its status ${shown(callback.output.status)} comes before the final status ${final} already emitted for this order: an old callback sent again`;
+			}
+			return options.deduplicate && key !== undefined && memory.recall(key) ? repeated : undefined;
+		},
+		hold() {
+			const held = confirmingNow(scope);
+			const inFlight = key ?? '';
+			if (held.has(inFlight)) return undefined;
+			held.add(inFlight);
+			return () => held.delete(inFlight);
+		},
+		async remember(deadline) {
+			if (key === undefined) return undefined;
+			if (!memory.remember(key) && options.deduplicate) return repeated;
+			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
+			if (finalMark !== undefined) memory.remember(finalMark);
+			await memory.saved(deadline);
+			return undefined;
+		},
+	};
+}

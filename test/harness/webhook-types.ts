@@ -1,0 +1,106 @@
+import type { IncomingHttpHeaders } from 'http';
+import type { IDataObject, INodeExecutionData, WebhookSetupMethodNames } from 'n8n-workflow';
+
+import type { LogLine } from './logger';
+import type { RunResult } from './run';
+import type { PreparedWorkflow, WorkflowDefinition } from './workflow';
+
+/** What `webhookServer()` takes and gives, and what it records of each call. */
+
+export type WebhookUrlKind = 'production' | 'test';
+
+export interface WebhookServerOptions extends WorkflowDefinition {
+	/** Static data the workflow starts with (as if saved by an earlier activation or call). */
+	staticData?: IDataObject;
+	/** Run each webhook's `webhookMethods` checkExists/create on start and delete on close. Default true. */
+	activate?: boolean;
+}
+
+/** One workflow execution a webhook call started. */
+export interface WebhookExecution {
+	/** What the trigger emitted on its first output. */
+	items: INodeExecutionData[];
+	/** Everything the trigger emitted, per output (`workflowData` of its webhook() answer). */
+	workflowData: INodeExecutionData[][];
+	result: RunResult;
+	/** The call that started it. */
+	call: WebhookCall;
+}
+
+/** One HTTP request the server received, whatever became of it. */
+export interface WebhookCall {
+	method: string;
+	/** The request path, e.g. /webhook/<webhookId>/webhook. */
+	path: string;
+	kind: WebhookUrlKind | undefined;
+	/** The node whose webhook answered, when one matched. */
+	node: string | undefined;
+	headers: IncomingHttpHeaders;
+	rawBody: Buffer;
+	statusCode: number;
+	/** The response body as sent. */
+	responseBody: string;
+	/** Id of the execution the call started; undefined when the trigger emitted nothing. */
+	executionId: string | undefined;
+	/** Log lines written while the call and its execution ran. */
+	logs: LogLine[];
+	/** Set when the harness itself failed (a bug to report, not a node behaviour). */
+	harnessError?: Error;
+}
+
+export interface ActivationCall {
+	node: string;
+	method: WebhookSetupMethodNames;
+	result: unknown;
+}
+
+export interface HttpReply {
+	status: number;
+	headers: IncomingHttpHeaders;
+	text: string;
+	/** The body parsed as JSON (throws if it is not JSON). */
+	json<T = unknown>(): T;
+}
+
+export interface SendOptions {
+	method?: string;
+	headers?: Record<string, string>;
+	kind?: WebhookUrlKind;
+	/** Wait for executions the call started to finish before returning. Default true. */
+	waitForExecutions?: boolean;
+}
+
+export interface WebhookServer {
+	/** http://127.0.0.1:<port> */
+	baseUrl: string;
+	/**
+	 * The URL n8n would give a webhook: by node name (its first webhook), or by webhook path. Without an argument,
+	 * the first webhook node's. 'production' is /webhook/..., 'test' is /webhook-test/... (run in manual mode).
+	 */
+	url(pathOrNodeName?: string, kind?: WebhookUrlKind): string;
+	/** Executions started by calls, in the order they finished. */
+	executions: WebhookExecution[];
+	/** Every request received, in order. */
+	calls: WebhookCall[];
+	/** checkExists/create/delete calls made on start and close. */
+	activations: ActivationCall[];
+	/** The stored static data: a node's part (`node:<name>`) when a node name is given, else all of it. */
+	staticData(nodeName?: string): IDataObject;
+	setStaticData(data: IDataObject): void;
+	resetStaticData(): void;
+	/** Resolves when no execution is running (executions run after the response, as in n8n). */
+	idle(): Promise<void>;
+	/**
+	 * Resolves once at least `count` executions have finished, for calls made by another client (a gateway
+	 * posting callbacks) whose arrival the test cannot await. Rejects after `timeoutMs` when given; without it,
+	 * only the test's own timeout bounds the wait.
+	 */
+	waitForExecutions(count: number, timeoutMs?: number): Promise<WebhookExecution[]>;
+	/** Resolves once at least `count` requests have been answered and their executions finished. */
+	waitForCalls(count: number, timeoutMs?: number): Promise<WebhookCall[]>;
+	/** Sends a request to one of the server's webhooks over real HTTP. Objects are sent as JSON. */
+	send(pathOrNodeName: string | undefined, body?: unknown, options?: SendOptions): Promise<HttpReply>;
+	workflow: PreparedWorkflow;
+	/** Waits for running executions, runs the webhooks' `delete`, stops the server. Safe to call twice. */
+	close(): Promise<void>;
+}
