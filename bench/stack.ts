@@ -155,7 +155,8 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			options,
 			n8nUrl: `http://127.0.0.1:${BENCH_PORTS.n8n}`,
 			platformPrivateKey: readFileSync(join(keys, 'platform.pkcs8.pem'), 'utf8'),
-			merchantPrivateKey: (appId) => readFileSync(join(keys, `merchant-${appId}.pkcs8.pem`), 'utf8'),
+			// The sandbox's CLI gives every App ID the same merchant key.
+			merchantPrivateKey: () => readFileSync(join(keys, 'merchant.pkcs8.pem'), 'utf8'),
 			addWorkflow: (workflow, activate) => createWorkflow(stack.rest, workflow, activate),
 			restartN8n: async (nodeFlags) => {
 				await parts.server?.stop();

@@ -1,57 +1,39 @@
-import { createHash } from 'crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
+import { credentialOf, haiPay, mixedPayoutParameters, PAYOUTS_CREDENTIAL } from './lib/haipay-nodes';
 import { EXAMPLES, N8N_PORT } from './lib/paths';
+import { MONTH_END_COLUMNS, MONTH_END_ROWS, MONTH_END_SHEET, monthEndPayouts } from './month-end';
+import { sheetFile, sheetRows } from './lib/sheet';
+import {
+	Builder,
+	condition,
+	conditions,
+	csvFromFile,
+	csvToFile,
+	ifNode,
+	manualTrigger,
+	readFile,
+	row,
+	setFields,
+	stickyNote,
+	switchNode,
+	writeFile,
+	type Parameters,
+	type Workflow,
+	type WorkflowNode,
+} from './lib/workflow';
+
+export type { Parameters, Workflow, WorkflowNode } from './lib/workflow';
+export { credentialOf, PAYOUTS_CREDENTIAL, SANDBOX_APP_IDS } from './lib/haipay-nodes';
 
 /**
- * The example workflows, written as code so that the five per-currency branches stay identical, and saved as the
- * plain n8n JSON in examples/ that a person imports. `npm run examples` rewrites them; `--check` fails when the
+ * The example workflows, written as code so that what they share (node makers, credentials, URLs) is said once, and
+ * saved as the plain n8n JSON in examples/ that a person imports. `npm run examples` rewrites them; `--check` fails when the
  * committed files differ from what this makes.
  */
 
-export type Parameters = Record<string, unknown>;
-
-/** A node as n8n's workflow JSON holds it. */
-export interface WorkflowNode {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Parameters;
-	credentials?: Record<string, { id: string; name: string }>;
-	webhookId?: string;
-	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
-	alwaysOutputData?: boolean;
-	notes?: string;
-	notesInFlow?: boolean;
-}
-
-type Connections = Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
-
-export interface Workflow {
-	id: string;
-	name: string;
-	nodes: WorkflowNode[];
-	connections: Connections;
-	settings: Record<string, unknown>;
-	pinData: Record<string, unknown>;
-	active: boolean;
-	versionId: string;
-	meta: Record<string, unknown>;
-	tags: unknown[];
-}
-
 export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
-type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number];
-
-/** The sandbox's default App IDs; `npm run sandbox` and the playground make one credential per App ID. */
-export const SANDBOX_APP_IDS: Record<string, number> = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006 };
-
-export function credentialOf(currency: string): Record<string, { id: string; name: string }> {
-	return { haiPayApi: { id: `hpsandbox${SANDBOX_APP_IDS[currency]}`, name: `HaiPay Sandbox ${currency}` } };
-}
 
 export const WORKFLOW_IDS = {
 	bulkPayouts: 'haipayExBulkPays',
@@ -90,9 +72,12 @@ RETURNING dedup_key, app_id, order_id, order_no, status, amount`;
 
 export const DONE_SQL = 'UPDATE haipay_callbacks SET done_at = now() WHERE dedup_key = $1';
 
-/** Where each App ID's results arrive: one HaiPay Trigger per App ID in the callbacks workflow. */
+/**
+ * Where results arrive in the callbacks workflow: every payout currency's at one HaiPay Trigger (the payouts
+ * credential holds each App ID), USD card collections' at their own.
+ */
 export function callbackWebhookId(currency: string): string {
-	return `haipay-callbacks-${currency.toLowerCase()}`;
+	return currency.toUpperCase() === 'USD' ? 'haipay-callbacks-usd' : 'haipay-callbacks';
 }
 
 export function callbackUrl(currency: string, port = N8N_PORT): string {
@@ -102,223 +87,8 @@ export function callbackUrl(currency: string, port = N8N_PORT): string {
 /** The example workflows read and write below this folder, relative to the folder n8n runs in. */
 export const FILES = 'haipay';
 
-const HAIPAY = 'n8n-nodes-haipay.haiPay';
 const HAIPAY_TRIGGER = 'n8n-nodes-haipay.haiPayTrigger';
 
-function stableId(...parts: string[]): string {
-	const hex = createHash('sha256').update(parts.join('/')).digest('hex');
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-class Builder {
-	readonly nodes: WorkflowNode[] = [];
-	readonly connections: Connections = {};
-
-	constructor(readonly id: string) {}
-
-	add(node: Omit<WorkflowNode, 'id'>): string {
-		this.nodes.push({ id: stableId(this.id, node.name), ...node });
-		return node.name;
-	}
-
-	connect(from: string, to: string, output = 0, input = 0): void {
-		const outputs = (this.connections[from] ??= { main: [] }).main;
-		while (outputs.length <= output) outputs.push([]);
-		outputs[output].push({ node: to, type: 'main', index: input });
-	}
-
-	workflow(name: string, description: string): Workflow {
-		return {
-			id: this.id,
-			name,
-			nodes: this.nodes,
-			connections: this.connections,
-			settings: { executionOrder: 'v1', saveManualExecutions: true, callerPolicy: 'workflowsFromSameOwner' },
-			pinData: {},
-			active: false,
-			versionId: stableId(this.id, 'version', JSON.stringify(this.nodes), JSON.stringify(this.connections)),
-			meta: { templateCredsSetupCompleted: true, description },
-			tags: [],
-		};
-	}
-}
-
-// ---- node makers ---------------------------------------------------------------------------------------
-
-function stickyNote(name: string, content: string, position: [number, number], width: number, height: number): Omit<WorkflowNode, 'id'> {
-	return { name, type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position, parameters: { content, width, height } };
-}
-
-function manualTrigger(position: [number, number], name = 'Run'): Omit<WorkflowNode, 'id'> {
-	return { name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position, parameters: {} };
-}
-
-function readFile(name: string, path: string, position: [number, number], extra: Partial<WorkflowNode> = {}): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: 'n8n-nodes-base.readWriteFile',
-		typeVersion: 1,
-		position,
-		parameters: { operation: 'read', fileSelector: path, options: {} },
-		...extra,
-	};
-}
-
-function writeFile(name: string, path: string, position: [number, number], append = false): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: 'n8n-nodes-base.readWriteFile',
-		typeVersion: 1,
-		position,
-		parameters: { operation: 'write', fileName: path, dataPropertyName: 'data', options: append ? { append: true } : {} },
-	};
-}
-
-function csvFromFile(name: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: 'n8n-nodes-base.extractFromFile',
-		typeVersion: 1.1,
-		position,
-		// A CSV written by Convert to File starts with a byte order mark; without enableBOM it would become part of
-		// the first column's name.
-		parameters: { operation: 'csv', binaryPropertyName: 'data', options: { headerRow: true, enableBOM: true } },
-	};
-}
-
-function csvToFile(name: string, fileName: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: 'n8n-nodes-base.convertToFile',
-		typeVersion: 1.1,
-		position,
-		parameters: { operation: 'csv', binaryPropertyName: 'data', options: { fileName, headerRow: true } },
-	};
-}
-
-function condition(leftValue: string, operation: string, rightValue: unknown, type = 'string'): Parameters {
-	const operator: Parameters = { type, operation };
-	if (['exists', 'notExists', 'empty', 'notEmpty', 'true', 'false'].includes(operation)) operator.singleValue = true;
-	return { id: stableId(leftValue, operation, String(rightValue)), leftValue, rightValue, operator };
-}
-
-function conditions(list: Parameters[], combinator: 'and' | 'or' = 'and'): Parameters {
-	return {
-		options: { caseSensitive: true, leftValue: '', typeValidation: 'loose', version: 2 },
-		conditions: list,
-		combinator,
-	};
-}
-
-function ifNode(name: string, test: Parameters, position: [number, number]): Omit<WorkflowNode, 'id'> {
-	return { name, type: 'n8n-nodes-base.if', typeVersion: 2.2, position, parameters: { conditions: test, looseTypeValidation: true, options: {} } };
-}
-
-function switchNode(
-	name: string,
-	rules: Array<{ key: string; test: Parameters }>,
-	position: [number, number],
-	fallback?: string,
-): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: 'n8n-nodes-base.switch',
-		typeVersion: 3.2,
-		position,
-		parameters: {
-			rules: { values: rules.map((rule) => ({ conditions: rule.test, renameOutput: true, outputKey: rule.key })) },
-			looseTypeValidation: true,
-			options: fallback ? { fallbackOutput: 'extra', renameFallbackOutput: fallback } : {},
-		},
-	};
-}
-
-function currencySwitch(name: string, expression: string, position: [number, number], fallback?: string): Omit<WorkflowNode, 'id'> {
-	return switchNode(
-		name,
-		PAYOUT_CURRENCIES.map((currency) => ({ key: currency, test: conditions([condition(expression, 'equals', currency)]) })),
-		position,
-		fallback,
-	);
-}
-
-function merge(name: string, inputs: number, position: [number, number]): Omit<WorkflowNode, 'id'> {
-	return { name, type: 'n8n-nodes-base.merge', typeVersion: 3.1, position, parameters: { numberInputs: inputs } };
-}
-
-function sortBy(name: string, field: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: 'n8n-nodes-base.sort',
-		typeVersion: 1,
-		position,
-		parameters: { sortFieldsUi: { sortField: [{ fieldName: field, order: 'ascending' }] }, options: {} },
-	};
-}
-
-function setFields(
-	name: string,
-	fields: Array<[string, string, string?]>,
-	position: [number, number],
-	includeOtherFields = false,
-): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		position,
-		parameters: {
-			mode: 'manual',
-			assignments: {
-				assignments: fields.map(([field, value, type]) => ({ id: stableId(name, field), name: field, value, type: type ?? 'string' })),
-			},
-			includeOtherFields,
-			options: {},
-		},
-	};
-}
-
-function haiPay(
-	name: string,
-	currency: string,
-	parameters: Parameters,
-	position: [number, number],
-	extra: Partial<WorkflowNode> = {},
-): Omit<WorkflowNode, 'id'> {
-	return {
-		name,
-		type: HAIPAY,
-		typeVersion: 1,
-		position,
-		parameters,
-		credentials: credentialOf(currency),
-		...extra,
-	};
-}
-
-const row = (field: string) => `={{ $json.${field} }}`;
-
-/** The payout fields per currency: what the contract requires where, optional ones as Additional Fields. */
-function payoutParameters(currency: PayoutCurrency): Parameters {
-	const base: Parameters = {
-		resource: 'payout',
-		operation: 'create',
-		currency,
-		orderId: row('orderId'),
-		amount: row('amount'),
-		accountType: row('accountType'),
-		bankCode: row('bankCode'),
-		accountNo: row('accountNo'),
-		name: row('name'),
-	};
-	const additional: Parameters = { notifyUrl: callbackUrl(currency), subject: row('subject') };
-	if (currency === 'NGN') {
-		Object.assign(additional, { phone: row('phone'), email: row('email'), partnerUserId: row('partnerUserId') });
-	} else {
-		Object.assign(base, { phone: row('phone'), email: row('email'), partnerUserId: row('partnerUserId') });
-	}
-	return { ...base, additionalFields: additional, options: { concurrency: 4 } };
-}
 
 // ---- 1. bulk payouts -----------------------------------------------------------------------------------
 
@@ -329,14 +99,13 @@ export function bulkPayouts(): Workflow {
 			'About',
 			[
 				'## Bulk payouts from a spreadsheet',
-				`Reads \`${FILES}/payouts.csv\`, sends each row with the HaiPay node of its currency (one credential per App ID), and writes every row back to \`${FILES}/payout-results.csv\` with its \`outcome\` and HaiPay's \`orderNo\`.`,
+				`Reads \`${FILES}/payouts.csv\`, pays every row with one HaiPay node (the currency comes from each row, and the credential holds an App ID per currency), and writes every row back to \`${FILES}/payout-results.csv\` with its \`outcome\` and HaiPay's \`orderNo\`, in the file's order.`,
 				'',
-				'- The HaiPay nodes use **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.',
-				'- A currency this workflow does not pay goes out through **Other currency** and is reported as `invalid`.',
+				'- **Pay** reads each field from the row\'s column of the same name (**Fields From: Input**) and uses **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.',
+				'- A currency the credential holds no App ID for (KES in the sample) is reported as `invalid`, field `currency`.',
 				'- `outcome = unknown` means: query the order before sending it again (the Reconciliation example does).',
 				'- **Run it twice** and every row already sent comes back `duplicate`: HaiPay refuses an orderId it already has, so nothing is paid twice. To pay the sample from scratch, stop `npm start` and run `npm start -- --fresh` (it forgets the sandbox\'s orders and restores payouts.csv).',
-				'- `payout-results.csv` keeps the rows in the order of `payouts.csv` (**In file order** sorts them back by `row`).',
-				'- Results arrive later at the **HaiPay callbacks** workflow (Notify URL), when it is active.',
+				'- Results arrive later at the **HaiPay callbacks** workflow (the `notifyUrl` that **Number rows** adds), when it is active.',
 			].join('\n'),
 			[-260, -480],
 			620,
@@ -346,38 +115,16 @@ export function bulkPayouts(): Workflow {
 	const start = b.add(manualTrigger([-200, 0]));
 	const read = b.add(readFile('Read payouts.csv', `${FILES}/payouts.csv`, [20, 0]));
 	const rows = b.add(csvFromFile('Rows', [240, 0]));
-	// Each row keeps its line number, so that the results can be written back in the spreadsheet's order after
-	// the per-currency branches have grouped them.
-	const numbered = b.add(setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number']], [460, 0], true));
-	const route = b.add(currencySwitch('By currency', '={{ String($json.currency).trim().toUpperCase() }}', [680, 0], 'Other currency'));
+	// The line number, for the results file, and where HaiPay posts each result: the node reads notifyUrl from the
+	// row like every other field.
+	const numbered = b.add(
+		setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number'], ['notifyUrl', callbackUrl('TZS')]], [460, 0], true),
+	);
+	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [680, 0], { onError: 'continueRegularOutput' }));
 	b.connect(start, read);
 	b.connect(read, rows);
 	b.connect(rows, numbered);
-	b.connect(numbered, route);
-	const all = b.add(merge('All rows', PAYOUT_CURRENCIES.length + 1, [1220, 0]));
-	PAYOUT_CURRENCIES.forEach((currency, i) => {
-		const pay = b.add(
-			haiPay(`Pay ${currency}`, currency, payoutParameters(currency), [960, -480 + i * 170], { onError: 'continueRegularOutput' }),
-		);
-		b.connect(route, pay, i);
-		b.connect(pay, all, 0, i);
-	});
-	const other = b.add(
-		setFields(
-			'Not paid here',
-			[
-				['orderId', row('orderId')],
-				['outcome', 'invalid'],
-				['field', 'currency'],
-				['rule', 'enum'],
-				['error', `={{ 'This workflow pays ${PAYOUT_CURRENCIES.join(', ')}; the row has currency "' + $json.currency + '"' }}`],
-				['advice', 'Fix the currency, or add a branch and a credential for it'],
-			],
-			[960, 380],
-		),
-	);
-	b.connect(route, other, PAYOUT_CURRENCIES.length);
-	b.connect(other, all, 0, PAYOUT_CURRENCIES.length);
+	b.connect(numbered, pay);
 	const source = "$('Number rows').item.json";
 	const results = b.add(
 		setFields(
@@ -395,17 +142,15 @@ export function bulkPayouts(): Workflow {
 				['field', "={{ $json.field ?? '' }}"],
 				['advice', "={{ $json.advice ?? '' }}"],
 			],
-			[1440, 0],
+			[900, 0],
 		),
 	);
-	b.connect(all, results);
-	const ordered = b.add(sortBy('In file order', 'row', [1660, 0]));
-	const file = b.add(csvToFile('To CSV', 'payout-results.csv', [1880, 0]));
-	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [2100, 0]));
-	b.connect(results, ordered);
-	b.connect(ordered, file);
+	b.connect(pay, results);
+	const file = b.add(csvToFile('To CSV', 'payout-results.csv', [1120, 0]));
+	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [1340, 0]));
+	b.connect(results, file);
 	b.connect(file, write);
-	return b.workflow('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV per currency and writes each row back with its outcome and orderNo.');
+	return b.workflow('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV of mixed currencies with one HaiPay node and writes each row back with its outcome and orderNo.');
 }
 
 // ---- 2. callbacks --------------------------------------------------------------------------------------
@@ -417,7 +162,7 @@ export function callbacks(): Workflow {
 			'About',
 			[
 				'## HaiPay callbacks',
-				'One **HaiPay Trigger** per App ID (a trigger refuses callbacks of other App IDs). Activate the workflow and use each trigger\'s **Production URL** as `notifyUrl`.',
+				'**Payout results** takes the payout callbacks of every currency: its credential holds an App ID per currency and checks each callback with its own App ID\'s secret. **USD results** takes the card collections of the USD App ID. A trigger refuses callbacks of App IDs its credential does not hold. Activate the workflow and use each trigger\'s **Production URL** as `notifyUrl`.',
 				'',
 				`Every accepted result is routed by status and appended to \`${FILES}/callbacks.jsonl\`. A USD card payment's \`tokenID\` is stored in \`${FILES}/mit-tokens/<orderId>.json\` for the next charge.`,
 				'',
@@ -439,16 +184,19 @@ export function callbacks(): Workflow {
 			'other',
 		),
 	);
-	const currencies = [...PAYOUT_CURRENCIES, 'USD'];
-	currencies.forEach((currency, i) => {
+	const triggers = [
+		{ name: 'Payout results', currency: 'TZS', kind: 'payout', credentials: PAYOUTS_CREDENTIAL },
+		{ name: 'USD results', currency: 'USD', kind: 'collection', credentials: credentialOf('USD') },
+	];
+	triggers.forEach(({ name, currency, kind, credentials }, i) => {
 		const trigger = b.add({
-			name: `${currency} results`,
+			name,
 			type: HAIPAY_TRIGGER,
 			typeVersion: 1.1,
-			position: [40, -430 + i * 170],
+			position: [40, -170 + i * 340],
 			webhookId: callbackWebhookId(currency),
-			parameters: { kind: currency === 'USD' ? 'collection' : 'payout', options: {} },
-			credentials: credentialOf(currency),
+			parameters: { kind, options: {} },
+			credentials,
 		});
 		b.connect(trigger, route);
 		if (currency === 'USD') {
@@ -508,7 +256,7 @@ export function callbacks(): Workflow {
 	for (const node of [paid, failed, other]) b.connect(node, text);
 	const append = b.add(writeFile('Append to callbacks.jsonl', `${FILES}/callbacks.jsonl`, [1040, 0], true));
 	b.connect(text, append);
-	return b.workflow('HaiPay example: callbacks', 'Receives signed results per App ID, routes them by status, records them and stores MIT card tokens.');
+	return b.workflow('HaiPay example: callbacks', 'Receives signed results of every payout currency at one trigger, routes them by status, records them and stores MIT card tokens.');
 }
 
 // ---- 3. reconciliation ---------------------------------------------------------------------------------
@@ -549,22 +297,17 @@ export function reconciliation(): Workflow {
 	b.connect(start, read);
 	b.connect(read, rows);
 	b.connect(rows, open);
-	const route = b.add(currencySwitch('By currency', '={{ $json.currency }}', [680, 0]));
-	b.connect(open, route);
-	const all = b.add(merge('All queries', PAYOUT_CURRENCIES.length, [1180, 0]));
-	PAYOUT_CURRENCIES.forEach((currency, i) => {
-		const query = b.add(
-			haiPay(
-				`Query ${currency}`,
-				currency,
-				{ resource: 'payout', operation: 'get', currency, orderId: row('orderId'), orderNo: row('orderNo'), options: {} },
-				[940, -400 + i * 170],
-				{ onError: 'continueRegularOutput' },
-			),
-		);
-		b.connect(route, query, i);
-		b.connect(query, all, 0, i);
-	});
+	// One node queries every currency: the currency from each row, the payouts credential's App ID for it.
+	const query = b.add(
+		haiPay(
+			'Query',
+			'payouts',
+			{ resource: 'payout', operation: 'get', currency: row('currency'), orderId: row('orderId'), orderNo: row('orderNo'), options: {} },
+			[680, 0],
+			{ onError: 'continueRegularOutput' },
+		),
+	);
+	b.connect(open, query);
 	const source = "$('Sent, result not known').item.json";
 	const state = b.add(
 		setFields(
@@ -579,33 +322,28 @@ export function reconciliation(): Workflow {
 				['final', '={{ $json.status === 2 || $json.status === 3 }}', 'boolean'],
 				['errorMsg', "={{ $json.errorMsg ?? $json.error ?? '' }}"],
 			],
-			[1400, 0],
+			[900, 0],
 		),
 	);
-	b.connect(all, state);
-	const file = b.add(csvToFile('To CSV', 'reconciliation.csv', [1620, -160]));
-	const write = b.add(writeFile('Write reconciliation.csv', `${FILES}/reconciliation.csv`, [1840, -160]));
+	b.connect(query, state);
+	const file = b.add(csvToFile('To CSV', 'reconciliation.csv', [1120, -160]));
+	const write = b.add(writeFile('Write reconciliation.csv', `${FILES}/reconciliation.csv`, [1340, -160]));
 	b.connect(state, file);
 	b.connect(file, write);
-	const final = b.add(ifNode('Final?', conditions([condition('={{ $json.final }}', 'true', '', 'boolean')]), [1620, 160]));
+	const final = b.add(ifNode('Final?', conditions([condition('={{ $json.final }}', 'true', '', 'boolean')]), [1120, 160]));
 	b.connect(state, final);
-	const byCurrency = b.add(currencySwitch('Voucher by currency', '={{ $json.currency }}', [1840, 160]));
-	b.connect(final, byCurrency, 0);
-	const vouchers = b.add(merge('All vouchers', PAYOUT_CURRENCIES.length, [2340, 160]));
-	PAYOUT_CURRENCIES.forEach((currency, i) => {
-		const voucher = b.add(
-			haiPay(
-				`Voucher ${currency}`,
-				currency,
-				{ resource: 'voucher', operation: 'download', orderNos: row('orderNo'), lang: 'en', getFee: true, options: {} },
-				[2100, -240 + i * 170],
-			),
-		);
-		b.connect(byCurrency, voucher, i);
-		b.connect(voucher, vouchers, 0, i);
-	});
-	const save = b.add(writeFile('Save voucher', `={{ '${FILES}/vouchers/' + $binary.data.fileName }}`, [2560, 160]));
-	b.connect(vouchers, save);
+	// The voucher path serves every currency; Orders' Currency picks the App ID that asks for each order's voucher.
+	const voucher = b.add(
+		haiPay(
+			'Voucher',
+			'payouts',
+			{ resource: 'voucher', operation: 'download', orderNos: row('orderNo'), ordersCurrency: row('currency'), lang: 'en', getFee: true, options: {} },
+			[1340, 160],
+		),
+	);
+	b.connect(final, voucher, 0);
+	const save = b.add(writeFile('Save voucher', `={{ '${FILES}/vouchers/' + $binary.data.fileName }}`, [1560, 160]));
+	b.connect(voucher, save);
 	return b.workflow('HaiPay example: reconciliation', 'Queries every sent payout whose result is not known yet and downloads the vouchers of the final ones.');
 }
 
@@ -822,7 +560,26 @@ export function allExamples(): Array<{ file: string; workflow: Workflow }> {
 		{ file: '3-reconciliation.json', workflow: reconciliation() },
 		{ file: '4-mit-collection.json', workflow: mitCollection() },
 		{ file: '5-exactly-once-callbacks.json', workflow: exactlyOnce() },
+		{ file: '6-month-end-payouts.json', workflow: monthEndPayouts() },
 	];
+}
+
+/**
+ * examples/data/month-end.xlsx, the sample sheet of example 6, from MONTH_END_ROWS: written, or (`check`) read back
+ * and compared cell by cell, types included.
+ */
+function sameSheet(check: boolean): boolean {
+	const path = join(EXAMPLES, 'data', MONTH_END_SHEET);
+	if (!check) {
+		writeFileSync(path, sheetFile(MONTH_END_ROWS, MONTH_END_COLUMNS, 'Payouts'));
+		process.stdout.write(`wrote examples/data/${MONTH_END_SHEET}\n`);
+		return true;
+	}
+	try {
+		return JSON.stringify(sheetRows(readFileSync(path)).rows) === JSON.stringify(MONTH_END_ROWS);
+	} catch {
+		return false;
+	}
 }
 
 function main(): void {
@@ -845,6 +602,7 @@ function main(): void {
 			process.stdout.write(`wrote examples/${file}\n`);
 		}
 	}
+	if (!sameSheet(check)) stale.push(`data/${MONTH_END_SHEET}`);
 	if (stale.length > 0) {
 		process.stderr.write(`examples/ differs from playground/examples.ts: ${stale.join(', ')} (run npm run examples)\n`);
 		process.exit(1);

@@ -4,6 +4,7 @@ import { join, resolve } from 'path';
 import { promisify } from 'util';
 
 import { HAIPAY_CALLBACK_SCHEDULE } from './callbacks';
+import { n8nCredentials } from './credentials';
 import { startSandbox, type Sandbox, type SandboxOptions } from './index';
 import { DEFAULT_APP_IDS, DEFAULT_BALANCE, defaultSecret, type MerchantConfig } from './merchants';
 
@@ -158,40 +159,20 @@ export async function prepareState(stateDir: string, merchantsFile?: string): Pr
 	const configured: MerchantConfig[] = merchantsFile
 		? (JSON.parse(readFileSync(merchantsFile, 'utf8')) as MerchantConfig[])
 		: DEFAULT_APP_IDS.map(([appId, currency]) => ({ appId, currency, secretKey: defaultSecret(currency), balance: DEFAULT_BALANCE }));
-	const [platform, ...pairs] = await Promise.all([
-		keyPair(keyDir, 'platform'),
-		...configured.map((merchant) => keyPair(keyDir, `merchant-${merchant.appId}`)),
-	]);
+	// One merchant key pair for every App ID, as a merchant uploads one public key to each of its App IDs: a
+	// credential holding several App IDs (Other Currencies) signs all of them with one private key.
+	const [platform, merchantKeys] = await Promise.all([keyPair(keyDir, 'platform'), keyPair(keyDir, 'merchant')]);
 	return {
 		platform,
-		merchants: configured.map((merchant, i) => ({
+		merchants: configured.map((merchant) => ({
 			...merchant,
 			currency: merchant.currency.toUpperCase(),
 			secretKey: merchant.secretKey ?? defaultSecret(merchant.currency),
-			publicKey: merchant.publicKey ?? pairs[i].publicPem,
-			privatePem: pairs[i].privatePem,
-			publicPem: pairs[i].publicPem,
+			publicKey: merchant.publicKey ?? merchantKeys.publicPem,
+			privatePem: merchantKeys.privatePem,
+			publicPem: merchantKeys.publicPem,
 		})),
 	};
-}
-
-/** The array `n8n import:credentials --input=FILE` takes: one "HaiPay API" credential per appId. */
-export function n8nCredentials(state: PreparedState, baseUrl: string): unknown[] {
-	return state.merchants.map((merchant) => ({
-		id: `hpsandbox${merchant.appId}`,
-		name: `HaiPay Sandbox ${merchant.currency}${state.merchants.filter((m) => m.currency === merchant.currency).length > 1 ? ` ${merchant.appId}` : ''}`,
-		type: 'haiPayApi',
-		data: {
-			environment: 'custom',
-			baseUrl,
-			appId: merchant.appId,
-			currency: merchant.currency,
-			secretKey: merchant.secretKey,
-			privateKey: merchant.privatePem,
-			haipayPublicKey: state.platform.publicPem,
-			arrayStyle: merchant.arrayStyle ?? 'json',
-		},
-	}));
 }
 
 export async function runCli(options: CliOptions): Promise<{ sandbox: Sandbox; credentialsFile: string }> {

@@ -4,7 +4,7 @@ import { join } from 'path';
 
 import { signBody } from '../../sandbox';
 import { TEST_KEY_DIR } from '../../sandbox/keys';
-import { callbackUrl, MIT_CUSTOMER, WORKFLOW_IDS } from '../../playground/examples';
+import { callbackUrl, MIT_CUSTOMER, PAYOUT_CURRENCIES, PAYOUTS_CREDENTIAL, WORKFLOW_IDS } from '../../playground/examples';
 import { nodeOutput } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
 import { httpRequest } from '../../playground/lib/rest';
@@ -58,6 +58,20 @@ function csvRows(file: string): Array<Record<string, string>> {
 	return lines.map((line) => Object.fromEntries(line.split(',').slice(0, names.length).map((value, i) => [names[i], value])));
 }
 
+type ImportedCredential = { id: string; name: string; type: string; data: Record<string, unknown> };
+
+/** A credential of the file n8n imported, as the sandbox wrote it. */
+function sandboxCredential(id: string): ImportedCredential {
+	const found = (JSON.parse(readFileSync(stack.credentialsFile, 'utf8')) as ImportedCredential[]).find((credential) => credential.id === id);
+	if (!found) throw new Error(`the sandbox wrote no credential ${id}`);
+	return found;
+}
+
+/** n8n's credential test, as the editor's "Retry"/"Save" runs it: POST /rest/credentials/test. */
+async function credentialTest(credential: ImportedCredential, data: Record<string, unknown>) {
+	return (await stack.rest.call('POST', '/credentials/test', { credentials: { ...credential, data } })).json as { data?: { status: string; message: string } };
+}
+
 async function callbackExecutions(): Promise<number> {
 	return (await stack.rest.executions(WORKFLOW_IDS.callbacks)).length;
 }
@@ -87,25 +101,39 @@ describe('n8n with n8n-nodes-haipay', () => {
 	});
 
 	test("the credential test signs a balance read: OK with the sandbox's keys, an error with a wrong secret", async () => {
-		const [tzs] = JSON.parse(readFileSync(stack.credentialsFile, 'utf8')) as Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>;
-		const test = async (data: Record<string, unknown>) =>
-			(await stack.rest.call('POST', '/credentials/test', { credentials: { ...tzs, data } })).json as { data?: { status: string; message: string } };
-		expect((await test(tzs.data)).data).toMatchObject({ status: 'OK' });
-		const wrong = (await test({ ...tzs.data, secretKey: 'wrong-test-only-secret' })).data;
+		const tzs = sandboxCredential('hpsandbox1001');
+		expect((await credentialTest(tzs, tzs.data)).data).toMatchObject({ status: 'OK' });
+		const wrong = (await credentialTest(tzs, { ...tzs.data, secretKey: 'wrong-test-only-secret' })).data;
 		expect(wrong?.status).toBe('Error');
 		expect(wrong?.message).toContain('HaiPay refused the signed request');
+	});
+
+	test('the credential test of the multi-currency credential reads the balance of every App ID and names a wrong one', async () => {
+		const payouts = sandboxCredential(PAYOUTS_CREDENTIAL.haiPayApi.id);
+		const before = stack.sandbox.requests.length;
+		const ok = (await credentialTest(payouts, payouts.data)).data;
+		expect(ok?.status).toBe('OK');
+		for (const currency of PAYOUT_CURRENCIES) expect(ok?.message).toContain(`${APP_IDS[currency]} (${currency})`);
+		// One signed balance read per App ID reached the gateway, each on its currency's path.
+		const reads = stack.sandbox.requests.slice(before).map((request) => request.path).sort();
+		expect(reads).toEqual(PAYOUT_CURRENCIES.map((currency) => `/${currency.toLowerCase()}/account/ledger`).sort());
+
+		const wrong = (await credentialTest(payouts, { ...payouts.data, secretKeyZar: 'wrong-test-only-secret' })).data;
+		expect(wrong?.status).toBe('Error');
+		expect(wrong?.message).toContain(`App ID ${APP_IDS.ZAR} (ZAR): HaiPay refused the signed request`);
+		for (const currency of PAYOUT_CURRENCIES.filter((c) => c !== 'ZAR')) expect(wrong?.message).not.toContain(`App ID ${APP_IDS[currency]} (${currency})`);
 	});
 });
 
 describe('example 1: bulk payouts from a spreadsheet', () => {
 	test('pays every valid row once, reports the others with their reason, and writes every row back', async () => {
 		const { run } = await stack.execute(WORKFLOW_IDS.bulkPayouts);
-		const rows = nodeOutput(run, 'In file order');
-		// The sample mixes currencies, so only a sort back by line number gives the file's order.
+		const rows = nodeOutput(run, 'Result row');
+		// One HaiPay node pays the mixed currencies of the sample, and its items keep the file's order.
 		const fileOrder = csvRows(join(ROOT, 'examples', 'data', 'payouts.csv')).map((row) => row.orderId);
 		expect(rows.map((row) => row.orderId)).toEqual(fileOrder);
 		expect([...fileOrder].sort()).toEqual(Object.keys(EXPECTED).sort());
-		expect(nodeOutput(run, 'Result row').map((row) => row.orderId)).not.toEqual(fileOrder);
+		expect(new Set(rows.map((row) => row.currency)).size).toBeGreaterThan(PAYOUT_CURRENCIES.length);
 		for (const row of rows) {
 			const expected = EXPECTED[String(row.orderId)];
 			expect({ orderId: row.orderId, outcome: row.outcome }).toEqual({ orderId: row.orderId, outcome: expected.outcome });
@@ -134,7 +162,8 @@ describe('example 2: callbacks into the active workflow', () => {
 			await stack.sandbox.waitForCallback((attempt) => attempt.orderId === orderId && attempt.acknowledged, 30_000);
 		}
 		expect(stack.sandbox.callbacks.every((attempt) => attempt.acknowledged && attempt.response === 'SUCCESS')).toBe(true);
-		expect(stack.sandbox.callbacks.every((attempt) => attempt.url.startsWith('http://localhost:5678/webhook/haipay-callbacks-'))).toBe(true);
+		// Every payout currency's results go to the one trigger of the multi-currency credential.
+		expect(stack.sandbox.callbacks.every((attempt) => attempt.url === callbackUrl('TZS'))).toBe(true);
 		await expectCallbackExecutions(CREATED.length);
 		const executions = await stack.rest.executions(WORKFLOW_IDS.callbacks);
 		expect(executions.every((execution) => execution.mode === 'webhook' && execution.status === 'success')).toBe(true);
@@ -169,9 +198,9 @@ describe('example 2: callbacks into the active workflow', () => {
 			['signed with another key', callbackUrl('TZS'), { ...body, sign: signBody(body, 'test-only-secret-tzs', otherKey) }],
 			['signed with the wrong secret', callbackUrl('TZS'), { ...body, sign: signBody(body, 'not-the-secret', platformKey) }],
 			[
-				"another App ID's genuine callback",
+				'the genuine callback of an App ID the credential does not hold',
 				callbackUrl('TZS'),
-				{ ...body, appId: APP_IDS.ZAR, currency: 'ZAR', sign: signBody({ ...body, appId: APP_IDS.ZAR, currency: 'ZAR' }, 'test-only-secret-zar', platformKey) },
+				{ ...body, appId: APP_IDS.BRL, currency: 'BRL', sign: signBody({ ...body, appId: APP_IDS.BRL, currency: 'BRL' }, 'test-only-secret-brl', platformKey) },
 			],
 		];
 		for (const [what, url, payload] of forgeries) {
@@ -321,16 +350,16 @@ describe('the editor in a real browser', () => {
 		// A fresh sandbox, so that the editor's run pays the rows instead of meeting the CLI run's order IDs.
 		stack.sandbox.control.reset();
 		await openWorkflow(page, stack.server.url, WORKFLOW_IDS.bulkPayouts);
-		await expect(canvasNode(page, 'Pay TZS').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPay');
+		await expect(canvasNode(page, 'Pay').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPay');
 		// The canvas pane sits over the floating button in headless Chromium; the click itself is the user's.
 		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
 		await eventually('the editor run to pay the rows', () => (stack.sandbox.appliesReceived() >= 9 ? true : undefined), 60_000);
 		await eventually('the run to write its results', async () => ((await stack.rest.executions(WORKFLOW_IDS.bulkPayouts)).some((e) => e.mode === 'manual' && e.status === 'success') ? true : undefined), 60_000);
 		// The editor shows the run once n8n has pushed its result: the node's success mark on the canvas.
-		await canvasNode(page, 'Pay TZS').locator('[data-test-id="canvas-node-status-success"]').waitFor();
+		await canvasNode(page, 'Pay').locator('[data-test-id="canvas-node-status-success"]').waitFor();
 
-		const text = await openNode(page, 'Pay TZS');
-		for (const label of ['Credential', 'HaiPay Sandbox TZS', 'Resource', 'Payout', 'Operation', 'Create', 'Currency', 'Order ID', 'Amount', 'Account Number', 'Partner User ID', 'Additional Fields']) {
+		const text = await openNode(page, 'Pay');
+		for (const label of ['Credential', 'HaiPay Sandbox payouts', 'Resource', 'Payout', 'Operation', 'Create', 'Currency', 'Fields From', 'Input Item Fields of the Same Names']) {
 			expect({ label, shown: text.includes(label) }).toEqual({ label, shown: true });
 		}
 		const panel = await page.locator('[data-test-id="ndv"]').innerText();
@@ -345,16 +374,16 @@ describe('the editor in a real browser', () => {
 	test('the HaiPay Trigger renders with its production URL', async () => {
 		const { page } = browser;
 		await openWorkflow(page, stack.server.url, WORKFLOW_IDS.callbacks);
-		await expect(canvasNode(page, 'TZS results').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPayTrigger');
-		const text = await openNode(page, 'TZS results');
-		for (const label of ['Credential', 'HaiPay Sandbox TZS', 'Callbacks For', 'Payouts', 'Statuses', 'Verify Signature']) {
+		await expect(canvasNode(page, 'Payout results').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPayTrigger');
+		const text = await openNode(page, 'Payout results');
+		for (const label of ['Credential', 'HaiPay Sandbox payouts', 'Callbacks For', 'Payouts', 'Statuses', 'Verify Signature']) {
 			expect({ label, shown: text.includes(label) }).toEqual({ label, shown: true });
 		}
 		const panel = page.locator('[data-test-id="ndv"]');
 		await panel.getByText(/webhook URLs/i).first().click();
 		await panel.getByText(/^Production URL$/).first().click();
 		await eventually('the production URL on the panel', async () =>
-			(await panel.innerText()).includes('http://localhost:5678/webhook/haipay-callbacks-tzs/webhook') ? true : undefined,
+			(await panel.innerText()).includes(callbackUrl('TZS')) ? true : undefined,
 		10_000);
 		const file = screenshot('haipay-trigger.png');
 		await page.screenshot({ path: file });

@@ -111,7 +111,8 @@ describe('npm run sandbox', () => {
 			const file = join(dir, 'n8n-credentials.json');
 			expect(first.output).toContain(file);
 			credentials = JSON.parse(readFileSync(file, 'utf8')) as Credential[];
-			expect(credentials).toHaveLength(DEFAULT_APP_IDS.length);
+			// One credential per App ID, and the payouts credential holding every contract payout currency.
+			expect(credentials).toHaveLength(DEFAULT_APP_IDS.length + 1);
 			const tzs = credentials[0];
 			expect(tzs).toMatchObject({ id: 'hpsandbox1001', name: 'HaiPay Sandbox TZS', type: 'haiPayApi' });
 			expect(tzs.data).toMatchObject({ environment: 'custom', baseUrl: first.baseUrl, appId: 1001, currency: 'TZS', secretKey: 'test-only-secret-tzs', arrayStyle: 'json' });
@@ -126,6 +127,16 @@ describe('npm run sandbox', () => {
 			const forged: Record<string, unknown> = { appId: 1001 };
 			forged.sign = signBody(forged, tzs.data.secretKey, loadPrivateKey(fixture));
 			expect((await rawPost(first.baseUrl, '/tzs/account/ledger', forged)).json?.error).toBe('4003');
+			// One credential holds an App ID per payout currency, all signed with the one merchant key.
+			const payouts = credentials.find((credential) => credential.id === 'hpsandboxpayouts') as Credential & { data: Record<string, unknown> };
+			expect(payouts).toMatchObject({ name: 'HaiPay Sandbox payouts', data: { appId: 1001, currency: 'TZS', otherCurrencies: ['ZAR', 'NGN', 'EGP', 'BDT'] } });
+			for (const [currency, suffix, appId] of [['zar', 'Zar', 1002], ['ngn', 'Ngn', 1003], ['egp', 'Egp', 1004], ['bdt', 'Bdt', 1005]] as const) {
+				const secretKey = String(payouts.data[`secretKey${suffix}`]);
+				expect({ currency, appId: payouts.data[`appId${suffix}`], secretKey }).toEqual({ currency, appId, secretKey: `test-only-secret-${currency}` });
+				const signed: Record<string, unknown> = { appId };
+				signed.sign = signBody(signed, secretKey, loadPrivateKey(payouts.data.privateKey));
+				expect({ currency, status: (await rawPost(first.baseUrl, `/${currency}/account/ledger`, signed)).json?.status }).toEqual({ currency, status: '1' });
+			}
 		} finally {
 			expect(await stop(first.child)).toBe(0);
 		}

@@ -1,0 +1,216 @@
+import { haiPay, mixedPayoutParameters } from './lib/haipay-nodes';
+import { Builder, condition, conditions, ifNode, merge, setFields, stickyNote, type Parameters, type Workflow, type WorkflowNode } from './lib/workflow';
+
+/**
+ * Example 6, month-end payouts: the finance person uploads the month's XLSX sheet in an n8n form, sees the totals
+ * per currency and the rows that break a rule, approves or rejects in the browser, and on approval one HaiPay node
+ * pays every currency of the sheet; the browser then downloads the results as XLSX, in the sheet's row order.
+ */
+
+export const MONTH_END_WORKFLOW_ID = 'haipayExMonthEnd';
+
+/** The form's path: `http://localhost:5678/form/haipay-month-end` once the workflow is published. */
+export const MONTH_END_FORM_PATH = 'haipay-month-end';
+
+/** The sample sheet, in examples/data/. */
+export const MONTH_END_SHEET = 'month-end.xlsx';
+
+/** The file the approver's browser downloads after an approved run. */
+export const MONTH_END_RESULTS = 'month-end-results.xlsx';
+
+/** The upload field of the form; n8n names the uploaded file's binary property after it (`Payout_sheet`). */
+const SHEET_FIELD = 'Payout sheet';
+
+/** The approval page's choice and its two answers. */
+export const DECISION = { field: 'Decision', approve: 'Approve', reject: 'Reject' } as const;
+
+/** The columns of the sample sheet, in order: the gateway's field names, and the currency of each row. */
+export const MONTH_END_COLUMNS = ['orderId', 'currency', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'subject'] as const;
+
+export type MonthEndRow = Record<(typeof MONTH_END_COLUMNS)[number], string | number>;
+
+function payee(orderId: string, currency: string, amount: number, account: string[], contact: string[]): MonthEndRow {
+	const [accountType, bankCode, accountNo, name] = account;
+	const [phone, email, partnerUserId] = contact;
+	return { orderId, currency, amount, accountType, bankCode, accountNo, name, phone, email, partnerUserId, subject: 'June salary' };
+}
+
+/**
+ * The sample sheet's rows: amounts are number cells, as a spreadsheet holds them; every other cell is text, so that
+ * account numbers keep their leading zeros. Two rows break a rule: an NGN account number that is not 10 digits and
+ * a TZS amount below the 1,000 minimum. `npm run examples` writes examples/data/month-end.xlsx from this list.
+ */
+export const MONTH_END_ROWS: readonly MonthEndRow[] = [
+	payee('ME-2026-06-0001', 'TZS', 150000, ['EWALLET', 'VODACOM', '255712345678', 'Amina Juma'], ['255712345678', 'amina.juma@example.com', 'emp-0001']),
+	payee('ME-2026-06-0002', 'ZAR', 2500.5, ['BANK_ACCOUNT', 'FNB', '62000000000', 'Thabo Nkosi'], ['27821234567', 'thabo.nkosi@example.com', 'emp-0002']),
+	payee('ME-2026-06-0003', 'NGN', 5000, ['BANK_ACCOUNT', '058', '0123456789', 'Ada Obi'], ['2348031234567', 'ada.obi@example.com', 'emp-0003']),
+	payee('ME-2026-06-0004', 'EGP', 300, ['EWALLET', 'VODAFONE_CASH', '+201012345678', 'Omar Hassan'], ['+201012345678', 'omar.hassan@example.com', 'emp-0004']),
+	payee('ME-2026-06-0005', 'BDT', 500, ['EWALLET', 'BKASH', '01712345678', 'Rahim Uddin'], ['8801712345678', 'rahim.uddin@example.com', 'emp-0005']),
+	payee('ME-2026-06-0006', 'TZS', 85000.5, ['EWALLET', 'AIRTEL', '255754000111', 'Baraka Mushi'], ['255754000111', 'baraka.mushi@example.com', 'emp-0006']),
+	payee('ME-2026-06-0007', 'NGN', 7500, ['BANK_ACCOUNT', '044', '12345', 'Chidi Okeke'], ['2348059876543', 'chidi.okeke@example.com', 'emp-0007']),
+	payee('ME-2026-06-0008', 'ZAR', 1200.25, ['BANK_ACCOUNT', 'ABSA', '4071234567', 'Lerato Mokoena'], ['27829876543', 'lerato.m@example.com', 'emp-0008']),
+	payee('ME-2026-06-0009', 'TZS', 500, ['EWALLET', 'TIGO', '255713000222', 'Neema Said'], ['255713000222', 'neema.said@example.com', 'emp-0009']),
+	payee('ME-2026-06-0010', 'BDT', 1250, ['EWALLET', 'NAGAD', '01812345678', 'Karim Ahmed'], ['8801812345678', 'karim.ahmed@example.com', 'emp-0010']),
+	payee('ME-2026-06-0011', 'EGP', 450.75, ['BANK_ACCOUNT', 'NBE', '100012345678', 'Mona Adel'], ['+201112345678', 'mona.adel@example.com', 'emp-0011']),
+	payee('ME-2026-06-0012', 'NGN', 12000, ['BANK_ACCOUNT', '058', '0987654321', 'Emeka Nwosu'], ['2348061112222', 'emeka.n@example.com', 'emp-0012']),
+];
+
+// ---- n8n's form nodes ----------------------------------------------------------------------------------
+
+/** Version 2.3 of n8n's Form Trigger and Form: the newest that both n8n 1.x and 2.x have. */
+const FORM_VERSION = 2.3;
+
+function formTrigger(name: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return {
+		name,
+		type: 'n8n-nodes-base.formTrigger',
+		typeVersion: FORM_VERSION,
+		position,
+		webhookId: MONTH_END_FORM_PATH,
+		parameters: {
+			formTitle: 'Month-end payouts',
+			formDescription: "Upload this month's payout sheet (XLSX). Nothing is paid before you approve the totals on the next page.",
+			formFields: { values: [{ fieldLabel: SHEET_FIELD, fieldType: 'file', multipleFiles: false, acceptFileTypes: '.xlsx', requiredField: true }] },
+			options: { path: MONTH_END_FORM_PATH, buttonLabel: 'Check the sheet' },
+		},
+	};
+}
+
+function formPage(name: string, fields: Parameters[], options: Parameters, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return { name, type: 'n8n-nodes-base.form', typeVersion: FORM_VERSION, position, parameters: { operation: 'page', formFields: { values: fields }, options } };
+}
+
+function formEnding(name: string, parameters: Parameters, position: [number, number]): Omit<WorkflowNode, 'id'> {
+	return { name, type: 'n8n-nodes-base.form', typeVersion: FORM_VERSION, position, parameters: { operation: 'completion', ...parameters, options: {} } };
+}
+
+/**
+ * The approval page's table: one line per currency with the rows that pass every rule, their count and total,
+ * then the number of rows that break one (they are not paid, and come back as `invalid` in the results).
+ */
+const TOTALS_HTML = [
+	"={{ (() => { const groups = $('Totals').all().map((item) => item.json);",
+	"const money = (value) => Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });",
+	"const lines = groups.filter((group) => group.valid === true).map((group) => '<tr><td>' + group.currency + '</td><td>' + group.count_orderId + '</td><td>' + money(group.sum_amountValue) + '</td></tr>').join('');",
+	'const invalid = groups.filter((group) => group.valid !== true).reduce((sum, group) => sum + group.count_orderId, 0);',
+	"return '<h3>To pay</h3><table><thead><tr><th>Currency</th><th>Rows</th><th>Total</th></tr></thead><tbody>' + lines + '</tbody></table>'",
+	"+ '<p>Rows that break a rule, not paid: <strong>' + invalid + '</strong></p>'; })() }}",
+].join(' ');
+
+// ---- 6. month-end payouts -------------------------------------------------------------------------------
+
+function about(b: Builder): void {
+	b.add(
+		stickyNote(
+			'About',
+			[
+				'## Month-end payouts, approved in the browser',
+				'1. **Upload the sheet** (n8n form, Publish the workflow first): the XLSX with a row per payee, columns named after the gateway\'s fields (`orderId`, `currency`, `amount`, `accountNo`, ...).',
+				'2. **Check** (HaiPay, Payout → Check) runs every row through the rules of its currency; nothing is signed or sent. **Totals** counts and sums each currency.',
+				'3. **Approve** shows the totals per currency and the rows that break a rule. *Reject* ends the run: nothing is paid.',
+				'4. On *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**) sends every row; invalid ones come back `invalid` unsent.',
+				`5. The browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, HaiPay's \`orderNo\` and \`error\`.`,
+				'',
+				'The credential holds an App ID per currency (Other Currencies). Give the sheet a `notifyUrl` column to have HaiPay post each result to the callbacks workflow.',
+			].join('\n'),
+			[-260, -520],
+			700,
+			380,
+		),
+	);
+}
+
+export function monthEndPayouts(): Workflow {
+	const b = new Builder(MONTH_END_WORKFLOW_ID);
+	about(b);
+	const upload = b.add(formTrigger('Upload the sheet', [-200, 0]));
+	const rows = b.add({
+		name: 'Rows',
+		type: 'n8n-nodes-base.extractFromFile',
+		typeVersion: 1.1,
+		position: [20, 0],
+		parameters: { operation: 'xlsx', binaryPropertyName: SHEET_FIELD.replace(/\W/g, '_'), options: { headerRow: true } },
+	});
+	const check = b.add(haiPay('Check', 'payouts', mixedPayoutParameters('check'), [240, 0]));
+	const totals = b.add({
+		name: 'Totals',
+		type: 'n8n-nodes-base.summarize',
+		typeVersion: 1.1,
+		position: [460, -160],
+		parameters: {
+			fieldsToSummarize: { values: [{ aggregation: 'count', field: 'orderId' }, { aggregation: 'sum', field: 'amountValue' }] },
+			fieldsToSplitBy: 'currency, valid',
+			options: {},
+		},
+	});
+	const approve = b.add(
+		formPage(
+			'Approve',
+			[
+				{ fieldLabel: 'Totals', fieldType: 'html', html: TOTALS_HTML },
+				{ fieldLabel: DECISION.field, fieldType: 'radio', fieldOptions: { values: [{ option: DECISION.approve }, { option: DECISION.reject }] }, requiredField: true },
+			],
+			{ formTitle: 'Approve the month-end payouts', buttonLabel: 'Submit decision' },
+			[680, -160],
+		),
+	);
+	const approved = b.add(ifNode('Approved?', conditions([condition(`={{ $json.${DECISION.field} }}`, 'equals', DECISION.approve)]), [900, -160]));
+	const rejected = b.add(
+		formEnding('Rejected', { respondWith: 'text', completionTitle: 'Nothing was paid', completionMessage: 'The payouts were rejected: no row was sent to HaiPay.' }, [1120, -320]),
+	);
+	// The checked rows wait at the merge's first input while the approver decides; the approval lets them through.
+	const chosen = b.add({ ...merge('Approved rows', 2, [1120, 0]), parameters: { mode: 'chooseBranch', useDataOfInput: 1, chooseBranchMode: 'waitForAll', output: 'specifiedInput' } });
+	b.connect(upload, rows);
+	b.connect(rows, check);
+	b.connect(check, chosen, 0, 0);
+	b.connect(check, totals);
+	b.connect(totals, approve);
+	b.connect(approve, approved);
+	b.connect(approved, chosen, 0, 1);
+	b.connect(approved, rejected, 1);
+	payAndReturn(b, chosen);
+	return b.workflow('HaiPay example: month-end payouts, approved in the browser', 'Checks an uploaded XLSX, shows the totals per currency for approval, pays every currency with one HaiPay node and returns the results as XLSX.');
+}
+
+/** Pays the approved rows with one HaiPay node and hands the approver the results file, one row per sheet row. */
+function payAndReturn(b: Builder, chosen: string): void {
+	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [1340, 0], { onError: 'continueRegularOutput' }));
+	const source = "$('Approved rows').item.json";
+	const result = b.add(
+		setFields(
+			'Result row',
+			[
+				['orderId', `={{ ${source}.orderId }}`],
+				['currency', `={{ ${source}.currency }}`],
+				['amount', `={{ String(${source}.amount) }}`],
+				['outcome', "={{ $json.outcome ?? 'unknown' }}"],
+				['orderNo', "={{ $json.orderNo ?? '' }}"],
+				['error', "={{ $json.error ?? '' }}"],
+			],
+			[1560, 0],
+		),
+	);
+	const file = b.add({
+		name: 'To XLSX',
+		type: 'n8n-nodes-base.convertToFile',
+		typeVersion: 1.1,
+		position: [1780, 0],
+		parameters: { operation: 'xlsx', binaryPropertyName: 'data', options: { fileName: MONTH_END_RESULTS, headerRow: true, sheetName: 'Results' } },
+	});
+	const done = b.add(
+		formEnding(
+			'Download the results',
+			{
+				respondWith: 'returnBinary',
+				completionTitle: 'Payouts sent',
+				completionMessage: `Your browser downloads ${MONTH_END_RESULTS}: every row of the sheet with its outcome and HaiPay's orderNo.`,
+				inputDataFieldName: 'data',
+			},
+			[2000, 0],
+		),
+	);
+	b.connect(chosen, pay);
+	b.connect(pay, result);
+	b.connect(result, file);
+	b.connect(file, done);
+}

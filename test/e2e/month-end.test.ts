@@ -1,0 +1,173 @@
+import { parse } from 'flatted';
+import { copyFileSync, mkdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+import type { Page } from 'playwright-core';
+
+import { ROOT } from '../../playground/lib/paths';
+import { sheetRows, type SheetRow } from '../../playground/lib/sheet';
+import { DECISION, MONTH_END_FORM_PATH, MONTH_END_RESULTS, MONTH_END_SHEET, MONTH_END_WORKFLOW_ID } from '../../playground/month-end';
+import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
+import { openBrowser, type Browser } from './browser';
+import { eventually, startStack, type Stack } from './stack';
+
+/**
+ * Example 6 on a real n8n server, as the finance person uses it: the workflow published, its form opened in
+ * Chromium, the sample XLSX uploaded, the totals read off the approval page, Approve or Reject clicked, and the
+ * results file the browser downloads read as XLSX. The sandbox says what HaiPay received.
+ */
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const SHEET = join(ROOT, 'examples', 'data', MONTH_END_SHEET);
+const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
+
+/** The rows of the sample sheet that break a rule, and the field each one breaks. */
+const INVALID: Record<string, string> = { 'ME-2026-06-0007': 'accountNo', 'ME-2026-06-0009': 'amount' };
+
+let stack: Stack;
+let browser: Browser;
+const sheet = sheetRows(readFileSync(SHEET)).rows;
+const validRows = sheet.filter((row) => !(String(row.orderId) in INVALID));
+
+beforeAll(async () => {
+	stack = await startStack(log);
+	await publish(MONTH_END_WORKFLOW_ID);
+	await eventually('the published form', async () => ((await fetch(formUrl())).status === 200 ? true : undefined), 60_000);
+	browser = await openBrowser();
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await stack?.stop();
+}, 60_000);
+
+function formUrl(): string {
+	return `${stack.server.url}/form/${MONTH_END_FORM_PATH}`;
+}
+
+/** Publishes the workflow through n8n's REST API, as the editor's Publish button does, unless it is published. */
+async function publish(workflowId: string): Promise<void> {
+	const workflow = await stack.rest.call('GET', `/workflows/${workflowId}`);
+	const { versionId, active } = (workflow.json as { data: { versionId: string; active: boolean } }).data;
+	if (active) return;
+	const answer = await stack.rest.call('POST', `/workflows/${workflowId}/activate`, { versionId });
+	if (answer.status !== 200) throw new Error(`publishing ${workflowId} failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+}
+
+/** Screenshots go to test/e2e/.output; UPDATE_SCREENSHOTS=1 also copies them into docs/. */
+async function screenshot(page: Page, name: string): Promise<void> {
+	mkdirSync(OUTPUT, { recursive: true });
+	await page.screenshot({ path: join(OUTPUT, name), fullPage: true });
+	if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(join(OUTPUT, name), join(ROOT, 'docs', name));
+}
+
+/** Every pay/apply request the sandbox received, by orderId, in order. */
+function payoutRequests(): string[] {
+	return stack.sandbox.requests.filter((request) => request.path.endsWith('/pay/apply')).map((request) => String((request.body as SheetRow).orderId));
+}
+
+/** Uploads the sample sheet in the form and waits for the approval page. */
+async function uploadSheet(page: Page): Promise<void> {
+	await page.goto(formUrl());
+	await page.locator('input[type="file"]').setInputFiles(SHEET);
+	await page.locator('#submit-btn').click();
+	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) }).waitFor({ timeout: 120_000 });
+}
+
+/** The approval page's table, as the approver reads it: currency, rows and total per line. */
+async function shownTotals(page: Page): Promise<Array<{ currency: string; rows: number; total: string }>> {
+	// The page's own text of each cell (this file is compiled without the DOM's types).
+	type Cells = { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
+	const lines = await page.locator('table tbody tr').evaluateAll((rows) =>
+		rows.map((row) => Array.from((row as unknown as Cells).querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())),
+	);
+	return lines.map(([currency, rows, total]) => ({ currency, rows: Number(rows), total: total.replace(/,/g, '') }));
+}
+
+/** The totals the sheet itself gives: valid rows per currency, counted and summed. */
+function sheetTotals(): Array<{ currency: string; rows: number; total: string }> {
+	const byCurrency = new Map<string, { rows: number; cents: number }>();
+	for (const row of validRows) {
+		const entry = byCurrency.get(String(row.currency)) ?? { rows: 0, cents: 0 };
+		byCurrency.set(String(row.currency), { rows: entry.rows + 1, cents: entry.cents + Math.round(Number(row.amount) * 100) });
+	}
+	return [...byCurrency].map(([currency, { rows, cents }]) => ({ currency, rows, total: (cents / 100).toFixed(2) }));
+}
+
+async function decide(page: Page, decision: string): Promise<void> {
+	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${decision}$`) }).click();
+	await page.locator('#submit-btn').click();
+}
+
+/** The execution of the workflow that finished last, once every one listed has finished, and its run data. */
+async function finishedRun(count: number): Promise<{ status: string; runData: Record<string, unknown> }> {
+	const listed = await eventually(`${count} finished month-end executions`, async () => {
+		const executions = await stack.rest.executions(MONTH_END_WORKFLOW_ID);
+		return executions.length >= count && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status)) ? executions : undefined;
+	}, 120_000);
+	expect(listed).toHaveLength(count);
+	const latest = listed.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
+	const execution = (await stack.rest.execution(latest.id)) as { data: string };
+	const data = parse(execution.data) as { resultData: { runData: Record<string, unknown> } };
+	return { status: latest.status, runData: data.resultData.runData };
+}
+
+describe('example 6: month-end payouts, approved in the browser', () => {
+	test('the approver sees the totals per currency; a rejection pays nothing and returns no file', async () => {
+		const { page } = browser;
+		const downloads: string[] = [];
+		page.on('download', (download) => downloads.push(download.suggestedFilename()));
+		await uploadSheet(page);
+
+		expect(await shownTotals(page)).toEqual(sheetTotals());
+		expect(await page.locator('body').innerText()).toContain(`Rows that break a rule, not paid: ${Object.keys(INVALID).length}`);
+		expect(new Set(sheetTotals().map((line) => line.currency))).toEqual(new Set(['TZS', 'ZAR', 'NGN', 'EGP', 'BDT']));
+		await screenshot(page, 'month-end-approval.png');
+
+		await decide(page, DECISION.reject);
+		await page.getByText('Nothing was paid').waitFor({ timeout: 60_000 });
+		const run = await finishedRun(1);
+		expect(run.status).toBe('success');
+		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Check', 'Totals', 'Approve', 'Rejected']));
+		for (const node of ['Approved rows', 'Pay', 'To XLSX', 'Download the results']) expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
+		await page.waitForLoadState('load');
+		expect(downloads).toEqual([]);
+		expect(payoutRequests()).toEqual([]);
+		expect(stack.sandbox.orders).toEqual([]);
+	});
+
+	test('on approval one HaiPay node pays every valid row once, and the download holds every row in the sheet\'s order', async () => {
+		const { page } = browser;
+		await uploadSheet(page);
+		expect(await shownTotals(page)).toEqual(sheetTotals());
+
+		const download = page.waitForEvent('download', { timeout: 120_000 });
+		await decide(page, DECISION.approve);
+		const file = await download;
+		expect(file.suggestedFilename()).toBe(MONTH_END_RESULTS);
+		const results = sheetRows(readFileSync(await file.path()));
+		expect(results.sheetName).toBe('Results');
+		expect(results.rows.map((row) => row.orderId)).toEqual(sheet.map((row) => row.orderId));
+
+		for (const [index, row] of results.rows.entries()) {
+			const source = sheet[index];
+			expect({ orderId: row.orderId, currency: row.currency, amount: Number(row.amount) }).toEqual({ orderId: source.orderId, currency: source.currency, amount: source.amount });
+			const field = INVALID[String(row.orderId)];
+			if (field === undefined) {
+				expect({ orderId: row.orderId, outcome: row.outcome, error: row.error }).toEqual({ orderId: row.orderId, outcome: 'accepted', error: '' });
+				expect(String(row.orderNo)).toMatch(/^HP\d+$/);
+				expect(stack.sandbox.control.order(String(row.orderNo))?.orderId).toBe(row.orderId);
+			} else {
+				expect({ orderId: row.orderId, outcome: row.outcome, orderNo: row.orderNo }).toEqual({ orderId: row.orderId, outcome: 'invalid', orderNo: '' });
+				expect(String(row.error)).toContain(`"${field}"`);
+			}
+		}
+		// HaiPay received exactly the valid rows, each once, each under its own currency's App ID.
+		const paid = validRows.map((row) => String(row.orderId)).sort();
+		expect([...payoutRequests()].sort()).toEqual(paid);
+		expect(stack.sandbox.orders.map((order) => order.orderId).sort()).toEqual(paid);
+		for (const row of validRows) expect(stack.sandbox.control.order({ orderId: String(row.orderId) })?.appId).toBe(APP_IDS[row.currency as PayoutCurrency]);
+		const run = await finishedRun(2);
+		expect(run.status).toBe('success');
+		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Pay', 'To XLSX', 'Download the results']));
+	});
+});
