@@ -34,7 +34,7 @@ function describeSetting(b: BulkFigures, settings: Settings): string {
 function describeWorkflow(b: BulkFigures, settings: Settings): string {
 	if (b.side === 'haipay') {
 		if (b.setting === 'default') return 'HaiPay node, default (concurrency 8), field expressions';
-		return `HaiPay node, concurrency ${settings.inFlight}, ${b.setting === 'input' ? 'fields from input' : 'field expressions'}`;
+		return `HaiPay node, concurrency ${settings.inFlight}, ${b.setting === 'input' ? 'one node for every currency, currency and fields from each row' : 'field expressions'}`;
 	}
 	return b.setting === 'default'
 		? 'Code + HTTP Request, default (no batching)'
@@ -123,7 +123,7 @@ export function bulkLines(settings: Settings, bulk: BulkFigures[], m: Machine): 
 	const heapMb = bulk.find((b) => b.heapMb !== undefined)?.heapMb;
 	const pairs: Array<{ node: Setting; base: Setting; heapMb?: number; what: string }> = [
 		{ node: 'tuned', base: 'tuned', what: `both at ${settings.inFlight} in flight, field expressions` },
-		{ node: 'input', base: 'tuned', what: `both at ${settings.inFlight} in flight, fields from input` },
+		{ node: 'input', base: 'tuned', what: `both at ${settings.inFlight} in flight, one HaiPay node with the currency from each row` },
 		{ node: 'default', base: 'default', what: 'both at their defaults' },
 		...(heapMb === undefined ? [] : [{ node: 'tuned' as const, base: 'tuned' as const, heapMb, what: `both at ${settings.inFlight} in flight, field expressions, n8n heap limit ${f0(heapMb)} MB` }]),
 	];

@@ -27,6 +27,7 @@ import {
 	baselineWorkflow,
 	CALLBACK_WEBHOOK_ID,
 	haiPayWorkflow,
+	mixedHaiPayWorkflow,
 	PLAIN_WEBHOOK_PATH,
 	plainWebhookWorkflow,
 	signingCode,
@@ -61,7 +62,7 @@ SETTINGS.limit = (SETTINGS.inFlight * 1000) / SETTINGS.latencyMs;
 
 const CASES: BulkCase[] = [
 	{ label: 'HaiPay node, concurrency 16', side: 'haipay', setting: 'tuned', path: 'bench-haipay-tuned' },
-	{ label: 'HaiPay node, concurrency 16, fields from input', side: 'haipay', setting: 'input', path: 'bench-haipay-input' },
+	{ label: 'one HaiPay node for every currency, concurrency 16, currency and fields from each row', side: 'haipay', setting: 'input', path: 'bench-haipay-input' },
 	{ label: 'Code + HTTP Request, batches of 16', side: 'baseline', setting: 'tuned', path: 'bench-baseline-tuned' },
 	{ label: 'HaiPay node, default', side: 'haipay', setting: 'default', path: 'bench-haipay-default' },
 	{ label: 'Code + HTTP Request, default', side: 'baseline', setting: 'default', path: 'bench-baseline-default' },
@@ -89,7 +90,7 @@ async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; con
 		for (const bulkCase of CASES.filter((c) => c.path === path)) bulkCase.workflowId = workflowId;
 	};
 	await add('haipay', 'tuned', (path) => haiPayWorkflow(path, SETTINGS.inFlight));
-	await add('haipay', 'input', (path) => haiPayWorkflow(path, SETTINGS.inFlight, 'input'));
+	await add('haipay', 'input', (path) => mixedHaiPayWorkflow(path, SETTINGS.inFlight));
 	await add('baseline', 'tuned', (path) => baselineWorkflow(path, sign, batching));
 	await add('haipay', 'default', (path) => haiPayWorkflow(path, undefined));
 	await add('baseline', 'default', (path) => baselineWorkflow(path, sign, undefined));

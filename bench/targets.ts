@@ -49,7 +49,7 @@ export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: numbe
 		const node = findRun(bulk, 'haipay', setting, rows);
 		if (!node || !base) continue;
 		const floor = settings.limit * 0.8;
-		const who = setting === 'input' ? 'HaiPay node (fields from input)' : 'HaiPay node (field expressions)';
+		const who = setting === 'input' ? 'HaiPay node (one node, currency from each row)' : 'HaiPay node (field expressions)';
 		out.push(
 			{
 				what: `${who} reaches >= 80% of the ${settings.limit} items/s limit on ${f0(rows)} rows (>= ${f0(floor)} items/s)`,

@@ -1,5 +1,6 @@
 import { WorkflowBuilder, type NodeSpec, type Parameters, type WorkflowBody } from '../dev/workflow-builder';
 import { credentialOf } from '../playground/examples';
+import { PAYOUTS_CREDENTIAL } from '../sandbox/credentials';
 import { defaultSecret } from '../sandbox';
 import { APP_IDS, PAYOUTS } from '../test/fixtures/bodies';
 
@@ -58,7 +59,27 @@ function haiPayNode(b: WorkflowBuilder, currency: 'TZS' | 'NGN', concurrency: nu
 	return b.add({ name: `Pay ${currency}`, type: 'n8n-nodes-haipay.haiPay', typeVersion: 1, parameters, credentials: credentialOf(currency) });
 }
 
-/** Rows → IF TZS → one HaiPay node per App ID (a credential holds one App ID). */
+/**
+ * Rows → one HaiPay node for every currency: the currency and every field from each row, signed with the App ID the
+ * sandbox's payouts credential holds for the row's currency.
+ */
+export function mixedHaiPayWorkflow(path: string, concurrency: number): WorkflowBody {
+	const b = new WorkflowBuilder(`bench-haipay-${path}`);
+	const hook = webhook(b, path);
+	const rows = code(b, 'Rows', ROWS_CODE);
+	const pay = b.add({
+		name: 'Pay',
+		type: 'n8n-nodes-haipay.haiPay',
+		typeVersion: 1,
+		parameters: { resource: 'payout', operation: 'create', currency: field('currency'), fieldsFrom: 'input', options: { concurrency } },
+		credentials: { haiPayApi: { ...PAYOUTS_CREDENTIAL } },
+	});
+	b.connect(hook, rows);
+	b.connect(rows, pay);
+	return b.body(`bench: one HaiPay node for every currency, concurrency ${concurrency}, currency and fields from each row`);
+}
+
+/** Rows → IF TZS → one HaiPay node per currency, each with its fields as expressions. */
 export function haiPayWorkflow(path: string, concurrency: number | undefined, fieldsFrom: FieldsFrom = 'parameters'): WorkflowBody {
 	const b = new WorkflowBuilder(`bench-haipay-${path}`);
 	const hook = webhook(b, path);
