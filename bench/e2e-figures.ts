@@ -1,6 +1,6 @@
 import type { CallbackAttempt, CallbackJob } from '../sandbox';
 import { count, type Settled } from './callbacks';
-import type { E2E_SETTINGS } from './e2e';
+import type { E2E_SETTINGS } from './e2e-settings';
 import type { EffectCounter } from './effect-counter';
 import type { InjectedFault } from './fault-proxy';
 import type { BenchStack } from './stack';

@@ -2,7 +2,7 @@ import type { BulkFigures, Setting } from './bulk';
 import type { CallbackFigures } from './callbacks';
 import { machineLine, type Machine } from './machine';
 import { refusalRow, type RefusalFigures } from './refusal';
-import type { SigningFigures } from './signing';
+import type { SigningFigures } from './signing-figures';
 import { findRun, type Settings, type Target } from './targets';
 
 /** The results tables of the single-n8n parts, and the console's summary of a run. */

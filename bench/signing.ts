@@ -7,38 +7,12 @@ import { parsePrivateKey, parsePublicKey } from '../nodes/shared/signing/keys';
 import { sign, verify } from '../nodes/shared/signing/signature';
 import { payoutBody } from '../test/fixtures/bodies';
 import { TEST_KEYS } from '../test/helpers/keys';
-import { machine, signingLines, type Machine } from './report';
+import { machine, type Machine } from './machine';
+import { signingLines } from './report';
 import { RESULTS_FILE, sectionMarkdown, writeResults } from './results-file';
+import type { SigningFigures } from './signing-figures';
 
-/**
- * The package's shipped `sign()` and `verify()` (nodes/shared/signing/signature.ts), which run the RSA work on
- * libuv's thread pool, beside `openssl speed rsa2048` on the same machine in the same run. Measured twice: one
- * operation awaited at a time (what one request costs, thread hand-off included) against openssl on one core, and
- * several in flight (what a bulk run gets from the pool) against `openssl speed -multi` on every core. RSA-2048
- * private-key operations are the limit of this CPU; the package should spend little on top of them (the canonical
- * string, SHA-256, base64, the hand-off).
- */
-
-export interface SigningFigures {
-	/** Shipped sign() and verify(), each awaited before the next starts. */
-	signPerSecond: number;
-	verifyPerSecond: number;
-	/** The same with `inFlight` operations outstanding at once, on a pool of `threadPoolSize` threads. */
-	poolSignPerSecond: number;
-	poolVerifyPerSecond: number;
-	inFlight: number;
-	threadPoolSize: number;
-	canonicalPerSecond: number;
-	/** `openssl speed rsa2048`: one process, one core. */
-	opensslSignPerSecond: number;
-	opensslVerifyPerSecond: number;
-	/** `openssl speed -multi <cores> rsa2048`: one process per core, summed by openssl. */
-	cores: number;
-	opensslMultiSignPerSecond: number;
-	opensslMultiVerifyPerSecond: number;
-	/** signPerSecond over opensslSignPerSecond. */
-	ratioToOpenssl: number;
-}
+export type { SigningFigures } from './signing-figures';
 
 const BODY = payoutBody('TZS', 'BENCH-000001', { notifyUrl: 'https://n8n.example.com/webhook/haipay' });
 

@@ -4,7 +4,9 @@ import { join, resolve } from 'path';
 import { promisify } from 'util';
 
 import { HAIPAY_CALLBACK_SCHEDULE } from './callbacks';
-import { n8nCredentials } from './credentials';
+import { n8nCredentials, type KeyPair, type PreparedState } from './credentials';
+
+export type { PreparedState } from './credentials';
 import { startSandbox, type Sandbox, type SandboxOptions } from './index';
 import { DEFAULT_APP_IDS, DEFAULT_BALANCE, defaultSecret, type MerchantConfig } from './merchants';
 
@@ -126,11 +128,6 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv = process.env):
 	return options;
 }
 
-interface KeyPair {
-	privatePem: string;
-	publicPem: string;
-}
-
 /** Loads a key pair from the state dir, or makes and saves one: a restart keeps every credential valid. */
 async function keyPair(dir: string, name: string): Promise<KeyPair> {
 	const privatePath = join(dir, `${name}.pkcs8.pem`);
@@ -146,11 +143,6 @@ async function keyPair(dir: string, name: string): Promise<KeyPair> {
 	writeFileSync(privatePath, privateKey, { mode: 0o600 });
 	writeFileSync(publicPath, publicKey);
 	return { privatePem: privateKey, publicPem: publicKey };
-}
-
-export interface PreparedState {
-	platform: KeyPair;
-	merchants: Array<MerchantConfig & { privatePem: string; publicPem: string }>;
 }
 
 export async function prepareState(stateDir: string, merchantsFile?: string): Promise<PreparedState> {

@@ -1,4 +1,4 @@
-import type { PreparedState } from './cli';
+import type { MerchantConfig } from './merchants';
 
 /**
  * The credential file `npm run sandbox` writes for `n8n import:credentials`: n8n's "HaiPay API" credential type, as
@@ -10,6 +10,17 @@ export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
 
 /** The id and name of the credential that holds one App ID per payout currency. */
 export const PAYOUTS_CREDENTIAL = { id: 'hpsandboxpayouts', name: 'HaiPay Sandbox payouts' } as const;
+
+export interface KeyPair {
+	privatePem: string;
+	publicPem: string;
+}
+
+/** The platform's keys and every merchant with its keys, as `npm run sandbox` prepares them in its state folder. */
+export interface PreparedState {
+	platform: KeyPair;
+	merchants: Array<MerchantConfig & KeyPair>;
+}
 
 type PreparedMerchant = PreparedState['merchants'][number];
 

@@ -5,7 +5,7 @@ import { CallbackDispatcher, type CallbackJob } from './callbacks';
 import { ERROR_CODES } from './constants';
 import { endpointOf } from './endpoints';
 import { checkRequest } from './endpoints/checks';
-import { fail, pick } from './endpoints/shared';
+import { fail, pick, type GatewayPort } from './endpoints/shared';
 import { FaultBox } from './faults';
 import { OrderClock } from './lifecycle';
 import type { Merchant } from './merchants';
@@ -16,19 +16,15 @@ import { gatewayTime, GatewayError, isFinal, type Order } from './orders';
 import { signBody, signBodyAsync } from './signing';
 import { loadState, StateWriter, type SavedState } from './state';
 import { Traffic } from './traffic';
-import type { GatewayConfig, Outcome, SeedOrder } from './types';
+import type { GatewayConfig, Outcome, SeedOrder, StoredFile } from './types';
 
-export interface StoredFile {
-	contentType: string;
-	name: string;
-	bytes: Buffer;
-}
+export type { StoredFile } from './types';
 
 /**
  * The business side of the sandbox, with no HTTP in it: it holds the state (orders, balances, callbacks, faults,
  * traffic, files) and hands each request to the endpoint its path names (endpoints/).
  */
-export class Gateway {
+export class Gateway implements GatewayPort {
 	readonly events = new EventEmitter();
 	readonly book: OrderBook;
 	readonly refunds: RefundBook;

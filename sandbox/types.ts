@@ -61,3 +61,10 @@ export interface SeedOrder {
 	/** Payouts only: hold amount plus fee on the balance as an applied payout does (default true). */
 	holdFunds?: boolean;
 }
+
+/** A file the gateway made (a voucher) and serves once from its own URL. */
+export interface StoredFile {
+	contentType: string;
+	name: string;
+	bytes: Buffer;
+}

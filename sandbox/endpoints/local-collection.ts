@@ -1,9 +1,8 @@
 import { emvQrCode } from '../emv';
 import { magicOf } from '../faults';
-import type { Gateway } from '../gateway';
 import type { LocalPayment, Order } from '../orders';
 import type { SchemaName } from '../schemas';
-import { fail, lostAnswer, pick, planOf, type Endpoint, type Handler } from './shared';
+import { fail, lostAnswer, pick, planOf, type Endpoint, type Handler, type GatewayPort } from './shared';
 
 /**
  * `/{ccy}/collect/apply` in local currencies (docs/haipay-facts.md): the order waits (status 0) for the payer, who
@@ -42,7 +41,7 @@ function instruments(order: Order, request: Record<string, unknown>): LocalPayme
 	};
 }
 
-function answer(gateway: Gateway, order: Order): Record<string, unknown> {
+function answer(gateway: GatewayPort, order: Order): Record<string, unknown> {
 	const data: Record<string, unknown> = { orderId: order.orderId, orderNo: order.orderNo, payUrl: gateway.cashierUrl(order) };
 	if (!WITH_INSTRUMENTS.has(order.currency)) return data;
 	return { ...data, bankCode: order.local?.bankCode ?? '', bankNo: order.local?.bankNo ?? '', qrCode: order.local?.qrCode ?? '' };

@@ -1,12 +1,11 @@
 import { KNOWN_CURRENCIES } from '../constants';
-import type { Gateway } from '../gateway';
 import type { Merchant } from '../merchants';
 import type { Order, OrderKind } from '../orders';
 import type { Outcome } from '../types';
-import type { Endpoint } from './shared';
+import type { Endpoint, GatewayPort } from './shared';
 
 /** The order a query names: by orderNo when it gives one, else by orderId; only the appId's own, of the kind asked. */
-function findOrder(gateway: Gateway, merchant: Merchant, kind: OrderKind, orderId?: string, orderNo?: string): Order | undefined {
+function findOrder(gateway: GatewayPort, merchant: Merchant, kind: OrderKind, orderId?: string, orderNo?: string): Order | undefined {
 	const order = orderNo !== undefined ? gateway.book.orders.get(orderNo) : gateway.book.findByOrderId(merchant.appId, orderId ?? '');
 	if (order && (order.appId !== merchant.appId || order.kind !== kind || (orderId !== undefined && order.orderId !== orderId))) {
 		return undefined;
@@ -14,7 +13,7 @@ function findOrder(gateway: Gateway, merchant: Merchant, kind: OrderKind, orderI
 	return order;
 }
 
-function query(gateway: Gateway, merchant: Merchant, request: Record<string, unknown>, kind: OrderKind, currency: string): Outcome {
+function query(gateway: GatewayPort, merchant: Merchant, request: Record<string, unknown>, kind: OrderKind, currency: string): Outcome {
 	const orderId = typeof request.orderId === 'string' ? request.orderId : undefined;
 	const orderNo = typeof request.orderNo === 'string' ? request.orderNo : undefined;
 	const order = findOrder(gateway, merchant, kind, orderId, orderNo);

@@ -1,12 +1,28 @@
 import type { MagicEffect } from '../faults';
-import type { Gateway } from '../gateway';
 import type { Merchant } from '../merchants';
-import type { Plan } from '../orders';
+import type { OrderBook } from '../order-book';
+import type { Order, Plan } from '../orders';
+import type { Refund, RefundBook } from '../refunds';
 import type { SchemaName } from '../schemas';
-import type { Outcome } from '../types';
+import type { GatewayConfig, Outcome, StoredFile } from '../types';
+
+/**
+ * What an endpoint uses of the gateway: its books, configuration and clock, and the steps that follow a new order
+ * or refund. The gateway implements it; endpoints depend on this and not on the gateway, which depends on them.
+ */
+export interface GatewayPort {
+	readonly book: OrderBook;
+	readonly refunds: RefundBook;
+	readonly config: GatewayConfig;
+	time(epochMs?: number): string;
+	placed(order: Order): void;
+	placedRefund(refund: Refund): void;
+	cashierUrl(order: Order): string;
+	keepFile(file: StoredFile): string;
+}
 
 /** What an endpoint does with a request that passed the checks every request goes through (see checks.ts). */
-export type Handler = (gateway: Gateway, merchant: Merchant, request: Record<string, unknown>) => Outcome | Promise<Outcome>;
+export type Handler = (gateway: GatewayPort, merchant: Merchant, request: Record<string, unknown>) => Outcome | Promise<Outcome>;
 
 /** One path of the gateway's API, and the currency an appId must have to use it (none: any). */
 export interface Endpoint {

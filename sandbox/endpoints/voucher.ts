@@ -1,13 +1,12 @@
 import { ERROR_CODES } from '../constants';
-import type { Gateway } from '../gateway';
 import type { Merchant } from '../merchants';
 import { isFinal, type Order } from '../orders';
 import type { Outcome } from '../types';
 import { voucherPdf, voucherZip, type VoucherOptions } from '../voucher';
-import { fail, type Endpoint, type Handler } from './shared';
+import { fail, type Endpoint, type Handler, type GatewayPort } from './shared';
 
 /** The orders named, once each: all must be the appId's own payouts in a final state, since only those have vouchers. */
-function finalPayouts(gateway: Gateway, merchant: Merchant, orderNos: string[]): Order[] | Outcome {
+function finalPayouts(gateway: GatewayPort, merchant: Merchant, orderNos: string[]): Order[] | Outcome {
 	const orders: Order[] = [];
 	for (const orderNo of new Set(orderNos)) {
 		const order = gateway.book.orders.get(orderNo);
@@ -33,7 +32,7 @@ interface VoucherFile {
 }
 
 /** One order gives a PDF, several a ZIP of PDFs. */
-async function voucherFile(gateway: Gateway, merchant: Merchant, orders: Order[], options: VoucherOptions): Promise<VoucherFile> {
+async function voucherFile(gateway: GatewayPort, merchant: Merchant, orders: Order[], options: VoucherOptions): Promise<VoucherFile> {
 	const pdfs: Array<{ name: string; bytes: Uint8Array }> = [];
 	for (const order of orders) {
 		const when = order.payTime || gateway.time(Date.parse(order.updatedAt));
