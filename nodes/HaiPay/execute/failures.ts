@@ -22,7 +22,7 @@ export function adviceFor(failure: ItemFailure, operation: Advised): string {
 }
 
 /**
- * Anything that is not already a ItemFailure: while preparing (an expression that cannot be resolved, say)
+ * Anything that is not already an ItemFailure: while preparing (an expression that cannot be resolved, say)
  * nothing was sent; while sending, a create's fate is unknown and a read simply failed.
  */
 export function failureOf(error: unknown, phase: 'prepare' | 'send', kind: CallKind): ItemFailure {

@@ -27,7 +27,7 @@ export interface Prepared {
  * refunds by the refund query. Never by sending the create again.
  */
 export interface Settlement {
-	/** What HaiPay's proven answer says of the create; throws a ItemFailure when no proven answer came. */
+	/** What HaiPay's proven answer says of the create; throws an ItemFailure when no proven answer came. */
 	lookup(ctx: GatewayContext, signer: HaiPaySettings, prepared: Prepared, call: Omit<CallOptions, 'kind' | 'acceptFile'>): Promise<LookupResult>;
 	/** Why what HaiPay shows under this create's ID was made by another request (another amount, another payment), or undefined. */
 	otherRequest(data: IDataObject, prepared: Prepared): string | undefined;
@@ -61,7 +61,7 @@ export interface Operation {
 	uniqueFields?: readonly string[];
 	/** Advice on a failed item where it differs from a create's or a read's (a refund's speaks of its Refund ID). */
 	advice?: Partial<Record<FailureKind, string>>;
-	/** Throws a ItemFailure of kind `invalid` when the item breaks a rule. */
+	/** Throws an ItemFailure of kind `invalid` when the item breaks a rule. */
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Prepared;
 	/**
 	 * Why an answer that HaiPay signed as a success is still not proof for this request (it names another order,

@@ -72,7 +72,7 @@ export function unproven(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IData
 }
 
 /**
- * Queries one order and proves the answer is about it. Throws a ItemFailure when no proven answer came:
+ * Queries one order and proves the answer is about it. Throws an ItemFailure when no proven answer came:
  * `untrusted` for an answer not signed by HaiPay or not about this order, `unavailable` after the read's retries.
  */
 export async function lookupOrder(
@@ -85,19 +85,34 @@ export async function lookupOrder(
 		...(ref.orderId !== undefined ? { orderId: ref.orderId } : {}),
 		...(ref.orderNo !== undefined ? { orderNo: ref.orderNo } : {}),
 	};
-	const answer = await callGateway(ctx, queryPath(ref.kind, ref.currency), body, settings, { ...options, kind: 'read' });
-	if (answer.type !== 'data') {
-		throw new ItemFailure('untrusted', 'HaiPay answered the order query without a data object', {});
-	}
-	if (answer.verification !== 'verified') {
-		throw new ItemFailure('untrusted', UNSIGNED_LOOKUP, {});
-	}
-	const why = unproven(ref, answer.data);
-	if (why !== undefined) throw new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
-	if (isNotFound(answer.data)) return { found: false, errorMsg: text(answer.data.errorMsg) };
-	return { found: true, data: answer.data };
+	const data = await provenData(ctx, { path: queryPath(ref.kind, ref.currency), body, what: 'order' }, settings, options, (answer) => unproven(ref, answer));
+	if (isNotFound(data)) return { found: false, errorMsg: text(data.errorMsg) };
+	return { found: true, data };
 }
 
 /** Why a lookup without the HaiPay public key proves nothing. */
-export const UNSIGNED_LOOKUP =
-	"HaiPay's answer to the order query is not signed (the credential has no HaiPay public key), so it proves nothing about the order";
+export const UNSIGNED_LOOKUP = unsignedLookup('order');
+
+function unsignedLookup(what: string): string {
+	return `HaiPay's answer to the ${what} query is not signed (the credential has no HaiPay public key), so it proves nothing about the ${what}`;
+}
+
+/**
+ * One query sent as a read, and the answer's data once it proves itself: a data object, signed by HaiPay, that
+ * `unprovenBy` finds about what was asked. Throws an ItemFailure otherwise: `untrusted` for an answer that is not
+ * such, `unavailable` after the read's retries, `rejected` for HaiPay's refusal.
+ */
+export async function provenData(
+	ctx: GatewayContext,
+	query: { path: string; body: IDataObject; what: string },
+	settings: HaiPaySettings,
+	options: Omit<CallOptions, 'kind' | 'acceptFile'>,
+	unprovenBy: (data: IDataObject) => string | undefined,
+): Promise<IDataObject> {
+	const answer = await callGateway(ctx, query.path, query.body, settings, { ...options, kind: 'read' });
+	if (answer.type !== 'data') throw new ItemFailure('untrusted', `HaiPay answered the ${query.what} query without a data object`, {});
+	if (answer.verification !== 'verified') throw new ItemFailure('untrusted', unsignedLookup(query.what), {});
+	const why = unprovenBy(answer.data);
+	if (why !== undefined) throw new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
+	return answer.data;
+}

@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { REFUND_QUERY_PATH } from '../contract/paths';
 import type { HaiPaySettings } from '../signing/credential';
-import { ItemFailure, gatewayText } from './outcome';
-import { callGateway, type CallOptions, type GatewayContext } from './request';
+import { gatewayText } from './outcome';
+import { provenData } from './lookup';
+import type { CallOptions, GatewayContext } from './request';
 
 /**
  * A card refund asked about (docs/haipay-facts.md, "Card refunds"): by the merchant's refund ID (`orderId`), by
@@ -51,7 +52,7 @@ export function unprovenRefund(ref: RefundRef, data: IDataObject): string | unde
 }
 
 /**
- * Queries one refund (`/usd/refund/refundQuery`) and proves the answer shows it. Throws a ItemFailure when no
+ * Queries one refund (`/usd/refund/refundQuery`) and proves the answer shows it. Throws an ItemFailure when no
  * proven answer came: `untrusted` for an answer not signed by HaiPay or not showing this refund, `unavailable` after
  * the read's retries, `rejected` for HaiPay's refusal.
  */
@@ -65,16 +66,5 @@ export async function lookupRefund(
 		...(ref.orderId !== undefined ? { orderId: ref.orderId } : {}),
 		...(ref.refundNo !== undefined ? { refundNo: ref.refundNo } : {}),
 	};
-	const answer = await callGateway(ctx, REFUND_QUERY_PATH, body, settings, { ...options, kind: 'read' });
-	if (answer.type !== 'data') throw new ItemFailure('untrusted', 'HaiPay answered the refund query without a data object', {});
-	if (answer.verification !== 'verified') {
-		throw new ItemFailure(
-			'untrusted',
-			"HaiPay's answer to the refund query is not signed (the credential has no HaiPay public key), so it proves nothing about the refund",
-			{},
-		);
-	}
-	const why = unprovenRefund(ref, answer.data);
-	if (why !== undefined) throw new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
-	return answer.data;
+	return await provenData(ctx, { path: REFUND_QUERY_PATH, body, what: 'refund' }, settings, options, (data) => unprovenRefund(ref, data));
 }

@@ -1,5 +1,15 @@
 import { MIT_APPLY_PATH } from '../paths';
-import { body, email, notifyUrl, orderId, partnerUserId, phone, subject, isIpAddress } from './common';
+import {
+	body,
+	email,
+	firstLastName,
+	isIpAddress,
+	notifyUrl,
+	orderId,
+	partnerUserId,
+	phone,
+	subject,
+} from './common';
 import type { RequestRules } from './types';
 
 /** USD collection in MIT mode (docs/contract.md §4.3): a card payment now, and later charges with the saved `tokenID`. */
@@ -30,16 +40,7 @@ export const MIT_RULES: RequestRules = {
 			description: 'Payment channel code (for example the card scheme: VISA or MASTER), as enabled for your merchant account',
 			placeholder: 'VISA',
 		},
-		{
-			name: 'name',
-			displayName: 'Name',
-			required: true,
-			pattern: /^\S+(?: \S+)+$/,
-			patternText: "'firstName lastName' separated by a space",
-			maxLength: 100,
-			description: "Payer's real name: 'firstName lastName' separated by a space",
-			placeholder: 'John Smith',
-		},
+		firstLastName('John Smith'),
 		phone(true, "Payer's real phone number"),
 		email(true),
 		{

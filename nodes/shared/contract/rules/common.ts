@@ -136,3 +136,17 @@ export function accountType(required: boolean, description: string): FieldRule {
 export function accountNo(required: boolean, description: string): FieldRule {
 	return { name: 'accountNo', displayName: 'Account Number', required, description };
 }
+
+/** The payer's real name as 'firstName lastName', as the USD card and the BDT collection pages ask. */
+export function firstLastName(placeholder: string): FieldRule {
+	return {
+		name: 'name',
+		displayName: 'Name',
+		required: true,
+		pattern: /^\S+(?: \S+)+$/,
+		patternText: "'firstName lastName' separated by a space",
+		maxLength: 100,
+		description: "Payer's real name: 'firstName lastName' separated by a space",
+		placeholder,
+	};
+}

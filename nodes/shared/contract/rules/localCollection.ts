@@ -1,5 +1,5 @@
 import { collectApplyPath } from '../paths';
-import { body, email, notifyUrl, orderId, partnerUserId, phone, subject } from './common';
+import { body, email, firstLastName, notifyUrl, orderId, partnerUserId, phone, subject } from './common';
 import type { AmountRule, FieldRule, RequestRules } from './types';
 
 /*
@@ -154,16 +154,7 @@ const BDT: RequestRules = {
 	additionalProperties: true,
 	fields: [
 		orderId(),
-		{
-			name: 'name',
-			displayName: 'Name',
-			required: true,
-			pattern: /^\S+(?: \S+)+$/,
-			patternText: "'firstName lastName' separated by a space",
-			maxLength: 100,
-			description: "Payer's real name: 'firstName lastName' separated by a space",
-			placeholder: 'Rahim Uddin',
-		},
+		firstLastName('Rahim Uddin'),
 		phone(true, "Payer's valid phone number"),
 		email(true),
 		amount({ maxDecimals: 2, exactDecimals: 2, unit: 'BDT' }, 'Amount in BDT with exactly two decimals and no commas, e.g. 500.00', '500.00'),
