@@ -47,7 +47,7 @@ export interface BulkCase {
 }
 
 /** The nodes that send the requests, by the names bench/workflows.ts gives them. */
-const SENDING_NODES = ['Pay TZS', 'Pay NGN', 'Post'];
+const SENDING_NODES = ['Pay TZS', 'Pay NGN', 'Pay', 'Post'];
 
 let runSeq = 0;
 

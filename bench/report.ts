@@ -3,7 +3,7 @@ import type { CallbackFigures } from './callbacks';
 import { machineLine, type Machine } from './machine';
 import { refusalRow, type RefusalFigures } from './refusal';
 import type { SigningFigures } from './signing-figures';
-import { findRun, type Settings, type Target } from './targets';
+import { findRun, limitOf, type Settings, type Target } from './targets';
 
 /** The results tables of the single-n8n parts, and the console's summary of a run. */
 
@@ -55,7 +55,7 @@ function timeByNode(bulk: BulkFigures[], settings: Settings): string[] {
 			.filter(([, seconds]) => seconds >= 0.05)
 			.map(([name, seconds]) => `${name} ${f1(seconds)}`)
 			.join(', ');
-		const sending = b.sendingItemsPerSecond > 0 ? `${f1(b.sendingItemsPerSecond)} (${f0((b.sendingItemsPerSecond / settings.limit) * 100)}%)` : '';
+		const sending = b.sendingItemsPerSecond > 0 ? `${f1(b.sendingItemsPerSecond)} (${f0((b.sendingItemsPerSecond / limitOf(b.setting, settings)) * 100)}%)` : '';
 		lines.push(`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${nodes} | ${sending} |`);
 	}
 	return lines;
@@ -100,14 +100,14 @@ export interface ReportInput {
 export function bulkLines(settings: Settings, bulk: BulkFigures[], m: Machine): string[] {
 	const lines: string[] = [];
 	lines.push(
-		`Bulk payouts: valid TZS and NGN rows (half each) made by the same Code node, driven through a Webhook on a running n8n; the sandbox adds ${settings.latencyMs} ms to every request, so ${settings.inFlight} in flight allow at most ${settings.limit} items/s. CPU is utime+stime of n8n's process tree (main + task runner) from the request until n8n is idle again (the execution saved), per row; RSS is polled every 100 ms.`,
+		`Bulk payouts: valid TZS and NGN rows (half each) made by the same Code node, driven through a Webhook on a running n8n; the sandbox adds ${settings.latencyMs} ms to every request, so ${settings.inFlight} in flight allow at most ${settings.limit} items/s for each App ID that sends at once (the % of limit of one node for every currency is of twice that: it keeps ${settings.inFlight} in flight for each of the two). CPU is utime+stime of n8n's process tree (main + task runner) from the request until n8n is idle again (the execution saved), per row; RSS is polled every 100 ms.`,
 		'',
 		'| rows | workflow | max in flight | wall s | items/s | % of limit | CPU ms/item (main + runner) | peak RSS MB main / runner | RSS growth MB main |',
 		'|---:|---|---:|---:|---:|---:|---|---|---:|',
 	);
 	for (const b of bulk) {
 		lines.push(
-			`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${b.maxInFlight} | ${f1(b.wallSeconds)} | ${f1(b.itemsPerSecond)} | ${f0((b.itemsPerSecond / settings.limit) * 100)}% | ${f2(b.cpuMsPerItem)} (${f2(b.cpuMsPerItemByRole.main)} + ${f2(b.cpuMsPerItemByRole.runner)}) | ${f0(b.peakRssMb.main)} / ${f0(b.peakRssMb.runner)} | +${f0(b.rssGrowthMb.main)} |`,
+			`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${b.maxInFlight} | ${f1(b.wallSeconds)} | ${f1(b.itemsPerSecond)} | ${f0((b.itemsPerSecond / limitOf(b.setting, settings)) * 100)}% | ${f2(b.cpuMsPerItem)} (${f2(b.cpuMsPerItemByRole.main)} + ${f2(b.cpuMsPerItemByRole.runner)}) | ${f0(b.peakRssMb.main)} / ${f0(b.peakRssMb.runner)} | +${f0(b.rssGrowthMb.main)} |`,
 		);
 	}
 	lines.push(
