@@ -216,7 +216,7 @@ function sections(parts: Part[], measured: Measured, host: Machine, date: string
 	});
 	const out: Section[] = [];
 	if (parts.includes('bulk')) out.push(section('bulk', 'Bulk payouts', bulkLines(SETTINGS, measured.bulk, host), bulkTargets(measured.bulk, SETTINGS, rows)));
-	if (parts.includes('callbacks')) out.push(section('callbacks', 'Callbacks', callbackLines({ settings: SETTINGS, ...measured }), callbackTargets(measured.callbacks, measured.refusal)));
+	if (parts.includes('callbacks')) out.push(section('callbacks', 'Callbacks', callbackLines({ settings: SETTINGS, ...measured }), callbackTargets(measured.callbacks, measured.refusal, measured.plainWebhook)));
 	if (parts.includes('e2e')) out.push(section('e2e', "A bulk payout's callbacks, end to end", measured.e2e ? e2eLines(measured.e2e) : [], measured.e2e ? [e2eTarget(measured.e2e)] : []));
 	if (parts.includes('signing') && measured.signing) out.push(section('signing', 'Signing', signingLines(measured.signing), []));
 	if (parts.includes('queue')) {

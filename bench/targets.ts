@@ -95,7 +95,10 @@ export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: numbe
 }
 
 /** The targets of the callbacks section: the refusal cost, and the distinct and forged callbacks. */
-export function callbackTargets(callbacks: CallbackFigures | undefined, refusal?: RefusalFigures): Target[] {
+/** The issue's goal for a callback's cost: CPU per callback against n8n's Webhook node in the same run. */
+export const CALLBACK_CPU_GOAL = 1.5;
+
+export function callbackTargets(callbacks: CallbackFigures | undefined, refusal?: RefusalFigures, plainWebhook?: CallbackFigures): Target[] {
 	const out: Target[] = [];
 	if (refusal) {
 		out.push({
@@ -123,5 +126,13 @@ export function callbackTargets(callbacks: CallbackFigures | undefined, refusal?
 			pass: forged.refused === forged.sent && forged.executions === 0,
 		},
 	);
+	if (plainWebhook) {
+		const ratio = genuine.cpuMsPerCallback / plainWebhook.genuine.cpuMsPerCallback;
+		out.push({
+			what: `callbacks: CPU per callback <= ${CALLBACK_CPU_GOAL}x n8n's Webhook node's, in the same run`,
+			measured: `${f0(genuine.cpuMsPerCallback)} vs ${f0(plainWebhook.genuine.cpuMsPerCallback)} ms (${f2(ratio)}x)`,
+			pass: ratio <= CALLBACK_CPU_GOAL,
+		});
+	}
 	return out;
 }
