@@ -5,8 +5,8 @@ import { credentialOf, haiPay, mixedPayoutParameters, PAYOUTS_CREDENTIAL } from 
 import { EXAMPLES, N8N_PORT } from './lib/paths';
 import { MONTH_END_COLUMNS, MONTH_END_ROWS, MONTH_END_SHEET, monthEndPayouts } from './month-end';
 import { sheetFile, sheetRows } from './lib/sheet';
+import { WorkflowBuilder, type NodeSpec, type Parameters, type WorkflowFile } from '../dev/workflow-builder';
 import {
-	Builder,
 	condition,
 	conditions,
 	csvFromFile,
@@ -19,12 +19,8 @@ import {
 	stickyNote,
 	switchNode,
 	writeFile,
-	type Parameters,
-	type Workflow,
-	type WorkflowNode,
-} from './lib/workflow';
+} from './lib/base-nodes';
 
-export type { Parameters, Workflow, WorkflowNode } from './lib/workflow';
 export { credentialOf, PAYOUTS_CREDENTIAL, SANDBOX_APP_IDS } from './lib/haipay-nodes';
 
 /**
@@ -92,8 +88,8 @@ const HAIPAY_TRIGGER = 'n8n-nodes-haipay.haiPayTrigger';
 
 // ---- 1. bulk payouts -----------------------------------------------------------------------------------
 
-export function bulkPayouts(): Workflow {
-	const b = new Builder(WORKFLOW_IDS.bulkPayouts);
+export function bulkPayouts(): WorkflowFile {
+	const b = new WorkflowBuilder(WORKFLOW_IDS.bulkPayouts);
 	b.add(
 		stickyNote(
 			'About',
@@ -150,13 +146,13 @@ export function bulkPayouts(): Workflow {
 	const write = b.add(writeFile('Write payout-results.csv', `${FILES}/payout-results.csv`, [1340, 0]));
 	b.connect(results, file);
 	b.connect(file, write);
-	return b.workflow('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV of mixed currencies with one HaiPay node and writes each row back with its outcome and orderNo.');
+	return b.file('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV of mixed currencies with one HaiPay node and writes each row back with its outcome and orderNo.');
 }
 
 // ---- 2. callbacks --------------------------------------------------------------------------------------
 
-export function callbacks(): Workflow {
-	const b = new Builder(WORKFLOW_IDS.callbacks);
+export function callbacks(): WorkflowFile {
+	const b = new WorkflowBuilder(WORKFLOW_IDS.callbacks);
 	b.add(
 		stickyNote(
 			'About',
@@ -256,13 +252,13 @@ export function callbacks(): Workflow {
 	for (const node of [paid, failed, other]) b.connect(node, text);
 	const append = b.add(writeFile('Append to callbacks.jsonl', `${FILES}/callbacks.jsonl`, [1040, 0], true));
 	b.connect(text, append);
-	return b.workflow('HaiPay example: callbacks', 'Receives signed results of every payout currency at one trigger, routes them by status, records them and stores MIT card tokens.');
+	return b.file('HaiPay example: callbacks', 'Receives signed results of every payout currency at one trigger, routes them by status, records them and stores MIT card tokens.');
 }
 
 // ---- 3. reconciliation ---------------------------------------------------------------------------------
 
-export function reconciliation(): Workflow {
-	const b = new Builder(WORKFLOW_IDS.reconciliation);
+export function reconciliation(): WorkflowFile {
+	const b = new WorkflowBuilder(WORKFLOW_IDS.reconciliation);
 	b.add(
 		stickyNote(
 			'About',
@@ -344,7 +340,7 @@ export function reconciliation(): Workflow {
 	b.connect(final, voucher, 0);
 	const save = b.add(writeFile('Save voucher', `={{ '${FILES}/vouchers/' + $binary.data.fileName }}`, [1560, 160]));
 	b.connect(voucher, save);
-	return b.workflow('HaiPay example: reconciliation', 'Queries every sent payout whose result is not known yet and downloads the vouchers of the final ones.');
+	return b.file('HaiPay example: reconciliation', 'Queries every sent payout whose result is not known yet and downloads the vouchers of the final ones.');
 }
 
 // ---- 4. USD MIT collection -----------------------------------------------------------------------------
@@ -358,8 +354,8 @@ export const MIT_CUSTOMER = {
 	amount: '25.00',
 };
 
-export function mitCollection(): Workflow {
-	const b = new Builder(WORKFLOW_IDS.mitCollection);
+export function mitCollection(): WorkflowFile {
+	const b = new WorkflowBuilder(WORKFLOW_IDS.mitCollection);
 	b.add(
 		stickyNote(
 			'About',
@@ -461,7 +457,7 @@ export function mitCollection(): Workflow {
 		),
 	);
 	b.connect(first, payPage);
-	return b.workflow('HaiPay example: USD card collection (MIT)', 'First charge returns a payment page; later charges use the stored card token.');
+	return b.file('HaiPay example: USD card collection (MIT)', 'First charge returns a payment page; later charges use the stored card token.');
 }
 
 // ---- 5. exactly-once business steps ----------------------------------------------------------------
@@ -472,7 +468,7 @@ export const EXACTLY_ONCE_WEBHOOK_ID = 'haipay-exactly-once-tzs';
 /** The business step's URL in the example: a placeholder for the merchant's own system. */
 export const BUSINESS_STEP_URL = 'https://erp.example.com/haipay/payment-result';
 
-function postgres(name: string, query: string, position: [number, number], replacement?: string): Omit<WorkflowNode, 'id'> {
+function postgres(name: string, query: string, position: [number, number], replacement?: string): NodeSpec {
 	return {
 		name,
 		type: 'n8n-nodes-base.postgres',
@@ -483,8 +479,8 @@ function postgres(name: string, query: string, position: [number, number], repla
 	};
 }
 
-export function exactlyOnce(): Workflow {
-	const b = new Builder(WORKFLOW_IDS.exactlyOnce);
+export function exactlyOnce(): WorkflowFile {
+	const b = new WorkflowBuilder(WORKFLOW_IDS.exactlyOnce);
 	b.add(
 		stickyNote(
 			'About',
@@ -547,13 +543,13 @@ export function exactlyOnce(): Workflow {
 	b.connect(first, step, 0);
 	b.connect(step, done);
 	b.connect(first, repeat, 1);
-	return b.workflow(
+	return b.file(
 		'HaiPay example: exactly-once callbacks',
 		"Claims each result's dedupKey in PostgreSQL and runs the business step only for the first claim, whichever webhook processor took it.",
 	);
 }
 
-export function allExamples(): Array<{ file: string; workflow: Workflow }> {
+export function allExamples(): Array<{ file: string; workflow: WorkflowFile }> {
 	return [
 		{ file: '1-bulk-payouts.json', workflow: bulkPayouts() },
 		{ file: '2-callbacks.json', workflow: callbacks() },
