@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { EXACTLY_ONCE_DATABASE, EXACTLY_ONCE_TABLE_SQL, POSTGRES_CREDENTIAL } from '../examples';
+import type { Service } from './daemon';
 import { ensureN8n } from './install';
 import { assertPortFree, examplesFor, prepareFiles, provision } from './instance';
 import { installPackage, startN8nServer, type N8nOptions, type N8nServer } from './n8n';
 import { startBalancer, type Balancer } from './queue-balancer';
-import { ensureQueueServices, psqlRows, startPostgres, startRedis, type Connection, type Service } from './queue-services';
+import { ensureQueueServices, psqlRows, startPostgres, startRedis, type Connection } from './queue-services';
 import { N8nRest } from './rest';
 
 /**
