@@ -185,6 +185,13 @@ export function psqlRows(connection: Connection, sql: string, database = connect
 	return { status: result.status ?? 1, rows, stderr: result.stderr ?? '' };
 }
 
+/** The rows of one SQL statement, or an error naming it. */
+export function sqlRows(connection: Connection, statement: string, database?: string): string[][] {
+	const result = psqlRows(connection, statement, database);
+	if (result.status !== 0) throw new Error(`SQL failed: ${result.stderr}\n${statement}`);
+	return result.rows;
+}
+
 async function ensureDatabase(options: PostgresOptions): Promise<void> {
 	const psql = (database: string, sql: string) => {
 		const result = psqlRows(options, sql, database);
