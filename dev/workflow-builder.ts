@@ -2,8 +2,8 @@ import { createHash } from 'crypto';
 
 /**
  * n8n workflow JSON written as code: the one builder of the benchmark's and queue tests' workflows (bench/) and of
- * the example workflows a person imports (playground/examples.ts). Node ids derive from the workflow's id and the
- * node's name, so a workflow built twice is the same text.
+ * the example workflows a person imports (playground/examples.ts, with its node makers in playground/lib/). Node ids
+ * derive from the workflow's id and the node's name, so a workflow built twice is the same text.
  */
 
 export type Parameters = Record<string, unknown>;

@@ -1,5 +1,6 @@
+import { WorkflowBuilder, type NodeSpec, type Parameters, type WorkflowFile } from '../dev/workflow-builder';
+import { condition, conditions, ifNode, merge, setFields, stickyNote } from './lib/base-nodes';
 import { haiPay, mixedPayoutParameters } from './lib/haipay-nodes';
-import { Builder, condition, conditions, ifNode, merge, setFields, stickyNote, type Parameters, type Workflow, type WorkflowNode } from './lib/workflow';
 
 /**
  * Example 6, month-end payouts: the finance person uploads the month's XLSX sheet in an n8n form, sees the totals
@@ -60,7 +61,7 @@ export const MONTH_END_ROWS: readonly MonthEndRow[] = [
 /** Version 2.3 of n8n's Form Trigger and Form: the newest that both n8n 1.x and 2.x have. */
 const FORM_VERSION = 2.3;
 
-function formTrigger(name: string, position: [number, number]): Omit<WorkflowNode, 'id'> {
+function formTrigger(name: string, position: [number, number]): NodeSpec {
 	return {
 		name,
 		type: 'n8n-nodes-base.formTrigger',
@@ -76,11 +77,11 @@ function formTrigger(name: string, position: [number, number]): Omit<WorkflowNod
 	};
 }
 
-function formPage(name: string, fields: Parameters[], options: Parameters, position: [number, number]): Omit<WorkflowNode, 'id'> {
+function formPage(name: string, fields: Parameters[], options: Parameters, position: [number, number]): NodeSpec {
 	return { name, type: 'n8n-nodes-base.form', typeVersion: FORM_VERSION, position, parameters: { operation: 'page', formFields: { values: fields }, options } };
 }
 
-function formEnding(name: string, parameters: Parameters, position: [number, number]): Omit<WorkflowNode, 'id'> {
+function formEnding(name: string, parameters: Parameters, position: [number, number]): NodeSpec {
 	return { name, type: 'n8n-nodes-base.form', typeVersion: FORM_VERSION, position, parameters: { operation: 'completion', ...parameters, options: {} } };
 }
 
@@ -99,7 +100,7 @@ const TOTALS_HTML = [
 
 // ---- 6. month-end payouts -------------------------------------------------------------------------------
 
-function about(b: Builder): void {
+function about(b: WorkflowBuilder): void {
 	b.add(
 		stickyNote(
 			'About',
@@ -120,8 +121,8 @@ function about(b: Builder): void {
 	);
 }
 
-export function monthEndPayouts(): Workflow {
-	const b = new Builder(MONTH_END_WORKFLOW_ID);
+export function monthEndPayouts(): WorkflowFile {
+	const b = new WorkflowBuilder(MONTH_END_WORKFLOW_ID);
 	about(b);
 	const upload = b.add(formTrigger('Upload the sheet', [-200, 0]));
 	const rows = b.add({
@@ -169,11 +170,11 @@ export function monthEndPayouts(): Workflow {
 	b.connect(approved, chosen, 0, 1);
 	b.connect(approved, rejected, 1);
 	payAndReturn(b, chosen);
-	return b.workflow('HaiPay example: month-end payouts, approved in the browser', 'Checks an uploaded XLSX, shows the totals per currency for approval, pays every currency with one HaiPay node and returns the results as XLSX.');
+	return b.file('HaiPay example: month-end payouts, approved in the browser', 'Checks an uploaded XLSX, shows the totals per currency for approval, pays every currency with one HaiPay node and returns the results as XLSX.');
 }
 
 /** Pays the approved rows with one HaiPay node and hands the approver the results file, one row per sheet row. */
-function payAndReturn(b: Builder, chosen: string): void {
+function payAndReturn(b: WorkflowBuilder, chosen: string): void {
 	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [1340, 0], { onError: 'continueRegularOutput' }));
 	const source = "$('Approved rows').item.json";
 	const result = b.add(

@@ -1,9 +1,11 @@
+import type { NodeSpec, Parameters, WorkflowNode } from '../../dev/workflow-builder';
 import { PAYOUTS_CREDENTIAL as SANDBOX_PAYOUTS_CREDENTIAL } from '../../sandbox/credentials';
-import { row, type Parameters, type WorkflowNode } from './workflow';
+import { row } from './base-nodes';
 
 /** The HaiPay nodes of the example workflows, with the credentials the playground's sandbox writes. */
 
 const HAIPAY = 'n8n-nodes-haipay.haiPay';
+const HAIPAY_TRIGGER = 'n8n-nodes-haipay.haiPayTrigger';
 
 /** The sandbox's default App IDs; `npm run sandbox` and the playground make one credential per App ID. */
 export const SANDBOX_APP_IDS: Record<string, number> = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006 };
@@ -24,8 +26,8 @@ export function haiPay(
 	currency: string,
 	parameters: Parameters,
 	position: [number, number],
-	extra: Partial<WorkflowNode> = {},
-): Omit<WorkflowNode, 'id'> {
+	extra: Partial<NodeSpec> = {},
+): NodeSpec {
 	return {
 		name,
 		type: HAIPAY,
@@ -35,6 +37,17 @@ export function haiPay(
 		credentials: currency === 'payouts' ? PAYOUTS_CREDENTIAL : credentialOf(currency),
 		...extra,
 	};
+}
+
+/** A HaiPay Trigger listening at `/webhook/<webhookId>/webhook`, checking callbacks with `credentials`. */
+export function haiPayTrigger(
+	name: string,
+	webhookId: string,
+	parameters: Parameters,
+	credentials: WorkflowNode['credentials'],
+	position: [number, number],
+): NodeSpec {
+	return { name, type: HAIPAY_TRIGGER, typeVersion: 1.1, position, webhookId, parameters, credentials };
 }
 
 /**

@@ -1,24 +1,15 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'child_process';
-import { chownSync, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
-import { connect } from 'net';
+import { execFileSync, spawnSync } from 'child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { killGroup, tailOf } from './n8n';
+import { daemon, waitForPort, type Service } from './daemon';
 
 /**
  * PostgreSQL and Redis for n8n's queue mode, from Debian's packages, run from a data folder by this process: no
  * system service, nothing outside the folder. PostgreSQL refuses to run as root, so when this runs as root it runs
  * the server as the `postgres` user the Debian package creates, and hands that user its data folder.
  */
-
-export interface Service {
-	name: string;
-	pid: number;
-	port: number;
-	logFile: string;
-	stop(): Promise<void>;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,8 +41,14 @@ export function ensureQueueServices(log: (line: string) => void): void {
 	if (!postgresBinDir() || !hasRedis()) throw new Error(`apt-get installed ${missing.join(' and ')}, but they cannot be found`);
 }
 
-/** The user that runs PostgreSQL: this one, or `postgres` when this is root. */
-function postgresUser(): { uid: number; gid: number; wrap: (command: string, args: string[]) => [string, string[]] } | undefined {
+interface PostgresUser {
+	uid: number;
+	gid: number;
+	wrap: (command: string, args: string[]) => [string, string[]];
+}
+
+/** Who runs PostgreSQL when it is not this user: `postgres`, when this is root. */
+function postgresUser(): PostgresUser | undefined {
 	if (process.getuid?.() !== 0) return undefined;
 	const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
 	const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
@@ -63,63 +60,9 @@ function postgresUser(): { uid: number; gid: number; wrap: (command: string, arg
 	};
 }
 
-function portOpen(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const socket = connect({ port, host: '127.0.0.1' });
-		socket.once('connect', () => {
-			socket.destroy();
-			resolve(true);
-		});
-		socket.once('error', () => resolve(false));
-	});
-}
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/** Spawns a server in its own process group with its output in a log file, and stops the whole group later. */
-function daemon(name: string, port: number, command: string, args: string[], logFile: string, stopSignal: NodeJS.Signals): { child: ChildProcess; service: Service; exited: () => string | undefined } {
-	const log = createWriteStream(logFile, { flags: 'a' });
-	const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	child.stdout?.pipe(log);
-	child.stderr?.pipe(log);
-	let exited: string | undefined;
-	child.on('exit', (code, signal) => (exited = signal ?? `exit ${code}`));
-	child.on('error', (error) => (exited = error.message));
-	const pid = child.pid ?? -1;
-	const service: Service = {
-		name,
-		pid,
-		port,
-		logFile,
-		stop: async () => {
-			if (exited !== undefined || !alive(pid)) return;
-			killGroup(child, stopSignal);
-			for (let waited = 0; waited < 20_000 && exited === undefined; waited += 100) await sleep(100);
-			if (exited === undefined) killGroup(child, 'SIGKILL');
-			for (let waited = 0; waited < 5_000 && exited === undefined; waited += 100) await sleep(100);
-		},
-	};
-	return { child, service, exited: () => exited };
-}
-
-async function waitForPort(what: { service: Service; exited: () => string | undefined }, timeoutMs = 60_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await portOpen(what.service.port))) {
-		const exited = what.exited();
-		if (exited !== undefined) throw new Error(`${what.service.name} stopped while starting (${exited}); see ${what.service.logFile}:\n${tailOf(what.service.logFile)}`);
-		if (Date.now() > deadline) {
-			await what.service.stop();
-			throw new Error(`${what.service.name} did not listen on ${what.service.port} within ${timeoutMs / 1000} s; see ${what.service.logFile}`);
-		}
-		await sleep(200);
-	}
+/** A command as the user that runs PostgreSQL. */
+function asPostgresUser(user: PostgresUser | undefined, command: string, args: string[]): [string, string[]] {
+	return user ? user.wrap(command, args) : [command, args];
 }
 
 export interface PostgresOptions extends Connection {
@@ -135,57 +78,56 @@ function reachable(dir: string, uid: number, gid: number): boolean {
 	return spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', 'test', '-w', dir], { stdio: 'ignore' }).status === 0;
 }
 
-/**
- * Runs PostgreSQL on 127.0.0.1:`port` (no Unix socket), with password authentication for `user`, and makes the
- * database when missing. Durability settings are off: this is a local stack whose data can be made again.
- */
-export async function startPostgres(options: PostgresOptions, log: (line: string) => void): Promise<Service & { dataDir: string }> {
-	const bin = postgresBinDir();
-	if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
-	const runAs = postgresUser();
-	let dataDir = options.dataDir;
-	const parent = join(dataDir, '..');
+/** The data folder: `options.dataDir`, or one in the temp folder when the postgres user cannot enter its parent. */
+function postgresDataDir(options: PostgresOptions, user: PostgresUser | undefined, log: (line: string) => void): string {
+	const parent = join(options.dataDir, '..');
 	mkdirSync(parent, { recursive: true });
-	if (runAs && !reachable(parent, runAs.uid, runAs.gid)) {
-		chownSync(parent, runAs.uid, runAs.gid);
-		if (!reachable(parent, runAs.uid, runAs.gid)) {
+	if (user && !reachable(parent, user.uid, user.gid)) {
+		chownSync(parent, user.uid, user.gid);
+		if (!reachable(parent, user.uid, user.gid)) {
 			// A folder above is closed to other users: keep the data where the postgres user can write.
-			dataDir = join(tmpdir(), `haipay-queue-postgres-${options.port}`);
+			const dataDir = join(tmpdir(), `haipay-queue-postgres-${options.port}`);
 			log(`  the postgres user cannot enter ${parent}; its data goes to ${dataDir}`);
+			return dataDir;
 		}
 	}
-	const run = (command: string, args: string[]): [string, string[]] => (runAs ? runAs.wrap(command, args) : [command, args]);
-	if (options.fresh) rmSync(dataDir, { recursive: true, force: true });
-	if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-		rmSync(dataDir, { recursive: true, force: true });
-		mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-		const pwfile = join(dataDir, '..', `.pgpass-init-${options.port}`);
-		writeFileSync(pwfile, `${options.password}\n`, { mode: 0o600 });
-		if (runAs) {
-			chownSync(dataDir, runAs.uid, runAs.gid);
-			chownSync(pwfile, runAs.uid, runAs.gid);
-		}
-		log(`  initdb ${dataDir}`);
-		const [command, args] = run(join(bin, 'initdb'), [
-			'-D',
-			dataDir,
-			'-U',
-			options.user,
-			`--pwfile=${pwfile}`,
-			'--auth=scram-sha-256',
-			'-E',
-			'UTF8',
-			'--no-locale',
-		]);
-		const result = spawnSync(command, args, { encoding: 'utf8' });
-		rmSync(pwfile, { force: true });
-		if (result.status !== 0) throw new Error(`initdb failed: ${result.stderr}${result.stdout}`);
+	return options.dataDir;
+}
+
+/** initdb: a new cluster in `dataDir`, owned by the user that runs it, with password authentication for `options.user`. */
+function initCluster(bin: string, dataDir: string, options: PostgresOptions, user: PostgresUser | undefined, log: (line: string) => void): void {
+	rmSync(dataDir, { recursive: true, force: true });
+	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+	const pwfile = join(dataDir, '..', `.pgpass-init-${options.port}`);
+	writeFileSync(pwfile, `${options.password}\n`, { mode: 0o600 });
+	if (user) {
+		chownSync(dataDir, user.uid, user.gid);
+		chownSync(pwfile, user.uid, user.gid);
 	}
-	const [command, args] = run(join(bin, 'postgres'), [
+	log(`  initdb ${dataDir}`);
+	const [command, args] = asPostgresUser(user, join(bin, 'initdb'), [
+		'-D',
+		dataDir,
+		'-U',
+		options.user,
+		`--pwfile=${pwfile}`,
+		'--auth=scram-sha-256',
+		'-E',
+		'UTF8',
+		'--no-locale',
+	]);
+	const result = spawnSync(command, args, { encoding: 'utf8' });
+	rmSync(pwfile, { force: true });
+	if (result.status !== 0) throw new Error(`initdb failed: ${result.stderr}${result.stdout}`);
+}
+
+/** The server's arguments: 127.0.0.1 only, no Unix socket, and durability off (the data can be made again). */
+function serverArgs(dataDir: string, port: number): string[] {
+	return [
 		'-D',
 		dataDir,
 		'-p',
-		String(options.port),
+		String(port),
 		'-c',
 		'listen_addresses=127.0.0.1',
 		'-c',
@@ -198,7 +140,21 @@ export async function startPostgres(options: PostgresOptions, log: (line: string
 		'synchronous_commit=off',
 		'-c',
 		'full_page_writes=off',
-	]);
+	];
+}
+
+/**
+ * Runs PostgreSQL on 127.0.0.1:`port` (no Unix socket), with password authentication for `user`, and makes the
+ * database when missing. Durability settings are off: this is a local stack whose data can be made again.
+ */
+export async function startPostgres(options: PostgresOptions, log: (line: string) => void): Promise<Service & { dataDir: string }> {
+	const bin = postgresBinDir();
+	if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
+	const user = postgresUser();
+	const dataDir = postgresDataDir(options, user, log);
+	if (options.fresh) rmSync(dataDir, { recursive: true, force: true });
+	if (!existsSync(join(dataDir, 'PG_VERSION'))) initCluster(bin, dataDir, options, user, log);
+	const [command, args] = asPostgresUser(user, join(bin, 'postgres'), serverArgs(dataDir, options.port));
 	// SIGINT is PostgreSQL's fast shutdown: open sessions are ended, nothing is lost that was committed.
 	const started = daemon('PostgreSQL', options.port, command, args, options.logFile, 'SIGINT');
 	await waitForPort(started);
@@ -227,6 +183,13 @@ export function psqlRows(connection: Connection, sql: string, database = connect
 		.filter((line) => line !== '')
 		.map((line) => line.split('|'));
 	return { status: result.status ?? 1, rows, stderr: result.stderr ?? '' };
+}
+
+/** The rows of one SQL statement, or an error naming it. */
+export function sqlRows(connection: Connection, statement: string, database?: string): string[][] {
+	const result = psqlRows(connection, statement, database);
+	if (result.status !== 0) throw new Error(`SQL failed: ${result.stderr}\n${statement}`);
+	return result.rows;
 }
 
 async function ensureDatabase(options: PostgresOptions): Promise<void> {

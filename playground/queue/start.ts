@@ -44,6 +44,44 @@ export function parseQueueArgs(argv: string[], env: NodeJS.ProcessEnv = process.
 	return args;
 }
 
+/** What runs where, and how to reach the editor. */
+function sayReady(stack: QueueStack, sandboxUrl: string, started: number): void {
+	const files = relative(ROOT, join(START_QUEUE_DIR, 'n8n', 'files', FILES));
+	say('');
+	say(`Ready in ${Math.round((Date.now() - started) / 1000)} s. What runs where:`);
+	say('');
+	for (const line of stack.describe()) say(line);
+	say(`  HaiPay sandbox ${sandboxUrl}   control API ${sandboxUrl}/__sandbox/orders`);
+	say('');
+	say(`  Open     ${stack.main.server.url}`);
+	say(`  Sign in  ${OWNER.email} / ${OWNER.password}   (test-only account of this local n8n)`);
+	say('');
+	say(`  The example workflows are there (callbacks active, id ${WORKFLOW_IDS.callbacks}); the payouts' notifyUrl`);
+	say(`  points at the balancer, so the sandbox's callbacks reach a webhook processor and run on a worker.`);
+	say(`  "Execute workflow" in the editor runs on a worker too. Files: ${files}`);
+	say('');
+	say('Ctrl-C stops everything listed above.');
+}
+
+/** Every 2 s: when an n8n process of the stack has gone, says which (and its log) and stops the rest. */
+function watchProcesses(stack: QueueStack, stopAll: (reason: string) => Promise<void>): void {
+	const watch = setInterval(() => {
+		const gone = [stack.main, ...stack.workers, ...stack.webhooks].find((p) => {
+			try {
+				process.kill(-p.server.pid, 0);
+				return false;
+			} catch {
+				return true;
+			}
+		});
+		if (gone) {
+			clearInterval(watch);
+			process.stderr.write(`${gone.name} stopped unexpectedly; see ${gone.server.logFile}\n`);
+			void stopAll('n8n process exited').then(() => process.exit(1));
+		}
+	}, 2_000);
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
 	const args = parseQueueArgs(process.argv.slice(2));
@@ -68,37 +106,8 @@ async function main(): Promise<void> {
 		say(`HaiPay sandbox on ${sandbox.baseUrl}`);
 		say(`Starting n8n in queue mode: ${args.workers} worker(s), ${args.webhooks} webhook processor(s) ...`);
 		stack = await startQueueStack({ dir: join(START_QUEUE_DIR, 'n8n'), ports, workers: args.workers, webhooks: args.webhooks, credentialsFile, fresh: args.fresh, log: say });
-		const files = relative(ROOT, join(START_QUEUE_DIR, 'n8n', 'files', FILES));
-		say('');
-		say(`Ready in ${Math.round((Date.now() - started) / 1000)} s. What runs where:`);
-		say('');
-		for (const line of stack.describe()) say(line);
-		say(`  HaiPay sandbox ${sandbox.baseUrl}   control API ${sandbox.baseUrl}/__sandbox/orders`);
-		say('');
-		say(`  Open     ${stack.main.server.url}`);
-		say(`  Sign in  ${OWNER.email} / ${OWNER.password}   (test-only account of this local n8n)`);
-		say('');
-		say(`  The example workflows are there (callbacks active, id ${WORKFLOW_IDS.callbacks}); the payouts' notifyUrl`);
-		say(`  points at the balancer, so the sandbox's callbacks reach a webhook processor and run on a worker.`);
-		say(`  "Execute workflow" in the editor runs on a worker too. Files: ${files}`);
-		say('');
-		say('Ctrl-C stops everything listed above.');
-		const running = stack;
-		const watch = setInterval(() => {
-			const gone = [running.main, ...running.workers, ...running.webhooks].find((p) => {
-				try {
-					process.kill(-p.server.pid, 0);
-					return false;
-				} catch {
-					return true;
-				}
-			});
-			if (gone) {
-				clearInterval(watch);
-				process.stderr.write(`${gone.name} stopped unexpectedly; see ${gone.server.logFile}\n`);
-				void stopAll('n8n process exited').then(() => process.exit(1));
-			}
-		}, 2_000);
+		sayReady(stack, sandbox.baseUrl, started);
+		watchProcesses(stack, stopAll);
 	} catch (error) {
 		process.stderr.write(`\nnpm run start:queue failed: ${(error as Error).message}\n`);
 		await stopAll('error');
