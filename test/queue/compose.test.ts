@@ -1,6 +1,6 @@
 /**
  * docs/queue/docker-compose.yml runs n8n with the settings the local queue stack runs with. Containers cannot run
- * here, so this compares the file with playground/lib/queue.ts: every queue setting, per process role, with the
+ * here, so this compares the file with playground/lib/queue-settings.ts: every queue setting, per process role, with the
  * same value; every connection setting present; the worker's concurrency; the pinned n8n version.
  */
 import { readFileSync } from 'fs';
