@@ -1,15 +1,23 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import type { INode, INodeProperties, IWebhookDescription } from 'n8n-workflow';
+import { HookContext } from 'n8n-core';
+import type { IHookFunctions, INode, INodeProperties, IWebhookData, IWebhookDescription } from 'n8n-workflow';
 import { resolveWebhookDescriptionField, webhookDescriptionIsNativelyResolvable, Workflow } from 'n8n-workflow';
 
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
+import { parseCallback } from '../../nodes/HaiPayTrigger/callback';
 import { dedupKey, finalBefore } from '../../nodes/HaiPayTrigger/dedup';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
 import { shown } from '../../nodes/HaiPayTrigger/reply';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
-import { mockHook } from './mock-webhook';
+import { verifyCallback } from '../../nodes/HaiPayTrigger/verify';
+import { settingsFor } from '../../nodes/shared/signing/credential';
+import { buildAdditionalData } from '../harness/additional-data';
+import { harnessEnvironment } from '../harness/environment';
+import { workflowWebhooks } from '../harness/webhook-routes';
+import type { WebhookServer } from '../harness';
+import { credentials, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
 
 describe('repeat keys', () => {
 	it('keys on orderNo and status, then orderId, and gives up without either', () => {
@@ -76,6 +84,19 @@ describe('body reading', () => {
 		expect(readCallback(big, undefined)).toMatchObject({ ok: false, problem: 'tooLarge' });
 		const parsedMany = Object.fromEntries(Array.from({ length: 300_000 }, (_, index) => [`k${index}`, 1]));
 		expect(readCallback(undefined, parsedMany)).toMatchObject({ ok: false, problem: 'tooManyFields' });
+	});
+
+	it("verifies a genuine callback from n8n's parsed body where a server keeps no raw bytes, and still catches a changed field", async () => {
+		// n8n's webhook server always keeps the raw bytes, so no request through it reaches this path: read it here.
+		const body = signedByPlatform(payoutCallback());
+		const settings = settingsFor(credentials());
+		const verdict = async (parsed: unknown) => {
+			const received = parseCallback(readCallback(undefined, parsed));
+			if (!received.ok) throw new Error(received.log);
+			return await verifyCallback(received.callback, settings, true);
+		};
+		expect(await verdict(body)).toMatchObject({ ok: true });
+		expect(await verdict({ ...body, status: 3 })).toMatchObject({ ok: false, reason: 'badSignature' });
 	});
 
 	it('redacts the top-level sign, whatever the spelling of its name, and nothing else', () => {
@@ -193,34 +214,61 @@ describe('HaiPay Trigger description', () => {
 	});
 });
 
-describe('HaiPay Trigger webhook lifecycle (no remote registration exists)', () => {
+describe('HaiPay Trigger webhook lifecycle in n8n (no remote registration exists)', () => {
 	const { webhookMethods } = new HaiPayTrigger();
-	const production = 'https://n8n.example.com/webhook/abc/webhook';
-	const test = 'https://n8n.example.com/webhook-test/abc/webhook';
+	const repeatMemory = { v: 2, stamp: 's', at: 1, entries: '' };
+	let server: WebhookServer | undefined;
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+	});
 
-	it('remembers the URL locally and tells the user where to set it', async () => {
-		const hook = mockHook(production);
-		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(false);
-		expect(await webhookMethods.default.create.call(hook.context)).toBe(true);
-		expect(hook.staticData.notifyUrl).toBe(production);
-		expect(hook.logs[0].message).toContain(production);
-		expect(hook.logs[0].message).toMatch(/no API to register/);
-		expect(hook.logs[0].message).toMatch(/notifyUrl/);
-		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(true);
+	/** Lines the activation and deactivation wrote: n8n-core's HookContext logs through the harness's logger. */
+	async function hookLines(url: string): Promise<string[]> {
+		const { logger } = await harnessEnvironment();
+		return logger.lines.map((line) => line.message).filter((message) => message.includes(url));
+	}
+
+	/** n8n-core's HookContext on the served workflow, with its stored static data, as activation builds it. */
+	function hookContext(served: WebhookServer, isTest = false): IHookFunctions {
+		const workflow = served.workflow.instantiate(served.staticData());
+		const [webhook] = workflowWebhooks(workflow);
+		const additionalData = buildAdditionalData({ credentialsHelper: served.workflow.credentialsHelper, executionId: '', workflowId: served.workflow.id, baseUrl: served.baseUrl });
+		const webhookData: IWebhookData = { ...webhook, workflowId: served.workflow.id, workflowExecuteAdditionalData: additionalData, isTest };
+		return new HookContext(workflow, workflow.getNode(TRIGGER) as INode, additionalData, 'trigger', 'activate', webhookData);
+	}
+
+	it('remembers the URL locally on activation and tells the user where to set it', async () => {
+		server = await serveTrigger({ kind: 'payout' });
+		const production = server.url(TRIGGER);
+		expect(server.activations.map(({ method, result }) => [method, result])).toEqual([
+			['checkExists', false],
+			['create', true],
+		]);
+		expect(server.staticData(TRIGGER).notifyUrl).toBe(production);
+		const [told] = await hookLines(production);
+		expect(told).toMatch(/no API to register/);
+		expect(told).toMatch(/notifyUrl/);
+		expect(await webhookMethods.default.checkExists.call(hookContext(server))).toBe(true);
 	});
 
 	it('treats the test URL as a different webhook', async () => {
-		const staticData = {};
-		await webhookMethods.default.create.call(mockHook(production, staticData).context);
-		expect(await webhookMethods.default.checkExists.call(mockHook(test, staticData).context)).toBe(false);
+		server = await serveTrigger();
+		expect(server.url(TRIGGER, 'test')).not.toBe(server.url(TRIGGER));
+		expect(await webhookMethods.default.checkExists.call(hookContext(server, true))).toBe(false);
+		expect(await webhookMethods.default.checkExists.call(hookContext(server))).toBe(true);
 	});
 
-	it('forgets the URL on delete and keeps what it has emitted', async () => {
-		const hook = mockHook(production, { repeatMemory: { v: 2, stamp: 's', at: 1, entries: '' } });
-		await webhookMethods.default.create.call(hook.context);
-		expect(await webhookMethods.default.delete.call(hook.context)).toBe(true);
-		expect(hook.staticData).toEqual({ repeatMemory: { v: 2, stamp: 's', at: 1, entries: '' } });
-		expect(hook.logs[1].message).toMatch(/keeps sending/);
-		expect(await webhookMethods.default.checkExists.call(hook.context)).toBe(false);
+	it('forgets the URL on deactivation and keeps what it has emitted', async () => {
+		server = await serveTrigger({}, credentials(), { [`node:${TRIGGER}`]: { repeatMemory } });
+		const production = server.url(TRIGGER);
+		expect(server.staticData(TRIGGER)).toEqual({ repeatMemory, notifyUrl: production });
+		await server.close();
+		expect(server.activations.at(-1)).toMatchObject({ method: 'delete', result: true });
+		expect(server.staticData(TRIGGER)).toEqual({ repeatMemory });
+		const lines = await hookLines(production);
+		expect(lines.at(-1)).toMatch(/stopped listening/);
+		expect(lines.at(-1)).toMatch(/keeps sending/);
+		expect(await webhookMethods.default.checkExists.call(hookContext(server))).toBe(false);
 	});
 });

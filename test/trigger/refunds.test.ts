@@ -15,7 +15,7 @@ import { APP_IDS, mitBody } from '../fixtures/bodies';
 import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
 import { sandboxCredential } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
-import { signedByPlatform } from './mock-webhook';
+import { signedByPlatform } from './callbacks';
 
 const TRIGGER = 'HaiPay Trigger';
 const SECRET = 'test-only-secret-usd';

@@ -1,0 +1,111 @@
+/**
+ * The HaiPay Trigger's repeat memory, as n8n runs it: each callback over real HTTP into n8n-core's webhook
+ * machinery (test/harness's webhookServer), which loads the workflow's static data for each request and saves it
+ * when the request changed it. A server per test: the memory is the trigger's, in the process and in static data.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { WebhookServer } from '../harness';
+import { deliver, expectAcknowledgedOnly, expectEmitted, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
+
+/** One result in the repeat memory's saved text: a 14-character digest of its key and a 5-character age. */
+const RECORD_LENGTH = 19;
+
+describe('HaiPay Trigger: repeated callbacks', () => {
+	const servers: WebhookServer[] = [];
+	const serve = async (...args: Parameters<typeof serveTrigger>) => {
+		const server = await serveTrigger(...args);
+		servers.push(server);
+		return server;
+	};
+	const memoryOf = (server: WebhookServer) => server.staticData(TRIGGER).repeatMemory as IDataObject | undefined;
+	afterEach(async () => {
+		for (const server of servers.splice(0)) await server.close();
+	});
+
+	it('emits the first, acknowledges the repeats, and emits a new status of the same order', async () => {
+		const server = await serve();
+		const body = signedByPlatform(payoutCallback({ status: 4 }));
+		expectEmitted(await deliver(server, body));
+		const second = await deliver(server, body);
+		expectAcknowledgedOnly(second);
+		expectAcknowledgedOnly(await deliver(server, body));
+		expect(second.logs.some((line) => /repeated callback/.test(line.message))).toBe(true);
+
+		expectEmitted(await deliver(server, signedByPlatform(payoutCallback({ status: 2 }))));
+		expect(server.executions).toHaveLength(2);
+	});
+
+	it('remembers across a restart: the state is plain data that n8n saves with the workflow', async () => {
+		const body = signedByPlatform(payoutCallback());
+		const before = await serve();
+		expectEmitted(await deliver(before, body));
+		await before.close();
+		const restarted = await serve({}, undefined, JSON.parse(JSON.stringify(before.staticData())) as IDataObject);
+		expectAcknowledgedOnly(await deliver(restarted, body));
+	});
+
+	it('remembers callbacks that arrive together, although n8n gives each request its own copy and the last save wins', async () => {
+		// n8n loads the static data for each webhook request and saves the whole object after answering, when changed.
+		const server = await serve();
+		const bodies = ['HP1', 'HP2', 'HP3'].map((orderNo) => signedByPlatform(payoutCallback({ orderNo })));
+		const first = await Promise.all(bodies.map(async (body) => await deliver(server, body)));
+		for (const delivery of first) expectEmitted(delivery);
+		// The first is saved at once; of the other two, one waits out the rest of FLUSH_MS and saves both, writing
+		// the memory into its own copy and every recent one, so whichever n8n saves last holds all three.
+		const saving = server.executions.filter((execution) => (execution.result.staticData[`node:${TRIGGER}`] as IDataObject | undefined)?.repeatMemory !== undefined);
+		expect(saving.length).toBeGreaterThanOrEqual(2);
+		expect(memoryOf(server)?.entries).toHaveLength(3 * RECORD_LENGTH);
+		const restarted = await serve({}, undefined, server.staticData());
+		for (const body of bodies) expectAcknowledgedOnly(await deliver(restarted, body));
+		// And while the process lives, a repeat is known even to a request whose copy predates it.
+		server.resetStaticData();
+		expectAcknowledgedOnly(await deliver(server, bodies[1]));
+	});
+
+	it('emits again once the window has passed', async () => {
+		const server = await serve({ options: { deduplicationWindow: 10 } });
+		const body = signedByPlatform(payoutCallback());
+		const now = Date.now();
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			expectEmitted(await deliver(server, body));
+			clock.mockReturnValue(now + 9 * 60_000);
+			expectAcknowledgedOnly(await deliver(server, body));
+			clock.mockReturnValue(now + 11 * 60_000);
+			expectEmitted(await deliver(server, body));
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('emits every delivery when turned off', async () => {
+		const server = await serve({ options: { deduplicate: false } });
+		const body = signedByPlatform(payoutCallback());
+		expectEmitted(await deliver(server, body));
+		expectEmitted(await deliver(server, body));
+		// Still remembered, so that an earlier status of the order after this final one is never emitted.
+		expect(memoryOf(server)?.entries).toHaveLength(RECORD_LENGTH);
+	});
+
+	it('does not remember refused or filtered-out callbacks', async () => {
+		const body = signedByPlatform(payoutCallback({ status: 3 }));
+		const filtering = await serve({ statuses: ['success'] });
+		expectAcknowledgedOnly(await deliver(filtering, body));
+		const server = await serve();
+		expect((await deliver(server, { ...body, status: 2 })).reply.status).toBe(401);
+		// Nothing but the URL activation noted.
+		expect(filtering.staticData(TRIGGER)).toEqual({ notifyUrl: filtering.url(TRIGGER) });
+		expect(server.staticData(TRIGGER)).toEqual({ notifyUrl: server.url(TRIGGER) });
+		expectEmitted(await deliver(server, body));
+	});
+
+	it('tells orders apart by orderNo, and falls back to orderId without one', async () => {
+		const server = await serve();
+		const a = signedByPlatform(payoutCallback({ orderNo: undefined, orderId: 'A' }));
+		const b = signedByPlatform(payoutCallback({ orderNo: undefined, orderId: 'B' }));
+		expectEmitted(await deliver(server, a));
+		expectEmitted(await deliver(server, b));
+		expectAcknowledgedOnly(await deliver(server, a));
+	});
+});
