@@ -40,7 +40,8 @@ function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettin
 	if (app === undefined) {
 		throw new ItemFailure('invalid', `The HaiPay credential holds no App ID for ${currency}: nothing was sent`, { field: 'currency', rule: 'credential' });
 	}
-	return signerFor(settings, `/${currency.toLowerCase()}/`);
+	// The voucher's path serves every currency: the App ID chooses, as it does when the request is signed.
+	return signerFor(settings, prepared.path, app.appId);
 }
 
 /**
