@@ -121,6 +121,6 @@ export class HaiPayTrigger implements INodeType {
 		if (repeated !== undefined) return reply.acknowledge(repeated);
 
 		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split: ambiguity.split });
-		return reply.emit(item, options.verifySignature);
+		return reply.emit(item, options.verifySignature, repeats.resaver());
 	}
 }

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'crypto';
 import { sleep } from 'n8n-workflow';
+
+import { digestOf, MEMORY_CAPACITY, MEMORY_FIELD, RETRY_SERIES_SECONDS, scopeMemory, type ScopeMemory } from './scopeMemory';
 
 /*
  * The trigger's repeat memory: which results it has emitted, for as long as HaiPay may send them again.
@@ -12,196 +13,11 @@ import { sleep } from 'n8n-workflow';
  * request that waits out the rest of FLUSH_MS before it answers. Its cost, spread over the callbacks of a burst,
  * stays the same per callback at any rate, and no emission waits unsaved for a callback that may never come.
  * Another process's saved text (a webhook processor in queue mode, or this process before a restart) is taken in
- * when it changes.
+ * when it changes. n8n 2.x forgets to save what a request wrote when that request starts an execution: the emitted
+ * item writes it again in time (carry.ts).
  */
 
-/** HaiPay resends a callback every 5 minutes, 5 times: every repeat of a result arrives within this span. */
-export const RETRY_SERIES_SECONDS = 25 * 60;
-
-/** Entries kept, at most: HaiPay's whole retry series up to 1,440 distinct results a minute (1,200 over 30 minutes). */
-export const MEMORY_CAPACITY = 36_000;
-
-/** The most often the memory is written into the static data that n8n saves. */
-export const FLUSH_MS = 1_000;
-
-/** The static data field, and the version of its text. */
-export const MEMORY_FIELD = 'repeatMemory';
-const VERSION = 2;
-
-/** A key's digest: 14 characters of base64url (84 bits), so that 36,000 entries never collide in practice. */
-const DIGEST_LENGTH = 14;
-/** An entry's age at the moment it was saved, in seconds, as fixed-width base 36 (up to 690 days). */
-const AGE_LENGTH = 5;
-const MAX_AGE = 36 ** AGE_LENGTH - 1;
-const RECORD = DIGEST_LENGTH + AGE_LENGTH;
-
-/** What the workflow's static data holds. */
-interface Saved {
-	v: number;
-	/** Who saved it, and which of its saves: a text already taken in is not read again. */
-	stamp: string;
-	/** The second it was saved: ages are counted back from it. */
-	at: number;
-	entries: string;
-}
-
-export function digestOf(key: string): string {
-	return createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
-}
-
-function isSaved(value: unknown): value is Saved {
-	const saved = value as Saved;
-	return (
-		typeof value === 'object' &&
-		value !== null &&
-		saved.v === VERSION &&
-		typeof saved.stamp === 'string' &&
-		Number.isSafeInteger(saved.at) &&
-		typeof saved.entries === 'string'
-	);
-}
-
-/** Everything one trigger (workflow and node) remembers in this process. */
-export class ScopeMemory {
-	/** Digest → second first emitted. */
-	private readonly seen = new Map<string, number>();
-	/** Minute → digests first emitted in it, for eviction by age without a scan. */
-	private readonly buckets = new Map<number, string[]>();
-	private taken: string | undefined;
-	private saves = 0;
-	private lastFlushMs = Number.NEGATIVE_INFINITY;
-	/** Entries added since the last save. */
-	private unsaved = 0;
-	/** Whether a request of this process is waiting to save the entries of a burst. */
-	saving = false;
-	/** Static data objects of recent saves: n8n may store them in any order, so each gets the newest text. */
-	private targets: Array<Record<string, unknown>> = [];
-	private lastWarnedAt = Number.NEGATIVE_INFINITY;
-	/** Names this memory's saves: another process's, or this one's before a restart, carry another. */
-	private readonly id = randomBytes(6).toString('base64url');
-
-	get size(): number {
-		return this.seen.size;
-	}
-
-	/** Whether the key was emitted less than `windowSeconds` ago. */
-	recall(digest: string, nowSeconds: number, windowSeconds: number): boolean {
-		const at = this.seen.get(digest);
-		return at !== undefined && at <= nowSeconds && nowSeconds - at < windowSeconds;
-	}
-
-	/** Adds a key first emitted at `at`; false when it is already known (its first time is kept). */
-	add(digest: string, at: number): boolean {
-		const known = this.seen.get(digest);
-		if (known !== undefined && known <= at) return false;
-		if (known !== undefined) this.drop(digest, known);
-		this.seen.set(digest, at);
-		this.unsaved += 1;
-		const minute = Math.floor(at / 60);
-		const bucket = this.buckets.get(minute);
-		if (bucket === undefined) this.buckets.set(minute, [digest]);
-		else bucket.push(digest);
-		return true;
-	}
-
-	/** Forgets one key, so that an emission after its window counts from the new time. */
-	forget(digest: string): void {
-		const at = this.seen.get(digest);
-		if (at === undefined) return;
-		this.seen.delete(digest);
-		this.drop(digest, at);
-	}
-
-	private drop(digest: string, at: number): void {
-		const bucket = this.buckets.get(Math.floor(at / 60));
-		if (bucket === undefined) return;
-		const index = bucket.indexOf(digest);
-		if (index >= 0) bucket.splice(index, 1);
-	}
-
-	/**
-	 * Forgets entries older than the window, then the oldest minutes while over capacity. Returns the youngest
-	 * age, in seconds, of an entry forgotten for want of room (undefined when none was).
-	 */
-	evict(nowSeconds: number, windowSeconds: number, capacity: number): number | undefined {
-		const oldest = Math.floor((nowSeconds - windowSeconds) / 60);
-		let crowdedOut: number | undefined;
-		for (const minute of [...this.buckets.keys()].sort((a, b) => a - b)) {
-			const expired = minute < oldest;
-			if (!expired && this.seen.size <= capacity) break;
-			for (const digest of this.buckets.get(minute) ?? []) {
-				const at = this.seen.get(digest);
-				if (at === undefined || Math.floor(at / 60) !== minute) continue;
-				this.seen.delete(digest);
-				if (!expired || nowSeconds - at < windowSeconds) crowdedOut = Math.min(crowdedOut ?? Infinity, nowSeconds - at);
-			}
-			this.buckets.delete(minute);
-		}
-		return crowdedOut;
-	}
-
-	/** Takes in a text saved by another process, or by this one before a restart, once. */
-	absorb(stored: unknown): void {
-		if (!isSaved(stored) || stored.stamp === this.taken) return;
-		this.taken = stored.stamp;
-		const { entries, at } = stored;
-		// What is taken in is saved already: it waits for no save of this process's.
-		const unsaved = this.unsaved;
-		for (let offset = 0; offset + RECORD <= entries.length; offset += RECORD) {
-			const age = parseInt(entries.slice(offset + DIGEST_LENGTH, offset + RECORD), 36);
-			if (Number.isSafeInteger(age)) this.add(entries.slice(offset, offset + DIGEST_LENGTH), at - age);
-		}
-		this.unsaved = unsaved;
-	}
-
-	/** How long until the next save is due. */
-	untilDue(nowMs: number): number {
-		return Math.min(Math.max(this.lastFlushMs + FLUSH_MS - nowMs, 0), FLUSH_MS);
-	}
-
-	get waitingToBeSaved(): boolean {
-		return this.unsaved > 0;
-	}
-
-	/** Whether entries wait to be saved and the last save is FLUSH_MS old (or from before a clock step back). */
-	dueForSave(nowMs: number): boolean {
-		return this.unsaved > 0 && (nowMs - this.lastFlushMs >= FLUSH_MS || nowMs < this.lastFlushMs);
-	}
-
-	/** Writes the whole memory as one compact text into the request's static data (and recent ones). */
-	save(staticData: Record<string, unknown>, nowSeconds: number, nowMs: number): void {
-		const parts: string[] = [];
-		for (const [digest, at] of this.seen) {
-			const age = Math.min(Math.max(nowSeconds - at, 0), MAX_AGE);
-			parts.push(digest + age.toString(36).padStart(AGE_LENGTH, '0'));
-		}
-		this.saves += 1;
-		const saved: Saved = { v: VERSION, stamp: `${this.id}.${this.saves}`, at: nowSeconds, entries: parts.join('') };
-		this.taken = saved.stamp;
-		this.targets = [...this.targets.filter((target) => target !== staticData), staticData].slice(-8);
-		for (const target of this.targets) target[MEMORY_FIELD] = saved;
-		this.lastFlushMs = nowMs;
-		this.unsaved = 0;
-	}
-
-	/** At most one warning per window that the memory cannot hold HaiPay's retry series. */
-	shouldWarn(nowSeconds: number, windowSeconds: number): boolean {
-		if (nowSeconds - this.lastWarnedAt < Math.max(windowSeconds, RETRY_SERIES_SECONDS)) return false;
-		this.lastWarnedAt = nowSeconds;
-		return true;
-	}
-}
-
-const scopes = new Map<string, ScopeMemory>();
-
-export function scopeMemory(scope: string): ScopeMemory {
-	let memory = scopes.get(scope);
-	if (memory === undefined) {
-		memory = new ScopeMemory();
-		scopes.set(scope, memory);
-	}
-	return memory;
-}
+export { DIGEST_LENGTH, digestOf, FLUSH_MS, MEMORY_CAPACITY, MEMORY_FIELD, RECORD_LENGTH, RETRY_SERIES_SECONDS } from './scopeMemory';
 
 /** The static data field of the memory's first version: an object of key → second, read once and then dropped. */
 const FIRST_VERSION_FIELD = 'seenCallbacks';
@@ -229,6 +45,11 @@ export interface RepeatMemory {
 	 * The wait never runs past `latestMs` (the callback's answer deadline): then it saves at once.
 	 */
 	saved(latestMs: number): Promise<void>;
+	/**
+	 * When this request wrote the memory into its static data: a function that writes the newest text there again.
+	 * n8n 2.x can drop the mark of that change before it saves (carry.ts); the emitted item calls it in time.
+	 */
+	resaver(): (() => void) | undefined;
 }
 
 export interface MemoryContext {
@@ -259,9 +80,16 @@ function keepBounded(memory: ScopeMemory, nowSeconds: number, context: MemoryCon
 export function openMemory(context: MemoryContext): RepeatMemory {
 	const memory = scopeMemory(context.scope);
 	const nowSeconds = Math.floor(context.nowMs / 1000);
+	let wrote = false;
+	const write = (atMs: number) => {
+		memory.save(context.staticData, Math.floor(atMs / 1000), atMs);
+		wrote = true;
+	};
 	takeFirstVersion(memory, context.staticData);
 	memory.absorb(context.staticData[MEMORY_FIELD]);
 	keepBounded(memory, nowSeconds, context);
+	// Entries that another process's last save left out are saved by whichever request comes next, a repeat too.
+	if (memory.dueForSave(context.nowMs) && !memory.saving) write(context.nowMs);
 	return {
 		recall: (key) => memory.recall(digestOf(key), nowSeconds, context.windowSeconds),
 		remember: (key) => {
@@ -269,7 +97,7 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 			if (memory.recall(digest, nowSeconds, context.windowSeconds)) return false;
 			memory.forget(digest);
 			memory.add(digest, nowSeconds);
-			if (memory.dueForSave(context.nowMs)) memory.save(context.staticData, nowSeconds, context.nowMs);
+			if (memory.dueForSave(context.nowMs)) write(context.nowMs);
 			if (memory.size > MEMORY_CAPACITY) keepBounded(memory, nowSeconds, context);
 			return true;
 		},
@@ -278,10 +106,17 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 			memory.saving = true;
 			try {
 				await sleep(Math.min(memory.untilDue(Date.now()), Math.max(0, latestMs - Date.now())));
-				if (memory.waitingToBeSaved) memory.save(context.staticData, Math.floor(Date.now() / 1000), Date.now());
+				if (memory.waitingToBeSaved) write(Date.now());
 			} finally {
 				memory.saving = false;
 			}
 		},
+		resaver: () =>
+			wrote
+				? () => {
+						const latest = memory.latest;
+						if (latest !== undefined) context.staticData[MEMORY_FIELD] = latest;
+					}
+				: undefined,
 	};
 }

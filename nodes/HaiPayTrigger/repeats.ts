@@ -32,6 +32,8 @@ export interface Repeats {
 	 * `deadline`); or says why not to emit, when another request recorded the same callback meanwhile.
 	 */
 	remember(deadline: number): Promise<string | undefined>;
+	/** When this request wrote the memory: what writes it again while the emitted item is stored (carry.ts). */
+	resaver(): (() => void) | undefined;
 }
 
 /** Keys of callbacks being confirmed with HaiPay right now, per trigger. */
@@ -80,5 +82,6 @@ export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, call
 			await memory.saved(deadline);
 			return undefined;
 		},
+		resaver: () => memory.resaver(),
 	};
 }

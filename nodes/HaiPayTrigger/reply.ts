@@ -3,6 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
 import type { BodyProblem } from './body';
 import type { Received } from './callback';
+import { carrying } from './carry';
 
 /*
  * The trigger's last step: what HaiPay reads back, and the log line that says why. Every answer but an emission's
@@ -85,8 +86,11 @@ export interface Replies {
 	ambiguous(why: string): IWebhookResponseData;
 	/** Confirm With HaiPay got no trusted answer yet (503, HaiPay sends it again), or HaiPay's state is another (SUCCESS). */
 	unconfirmed(confirmation: { result: 'retry' | 'stale'; log: string }): IWebhookResponseData;
-	/** Starts the workflow with the item; n8n answers SUCCESS once the execution is stored. */
-	emit(item: IDataObject, verified: boolean): IWebhookResponseData;
+	/**
+	 * Starts the workflow with the item; n8n answers SUCCESS once the execution is stored. `resave` writes the
+	 * repeat memory again while n8n stores the item (carry.ts).
+	 */
+	emit(item: IDataObject, verified: boolean, resave?: () => void): IWebhookResponseData;
 }
 
 /** The answers to this request, logged with the identifying fields of what it received. */
@@ -113,11 +117,11 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 			const why = `not confirmed with HaiPay: ${log}`;
 			return result === 'retry' ? notYet(503, NOT_YET, why) : acknowledge(why);
 		},
-		emit(item, verified) {
+		emit(item, verified, resave) {
 			if (!verified) {
 				ctx.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
 			}
-			return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[{ json: item }]] };
+			return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[carrying({ json: item }, resave)]] };
 		},
 	};
 }

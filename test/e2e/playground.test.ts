@@ -2,6 +2,8 @@ import { createPrivateKey } from 'crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
+import { dedupKey } from '../../nodes/HaiPayTrigger/dedup';
+import { DIGEST_LENGTH, digestOf, RECORD_LENGTH } from '../../nodes/HaiPayTrigger/memory';
 import { signBody } from '../../sandbox';
 import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { callbackUrl, MIT_CUSTOMER, PAYOUT_CURRENCIES, PAYOUTS_CREDENTIAL, WORKFLOW_IDS } from '../../playground/examples';
@@ -185,6 +187,19 @@ describe('example 2: callbacks into the active workflow', () => {
 			expect(repeat).toMatchObject({ httpStatus: 200, response: 'SUCCESS', acknowledged: true });
 		}
 		await expectCallbackExecutions(CREATED.length);
+	});
+
+	test("the trigger's repeat memory is in n8n's database: the stored workflow holds every result it emitted", async () => {
+		// n8n 2.x drops the mark of a change a webhook request made when the request starts an execution; the memory
+		// would then live only in this process, and a restart or another webhook processor would run repeats again.
+		const answer = await stack.rest.call('GET', `/workflows/${WORKFLOW_IDS.callbacks}`);
+		expect(answer.status).toBe(200);
+		const { staticData } = (answer.json as { data: { staticData?: Record<string, { repeatMemory?: { entries: string } }> } }).data;
+		const entries = staticData?.['node:Payout results']?.repeatMemory?.entries ?? '';
+		const stored = new Set(entries.match(new RegExp(`.{${RECORD_LENGTH}}`, 'g'))?.map((record) => record.slice(0, DIGEST_LENGTH)) ?? []);
+		const emitted = stack.sandbox.callbacks.filter((attempt) => attempt.acknowledged).map((attempt) => digestOf(dedupKey(attempt.body) ?? ''));
+		expect(emitted.length).toBeGreaterThanOrEqual(CREATED.length);
+		for (const digest of emitted) expect(stored.has(digest)).toBe(true);
 	});
 
 	test('forged callbacks are refused with 401 and start nothing', async () => {

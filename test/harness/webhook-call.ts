@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'http';
 import { WebhookContext } from 'n8n-core';
 import type {
+	IDataObject,
 	INode,
 	INodeExecutionData,
 	IWebhookData,
@@ -48,6 +49,8 @@ interface RoutedCall {
 	kind: WebhookUrlKind;
 	mode: WorkflowExecuteMode;
 	workflow: Workflow;
+	/** The plain object the workflow's static data wraps: n8n 2.x wraps it again when it starts the execution. */
+	staticData: IDataObject;
 	node: INode;
 }
 
@@ -81,6 +84,7 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 		served.store.save(routed.workflow);
 		return;
 	}
+	storeExecution(routed, answer.workflowData);
 	if (run.responseMode === 'onReceived' && !responded(routed.response) && answer.noWebhookResponse !== true) {
 		sendStatic(routed.response, run.responseCode, onReceivedBody(run.responseData, answer));
 	}
@@ -104,9 +108,20 @@ async function routeCall(served: Served, req: IncomingMessage, res: ServerRespon
 	}
 	call.node = found.webhook.node;
 	request.params = found.params;
-	const workflow = served.prepared.instantiate(served.store.copy());
+	const staticData = served.store.copy();
+	const workflow = served.prepared.instantiate(staticData);
 	const node = workflow.getNode(found.webhook.node) as INode;
-	return { served, call, request, response, webhook: found.webhook, kind, mode: kind === 'test' ? 'manual' : 'webhook', workflow, node };
+	return { served, call, request, response, webhook: found.webhook, kind, mode: kind === 'test' ? 'manual' : 'webhook', workflow, staticData, node };
+}
+
+/**
+ * What n8n 2.x does before it answers a request that starts the workflow (WorkflowRunner.run): it builds a second
+ * workflow over the same static data object, which marks that object unchanged again, then stores the execution
+ * with its items as JSON. Only then does it answer and save the static data, if still marked changed.
+ */
+function storeExecution(routed: RoutedCall, workflowData: INodeExecutionData[][]): void {
+	routed.served.prepared.instantiate(routed.staticData);
+	JSON.stringify(workflowData);
 }
 
 /** n8n parses JSON, form and text bodies (any body for a version-1 node); a malformed one is answered 422. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { QUEUE_TEST_BASE, runBulkWebhook, startQueueHarness, until, type QueueHarness } from '../../bench/queue-harness';
-import { bulkWorkflow, exactlyOnceExample } from '../../bench/queue-workflows';
+import { bulkWorkflow, exactlyOnceExample, guardedCallbackWorkflow } from '../../bench/queue-workflows';
 import { CALLBACK_WEBHOOK_ID, triggerWorkflow } from '../../bench/workflows';
 import { EXACTLY_ONCE_DATABASE } from '../../playground/examples';
 
@@ -17,6 +17,8 @@ const CALLBACKS = Number(process.env.HAIPAY_QUEUE_TEST_CALLBACKS ?? 2_000);
 /** Distinct callbacks of the exactly-once test; each is delivered three times. */
 const ONCE = Number(process.env.HAIPAY_QUEUE_TEST_ONCE ?? 2_000);
 const FORGED = 200;
+/** Callbacks sent to one webhook processor, then again to the other. */
+const ACROSS = Number(process.env.HAIPAY_QUEUE_TEST_ACROSS ?? 500);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 let harness: QueueHarness;
@@ -90,6 +92,29 @@ test(`${CALLBACKS} distinct signed callbacks through the webhook processors run 
 	const forged = await harness.sendCallbacks(url, { count: FORGED, runId: 'QC2', forged: true });
 	expect(forged.refused).toBe(FORGED);
 	expect(harness.counts(triggerId).total).toBe(CALLBACKS);
+});
+
+test(`${ACROSS} callbacks taken by one webhook processor, sent again later to the other: the other knows every one, 0 new executions`, async () => {
+	// The memory crosses processes only through the static data n8n stores; n8n 2.x would drop the change that a
+	// request starting an execution made (nodes/HaiPayTrigger/carry.ts), and each processor would know only its own.
+	const label = 'across';
+	const hook = 'queue-across';
+	const workflowId = await harness.addWorkflow(guardedCallbackWorkflow('trigger', hook, harness.effects.url(label)), true);
+	const [one, two] = harness.stack.webhooks.map((p) => `${p.server.url}/webhook/${hook}/webhook`);
+	const orders = harness.seedOrders(ACROSS, 'QA');
+
+	const first = await harness.deliver(one, orders, 20);
+	expect(first.acknowledged).toBe(ACROSS);
+	// n8n answers each callback once its execution is stored, and the request holding the memory's last save answers
+	// once that save is stored too: nothing the second processor reads can predate it.
+	expect(await harness.settled(workflowId, ACROSS)).toEqual({ total: ACROSS, active: 0, success: ACROSS, failed: 0 });
+
+	const later = await harness.deliver(two, orders, 20);
+	expect(later.acknowledged).toBe(ACROSS);
+	const after = await harness.settled(workflowId, ACROSS);
+	log(`across processors: ${ACROSS} callbacks on one processor, then again on the other: ${after.total - ACROSS} more executions`);
+	expect(after.total).toBe(ACROSS);
+	expect(harness.effects.of(label)).toEqual({ total: ACROSS, distinct: ACROSS });
 });
 
 test(`exactly once (examples/5-exactly-once-callbacks.json): ${ONCE} distinct callbacks, each also delivered at the same moment on the other webhook processor and again later: ${ONCE} business steps, 0 lost`, async () => {

@@ -117,6 +117,23 @@ describe('the repeat memory', () => {
 		expect(['no:HP-A|2', 'no:HP-B|2', 'no:HP-A2|2'].map((key) => memory.recall(key))).toEqual([true, true, true]);
 	});
 
+	it('when another processor saved last without its entries, saves them again at its next request, a repeat too', () => {
+		const db = new Database();
+		const [a, b] = [newProcess(), newProcess()];
+		// Both load the same text; a's save lands first, b's (without a's entry) overwrites it.
+		const fromA = request(a, db, T0);
+		const fromB = request(b, db, T0);
+		expect(fromA.memory.remember('no:HP-L1|2')).toBe(true);
+		expect(fromB.memory.remember('no:HP-L2|2')).toBe(true);
+		fromA.done();
+		fromB.done();
+		expect(request(newProcess(), db, T0 + 1).memory.recall('no:HP-L1|2')).toBe(false);
+		// a's next request, a repeat of b's result that emits nothing, sees the stored text lack its entry and saves both.
+		expect(callback(a, db, 'no:HP-L2|2', T0 + FLUSH_MS)).toBe(false);
+		const { memory } = request(newProcess(), db, T0 + FLUSH_MS + 1);
+		expect(['no:HP-L1|2', 'no:HP-L2|2'].map((key) => memory.recall(key))).toEqual([true, true]);
+	});
+
 	it('of callbacks in flight together, every entry is kept whichever request n8n saves last', () => {
 		const db = new Database();
 		const scope = newProcess();
