@@ -45,6 +45,8 @@ export interface RepeatMemory {
 	 * The wait never runs past `latestMs` (the callback's answer deadline): then it saves at once.
 	 */
 	saved(latestMs: number): Promise<void>;
+	/** Takes back what `remember` recorded in this request: n8n did not start the workflow, HaiPay sends it again. */
+	withdraw(key: string): void;
 	/**
 	 * When this request wrote the memory into its static data: a function that writes the newest text there again.
 	 * n8n 2.x can drop the mark of that change before it saves (carry.ts); the emitted item calls it in time.
@@ -111,6 +113,7 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 				memory.saving = false;
 			}
 		},
+		withdraw: (key) => memory.withdraw(digestOf(key), nowSeconds),
 		resaver: () =>
 			wrote
 				? () => {

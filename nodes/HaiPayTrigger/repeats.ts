@@ -2,7 +2,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { Callback } from './callback';
 import { finalBefore } from './dedup';
-import { openMemory } from './memory';
+import { openMemory, type RepeatMemory } from './memory';
 import { shown } from './reply';
 
 /*
@@ -48,6 +48,20 @@ function confirmingNow(scope: string): Set<string> {
 	return keys;
 }
 
+/**
+ * n8n answers SUCCESS only once the execution is stored (and queued, in queue mode); any other answer means the
+ * workflow did not start (its database or Redis failed), and HaiPay sends the callback again. That resend must
+ * start it then, not be taken for a repeat: what this request recorded is taken back.
+ */
+function withdrawUnlessAcknowledged(ctx: IWebhookFunctions, memory: RepeatMemory, recorded: string[]): void {
+	if (recorded.length === 0) return;
+	const res = ctx.getResponseObject();
+	res.once('finish', () => {
+		if (res.statusCode >= 200 && res.statusCode < 300) return;
+		for (const key of recorded) memory.withdraw(key);
+	});
+}
+
 export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, callback: Callback): Repeats {
 	const scope = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
 	const memory = openMemory({
@@ -76,9 +90,12 @@ export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, call
 		},
 		async remember(deadline) {
 			if (key === undefined) return undefined;
-			if (!memory.remember(key) && options.deduplicate) return repeated;
+			const recorded: string[] = [];
+			if (memory.remember(key)) recorded.push(key);
+			else if (options.deduplicate) return repeated;
 			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
-			if (finalMark !== undefined) memory.remember(finalMark);
+			if (finalMark !== undefined && memory.remember(finalMark)) recorded.push(finalMark);
+			withdrawUnlessAcknowledged(ctx, memory, recorded);
 			await memory.saved(deadline);
 			return undefined;
 		},

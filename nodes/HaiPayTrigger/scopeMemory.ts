@@ -106,6 +106,13 @@ export class ScopeMemory {
 		this.drop(digest, at);
 	}
 
+	/** Takes back an emission n8n did not start: the next save leaves it out. Only the entry recorded `at`. */
+	withdraw(digest: string, at: number): void {
+		if (this.seen.get(digest) !== at) return;
+		this.forget(digest);
+		this.unsaved += 1;
+	}
+
 	private drop(digest: string, at: number): void {
 		const bucket = this.buckets.get(Math.floor(at / 60));
 		if (bucket === undefined) return;

@@ -35,6 +35,8 @@ export interface Served {
 	webhooks: RegisteredWebhook[];
 	store: StaticDataStore;
 	executions: WebhookExecution[];
+	/** How many of the next executions fail to start, as when n8n's database or Redis fails at that moment. */
+	startFailures: number;
 	/** http://127.0.0.1:<port>, once the server listens. */
 	baseUrl: string;
 }
@@ -85,6 +87,12 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 		return;
 	}
 	storeExecution(routed, answer.workflowData);
+	if (served.startFailures > 0) {
+		// n8n answers the error and saves no static data; nothing runs.
+		served.startFailures -= 1;
+		sendStatic(routed.response, 500, errorBody(0, 'There was a problem executing the workflow'));
+		return;
+	}
 	if (run.responseMode === 'onReceived' && !responded(routed.response) && answer.noWebhookResponse !== true) {
 		sendStatic(routed.response, run.responseCode, onReceivedBody(run.responseData, answer));
 	}

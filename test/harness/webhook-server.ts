@@ -52,6 +52,9 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 		staticData: (nodeName) => served.store.of(nodeName),
 		setStaticData: (data) => served.store.set(data),
 		resetStaticData: () => served.store.reset(),
+		failExecutionStarts: (count) => {
+			served.startFailures = count;
+		},
 		idle: () => inFlight.idle(),
 		waitForExecutions: (count, timeoutMs) => inFlight.waitFor(served.executions, count, 'executions', timeoutMs),
 		waitForCalls: (count, timeoutMs) => inFlight.waitFor(calls, count, 'calls', timeoutMs),
@@ -84,7 +87,7 @@ async function serveWorkflow(options: WebhookServerOptions): Promise<Served> {
 	if (webhooks.length === 0) {
 		throw new UserError('The workflow has no webhook node: webhookServer() serves workflows whose trigger is a webhook.');
 	}
-	return { env, prepared, webhooks, store: new StaticDataStore(options.staticData), executions: [], baseUrl: '' };
+	return { env, prepared, webhooks, store: new StaticDataStore(options.staticData), executions: [], startFailures: 0, baseUrl: '' };
 }
 
 async function listen(server: Server): Promise<string> {

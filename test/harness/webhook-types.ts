@@ -88,6 +88,11 @@ export interface WebhookServer {
 	staticData(nodeName?: string): IDataObject;
 	setStaticData(data: IDataObject): void;
 	resetStaticData(): void;
+	/**
+	 * The next `count` requests that would start the workflow fail to, as when n8n's database or Redis fails while
+	 * it stores the execution: answered 500, nothing runs, and their static data is not saved.
+	 */
+	failExecutionStarts(count: number): void;
 	/** Resolves when no execution is running (executions run after the response, as in n8n). */
 	idle(): Promise<void>;
 	/**

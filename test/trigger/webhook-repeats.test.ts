@@ -63,6 +63,18 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 		expectAcknowledgedOnly(await deliver(server, bodies[1]));
 	});
 
+	it('emits a callback again when n8n could not start its workflow: the resend is not a repeat', async () => {
+		const server = await serve();
+		const body = signedByPlatform(payoutCallback());
+		server.failExecutionStarts(1);
+		const failed = await deliver(server, body);
+		expect(failed.reply.status).toBe(500);
+		expect(server.executions).toHaveLength(0);
+		expectEmitted(await deliver(server, body));
+		expectAcknowledgedOnly(await deliver(server, body));
+		expect(server.executions).toHaveLength(1);
+	});
+
 	it('emits again once the window has passed', async () => {
 		const server = await serve({ options: { deduplicationWindow: 10 } });
 		const body = signedByPlatform(payoutCallback());
