@@ -37,6 +37,15 @@ describe('an item carrying the repeat memory', () => {
 		expect(item.json.orderNo).toBe('HP1');
 	});
 
+	it('is not confused by a callback field named toJSON: JSON brings no functions, so it stays data', () => {
+		const { calls, resave } = counted();
+		const hostile = { ...json, toJSON: 'not a function' };
+		const item = carrying({ json: structuredClone(hostile) }, resave);
+		expect(JSON.parse(JSON.stringify(item))).toEqual({ json: hostile });
+		expect(deepCopy(item)).toEqual({ json: hostile });
+		expect(calls).toHaveLength(2);
+	});
+
 	it('is the item unchanged when the request wrote no memory', () => {
 		const item = { json: structuredClone(json) };
 		expect(carrying(item, undefined)).toBe(item);
