@@ -2,7 +2,7 @@ import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
-import { checkAmbiguity } from './ambiguity';
+import { announceNewFields, checkFields } from './ambiguity';
 import { readCallback } from './body';
 import { parseCallback } from './callback';
 import { ANSWER_DEADLINE_MS, confirmCallback } from './confirm';
@@ -107,20 +107,25 @@ export class HaiPayTrigger implements INodeType {
 		const filteredOut = filteredOutBy(callback.output, options, signer.currency);
 		if (filteredOut !== undefined) return reply.acknowledge(filteredOut);
 		const kind = kindOf(callback.output, options.kind);
-		const ambiguity = checkAmbiguity(callback, signer, options);
-		if (ambiguity.refused !== undefined) return reply.ambiguous(ambiguity.refused);
+		const fields = checkFields(callback, signer, options);
+		if (fields.refused !== undefined) return reply.ambiguous(fields.refused);
+		announceNewFields(fields.unknownFields, (message) => this.logger.warn(message));
+		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
+		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
+		const confirm = options.confirm || fields.settle !== undefined;
+		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
 		const repeats = openRepeats(this, options, callback);
 		const repeat = repeats.repeatOf();
 		if (repeat !== undefined) return reply.acknowledge(repeat);
-		const confirmation = options.confirm
-			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline, repeats })
+		const confirmation = confirm
+			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline, repeats, why: fields.settle })
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
 		const repeated = await repeats.remember(deadline);
 		if (repeated !== undefined) return reply.acknowledge(repeated);
 
-		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split: ambiguity.split });
+		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split, fields, secrets: signer.secrets });
 		return reply.emit(item, options.verifySignature, repeats.resaver());
 	}
 }

@@ -1,58 +1,73 @@
-import { CALLBACK_FIELDS, IDENTIFYING_FIELDS } from '../shared/contract/callback';
-import { ambiguityOf } from '../shared/signing/canonical';
+import { CALLBACK_FIELDS, DECIDING_FIELDS } from '../shared/contract/callback';
 import type { HaiPaySettings } from '../shared/signing/credential';
+import { badNameOf, decidingReading, otherReadings } from '../shared/signing/readings';
 import { isUnsigned, type Callback } from './callback';
 import type { TriggerOptions } from './triggerOptions';
 import { shown } from './reply';
 
 /*
- * The signed string escapes nothing: a separator in a field (`"errorMsg": "x&note=y"`), or a field no callback is
- * known to carry, means the same signature could cover another set of fields. A verified signature then proves the
- * string, not the fields, and only HaiPay's order query (Confirm With HaiPay) can settle what they are.
+ * What a verified signature proves of a callback's fields. The signed string escapes nothing, so the same signature
+ * could cover another body (shared/signing/readings.ts). Only a reading that changes what a run acts on matters:
+ * the order, its status, amount or currency, the App ID, or whether it is a refund or carries a card token. Free
+ * text that could end in other fields is emitted and named; a field HaiPay adds is emitted and named, as HaiPay's
+ * callback page asks ("parse the callback as a generic map, so that added fields never break verification").
  */
 
-/** What the signed string proves of a verified callback's fields. */
-export interface AmbiguityCheck {
-	/** Why the callback is refused with 422 (HaiPay sends it again), when nothing may settle its fields. */
+/** What the trigger makes of a verified callback's fields. */
+export interface FieldsCheck {
+	/** Why it is refused with 422: a name no HaiPay field could have, so no resend of it could ever pass. */
 	refused?: string;
-	/** Whether its fields cannot be told apart, so that HaiPay's query answer stands in for them once confirmed. */
-	split: boolean;
+	/** Why only HaiPay's order query may settle it (whatever Confirm With HaiPay says): a deciding field is in doubt. */
+	settle?: string;
+	/** Free-text fields whose text another reading would cut short, adding the fields it names. */
+	ambiguousText: string[];
+	/** Signed fields outside those HaiPay's callbacks are known to carry. */
+	unknownFields: string[];
 }
 
-const IDENTIFYING = new Set<string>(IDENTIFYING_FIELDS);
+const DECIDING = new Set<string>(DECIDING_FIELDS);
 const LISTED = new Set<string>(CALLBACK_FIELDS);
 
-/** The first signed member whose name no callback is known to carry (exact, case-sensitive), or undefined. */
-function unlistedField(signed: Record<string, unknown>): string | undefined {
-	return Object.keys(signed).find((name) => !LISTED.has(name) && !isUnsigned(signed[name]));
+/** Field names already logged as new in this process; bounded, so that no sender can grow it without end. */
+const announced = new Set<string>();
+const MAX_ANNOUNCED = 256;
+
+function unknownFieldsOf(signed: Record<string, unknown>): string[] {
+	return Object.keys(signed).filter((name) => !LISTED.has(name) && !isUnsigned(signed[name]));
 }
 
-/**
- * How far a verified callback's signed string can be trusted; an unverified one (verification off) proves nothing
- * either way and is taken as it came. A field that names the order (or a field name) holding a separator is never
- * accepted; any other is accepted only under Confirm With HaiPay.
- */
-export function checkAmbiguity(
+/** Logs each field name HaiPay's callbacks were not known to carry, once per process. */
+export function announceNewFields(names: string[], warn: (message: string) => void): void {
+	for (const name of names) {
+		if (announced.has(name) || announced.size >= MAX_ANNOUNCED) continue;
+		announced.add(name);
+		warn(
+			`HaiPay Trigger: a verified callback carries the field ${shown(name)}, which HaiPay's callbacks were not known to carry. It is passed on as received and listed in the item's unknownFields; HaiPay may have added it.`,
+		);
+	}
+}
+
+export function checkFields(
 	callback: Callback,
 	signer: Pick<HaiPaySettings, 'arrayStyle'>,
-	options: Pick<TriggerOptions, 'verifySignature' | 'confirm'>,
-): AmbiguityCheck {
-	if (!options.verifySignature) return { split: false };
-	const found = ambiguityOf(callback.signed, { arrayStyle: signer.arrayStyle });
-	if (found !== undefined) {
-		const where = `the ${found.part === 'name' ? 'name' : 'value'} of the field ${shown(found.field)} holds ${found.character}, so its signed string could be read as other fields`;
-		if (IDENTIFYING.has(found.field) || found.part === 'name') return { refused: `${where}; a field that names the order must never hold one`, split: true };
-		return options.confirm ? { split: true } : { refused: `${where}; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it, or query the order`, split: true };
+	options: Pick<TriggerOptions, 'verifySignature'>,
+): FieldsCheck {
+	const unknownFields = unknownFieldsOf(callback.signed);
+	const readings = otherReadings(callback.signed, { arrayStyle: signer.arrayStyle });
+	const ambiguousText = readings.filter((reading) => !DECIDING.has(reading.field)).map((reading) => reading.field);
+	const checked: FieldsCheck = { ambiguousText, unknownFields };
+	// Unverified, nothing is proven either way: the callback is taken as it came (and marked verified: false).
+	if (!options.verifySignature) return checked;
+	const badName = badNameOf(callback.signed);
+	if (badName !== undefined) {
+		const what = badName.character === 'empty' ? 'is empty' : `holds ${badName.character}`;
+		return { ...checked, refused: `the name of the field ${shown(badName.field)} ${what}: no HaiPay field has such a name, so its signed string could be read as other fields` };
 	}
-	const unlisted = unlistedField(callback.signed);
-	if (unlisted === undefined) return { split: false };
-	if (options.confirm) return { split: true };
-	if (callback.order.refundNo !== undefined) {
-		const why = 'it names a refund (refundNo): HaiPay documents no refund callback, so its fields are not known';
-		return { refused: `${why}; turn on Confirm With HaiPay to accept it once HaiPay's refund query shows that refund with its status`, split: true };
-	}
-	return {
-		refused: `the field ${shown(unlisted)} is not one HaiPay's callbacks are known to carry, so its signed text could have come from another field split in two; turn on Confirm With HaiPay to accept such a callback once HaiPay's order query confirms it (its fields then come from HaiPay's answer), or query the order`,
-		split: true,
-	};
+	const deciding = decidingReading(readings, DECIDING);
+	if (deciding === undefined) return checked;
+	const added = deciding.adds.find((name) => DECIDING.has(name));
+	const why = DECIDING.has(deciding.field)
+		? `the value of the field ${shown(deciding.field)} could be read as that field cut short${deciding.adds.length > 0 ? ` plus ${shown(deciding.adds[0])}` : ' (its array elements)'}`
+		: `the value of the field ${shown(deciding.field)} could be read as ending in a field ${shown(added)}`;
+	return { ...checked, settle: `${why}, which would change what the workflow acts on; HaiPay's order query decides` };
 }

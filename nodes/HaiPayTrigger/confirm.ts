@@ -92,7 +92,8 @@ export async function confirmWithHaiPay(
 	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
 	const currency = facts.currency ?? settings.currency.toUpperCase();
 	if (!CURRENCY.test(currency)) {
-		return { result: 'retry', log: 'its currency is unknown (no currency field, and the credential has no currency set)' };
+		const why = facts.currency !== undefined ? `its currency ${shown(facts.currency)} is no currency code` : 'its currency is unknown (no currency field, and the credential has no currency set)';
+		return { result: 'retry', log: why };
 	}
 	let answer: (LookupResult & { found: true }) | undefined;
 	let kind: OrderKind = 'payout';
@@ -131,6 +132,23 @@ export async function confirmWithHaiPay(
  * this process, with the credential as read for this request, so that n8n does not decrypt it again for the query.
  */
 export async function confirmCallback(
+	ctx: IWebhookFunctions,
+	callback: Callback,
+	how: {
+		signer: HaiPaySettings;
+		credentialData: ICredentialDataDecryptedObject;
+		kind: OutputKind;
+		deadline: number;
+		repeats: Pick<Repeats, 'hold'>;
+		/** Why HaiPay is asked although Confirm With HaiPay is off (ambiguity.ts `settle`): said in the log. */
+		why?: string;
+	},
+): Promise<Confirmation> {
+	const confirmation = await confirmOnce(ctx, callback, how);
+	return confirmation.result === 'confirmed' || how.why === undefined ? confirmation : { ...confirmation, log: `${how.why}: ${confirmation.log}` };
+}
+
+async function confirmOnce(
 	ctx: IWebhookFunctions,
 	callback: Callback,
 	how: { signer: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: OutputKind; deadline: number; repeats: Pick<Repeats, 'hold'> },

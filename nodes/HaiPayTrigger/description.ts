@@ -100,7 +100,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. Also lets a callback with ambiguous free text or a field HaiPay\'s callbacks are not known to carry start the workflow, with the fields of HaiPay\'s answer; a refund-shaped one (refundNo, which HaiPay does not document) once its refund query shows that refund with the same status.',
+					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. A callback with a field in ambiguousText or unknownFields then carries the fields of HaiPay\'s answer; a refund-shaped one (refundNo) runs once its refund query shows that refund with the same status.',
 			},
 			{
 				displayName: 'Ignore Repeated Callbacks',

@@ -3,8 +3,10 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { TOKEN_FIELDS } from '../shared/contract/callback';
+import { redactText, redactValue } from '../shared/gateway/redact';
 import { statusGroup, statusLabel } from '../shared/contract/statuses';
 import { redactedText } from './body';
+import type { FieldsCheck } from './ambiguity';
 import { isPrototypeName, type Callback } from './callback';
 import type { OutputKind } from './filters';
 import type { TriggerOptions } from './triggerOptions';
@@ -16,10 +18,14 @@ export interface Emission {
 	confirmed?: IDataObject;
 	/** Whether the callback's own fields cannot be told apart (ambiguity.ts): then the answer's stand in for them. */
 	split: boolean;
+	/** What ambiguity.ts found of its fields: named on the item. */
+	fields: Pick<FieldsCheck, 'ambiguousText' | 'unknownFields'>;
+	/** Every secret key of the credential: none reaches the item, whatever a callback echoes. */
+	secrets: readonly string[];
 }
 
 /** Fields the node itself puts on an item; no answer's field takes their place. */
-const NODE_FIELDS = new Set(['statusLabel', 'statusGroup', 'kind', 'verified', 'confirmed', 'rawBody']);
+const NODE_FIELDS = new Set(['statusLabel', 'statusGroup', 'kind', 'verified', 'confirmed', 'rawBody', 'dedupKey', 'ambiguousText', 'unknownFields']);
 
 function tokenOf(body: Record<string, unknown>): unknown {
 	for (const name of TOKEN_FIELDS) {
@@ -32,7 +38,8 @@ function tokenOf(body: Record<string, unknown>): unknown {
 /** The output item of an accepted callback: its fields as output, and what the node adds. */
 export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'verifySignature' | 'includeRawBody'>, how: Emission): IDataObject {
 	const { output, order } = callback;
-	const item: IDataObject = { ...(output as IDataObject) };
+	// Verification ran on the text as received; what the workflow sees holds no secret of the credential.
+	const item = redactValue(output, how.secrets) as IDataObject;
 	const token = tokenOf(output);
 	const refund = how.kind === 'refund';
 	if ((how.kind !== 'payout' && !refund) || token !== null) item.tokenID = token as IDataObject[string];
@@ -43,7 +50,9 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 	item.kind = how.kind;
 	item.verified = options.verifySignature;
 	item.dedupKey = callback.keys.dedupKey ?? `body:${createHash('sha256').update(callback.body.text).digest('hex').slice(0, 16)}`;
-	if (options.includeRawBody) item.rawBody = redactedText(callback.body);
+	item.ambiguousText = [...how.fields.ambiguousText];
+	item.unknownFields = how.fields.unknownFields.map((name) => redactText(name, how.secrets));
+	if (options.includeRawBody) item.rawBody = redactText(redactedText(callback.body), how.secrets);
 	if (how.confirmed === undefined) return item;
 	if (how.split) {
 		// An ambiguous callback's own fields cannot be told apart: every field HaiPay's signed query answer has stands in.
@@ -51,7 +60,7 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 			if (name === 'sign' || isPrototypeName(name) || NODE_FIELDS.has(name)) continue;
 			// An answer confirms a callback only when it states the callback's status (confirm.ts): that integer, or a
 			// refund's status as HaiPay wrote it.
-			item[name] = name === 'status' && !refund ? order.status : how.confirmed[name];
+			item[name] = name === 'status' && !refund ? order.status : (redactValue(how.confirmed[name], how.secrets) as IDataObject[string]);
 		}
 	}
 	item.confirmed = true;

@@ -1,5 +1,7 @@
 import { readCallback } from '../HaiPayTrigger/body';
+import { DECIDING_FIELDS } from '../shared/contract/callback';
 import { ambiguityOf, type ArrayStyle } from '../shared/signing/canonical';
+import { badNameOf, decidingReading, otherReadings } from '../shared/signing/readings';
 import { sign, verify } from '../shared/signing/signature';
 import { appIdFrom, arrayStyleFrom, isPlainObject, privateKeyFrom, publicKeyFrom, secretFrom, SigningError, type KeyInput } from './inputs';
 
@@ -83,8 +85,10 @@ export async function verifyAnswer(answer: unknown, options: VerifyOptions): Pro
 }
 
 /**
- * True when a notify callback carries HaiPay's signature over every member it holds but `sign`, and its signed
- * string cannot be read as other fields. Pass the raw body (string or Buffer) when you have it: it is read as the
+ * True when a notify callback carries HaiPay's signature over every member it holds but `sign`, and no other reading
+ * of its signed string could change what it says of the order (orderId, orderNo, status, amount, currency, appId,
+ * a refund number or a card token); free text that could end in other fields, and fields HaiPay adds, are
+ * accepted, as HaiPay's callback page asks. Pass the raw body (string or Buffer) when you have it: it is read as the
  * trigger reads it, numbers kept as the digits received (`1.50` stays `1.50`), which a parsed object has lost.
  * A body over 64 KiB or 200 fields, or with a name sent twice, is `false` unread.
  */
@@ -93,9 +97,11 @@ export async function verifyCallback(body: unknown, options: VerifyOptions): Pro
 	const read = Buffer.isBuffer(body) ? readCallback(body, undefined) : readCallback(undefined, body);
 	if (!read.ok || read.body.members.length === 0) return false;
 	const signed = Object.fromEntries(read.body.members.map((member) => [member.name, member.numberText ?? member.value]));
-	if (ambiguityOf(signed, { arrayStyle }) !== undefined) return false;
+	if (badNameOf(signed) !== undefined || decidingReading(otherReadings(signed, { arrayStyle }), DECIDING) !== undefined) return false;
 	return await verify(signed, signed.sign, secretKey, publicKey, { arrayStyle });
 }
+
+const DECIDING = new Set(DECIDING_FIELDS);
 
 /** Every verifying option checked and its key parsed before anything received is looked at. */
 function verifying(options: VerifyOptions) {

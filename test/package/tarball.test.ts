@@ -85,8 +85,12 @@ const input = {
 		notJson: 'status=2&sign=abc',
 		// HaiPay's Java side may write an amount as a JSON number with its scale: the signed text says 1.50.
 		decimal: callbackText({ ...callback, amount: '1.50' }).replace('"amount":"1.50"', '"amount":1.50'),
-		// Genuinely signed, but "x&status=2" signs exactly like a field "x" followed by a field status=2.
-		ambiguous: callbackText({ ...callback, status: 3, errorMsg: 'x&status=2' }),
+		// Genuinely signed, but "PO-1&orderNo=HP9" with no orderNo signs exactly like orderId "PO-1" with orderNo "HP9".
+		ambiguous: callbackText({ ...callback, orderNo: undefined, orderId: 'PO-1&orderNo=HP9' }),
+		// Bank text, free text that could end in another field, a field HaiPay added: all genuine, all true.
+		bankText: callbackText({ ...callback, status: 3, errorMsg: 'code=51 & account closed' }),
+		freeText: callbackText({ ...callback, status: 3, errorMsg: 'x&errorNote=y' }),
+		addedField: callbackText({ ...callback, channelRef: 'X-9' }),
 	},
 	answers: {
 		envelope,
@@ -174,6 +178,10 @@ describe('verifyCallback', () => {
 	it('accepts a callback signed by the sandbox gateway, as text and as a Buffer', () => {
 		expect(found.callbacks.genuine).toEqual({ value: true });
 		expect(found.callbacks.buffer).toEqual({ value: true });
+	});
+
+	it.each(['bankText', 'freeText', 'addedField'])('accepts a genuine callback with %s: HaiPay asks receivers to take added fields', (name) => {
+		expect(found.callbacks[name]).toEqual({ value: true });
 	});
 
 	it('reads the raw text exactly: 1.50 verifies as sent, while a parsed object has lost it', () => {

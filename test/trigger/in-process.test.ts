@@ -94,6 +94,8 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			kind: 'payout',
 			verified: true,
 			dedupKey: `no:${order.orderNo}|2`,
+			ambiguousText: [],
+			unknownFields: [],
 		});
 		expect(execution.items[0].json).not.toHaveProperty('sign');
 		expect(execution.items[0].json).toMatchObject({ orderId: order.orderId, orderNo: order.orderNo, appId: 1001, status: 2 });

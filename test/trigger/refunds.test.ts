@@ -99,12 +99,23 @@ describe('refund-shaped callbacks reaching the trigger in n8n', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	it('without Confirm With HaiPay it is refused (422), never emitted as a payment', async () => {
+	it('without Confirm With HaiPay it runs once as a refund (never as a payment), refundNo named as a field HaiPay was not known to send', async () => {
 		server = await serve({ kind: 'either' });
-		const reply = await server.send(TRIGGER, callbackOf(await refundInSandbox()));
-		expect(reply.status).toBe(422);
-		expect(server.executions).toHaveLength(0);
-		expect(server.calls[0].logs.map((line) => line.message).join('\n')).toContain('HaiPay documents no refund callback');
+		const refund = await refundInSandbox();
+		const reply = await server.send(TRIGGER, callbackOf(refund));
+		expect(reply.text).toBe('SUCCESS');
+		expect(server.executions).toHaveLength(1);
+		expect(server.executions[0].items[0].json).toMatchObject({
+			kind: 'refund',
+			refundNo: refund.refundNo,
+			statusLabel: null,
+			statusGroup: 'unknown',
+			unknownFields: ['refundNo'],
+			dedupKey: `refund:${refund.refundNo}|~PROCESSING`,
+		});
+		expect(server.executions[0].items[0].json).not.toHaveProperty('confirmed');
+		expect((await server.send(TRIGGER, callbackOf(refund))).text).toBe('SUCCESS');
+		expect(server.executions).toHaveLength(1);
 	});
 
 	it('with Confirm With HaiPay, the refund query showing that status: one run, kind refund, status unlabelled', async () => {

@@ -48,19 +48,27 @@ describe('HaiPay Trigger: a genuine callback', () => {
 			kind: 'payout',
 			verified: true,
 			dedupKey: `no:${order.orderNo}|2`,
+			ambiguousText: [],
+			unknownFields: [],
 		});
 		expectNoSecrets(outcome.items, body.sign);
 		expectNoSecrets(outcome.logs, body.sign);
 	});
 
-	it('refuses a signed field no callback is known to carry while Confirm With HaiPay is off: it could be another field split in two', async () => {
-		const body = signedByPlatform(payoutCallback({ ...freshOrder(), channelRef: 'X-9', extra: { nested: true } }));
-		const outcome = await deliver(await trigger(), body);
-		expect(outcome.reply.status).toBe(422);
-		expect(outcome.reply.text).toBe('Rejected: the signed fields are ambiguous');
-		expect(outcome.executions).toHaveLength(0);
-		const warning = outcome.logs.find((line) => line.level === 'warn');
-		expect(warning?.message).toMatch(/the field channelRef is not one HaiPay's callbacks are known to carry.*turn on Confirm With HaiPay/);
+	it('emits a signed field no callback was known to carry, as received, names it, and logs each new name once', async () => {
+		// HaiPay's callback page: parse callbacks as a generic map, because HaiPay may add fields.
+		const server = await trigger();
+		const name = `channelRef${Date.now()}`;
+		const first = signedByPlatform(payoutCallback({ ...freshOrder(), [name]: 'X-9', extra: { nested: true } }));
+		const outcome = await deliver(server, first);
+		expect(expectEmitted(outcome)).toMatchObject({ [name]: 'X-9', extra: { nested: true }, unknownFields: [name, 'extra'], verified: true });
+		expect(outcome.json).not.toHaveProperty('confirmed');
+		const announced = (logs: typeof outcome.logs) => logs.filter((line) => line.level === 'warn' && line.message.includes(name));
+		expect(announced(outcome.logs)).toHaveLength(1);
+		expect(announced(outcome.logs)[0].message).toMatch(/not known to carry.*unknownFields/);
+		const second = await deliver(server, signedByPlatform(payoutCallback({ ...freshOrder(), [name]: 'X-10' })));
+		expect(expectEmitted(second).unknownFields).toEqual([name]);
+		expect(announced(second.logs)).toHaveLength(0);
 	});
 
 	it('accepts an appId sent as a numeric string', async () => {
@@ -75,12 +83,14 @@ describe('HaiPay Trigger: a genuine callback', () => {
 		expect(expectEmitted(outcome).orderNo).toBe(order.orderNo);
 	});
 
-	it('does not let a body field overwrite verified, kind or statusLabel', async () => {
-		const body = signedByPlatform(payoutCallback({ ...freshOrder(), verified: 'yes', kind: 'refund', statusLabel: 'paid' }));
-		// No callback carries these names: refused while unconfirmed, and never in place of the node's own fields.
-		expect((await deliver(await trigger({ kind: 'payout' }), body)).reply.status).toBe(422);
-		const json = expectEmitted(await deliver(await trigger({ kind: 'payout', verifySignature: false }), body));
-		expect(json).toMatchObject({ verified: false, kind: 'payout', statusLabel: 'success' });
+	it('does not let a body field overwrite verified, kind, statusLabel or the lists of names', async () => {
+		const fields = { verified: 'yes', kind: 'refund', statusLabel: 'paid', unknownFields: 'none', ambiguousText: 'none' };
+		const body = signedByPlatform(payoutCallback({ ...freshOrder(), ...fields }));
+		for (const verifySignature of [true, false]) {
+			const json = expectEmitted(await deliver(await trigger({ kind: 'payout', verifySignature }), body));
+			expect(json).toMatchObject({ verified: verifySignature, kind: 'payout', statusLabel: 'success', ambiguousText: [] });
+			expect(json.unknownFields).toEqual(Object.keys(fields));
+		}
 	});
 
 	it('gives a failed payout its label and keeps errorMsg', async () => {

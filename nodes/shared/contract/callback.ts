@@ -4,17 +4,23 @@
  */
 export const ACKNOWLEDGEMENT = 'SUCCESS';
 
-/** The members that say which order a callback is about and what state it reached. */
-export const IDENTIFYING_FIELDS = ['appId', 'orderId', 'orderNo', 'status', 'currency'] as const;
+/** The members that say which order a callback is about, what state it reached and for what amount. */
+export const IDENTIFYING_FIELDS = ['appId', 'orderId', 'orderNo', 'status', 'currency', 'amount'] as const;
 
 /** How the card token of a USD MIT collection (docs/contract.md §2.3) has been spelled by HaiPay's callbacks. */
 export const TOKEN_FIELDS = ['tokenID', 'tokenId', 'tokenid', 'token_id'] as const;
 
+/** Members that decide what kind of result a callback is: a refund's number, a card token. */
+export const KIND_FIELDS: readonly string[] = ['refundNo', ...TOKEN_FIELDS];
+
+/** What a run acts on: a callback whose other reading could change one of these is never taken on its signature alone. */
+export const DECIDING_FIELDS: readonly string[] = [...IDENTIFYING_FIELDS, ...KIND_FIELDS];
+
 /**
  * Every member a callback is known to carry (docs/haipay-facts.md, "Callbacks"), with `actualAmount` as the
  * collection query answers it. The signed string escapes nothing, so a member outside this list may be text of
- * another member split off (`"errorMsg": "x&note=y"` signs exactly like `"errorMsg": "x", "note": "y"`): such a
- * callback is trusted only once HaiPay's order query confirms it.
+ * another member split off (`"errorMsg": "x&note=y"` signs exactly like `"errorMsg": "x", "note": "y"`), or a
+ * field HaiPay added (its callback page says it will add some): such a field is passed on and named, never refused.
  */
 export const CALLBACK_FIELDS: readonly string[] = [
 	'appId',

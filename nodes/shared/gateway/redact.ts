@@ -18,13 +18,53 @@ const KEY_TAIL = /(?<![A-Za-z0-9+/])key=[^&]*/gi;
 /** Deeper than any answer HaiPay gives: a value nested further is withheld whole rather than walked. */
 const MAX_DEPTH = 32;
 
-/** Every stretch of the text that is part of an occurrence of the secret, in any case, overlapping ones merged. */
+/*
+ * A gateway may echo a secret as it is, URL-encoded (a query string: `%C3%9F`, `+` for a space), JSON-escaped (`\"`,
+ * `\u00df`), and in another case, including full case mapping (`ß` upper-cased is `SS`). Each form is looked for in a
+ * folded copy of the text (every character lower-, upper-, then lower-cased: `ẞ`, `ß` and `SS` meet), mapped back to the characters received.
+ */
+
+/** Each character of the text folded, with the index in the text where each folded unit came from. */
+function folded(text: string): { text: string; from: number[] } {
+	let out = '';
+	const from: number[] = [];
+	let index = 0;
+	for (const character of text) {
+		const fold = character.toLowerCase().toUpperCase().toLowerCase();
+		out += fold;
+		for (let unit = 0; unit < fold.length; unit++) from.push(index);
+		index += character.length;
+	}
+	from.push(index);
+	return { text: out, from };
+}
+
+function jsonEscaped(secret: string, asciiOnly: boolean): string {
+	const escaped = JSON.stringify(secret).slice(1, -1);
+	return asciiOnly ? escaped.replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`) : escaped;
+}
+
+/** The forms in which a gateway may echo the secret, folded, each once. */
+function echoedForms(secret: string): string[] {
+	const component = encodeURIComponent(secret);
+	const forms = [secret, component, component.replace(/%20/g, '+'), jsonEscaped(secret, false), jsonEscaped(secret, true)];
+	return [...new Set(forms.map((form) => folded(form).text))];
+}
+
+/** Every stretch of the text that is part of an echo of the secret, in any form and case, overlapping ones merged. */
 function secretStretches(text: string, secret: string): Array<[number, number]> {
-	const escaped = secret.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+	const fold = folded(text);
+	const found: Array<[number, number]> = [];
+	for (const form of echoedForms(secret)) {
+		for (let at = fold.text.indexOf(form); at >= 0; at = fold.text.indexOf(form, at + 1)) {
+			// A match that starts or ends inside a character's folding (`S` of `ß`) takes the whole character.
+			const end = fold.from[at + form.length - 1];
+			found.push([fold.from[at], end + ((text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1)]);
+		}
+	}
+	found.sort((a, b) => a[0] - b[0]);
 	const stretches: Array<[number, number]> = [];
-	for (const match of text.matchAll(new RegExp(`(?=(${escaped}))`, 'giu'))) {
-		const start = match.index ?? 0;
-		const end = start + match[1].length;
+	for (const [start, end] of found) {
 		const last = stretches[stretches.length - 1];
 		if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
 		else stretches.push([start, end]);
@@ -43,7 +83,7 @@ function withoutSecret(text: string, secret: string): string {
 	return out + text.slice(from);
 }
 
-/** Whether the text holds the secret, in any case. */
+/** Whether the text holds the secret, in any form and case. */
 function holds(text: string, secret: string): boolean {
 	return secret !== '' && secretStretches(text, secret).length > 0;
 }
