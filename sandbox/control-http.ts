@@ -171,6 +171,7 @@ const ROUTES = new Map<string, ControlHandler>([
 	['POST /callbacks/flush', flushCallbacks],
 	['POST /callbacks/resend', ({ control, body }) => control.resendCallback(orderRefOf(body), body.url as string | undefined)],
 	['POST /callbacks/attack', attackCallback],
+	['PUT /callbacks/added-fields', ({ control, body }) => control.setAddedCallbackFields(body)],
 	['GET /balances', ({ gateway }) => [...gateway.config.merchants.keys()].map((appId) => ({ appId, ...gateway.book.ledger(appId) }))],
 	['POST /balance', setBalance],
 	['GET /config', ({ control }) => control.config()],

@@ -129,6 +129,19 @@ export class SandboxControl {
 		return this.wrap(() => this.gateway.faults.add(rule));
 	}
 
+	/** Fields every later callback carries beyond the published ones, signed with the rest; `{}` for none. */
+	setAddedCallbackFields(fields: Record<string, unknown>): Record<string, string> {
+		if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new ControlError(400, 'fields must be an object of names to texts');
+		const added: Record<string, string> = {};
+		for (const [name, value] of Object.entries(fields)) {
+			if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) || name === 'sign') throw new ControlError(400, `${name.slice(0, 64)} is not a field name HaiPay could add`);
+			if (typeof value !== 'string' || value === '') throw new ControlError(400, `the field ${name} needs a text value`);
+			added[name] = value;
+		}
+		this.gateway.addedCallbackFields = added;
+		return added;
+	}
+
 	clearFaults(): void {
 		this.gateway.faults.clear();
 	}

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
-import { NOT_YET, AMBIGUOUS } from '../../nodes/HaiPayTrigger/reply';
+import { NOT_YET } from '../../nodes/HaiPayTrigger/reply';
 import { canonicalString } from '../../nodes/shared/signing/canonical';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { startSandbox, type CallbackAttempt, type Sandbox } from '../../sandbox';

@@ -6,7 +6,11 @@
  */
 import { AMBIGUOUS, NOT_YET } from '../../nodes/HaiPayTrigger/reply';
 import { canonicalString } from '../../nodes/shared/signing/canonical';
-import { credentials, deliver, expectEmitted, freshOrder, payoutCallback, SECRET, sharedTriggers, signedByPlatform } from './callbacks';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { APP_IDS } from '../fixtures/bodies';
+import type { WebhookServer } from '../harness';
+import { sandboxCredential } from '../helpers/credentials';
+import { credentials, deliver, expectEmitted, freshOrder, payoutCallback, SECRET, serveTrigger, sharedTriggers, signedByPlatform, TRIGGER } from './callbacks';
 
 const trigger = sharedTriggers();
 
@@ -86,5 +90,42 @@ describe('HaiPay Trigger: secrets a callback echoes', () => {
 		expect(json.errorMsg).toBe('declined (other [redacted]): sign string was amount=1&key=[redacted]');
 		expect(json).toMatchObject({ 'note_[redacted]': '[redacted]', unknownFields: ['note_[redacted]'], verified: true });
 		expect(String(json.rawBody)).toContain('[redacted]');
+	});
+});
+
+describe('HaiPay Trigger: callbacks of a HaiPay that added a field, from the sandbox gateway', () => {
+	let sandbox: Sandbox;
+	let server: WebhookServer;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ manual: true, callbackSchedule: [100, 100], callbackTimeoutMs: 10_000 });
+		server = await serveTrigger({ kind: 'payout' }, sandboxCredential(sandbox, APP_IDS.TZS));
+	});
+	afterAll(async () => {
+		await server.close();
+		await sandbox.close();
+	});
+
+	it.each([
+		['an added field', 'success', undefined],
+		['bank text holding " & "', 'failed', 'Account name & number mismatch'],
+	] as const)('%s: the genuine callback starts exactly one execution, answered SUCCESS on its first attempt', async (_case, outcome, errorMsg) => {
+		sandbox.control.setAddedCallbackFields({ channelRef: 'CRDB-7781', settledVia: 'RTGS' });
+		const order = sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: `ADD-${Date.now()}-${outcome}`, amount: '1500', notifyUrl: server.url(TRIGGER) });
+		sandbox.control.settle(order.orderNo, outcome, { errorMsg });
+		const attempt = await sandbox.waitForCallback((each) => each.orderNo === order.orderNo && each.last, 10_000);
+		await server.idle();
+		expect(attempt).toMatchObject({ attempt: 1, acknowledged: true, response: 'SUCCESS' });
+		expect(attempt.body).toMatchObject({ channelRef: 'CRDB-7781', settledVia: 'RTGS' });
+		const runs = server.executions.filter((execution) => execution.items[0].json.orderNo === order.orderNo);
+		expect(runs).toHaveLength(1);
+		expect(runs[0].items[0].json).toMatchObject({ channelRef: 'CRDB-7781', unknownFields: ['channelRef', 'settledVia'], ambiguousText: [], verified: true });
+		if (errorMsg !== undefined) expect(runs[0].items[0].json.errorMsg).toBe(errorMsg);
+	});
+
+	it('refuses to add a field no HaiPay field could be named, or an empty one', () => {
+		expect(() => sandbox.control.setAddedCallbackFields({ 'a&b': 'x' })).toThrow(/not a field name/);
+		expect(() => sandbox.control.setAddedCallbackFields({ sign: 'x' })).toThrow(/not a field name/);
+		expect(() => sandbox.control.setAddedCallbackFields({ note: '' })).toThrow(/needs a text value/);
+		expect(sandbox.control.setAddedCallbackFields({})).toEqual({});
 	});
 });
