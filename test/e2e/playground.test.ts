@@ -245,9 +245,9 @@ describe('callback attacks on the production webhook (issue 13)', () => {
 		return stack.sandbox.callbacks.filter((attempt) => attempt.jobId === job.id);
 	}
 
-	test('a re-split replay (orderNo folded into orderId, same signature) is refused on every attempt and starts nothing', async () => {
+	test('a re-split replay (orderNo folded into orderId, same signature) is settled by HaiPay\'s query, which knows no such order: 503 on every attempt, nothing starts', async () => {
 		const attempts = await attack('resplit');
-		expect(attempts.map((attempt) => attempt.httpStatus)).toEqual([422, 422, 422]);
+		expect(attempts.map((attempt) => attempt.httpStatus)).toEqual([503, 503, 503]);
 		expect(attempts.every((attempt) => attempt.response !== 'SUCCESS')).toBe(true);
 		await expectCallbackExecutions(CREATED.length);
 	});
@@ -404,5 +404,38 @@ describe('the editor in a real browser', () => {
 		await page.screenshot({ path: file });
 		publish(file);
 		await closeNode(page);
+	});
+});
+
+describe('callbacks of a HaiPay that added a field, and bank text holding " & " (issue 29)', () => {
+	// HaiPay's callback page: parse callbacks as a generic map, because HaiPay may add fields. Sent by the sandbox's
+	// own dispatcher, signed with the platform key, to the active workflow's production URL.
+	test('each starts exactly one execution, answered SUCCESS on its first attempt, and a resend starts nothing', async () => {
+		const before = await callbackExecutions();
+		stack.sandbox.control.setAddedCallbackFields({ channelRef: 'CRDB-7781' });
+		const settled: Array<[string, 'success' | 'failed', string | undefined]> = [
+			['ADDED-FIELD-1', 'success', undefined],
+			['BANK-TEXT-1', 'failed', 'Account name & number mismatch'],
+		];
+		try {
+			for (const [orderId, outcome, errorMsg] of settled) {
+				const order = stack.sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId, amount: '1500', notifyUrl: callbackUrl('TZS') });
+				stack.sandbox.control.settle(order.orderNo, outcome, { errorMsg });
+				const attempt = await stack.sandbox.waitForCallback((each) => each.orderId === orderId && each.last, 30_000);
+				expect({ orderId, attempt: attempt.attempt, answer: [attempt.httpStatus, attempt.response] }).toEqual({ orderId, attempt: 1, answer: [200, 'SUCCESS'] });
+				expect(attempt.body).toMatchObject({ channelRef: 'CRDB-7781' });
+			}
+		} finally {
+			stack.sandbox.control.setAddedCallbackFields({});
+		}
+		await expectCallbackExecutions(before + settled.length);
+		for (const [orderId] of settled) stack.sandbox.control.resendCallback({ orderId, appId: APP_IDS.TZS });
+		for (const [orderId] of settled) {
+			await stack.sandbox.waitForCallback((each) => each.orderId === orderId && each.acknowledged && stack.sandbox.callbacks.filter((a) => a.orderId === orderId).length === 2, 30_000);
+		}
+		await expectCallbackExecutions(before + settled.length);
+		const lines = readFileSync(join(stack.files, 'callbacks.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+		expect(lines.filter((line) => line.orderId === 'ADDED-FIELD-1')).toMatchObject([{ status: 2, action: 'mark paid' }]);
+		expect(lines.filter((line) => line.orderId === 'BANK-TEXT-1')).toMatchObject([{ status: 3, action: 'mark failed' }]);
 	});
 });
