@@ -1,8 +1,9 @@
-import { CALLBACK_FIELDS, DECIDING_FIELDS } from '../shared/contract/callback';
+import { CALLBACK_FIELDS, CALLBACK_SHAPE, DECIDING_FIELDS } from '../shared/contract/callback';
 import type { HaiPaySettings } from '../shared/signing/credential';
-import { badNameOf, decidingReading, otherReadings } from '../shared/signing/readings';
+import { badNameOf, decidingDoubt, otherReadings, type DecidingDoubt } from '../shared/signing/readings';
 import { isUnsigned, type Callback } from './callback';
 import type { TriggerOptions } from './triggerOptions';
+import { redactText } from '../shared/gateway/redact';
 import { shown } from './reply';
 
 /*
@@ -49,25 +50,31 @@ export function announceNewFields(names: string[], warn: (message: string) => vo
 
 export function checkFields(
 	callback: Callback,
-	signer: Pick<HaiPaySettings, 'arrayStyle'>,
+	signer: Pick<HaiPaySettings, 'arrayStyle' | 'secrets'>,
 	options: Pick<TriggerOptions, 'verifySignature'>,
 ): FieldsCheck {
 	const unknownFields = unknownFieldsOf(callback.signed);
 	const readings = otherReadings(callback.signed, { arrayStyle: signer.arrayStyle });
 	const ambiguousText = readings.filter((reading) => !DECIDING.has(reading.field)).map((reading) => reading.field);
 	const checked: FieldsCheck = { ambiguousText, unknownFields };
+	// A name as a log line may show it: the credential's secrets redacted before it is shortened.
+	const named = (name: string) => shown(redactText(name, signer.secrets));
 	// Unverified, nothing is proven either way: the callback is taken as it came (and marked verified: false).
 	if (!options.verifySignature) return checked;
 	const badName = badNameOf(callback.signed);
 	if (badName !== undefined) {
 		const what = badName.character === 'empty' ? 'is empty' : `holds ${badName.character}`;
-		return { ...checked, refused: `the name of the field ${shown(badName.field)} ${what}: no HaiPay field has such a name, so its signed string could be read as other fields` };
+		return { ...checked, refused: `the name of the field ${named(badName.field)} ${what}: no HaiPay field has such a name, so its signed string could be read as other fields` };
 	}
-	const deciding = decidingReading(readings, DECIDING);
-	if (deciding === undefined) return checked;
-	const added = deciding.adds.find((name) => DECIDING.has(name));
-	const why = DECIDING.has(deciding.field)
-		? `the value of the field ${shown(deciding.field)} could be read as that field cut short${deciding.adds.length > 0 ? ` plus ${shown(deciding.adds[0])}` : ' (its array elements)'}`
-		: `the value of the field ${shown(deciding.field)} could be read as ending in a field ${shown(added)}`;
-	return { ...checked, settle: `${why}, which would change what the workflow acts on; HaiPay's order query decides` };
+	const doubt = decidingDoubt(callback.signed, CALLBACK_SHAPE, { arrayStyle: signer.arrayStyle });
+	if (doubt === undefined) return checked;
+	return { ...checked, settle: `${doubtText(doubt, named)}, which would change what the workflow acts on; HaiPay's order query decides` };
+}
+
+function doubtText(doubt: DecidingDoubt, named: (name: string) => string): string {
+	if (doubt.how === 'cut') {
+		return `the value of the field ${named(doubt.field)} could be read as that field cut short${doubt.adds !== undefined ? ` plus ${named(doubt.adds)}` : ' (its array elements)'}`;
+	}
+	if (doubt.how === 'added') return `the value of the field ${named(doubt.in)} could be read as ending in a field ${named(doubt.field)}`;
+	return `the field ${named(doubt.field)} could be read as the end of the text of the field ${named(doubt.in)}`;
 }

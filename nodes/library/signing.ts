@@ -1,7 +1,7 @@
 import { readCallback } from '../HaiPayTrigger/body';
-import { DECIDING_FIELDS } from '../shared/contract/callback';
+import { CALLBACK_SHAPE } from '../shared/contract/callback';
 import { ambiguityOf, type ArrayStyle } from '../shared/signing/canonical';
-import { badNameOf, decidingReading, otherReadings } from '../shared/signing/readings';
+import { badNameOf, decidingDoubt } from '../shared/signing/readings';
 import { sign, verify } from '../shared/signing/signature';
 import { appIdFrom, arrayStyleFrom, isPlainObject, privateKeyFrom, publicKeyFrom, secretFrom, SigningError, type KeyInput } from './inputs';
 
@@ -97,11 +97,9 @@ export async function verifyCallback(body: unknown, options: VerifyOptions): Pro
 	const read = Buffer.isBuffer(body) ? readCallback(body, undefined) : readCallback(undefined, body);
 	if (!read.ok || read.body.members.length === 0) return false;
 	const signed = Object.fromEntries(read.body.members.map((member) => [member.name, member.numberText ?? member.value]));
-	if (badNameOf(signed) !== undefined || decidingReading(otherReadings(signed, { arrayStyle }), DECIDING) !== undefined) return false;
+	if (badNameOf(signed) !== undefined || decidingDoubt(signed, CALLBACK_SHAPE, { arrayStyle }) !== undefined) return false;
 	return await verify(signed, signed.sign, secretKey, publicKey, { arrayStyle });
 }
-
-const DECIDING = new Set(DECIDING_FIELDS);
 
 /** Every verifying option checked and its key parsed before anything received is looked at. */
 function verifying(options: VerifyOptions) {

@@ -36,3 +36,17 @@ export const CALLBACK_FIELDS: readonly string[] = [
 	'sign',
 	...TOKEN_FIELDS,
 ];
+
+/** The published member whose value is text (a bank's or HaiPay's words): the only one that can hold `&`. */
+export const TEXT_FIELDS: readonly string[] = ['errorMsg'];
+
+/**
+ * What bounds the readings of a callback's signed string (shared/signing/readings.ts, decidingDoubt): the fields a
+ * run acts on; those every HaiPay callback carries (its official members); and those HaiPay writes as a number,
+ * code or time, which never hold `&`. A field outside all three (errorMsg, a field HaiPay added) may be any text.
+ */
+export const CALLBACK_SHAPE = {
+	deciding: new Set<string>(DECIDING_FIELDS),
+	carried: new Set<string>(IDENTIFYING_FIELDS),
+	plain: new Set<string>(CALLBACK_FIELDS.filter((name) => !TEXT_FIELDS.includes(name))),
+};

@@ -10,7 +10,8 @@ export interface CanonicalOptions {
 	arrayStyle?: ArrayStyle;
 }
 
-type Json = string | number | boolean | null | undefined | Json[] | { [key: string]: Json };
+/** A value of a body to sign, as JSON holds it. */
+export type Json = string | number | boolean | null | undefined | Json[] | { [key: string]: Json };
 
 /**
  * Byte-order comparison of two keys, as a Java `TreeMap` would sort ASCII names (no locale). UTF-8 byte order is
@@ -52,7 +53,8 @@ function isSkipped(value: unknown): boolean {
 	return value === undefined || value === null || value === '';
 }
 
-function render(value: Json, options: CanonicalOptions): string {
+/** A value as the string to sign writes it. */
+export function render(value: Json, options: CanonicalOptions): string {
 	if (typeof value === 'string') return value;
 	if (typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
 	if (Array.isArray(value)) return options.arrayStyle === 'list' ? listStyle(value) : sortedJson(value);

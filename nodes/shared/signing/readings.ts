@@ -1,4 +1,4 @@
-import { byteOrder, type ArrayStyle } from './canonical';
+import { byteOrder, render, type ArrayStyle, type Json } from './canonical';
 
 /*
  * The other ways a signed body's string could have been signed. The string joins `name=value` in byte order of the
@@ -55,8 +55,9 @@ function isPlausibleName(name: string): boolean {
 	return true;
 }
 
-function rendered(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value) ?? '';
+/** A value exactly as the string to sign writes it (nested objects with their keys sorted, arrays in the credential's style). */
+function rendered(value: unknown, style?: ArrayStyle): string {
+	return render(value as Json, { arrayStyle: style });
 }
 
 /** The names a split of `text` could add between `after` and `before` (exclusive; `before` undefined: no bound). */
@@ -98,14 +99,80 @@ export function otherReadings(signed: Record<string, unknown>, options: { arrayS
 	const found: OtherReading[] = [];
 	names.forEach((name, index) => {
 		const value = signed[name];
-		const adds = addedNames(rendered(value), name, names[index + 1]);
+		const adds = addedNames(rendered(value, options.arrayStyle), name, names[index + 1]);
 		const elements = listElementsSplit(value, options.arrayStyle);
 		if (adds.length > 0 || elements) found.push({ field: name, adds, ...(elements ? { elements: true as const } : {}) });
 	});
 	return found;
 }
 
-/** The first reading that changes one of `deciding`: the field itself, or a field it would add. */
-export function decidingReading(readings: OtherReading[], deciding: ReadonlySet<string>): OtherReading | undefined {
-	return readings.find((reading) => deciding.has(reading.field) || reading.adds.some((name) => deciding.has(name)));
+/*
+ * Whether another reading could change a field a run acts on. A reading is the same string cut at other `&`: it can
+ * split a value (adding fields) and join fields (a field's `&name=` then sits inside the text before it), several
+ * times at once. What HaiPay sends bounds which readings could be a callback it signed:
+ * - a deciding field's value never holds `&` (orders, statuses, amounts, codes, tokens), nor does a value HaiPay
+ *   writes itself (`plain`: numbers and times); only free text (errorMsg, a field HaiPay added) can;
+ * - every callback carries the `carried` fields (appId, currency, orderId, orderNo, amount, status).
+ * Under these bounds a reading that changes a deciding field leaves one of three marks on the received body
+ * (test/unit/readings-search.test.ts checks them against every reading of generated bodies):
+ * 1. a value of a field X holds `&D=` for a deciding D, and no carried field of the body sorts between X and D
+ *    (the reading puts D there; with a carried field between, that field would be lost or out of order);
+ * 2. a deciding field's own value holds `&name=` (the reading cuts it short);
+ * 3. a refund number or card token (deciding, never carried) follows, past fields that are not carried, free text or
+ *    a value holding `&name=` (the reading joins it into that text, and the result is no refund or token).
+ */
+
+/** What HaiPay's callbacks are known to hold; see the comment above. */
+export interface CallbackShape {
+	deciding: ReadonlySet<string>;
+	carried: ReadonlySet<string>;
+	plain: ReadonlySet<string>;
+}
+
+/**
+ * A deciding field another reading could change: `cut` its own value could end sooner (`adds` the first name after
+ * it); `added` the text of `in` could end in it; `joined` it could be the end of the text of `in`.
+ */
+export interface DecidingDoubt {
+	field: string;
+	how: 'cut' | 'added' | 'joined';
+	in: string;
+	adds?: string;
+}
+
+/** Every name a reading could start inside `text`: each `&name=` (at the very start too: a join can end just before it). */
+function namesInside(text: string): string[] {
+	const names: string[] = [];
+	for (let amp = text.indexOf('&'); amp >= 0; amp = text.indexOf('&', amp + 1)) {
+		const equals = text.indexOf('=', amp + 1);
+		if (equals < 0) break;
+		const name = text.slice(amp + 1, equals);
+		if (isPlausibleName(name)) names.push(name);
+	}
+	return names;
+}
+
+/** The first deciding field another reading of the signed string could change, add or take away, or undefined. */
+export function decidingDoubt(signed: Record<string, unknown>, shape: CallbackShape, options: { arrayStyle?: ArrayStyle } = {}): DecidingDoubt | undefined {
+	const names = Object.keys(signed)
+		.filter((name) => name !== 'sign' && !isSkipped(signed[name]))
+		.sort(byteOrder);
+	const inside = names.map((name) => namesInside(rendered(signed[name], options.arrayStyle)));
+	const carried = names.filter((name) => shape.carried.has(name));
+	const between = (a: string, b: string) => carried.some((name) => byteOrder(a, name) * byteOrder(name, b) > 0);
+	for (const [index, name] of names.entries()) {
+		if (shape.deciding.has(name) && (inside[index].length > 0 || listElementsSplit(signed[name], options.arrayStyle))) {
+			return { field: name, how: 'cut', in: name, ...(inside[index].length > 0 ? { adds: inside[index][0] } : {}) };
+		}
+		const added = inside[index].find((each) => shape.deciding.has(each) && !between(name, each));
+		if (added !== undefined) return { field: added, how: 'added', in: name };
+	}
+	for (const [index, name] of names.entries()) {
+		if (!shape.deciding.has(name) || shape.carried.has(name)) continue;
+		for (let before = index - 1; before >= 0 && !shape.carried.has(names[before]); before--) {
+			const text = names[before];
+			if (!shape.deciding.has(text) && (!shape.plain.has(text) || inside[before].length > 0)) return { field: name, how: 'joined', in: text };
+		}
+	}
+	return undefined;
 }

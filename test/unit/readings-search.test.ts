@@ -1,0 +1,132 @@
+/**
+ * decidingDoubt (nodes/shared/signing/readings.ts) against every reading of the signed string, found by search: for
+ * bodies generated from HaiPay's field names and text holding `&name=`, any other reading that HaiPay could have
+ * signed (sorted names, no `&` in a deciding or HaiPay-written value, every carried field present) and that gives a
+ * deciding field another value, adds one or takes one away must be marked. Also the attacks that found the rule
+ * short: several `&` at once, joins across fields, a field added after the field that was split.
+ */
+import { CALLBACK_SHAPE } from '../../nodes/shared/contract/callback';
+import { byteOrder, canonicalFields } from '../../nodes/shared/signing/canonical';
+import { decidingDoubt } from '../../nodes/shared/signing/readings';
+
+type Body = Record<string, string>;
+
+function plausible(name: string): boolean {
+	return name !== '' && name !== 'sign' && !/[&=\u0000-\u0020\u007f]/u.test(name);
+}
+
+/** Whether HaiPay could have signed this reading (see readings.ts): else it is no genuine callback to be replayed. */
+function couldBeHaiPays(reading: Body): boolean {
+	for (const [name, value] of Object.entries(reading)) {
+		if ((CALLBACK_SHAPE.deciding.has(name) || CALLBACK_SHAPE.plain.has(name)) && value.includes('&')) return false;
+	}
+	return [...CALLBACK_SHAPE.carried].every((name) => reading[name] !== undefined);
+}
+
+/**
+ * Every body whose signed string is `text`: cut at `&` into `name=value`, names strictly increasing, no value empty.
+ * With `haipays`, only those HaiPay could have signed (pruned as they are built: a deciding or HaiPay-written value
+ * holding `&` ends the branch).
+ */
+function readingsOf(text: string, haipays = false): Body[] {
+	const found: Body[] = [];
+	const ends = [...text.matchAll(/&/gu)].map((match) => match.index as number).concat(text.length);
+	const walk = (start: number, last: string | undefined, body: Body) => {
+		if (start > text.length) {
+			found.push({ ...body });
+			return;
+		}
+		for (const end of ends.filter((at) => at > start)) {
+			const segment = text.slice(start, end);
+			const equals = segment.indexOf('=');
+			if (equals < 0) continue;
+			const [name, value] = [segment.slice(0, equals), segment.slice(equals + 1)];
+			if (!plausible(name) || value === '' || (last !== undefined && byteOrder(last, name) >= 0)) continue;
+			if (haipays && value.includes('&') && (CALLBACK_SHAPE.deciding.has(name) || CALLBACK_SHAPE.plain.has(name))) continue;
+			walk(end + 1, name, { ...body, [name]: value });
+		}
+	};
+	walk(0, undefined, {});
+	return found;
+}
+
+function decidingOf(body: Body): string {
+	return JSON.stringify([...CALLBACK_SHAPE.deciding].sort().map((name) => body[name] ?? null));
+}
+
+/** A reading HaiPay could have signed that changes a deciding field, or undefined. */
+function harmfulReading(body: Body): Body | undefined {
+	const own = decidingOf(body);
+	return readingsOf(canonicalFields(body), true).find((reading) => couldBeHaiPays(reading) && decidingOf(reading) !== own);
+}
+
+/** A small deterministic generator (mulberry32), so that a failure names a body that fails again. */
+function random(seed: number): () => number {
+	let state = seed;
+	return () => {
+		state = (state + 0x6d2b79f5) | 0;
+		let t = Math.imul(state ^ (state >>> 15), 1 | state);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const TEXT_NAMES = ['errorMsg', 'bankName', 'remark', 'zz', 'channelRef', 'reason', 'subject'];
+const OPTIONAL = ['refundNo', 'tokenID', 'tokenId', 'fee', 'payTime', 'actualAmount', ...TEXT_NAMES];
+const PIECES = ['&status=2', '&orderId=X', '&orderNo=N', '&amount=5', '&currency=USD', '&appId=7', '&refundNo=R', '&tokenID=T', '&zz=w', '&fee=0', '&remark=r', '&errorMsg=e', '&payTime=p', '&', '=', 'v'];
+
+function generated(next: () => number): Body {
+	const pick = <T>(from: T[]) => from[Math.floor(next() * from.length)];
+	const text = () => `t${Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(PIECES)).join('')}`;
+	const body: Body = { appId: '1', currency: 'TZS', orderId: 'PO', orderNo: 'HP', amount: '10', status: '3' };
+	for (const name of OPTIONAL) if (next() < 0.35) body[name] = TEXT_NAMES.includes(name) ? text() : 'v';
+	// Now and then a carried or HaiPay-written field goes missing or holds text, as a re-split body can.
+	if (next() < 0.3) delete body[pick(Object.keys(body))];
+	if (next() < 0.2) body[pick(Object.keys(body))] = text();
+	return body;
+}
+
+describe('decidingDoubt against every reading', () => {
+	it('marks every body that some reading HaiPay could have signed would change (4,000 generated bodies)', () => {
+		const next = random(20240501);
+		let harmful = 0;
+		for (let count = 0; count < 4000; count++) {
+			const body = generated(next);
+			const reading = harmfulReading(body);
+			if (reading === undefined) continue;
+			harmful += 1;
+			expect([body, reading, decidingDoubt(body, CALLBACK_SHAPE)]).toEqual([body, reading, expect.anything()]);
+		}
+		// The generator reaches the cases it is for.
+		expect(harmful).toBeGreaterThan(300);
+	});
+
+	it('leaves the plain cases alone: text with & that no reading HaiPay signed could move', () => {
+		const payout = { appId: '1', currency: 'TZS', orderId: 'PO', orderNo: 'HP', amount: '10', status: '3', fee: '1' };
+		for (const errorMsg of ['Account name & number mismatch', 'code=51 & account closed', 'x&amount=5', 'x&orderNo=HP-EVIL', 'declined&errorNote=call the bank']) {
+			expect([errorMsg, decidingDoubt({ ...payout, errorMsg }, CALLBACK_SHAPE)]).toEqual([errorMsg, undefined]);
+		}
+		expect(decidingDoubt({ ...payout, payTime: '2024-05-01 10:20:30', refundNo: 'R1' }, CALLBACK_SHAPE)).toBeUndefined();
+		expect(decidingDoubt({ ...payout, tokenID: 'tok' }, CALLBACK_SHAPE)).toBeUndefined();
+	});
+});
+
+describe('decidingDoubt: the re-splits that found the earlier rule short', () => {
+	const genuine = { appId: '1', currency: 'TZS', orderId: 'PO', orderNo: 'HP', amount: '10', status: '3', fee: '1', errorMsg: 'declined' };
+
+	it.each([
+		// errorMsg swallows the real order; remark's text supplies another (a join, then several splits at once).
+		[
+			'a join across fields, then splits',
+			{ ...genuine, remark: 'w&fee=0&orderId=VICTIM&orderNo=HPV&status=2&zz=x' },
+			{ appId: '1', currency: 'TZS', amount: '10', errorMsg: 'declined&fee=1&orderId=PO&orderNo=HP&remark=w', fee: '0', orderId: 'VICTIM', orderNo: 'HPV', status: '2', zz: 'x&status=3' },
+		],
+		// The genuine callback lacks refundNo; the split adds it after a field that is not carried.
+		['a split that adds a refund number', { ...genuine, reason: 'bank&refundNo=R-EVIL' }, { ...genuine, reason: 'bank', refundNo: 'R-EVIL' }],
+		['a split that adds a card token', { ...genuine, subject: 'x&tokenID=tok_evil' }, { ...genuine, subject: 'x', tokenID: 'tok_evil' }],
+	])('%s: the replayed body signs alike, and is marked', (_case, signedByHaiPay, replayed) => {
+		expect(canonicalFields(replayed)).toBe(canonicalFields(signedByHaiPay));
+		expect(decidingOf(replayed)).not.toBe(decidingOf(signedByHaiPay));
+		expect(decidingDoubt(replayed, CALLBACK_SHAPE)).toBeDefined();
+	});
+});
