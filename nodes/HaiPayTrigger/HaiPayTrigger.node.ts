@@ -2,6 +2,7 @@ import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
+import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
 import { readCallback } from './body';
 import { parseCallback } from './callback';
@@ -99,6 +100,7 @@ export class HaiPayTrigger implements INodeType {
 		const { callback } = received;
 
 		const credential = await triggerCredential(this);
+		reply.hide(credential.settings.secrets);
 		const options = readOptions(this);
 		const verdict = await verifyCallback(callback, credential.settings, options.verifySignature);
 		if (!verdict.ok) return reply.refuse(verdict.reason, verdict.log);
@@ -109,7 +111,7 @@ export class HaiPayTrigger implements INodeType {
 		const kind = kindOf(callback.output, options.kind);
 		const fields = checkFields(callback, signer, options);
 		if (fields.refused !== undefined) return reply.ambiguous(fields.refused);
-		announceNewFields(fields.unknownFields, (message) => this.logger.warn(message));
+		announceNewFields(fields.unknownFields.map((name) => redactText(name, signer.secrets)), (message) => this.logger.warn(message));
 		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
 		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
 		const confirm = options.confirm || fields.settle !== undefined;

@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
+import { redactText, redactValue } from '../shared/gateway/redact';
 import type { BodyProblem } from './body';
 import type { Received } from './callback';
 import { carrying } from './carry';
@@ -91,24 +92,29 @@ export interface Replies {
 	 * repeat memory again while n8n stores the item (carry.ts).
 	 */
 	emit(item: IDataObject, verified: boolean, resave?: () => void): IWebhookResponseData;
+	/** From now on every log line of this request has `secrets` (the credential's, once read) redacted, whatever the callback echoes. */
+	hide(secrets: readonly string[]): void;
 }
 
 /** The answers to this request, logged with the identifying fields of what it received. */
 export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies {
 	const res = ctx.getResponseObject();
-	const context = logContext(received.ok ? received.callback.signed : undefined);
+	const signed = received.ok ? received.callback.signed : undefined;
+	let context = logContext(signed);
+	let hidden: readonly string[] = [];
+	const clean = (text: string) => (hidden.length > 0 ? redactText(text, hidden) : text);
 	const notYet = (code: number, text: string, why: string) => {
-		ctx.logger.warn(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`, context);
+		ctx.logger.warn(clean(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`), context);
 		return answer(res, code, text);
 	};
 	const acknowledge = (why: string) => {
-		ctx.logger.info(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`, context);
+		ctx.logger.info(clean(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`), context);
 		return answer(res, 200, ACKNOWLEDGEMENT);
 	};
 	return {
 		refuse(reason, why) {
 			const code = REJECTION_STATUS[reason];
-			ctx.logger.warn(`HaiPay Trigger refused a callback with ${code}: ${why}`, { ...context, reason });
+			ctx.logger.warn(clean(`HaiPay Trigger refused a callback with ${code}: ${why}`), { ...context, reason });
 			return answer(res, code, REJECTION_TEXT[reason]);
 		},
 		acknowledge,
@@ -122,6 +128,11 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 				ctx.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
 			}
 			return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[carrying({ json: item }, resave)]] };
+		},
+		hide(secrets) {
+			hidden = secrets;
+			// Redacted before it is shortened for the line: a secret cut short would no longer be found.
+			context = logContext(signed === undefined ? undefined : (redactValue(signed, secrets) as Record<string, unknown>));
 		},
 	};
 }
