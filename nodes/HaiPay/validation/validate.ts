@@ -128,7 +128,7 @@ function checkField(rule: FieldRule, value: unknown, fields: Record<string, unkn
 	const field = rule.name;
 	if (rule.amount !== undefined) {
 		const result = checkAmount(value, rule.amount);
-		return 'problem' in result ? { field, rule: 'amount', message: `"${field}" ${result.problem}` } : result;
+		return 'problem' in result ? { field, rule: result.rule ?? 'amount', message: `"${field}" ${result.problem}` } : result;
 	}
 	if (rule.integerEnum !== undefined) {
 		const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
