@@ -1,9 +1,13 @@
 import { checkAmount } from './amount';
+import { codePoint, invisibleIn } from '../../shared/contract/rules/identifiers';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
 
 export interface Violation {
 	field: string;
-	/** Which rule failed: required, type, maxLength, minLength, enum, pattern, amount, format, unknownField. */
+	/**
+	 * Which rule failed: required, type, maxLength, minLength, enum, pattern, amount, maxDigits, format, invisible,
+	 * unknownField (and, beyond one item's fields, conflict, unique, separator, credential, reserved, number).
+	 */
 	rule: string;
 	/** Says what is wrong and shows only the offending part of the value. */
 	message: string;
@@ -109,6 +113,13 @@ function checkText(rule: FieldRule, text: string, fields: Record<string, unknown
 	}
 	if (length > maxLength) {
 		return violation('maxLength', `must be at most ${maxLength} characters (got ${length})`);
+	}
+	const hidden = rule.identifier ? invisibleIn(text) : undefined;
+	if (hidden !== undefined) {
+		return violation(
+			'invisible',
+			`must not hold a character nobody sees: ${codePoint(hidden.char)} at character ${hidden.position}; HaiPay would take it as another ID than the one it looks like`,
+		);
 	}
 	if (rule.enum !== undefined && !rule.enum.includes(text)) {
 		return violation('enum', `must be one of ${rule.enum.join(', ')} (got "${text}")`);

@@ -37,6 +37,7 @@ export function orderId(): FieldRule {
 		displayName: 'Order ID',
 		required: true,
 		maxLength: ORDER_ID_MAX_LENGTH,
+		identifier: true,
 		description:
 			'Your unique ID for this order (at most 48 characters). Take it from your data, never generate it here: it is what makes a resend safe.',
 		placeholder: 'PAYOUT-2026-000123',

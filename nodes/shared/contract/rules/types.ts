@@ -30,6 +30,11 @@ export interface FieldRule {
 	check?: (value: string, fields: Record<string, unknown>) => string | undefined;
 	/** An optional field that another field's value makes required (TRY: the Papara ID type when bankCode is PAPARA). */
 	requiredWhen?: RequiredWhen;
+	/**
+	 * The merchant's own ID for a create (orderId, a Refund ID): it may hold no invisible character, and two IDs of one
+	 * run that read alike are one (identifiers.ts).
+	 */
+	identifier?: boolean;
 }
 
 export interface RequiredWhen {
