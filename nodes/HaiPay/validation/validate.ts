@@ -153,6 +153,12 @@ function checkField(rule: FieldRule, value: unknown, fields: Record<string, unkn
 	return checkText(rule, text.text, fields) ?? { value: text.text };
 }
 
+/** A missing field; one that decides who is paid says that it is never taken from a default. */
+function requiredMessage(rule: FieldRule): string {
+	if (rule.decidesPayee === undefined) return `"${rule.name}" is required`;
+	return `"${rule.name}" is required: it decides who is paid (${rule.decidesPayee}), so it is never sent from a default: choose it on the node, map it with an expression, or give it in the item's field of that name`;
+}
+
 /**
  * Checks one item's fields against a request's rules and builds the body to sign. Every rule is checked and
  * every violation reported, so a spreadsheet row can be fixed in one go. Absent optional fields are left out.
@@ -163,7 +169,7 @@ export function checkRequest(rules: RequestRules, fields: Record<string, unknown
 	for (const rule of rules.fields) {
 		const value = fields[rule.name];
 		if (isAbsent(value)) {
-			if (rule.required) violations.push({ field: rule.name, rule: 'required', message: `"${rule.name}" is required` });
+			if (rule.required) violations.push({ field: rule.name, rule: 'required', message: requiredMessage(rule) });
 			else if (rule.requiredWhen?.applies(fields)) {
 				violations.push({ field: rule.name, rule: 'required', message: `"${rule.name}" is required when ${rule.requiredWhen.when}` });
 			}

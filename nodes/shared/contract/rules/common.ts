@@ -130,8 +130,9 @@ export function bankCode(required: boolean, description: string): FieldRule {
 	return { name: 'bankCode', displayName: 'Bank Code', required, description, placeholder: 'Bank or wallet code' };
 }
 
+/** The kind of account decides what accountNo is, a wallet or a bank account, a card or a CLABE: who is paid. */
 export function accountType(required: boolean, description: string): FieldRule {
-	return { name: 'accountType', displayName: 'Account Type', required, description };
+	return { name: 'accountType', displayName: 'Account Type', required, description, decidesPayee: 'the kind of account accountNo is' };
 }
 
 export function accountNo(required: boolean, description: string): FieldRule {
