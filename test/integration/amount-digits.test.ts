@@ -1,5 +1,5 @@
 /**
- * Amounts an approver can read (issue 30, point 4): an amount whose whole part has more than 15 digits is refused,
+ * Amounts an approver can read: an amount whose whole part has more than 15 digits is refused,
  * in Payout → Check and in Payout → Create alike, with `field: "amount"` and `rule: "maxDigits"`, before anything is
  * signed. NGN has no upper limit of its own, so it shows the bound alone. Real n8n-core executions against the
  * sandbox over HTTP.

@@ -1,5 +1,5 @@
 /**
- * Look-alike order IDs (issue 30, point 5). An orderId or Refund ID holding a Unicode format (Cf) or control (Cc)
+ * Look-alike order IDs. An orderId or Refund ID holding a Unicode format (Cf) or control (Cc)
  * character is refused (`rule: "invisible"`); two IDs of one run that read the same once NFKC-normalised and
  * case-folded are one ID, and the later is refused (`rule: "unique"`, naming both items). Real n8n-core executions
  * against the sandbox over HTTP; its request log shows what reached it.

@@ -1,5 +1,5 @@
 /**
- * No silent default for who is paid (issue 30, point 3). A drop-down that decides who or what identity is paid (the
+ * No silent default for who is paid. A drop-down that decides who or what identity is paid (the
  * kind of account, BRL's PIX key type, TZS's operator, PKR's gender) is sent only as the user chose it or as the row
  * gives it: never as the first value n8n fills in. Real n8n-core executions against the sandbox over HTTP; the
  * sandbox's request log shows what reached it.

@@ -1,5 +1,5 @@
 /**
- * Every drop-down of the node, audited for a silent default on who is paid (issue 30, point 3): the fields whose
+ * Every drop-down of the node, audited for a silent default on who is paid: the fields whose
  * value decides who or what identity is paid (`decidesPayee` in the contract module) start with nothing chosen from
  * node version 2, keep their first-value defaults in version 1, and are the ones docs/haipay-node.md lists; every
  * other drop-down is one whose default decides nothing about the payee, each named here with why.
