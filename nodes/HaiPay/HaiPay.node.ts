@@ -5,6 +5,7 @@ import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { checkOptions, createOptions, readOptions } from './descriptions/options';
 import { runCheck } from './execute/check';
 import { runOperation } from './execute/runner';
+import { LATEST_VERSION, NODE_VERSIONS } from './descriptions/versions';
 import { findOperation, OPERATIONS, operationSelectors, resourceSelector } from './resources';
 
 export class HaiPay implements INodeType {
@@ -13,7 +14,9 @@ export class HaiPay implements INodeType {
 		name: 'haiPay',
 		icon: { light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Saved workflows keep their version (descriptions/versions.ts says what each one changed); new nodes get the latest.
+		version: [...NODE_VERSIONS],
+		defaultVersion: LATEST_VERSION,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description: 'Send payouts, collect USD card payments, query orders, download vouchers and read balances with HaiPay',
 		defaults: { name: 'HaiPay' },

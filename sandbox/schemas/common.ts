@@ -34,9 +34,16 @@ export const englishName: Schema = {
 	pattern: '^[A-Za-z]+(?: [A-Za-z]+){0,2}$',
 };
 
+/**
+ * The most digits before the decimal point the sandbox's books take, in every currency. HaiPay publishes no upper
+ * limit for NGN and others, yet refused an NGN amount of 30 digits: its books, like any, hold so many digits. 15 is
+ * beyond any merchant's balance (999 trillion VND is about US$40 billion); the node refuses more too (docs/sandbox.md).
+ */
+export const MAX_WHOLE_DIGITS = 15;
+
 /** `decimal` is the sandbox's own keyword (see schemas/index.ts): an exact range check on a decimal string. */
 export function amount(pattern: string, range: { min?: string; max?: string; minExclusive?: string }): Schema {
-	return { type: 'string', pattern, decimal: range };
+	return { type: 'string', pattern, decimal: { ...range, maxWholeDigits: MAX_WHOLE_DIGITS } };
 }
 
 /*

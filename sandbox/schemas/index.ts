@@ -66,6 +66,8 @@ interface DecimalRange {
 	min?: string;
 	max?: string;
 	minExclusive?: string;
+	/** The most digits before the decimal point. */
+	maxWholeDigits?: number;
 }
 
 function rangeText(range: DecimalRange): string {
@@ -90,6 +92,11 @@ function makeAjv(): Ajv {
 			const self = decimal as typeof decimal & { errors?: Partial<ErrorObject>[] };
 			// A value the pattern already refused is reported by the pattern, not twice.
 			if (!/^\d+(\.\d+)?$/.test(value)) return true;
+			const whole = value.split('.')[0].length;
+			if (range.maxWholeDigits !== undefined && whole > range.maxWholeDigits) {
+				self.errors = [{ keyword: 'decimal', message: `must have at most ${range.maxWholeDigits} digits before the decimal point`, params: range }];
+				return false;
+			}
 			const ok =
 				(range.min === undefined || compareDecimal(value, range.min) >= 0) &&
 				(range.max === undefined || compareDecimal(value, range.max) <= 0) &&

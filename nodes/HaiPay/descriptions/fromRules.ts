@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
+import { LATEST_VERSION, NO_PAYEE_DEFAULTS_FROM, NODE_VERSIONS, type NodeVersion } from './versions';
 
 /**
  * Turns the contract's field rules into node parameters, so what the panel shows and what is checked before
@@ -14,14 +15,18 @@ interface Scope {
 	currency?: string[];
 }
 
-/** Field parameters show only while fields are mapped one by one (see `fieldsFromParameter`). */
-function show(scope: Scope): INodeProperties['displayOptions'] {
-	const conditions: Record<string, string[]> = {
+/**
+ * Field parameters show only while fields are mapped one by one (see `fieldsFromParameter`), for the currencies and
+ * node versions given (all versions when none are).
+ */
+function show(scope: Scope, versions: readonly NodeVersion[] = NODE_VERSIONS): INodeProperties['displayOptions'] {
+	const conditions: Record<string, Array<string | number>> = {
 		resource: [scope.resource],
 		operation: [scope.operation],
 		fieldsFrom: [FIELDS_FROM_PARAMETERS],
 	};
 	if (scope.currency) conditions.currency = scope.currency;
+	if (versions.length < NODE_VERSIONS.length) conditions['@version'] = [...versions];
 	return { show: conditions };
 }
 
@@ -70,8 +75,16 @@ function options(rule: FieldRule): INodePropertyOptions[] {
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The parameter for one field, without display conditions. */
-export function parameterFor(rule: FieldRule): INodeProperties {
+/** The drop-down entry of a field that decides who is paid, before anything is chosen (node version 2 on). */
+export const NOT_CHOSEN = { name: 'Choose…', value: '' };
+
+/**
+ * The parameter for one field in one node version, without display conditions. A drop-down starts on its first
+ * value, except, from version 2, one that decides who is paid: n8n would send that first value for every item the
+ * user never looked at (and, with the currency an expression, for every currency's field of that name), so it starts
+ * on nothing, and an item without a choice is refused.
+ */
+export function parameterFor(rule: FieldRule, version: NodeVersion = LATEST_VERSION): INodeProperties {
 	const base = {
 		displayName: rule.displayName,
 		name: rule.name,
@@ -79,22 +92,51 @@ export function parameterFor(rule: FieldRule): INodeProperties {
 	};
 	if (rule.enum) {
 		const choices = options(rule);
+		if (rule.decidesPayee !== undefined && version >= NO_PAYEE_DEFAULTS_FROM) {
+			const description = `${rule.description}. Nothing is chosen at first: choose one, or map it from the item; an item without one is refused, never paid on a guess.`;
+			return { ...base, description, type: 'options', options: [NOT_CHOSEN, ...choices], default: NOT_CHOSEN.value };
+		}
 		const first = rule.integerEnum ? String(rule.integerEnum[0]) : rule.enum[0];
 		return { ...base, type: 'options', options: choices, default: first };
 	}
 	return { ...base, type: 'string', default: '', placeholder: rule.placeholder };
 }
 
-/** Groups identical parameters across currencies, so a field shared by all shows once. */
-function merged(entries: Array<{ currency: string; property: INodeProperties }>): Array<{ currencies: string[]; property: INodeProperties }> {
-	const groups = new Map<string, { currencies: string[]; property: INodeProperties }>();
-	for (const { currency, property } of entries) {
+interface Entry {
+	currency: string;
+	version: NodeVersion;
+	property: INodeProperties;
+}
+
+interface Group {
+	currencies: string[];
+	versions: NodeVersion[];
+	property: INodeProperties;
+}
+
+/**
+ * Groups identical parameters across currencies and node versions, so a field shared by all shows once; one that
+ * differs between versions shows, per version, for the currencies that have it so.
+ */
+function merged(entries: Entry[]): Group[] {
+	const byProperty = new Map<string, { property: INodeProperties; versionsOf: Map<string, NodeVersion[]> }>();
+	for (const { currency, version, property } of entries) {
 		const key = JSON.stringify(property);
-		const group = groups.get(key);
-		if (group) group.currencies.push(currency);
-		else groups.set(key, { currencies: [currency], property });
+		const group = byProperty.get(key) ?? { property, versionsOf: new Map<string, NodeVersion[]>() };
+		group.versionsOf.set(currency, [...(group.versionsOf.get(currency) ?? []), version]);
+		byProperty.set(key, group);
 	}
-	return [...groups.values()];
+	const groups: Group[] = [];
+	for (const { property, versionsOf } of byProperty.values()) {
+		const byVersions = new Map<string, Group>();
+		for (const [currency, versions] of versionsOf) {
+			const same = byVersions.get(versions.join());
+			if (same) same.currencies.push(currency);
+			else byVersions.set(versions.join(), { currencies: [currency], versions, property });
+		}
+		groups.push(...byVersions.values());
+	}
+	return groups;
 }
 
 /**
@@ -107,43 +149,48 @@ function merged(entries: Array<{ currency: string; property: INodeProperties }>)
 export function requiredParameters(rulesByCurrency: Record<string, RequestRules>, scope: Scope): INodeProperties[] {
 	const [defaultRules] = Object.values(rulesByCurrency);
 	const everywhere = new Set(defaultRules.fields.filter((field) => field.required).map((field) => field.name));
-	const byField = new Map<string, Array<{ currency: string; property: INodeProperties }>>();
-	for (const [currency, rules] of Object.entries(rulesByCurrency)) {
-		for (const rule of rules.fields.filter((field) => field.required)) {
-			const list = byField.get(rule.name) ?? [];
-			const property = parameterFor(rule);
-			list.push({ currency, property: everywhere.has(rule.name) ? { ...property, required: true } : property });
-			byField.set(rule.name, list);
+	const byField = new Map<string, Entry[]>();
+	for (const version of NODE_VERSIONS) {
+		for (const [currency, rules] of Object.entries(rulesByCurrency)) {
+			for (const rule of rules.fields.filter((field) => field.required)) {
+				const list = byField.get(rule.name) ?? [];
+				const property = parameterFor(rule, version);
+				list.push({ currency, version, property: everywhere.has(rule.name) ? { ...property, required: true } : property });
+				byField.set(rule.name, list);
+			}
 		}
 	}
 	const properties: INodeProperties[] = [];
 	for (const entries of byField.values()) {
 		for (const group of merged(entries)) {
 			const currency = scope.currency ? group.currencies : undefined;
-			properties.push({ ...group.property, displayOptions: show({ ...scope, currency }) });
+			properties.push({ ...group.property, displayOptions: show({ ...scope, currency }, group.versions) });
 		}
 	}
 	return properties;
 }
 
 export function additionalFields(rulesByCurrency: Record<string, RequestRules>, scope: Scope): INodeProperties[] {
-	const entries = Object.entries(rulesByCurrency).map(([currency, rules]) => ({
-		currency,
-		property: {
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: rules.fields
-				.filter((field) => !field.required)
-				.map(parameterFor)
-				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
-		} as INodeProperties,
-	}));
+	const entries = NODE_VERSIONS.flatMap((version) =>
+		Object.entries(rulesByCurrency).map(([currency, rules]) => ({
+			currency,
+			version,
+			property: {
+				displayName: 'Additional Fields',
+				name: 'additionalFields',
+				type: 'collection',
+				placeholder: 'Add Field',
+				default: {},
+				options: rules.fields
+					.filter((field) => !field.required)
+					.map((field) => parameterFor(field, version))
+					.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			} as INodeProperties,
+		})),
+	);
 	return merged(entries).map((group) => ({
 		...group.property,
-		displayOptions: show({ ...scope, currency: scope.currency ? group.currencies : undefined }),
+		displayOptions: show({ ...scope, currency: scope.currency ? group.currencies : undefined }, group.versions),
 	}));
 }
 

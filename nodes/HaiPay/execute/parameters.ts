@@ -48,3 +48,20 @@ export function hasCollectionEntry(ctx: IExecuteFunctions, collection: string, k
 	const raw = rawAt(ctx.getNode().parameters, collection);
 	return raw !== null && typeof raw === 'object' && key in raw;
 }
+
+/** Whether a parameter holds a fixed value, one set on the node (or its default), rather than an expression. */
+export function isFixedParameter(ctx: IExecuteFunctions, path: string): boolean {
+	const raw = rawAt(ctx.getNode().parameters, path);
+	return raw !== undefined && !expressionOnPath(ctx.getNode().parameters, path);
+}
+
+/** Whether the value at a path, or anything on the way to it (a whole collection), is an expression. */
+function expressionOnPath(parameters: unknown, path: string): boolean {
+	let current = parameters;
+	for (const key of path.split('.')) {
+		if (typeof current === 'string') return current.startsWith('=');
+		if (current === null || typeof current !== 'object') return false;
+		current = (current as Record<string, unknown>)[key];
+	}
+	return holdsExpression(current);
+}

@@ -8,6 +8,7 @@ import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } f
 import { inexactNumbersInObject, inexactNumbersInText } from '../validation/numbers';
 import { checkRequest, type RequestBody, type Violation } from '../validation/validate';
 import { hasCollectionEntry, parameterValue } from './parameters';
+import { payeeConflicts } from './payee';
 import type { Prepared } from './types';
 
 /** How an item's parameters become a checked request body, for the operations that share a shape. */
@@ -43,10 +44,10 @@ function extraFields(ctx: IExecuteFunctions, itemIndex: number): { fields: Recor
 }
 
 /** Checks an item against the rules; every broken rule is listed in one error that names the fields. */
-function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, values: Record<string, unknown>): RequestBody {
+function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, values: Record<string, unknown>, more: Violation[] = []): RequestBody {
 	const extra = extraFields(ctx, itemIndex);
 	const checked = checkRequest(rules, values, extra.fields);
-	const violations = [...checked.violations, ...extra.violations];
+	const violations = [...more, ...checked.violations, ...extra.violations];
 	if (violations.length > 0) {
 		const first = violations[0];
 		throw new ItemFailure('invalid', violations.map((violation) => violation.message).join('; '), {
@@ -71,7 +72,8 @@ export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: 
 				const path = `additionalFields.${name}`;
 				return hasCollectionEntry(ctx, 'additionalFields', name) ? parameterValue(ctx, itemIndex, path, undefined) : undefined;
 			});
-	const body = checkedBody(ctx, itemIndex, rules, values);
+	const conflicts = fromItem ? [] : payeeConflicts(ctx, itemIndex, rules, values);
+	const body = checkedBody(ctx, itemIndex, rules, values, conflicts);
 	return { path: rules.path, body, currency, orderId: String(body.orderId) };
 }
 

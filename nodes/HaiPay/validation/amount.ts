@@ -1,3 +1,4 @@
+import { AMOUNT_MAX_WHOLE_DIGITS } from '../../shared/contract/rules/amounts';
 import type { AmountRule } from '../../shared/contract/rules/types';
 
 /**
@@ -28,7 +29,8 @@ function grouped(decimal: string): string {
 	return fraction === undefined ? withCommas : `${withCommas}.${fraction}`;
 }
 
-export type AmountResult = { value: string } | { problem: string };
+/** A refused amount says why, and names its rule when it is not the currency's own ("amount"). */
+export type AmountResult = { value: string } | { problem: string; rule?: string };
 
 function fromNumber(value: number, rule: AmountRule): AmountResult {
 	if (!Number.isFinite(value)) return { problem: 'must be a number' };
@@ -61,6 +63,13 @@ export function checkAmount(input: unknown, rule: AmountRule): AmountResult {
 			problem: offending
 				? `may hold digits and one decimal point only, no signs, commas or spaces (found "${offending}" in "${value}")`
 				: `is not a decimal number (got "${value}")`,
+		};
+	}
+	const whole = value.split('.')[0].length;
+	if (whole > AMOUNT_MAX_WHOLE_DIGITS) {
+		return {
+			rule: 'maxDigits',
+			problem: `may have at most ${AMOUNT_MAX_WHOLE_DIGITS} digits before the decimal point, more than any balance holds (got ${whole})`,
 		};
 	}
 	if (/^0\d/.test(value)) return { problem: `must not start with a leading zero (got "${value}")` };

@@ -1,9 +1,13 @@
 import { checkAmount } from './amount';
+import { codePoint, invisibleIn } from '../../shared/contract/rules/identifiers';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
 
 export interface Violation {
 	field: string;
-	/** Which rule failed: required, type, maxLength, minLength, enum, pattern, amount, format, unknownField. */
+	/**
+	 * Which rule failed: required, type, maxLength, minLength, enum, pattern, amount, maxDigits, format, invisible,
+	 * unknownField (and, beyond one item's fields, conflict, unique, separator, credential, reserved, number).
+	 */
 	rule: string;
 	/** Says what is wrong and shows only the offending part of the value. */
 	message: string;
@@ -110,6 +114,13 @@ function checkText(rule: FieldRule, text: string, fields: Record<string, unknown
 	if (length > maxLength) {
 		return violation('maxLength', `must be at most ${maxLength} characters (got ${length})`);
 	}
+	const hidden = rule.identifier ? invisibleIn(text) : undefined;
+	if (hidden !== undefined) {
+		return violation(
+			'invisible',
+			`must not hold a character nobody sees: ${codePoint(hidden.char)} at character ${hidden.position}; HaiPay would take it as another ID than the one it looks like`,
+		);
+	}
 	if (rule.enum !== undefined && !rule.enum.includes(text)) {
 		return violation('enum', `must be one of ${rule.enum.join(', ')} (got "${text}")`);
 	}
@@ -128,7 +139,7 @@ function checkField(rule: FieldRule, value: unknown, fields: Record<string, unkn
 	const field = rule.name;
 	if (rule.amount !== undefined) {
 		const result = checkAmount(value, rule.amount);
-		return 'problem' in result ? { field, rule: 'amount', message: `"${field}" ${result.problem}` } : result;
+		return 'problem' in result ? { field, rule: result.rule ?? 'amount', message: `"${field}" ${result.problem}` } : result;
 	}
 	if (rule.integerEnum !== undefined) {
 		const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
@@ -142,6 +153,12 @@ function checkField(rule: FieldRule, value: unknown, fields: Record<string, unkn
 	return checkText(rule, text.text, fields) ?? { value: text.text };
 }
 
+/** A missing field; one that decides who is paid says that it is never taken from a default. */
+function requiredMessage(rule: FieldRule): string {
+	if (rule.decidesPayee === undefined) return `"${rule.name}" is required`;
+	return `"${rule.name}" is required: it decides who is paid (${rule.decidesPayee}), so it is never sent from a default: choose it on the node, map it with an expression, or give it in the item's field of that name`;
+}
+
 /**
  * Checks one item's fields against a request's rules and builds the body to sign. Every rule is checked and
  * every violation reported, so a spreadsheet row can be fixed in one go. Absent optional fields are left out.
@@ -152,7 +169,7 @@ export function checkRequest(rules: RequestRules, fields: Record<string, unknown
 	for (const rule of rules.fields) {
 		const value = fields[rule.name];
 		if (isAbsent(value)) {
-			if (rule.required) violations.push({ field: rule.name, rule: 'required', message: `"${rule.name}" is required` });
+			if (rule.required) violations.push({ field: rule.name, rule: 'required', message: requiredMessage(rule) });
 			else if (rule.requiredWhen?.applies(fields)) {
 				violations.push({ field: rule.name, rule: 'required', message: `"${rule.name}" is required when ${rule.requiredWhen.when}` });
 			}

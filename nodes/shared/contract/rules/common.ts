@@ -37,6 +37,7 @@ export function orderId(): FieldRule {
 		displayName: 'Order ID',
 		required: true,
 		maxLength: ORDER_ID_MAX_LENGTH,
+		identifier: true,
 		description:
 			'Your unique ID for this order (at most 48 characters). Take it from your data, never generate it here: it is what makes a resend safe.',
 		placeholder: 'PAYOUT-2026-000123',
@@ -129,8 +130,9 @@ export function bankCode(required: boolean, description: string): FieldRule {
 	return { name: 'bankCode', displayName: 'Bank Code', required, description, placeholder: 'Bank or wallet code' };
 }
 
+/** The kind of account decides what accountNo is, a wallet or a bank account, a card or a CLABE: who is paid. */
 export function accountType(required: boolean, description: string): FieldRule {
-	return { name: 'accountType', displayName: 'Account Type', required, description };
+	return { name: 'accountType', displayName: 'Account Type', required, description, decidesPayee: 'the kind of account accountNo is' };
 }
 
 export function accountNo(required: boolean, description: string): FieldRule {

@@ -50,6 +50,7 @@ const TZS: RequestRules = {
 		{
 			...bankCode(true, 'The mobile money operator'),
 			enum: ['AIRTEL', 'HALOPESA', 'TIGO', 'VODACOM'],
+			decidesPayee: 'the operator whose wallet accountNo is',
 			enumLabels: { AIRTEL: 'Airtel Money', HALOPESA: 'HaloPesa', TIGO: 'Tigo Pesa', VODACOM: 'Vodacom M-Pesa' },
 		},
 		{

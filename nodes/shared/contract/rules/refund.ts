@@ -15,6 +15,7 @@ export const REFUND_RULES: RequestRules = {
 			displayName: 'Refund ID',
 			required: true,
 			maxLength: ORDER_ID_MAX_LENGTH,
+			identifier: true,
 			description:
 				'Your unique ID for this refund (at most 48 characters), sent to HaiPay as orderId. Take it from your data, never generate it here: it is what stops a refund from being sent twice.',
 			placeholder: 'REFUND-2026-000123',

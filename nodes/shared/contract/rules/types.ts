@@ -30,6 +30,16 @@ export interface FieldRule {
 	check?: (value: string, fields: Record<string, unknown>) => string | undefined;
 	/** An optional field that another field's value makes required (TRY: the Papara ID type when bankCode is PAPARA). */
 	requiredWhen?: RequiredWhen;
+	/**
+	 * What the field decides about who is paid, in words ("the kind of PIX key in accountNo"): it is sent only as the
+	 * user chose it or the item gives it, never from a drop-down's first value (docs/haipay-node.md, "Who is paid").
+	 */
+	decidesPayee?: string;
+	/**
+	 * The merchant's own ID for a create (orderId, a Refund ID): it may hold no invisible character, and two IDs of one
+	 * run that read alike are one (identifiers.ts).
+	 */
+	identifier?: boolean;
 }
 
 export interface RequiredWhen {

@@ -35,6 +35,7 @@ export const BRL: RequestRules = payApply('BRL', 'official', [
 		required: true,
 		enum: ['CPF', 'PHONE', 'EMAIL'],
 		enumLabels: { CPF: 'CPF', PHONE: 'Phone', EMAIL: 'Email' },
+		decidesPayee: 'the kind of PIX key in accountNo',
 		description: 'The kind of PIX key in Account Number',
 	},
 	{

@@ -124,6 +124,7 @@ const GENDER: FieldRule = {
 	required: true,
 	enum: ['MALE', 'FEMALE', 'OTHER'],
 	enumLabels: { MALE: 'Male', FEMALE: 'Female', OTHER: 'Other' },
+	decidesPayee: "the recipient's gender, part of the identity HaiPay's PKR page asks for",
 	description: "Recipient's gender",
 };
 

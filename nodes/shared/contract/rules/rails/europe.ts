@@ -53,6 +53,7 @@ const PAPARA_ID_TYPE: FieldRule = {
 	enum: ['PAPARA_NUMBER', 'PHONE', 'EMAIL', 'TURKISH_ID'],
 	enumLabels: { PAPARA_NUMBER: 'Papara Number', PHONE: 'Registered Phone', EMAIL: 'Registered Email', TURKISH_ID: 'Turkish ID Number' },
 	requiredWhen: { when: 'bankCode is PAPARA', applies: (fields) => upper(fields.bankCode) === 'PAPARA' },
+	decidesPayee: 'the kind of Papara ID in accountNo',
 	description: 'Required when Bank Code is PAPARA: the kind of Papara ID in Account Number',
 };
 
