@@ -9,6 +9,8 @@ export { HaiPayApi } from './credentials/HaiPayApi.credentials';
 
 export { signBody, verifyAnswer, verifyCallback } from './nodes/library/signing';
 export type { SignedBody, SignOptions, VerifyOptions } from './nodes/library/signing';
+export { verifyAcceptance } from './nodes/library/acceptance';
+export type { AcceptanceOptions } from './nodes/library/acceptance';
 export { SigningError } from './nodes/library/inputs';
 export type { KeyInput } from './nodes/library/inputs';
 export { KeyFormatError } from './nodes/shared/signing/keys';

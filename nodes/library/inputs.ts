@@ -84,3 +84,22 @@ export function arrayStyleFrom(input: unknown): ArrayStyle {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 }
+
+/** Every verifying option checked and its key parsed before anything received is looked at. */
+export function verifyingFrom(options: unknown): { secretKey: string; arrayStyle: ArrayStyle; publicKey: KeyObject } {
+	if (!isPlainObject(options)) throw new SigningError('Pass the options { secretKey, haipayPublicKey }.');
+	return {
+		secretKey: secretFrom(options.secretKey),
+		arrayStyle: arrayStyleFrom(options.arrayStyle),
+		publicKey: publicKeyFrom(options.haipayPublicKey),
+	};
+}
+
+/** An answer's text as JSON, as the node reads it (JSON.parse of its UTF-8), or undefined when it is none. */
+export function parsedJson(text: string | Buffer): unknown {
+	try {
+		return JSON.parse(text.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+}

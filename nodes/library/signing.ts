@@ -2,8 +2,9 @@ import { readCallback } from '../HaiPayTrigger/body';
 import { CALLBACK_SHAPE } from '../shared/contract/callback';
 import { ambiguityOf, type ArrayStyle } from '../shared/signing/canonical';
 import { badNameOf, decidingDoubt } from '../shared/signing/readings';
+import { inexactNumber, reservedUse } from '../shared/signing/signable';
 import { sign, verify } from '../shared/signing/signature';
-import { appIdFrom, arrayStyleFrom, isPlainObject, privateKeyFrom, publicKeyFrom, secretFrom, SigningError, type KeyInput } from './inputs';
+import { appIdFrom, arrayStyleFrom, isPlainObject, parsedJson, privateKeyFrom, secretFrom, SigningError, verifyingFrom, type KeyInput } from './inputs';
 
 /**
  * HaiPay signing for a merchant's own code, outside n8n (docs/library.md): the same canonical string, signature and
@@ -44,6 +45,7 @@ export async function signBody<T extends object>(body: T, options: SignOptions):
 	const privateKey = privateKeyFrom(options.privateKey);
 	const signed = { ...jsonCopy(body), appId } as Record<string, unknown>;
 	delete signed.sign;
+	refuseReserved(signed);
 	refuseAmbiguity(signed, arrayStyle);
 	signed.sign = await sign(signed, secretKey, privateKey, { arrayStyle });
 	return signed as SignedBody<T>;
@@ -59,14 +61,45 @@ function refuseAmbiguity(body: Record<string, unknown>, arrayStyle: ArrayStyle):
 	);
 }
 
+/**
+ * A field the signing uses may not be the body's own (the node refuses it alike: shared/signing/signable.ts). The
+ * body's `appId` and `sign` themselves are replaced, as documented; a name that reads as one of them, or as `key`,
+ * where the signed text holds the secret, is refused.
+ */
+function refuseReserved(body: Record<string, unknown>): void {
+	for (const name of Object.keys(body)) {
+		if (name === 'appId' || name === 'sign') continue;
+		const why = reservedUse(name);
+		if (why !== undefined) throw new SigningError(`The field ${JSON.stringify(name)} ${why}: nothing was signed.`);
+	}
+}
+
+/**
+ * The body as JSON sends it, and every number in it checked as the node checks one (`inexactNumber`): JSON writes
+ * Infinity as null and 2^53 + 1 as 2^53, so what would be signed and sent is not what the caller meant. Numbers are
+ * met as JSON.stringify writes them, after any toJSON, at any depth; a refusal names the top-level field.
+ */
 function jsonCopy(body: object): Record<string, unknown> {
 	let text: string | undefined;
 	let why = 'JSON writes it as something other than an object';
+	let root: unknown;
+	let field = '';
+	let inexact: string | undefined;
+	const check = function (this: unknown, name: string, value: unknown): unknown {
+		if (name === '' && root === undefined) root = value;
+		else if (this === root) field = name;
+		if (inexact === undefined && typeof value === 'number') {
+			const problem = inexactNumber(value);
+			if (problem !== undefined) inexact = `The value of ${JSON.stringify(field)} holds ${problem}: send it as a string; nothing was signed.`;
+		}
+		return value;
+	};
 	try {
-		text = JSON.stringify(body);
+		text = JSON.stringify(body, check);
 	} catch (error) {
 		why = (error as Error).message;
 	}
+	if (inexact !== undefined) throw new SigningError(inexact);
 	const copy: unknown = text === undefined ? undefined : JSON.parse(text);
 	if (!isPlainObject(copy)) throw new SigningError(`The body cannot be sent as a JSON object: ${why}.`);
 	return copy;
@@ -78,7 +111,7 @@ function jsonCopy(body: object): Record<string, unknown> {
  * envelope's `status`, `error` and `msg` are not covered by a `true`.
  */
 export async function verifyAnswer(answer: unknown, options: VerifyOptions): Promise<boolean> {
-	const { secretKey, publicKey, arrayStyle } = verifying(options);
+	const { secretKey, publicKey, arrayStyle } = verifyingFrom(options);
 	const data = signedDataOf(typeof answer === 'string' || Buffer.isBuffer(answer) ? parsedJson(answer) : answer);
 	if (data === undefined) return false;
 	return await verify(data, data.sign, secretKey, publicKey, { arrayStyle });
@@ -93,7 +126,7 @@ export async function verifyAnswer(answer: unknown, options: VerifyOptions): Pro
  * A body over 64 KiB or 200 fields, or with a name sent twice, is `false` unread.
  */
 export async function verifyCallback(body: unknown, options: VerifyOptions): Promise<boolean> {
-	const { secretKey, publicKey, arrayStyle } = verifying(options);
+	const { secretKey, publicKey, arrayStyle } = verifyingFrom(options);
 	const read = Buffer.isBuffer(body) ? readCallback(body, undefined) : readCallback(undefined, body);
 	if (!read.ok || read.body.members.length === 0) return false;
 	const signed = Object.fromEntries(read.body.members.map((member) => [member.name, member.numberText ?? member.value]));
@@ -101,23 +134,6 @@ export async function verifyCallback(body: unknown, options: VerifyOptions): Pro
 	return await verify(signed, signed.sign, secretKey, publicKey, { arrayStyle });
 }
 
-/** Every verifying option checked and its key parsed before anything received is looked at. */
-function verifying(options: VerifyOptions) {
-	if (!isPlainObject(options)) throw new SigningError('Pass the options { secretKey, haipayPublicKey }.');
-	return {
-		secretKey: secretFrom(options.secretKey),
-		arrayStyle: arrayStyleFrom(options.arrayStyle),
-		publicKey: publicKeyFrom(options.haipayPublicKey),
-	};
-}
-
-function parsedJson(text: string | Buffer): unknown {
-	try {
-		return JSON.parse(text.toString());
-	} catch {
-		return undefined;
-	}
-}
 
 /** The object that carries the signature: the answer itself when it has `sign`, else its `data`. */
 function signedDataOf(answer: unknown): Record<string, unknown> | undefined {

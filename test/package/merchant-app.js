@@ -64,6 +64,20 @@ async function main() {
 		badAppId: await outcome(haipay.signBody(input.payout, { ...signing, appId: 'TZS' })),
 		ambiguous: await outcome(haipay.signBody({ ...input.payout, name: 'Amina&status=2' }, { ...signing, appId: input.appId })),
 	};
+	// What the node refuses to sign, the library refuses too: a field that reads as `key`, and numbers JSON would not
+	// carry as meant (made here: JSON on stdin cannot carry them either).
+	const numbers = { unsafe: 2 ** 53 + 1, infinite: Number('1e400'), residue: 0.1 + 0.2, nested: [1, Number.NaN] };
+	found.refused = {};
+	for (const name of input.reservedNames) found.refused[name] = await outcome(haipay.signBody({ ...input.payout, [name]: 'x' }, { ...signing, appId: input.appId }));
+	for (const [name, value] of Object.entries(numbers)) found.refused[name] = await outcome(haipay.signBody({ ...input.payout, fee: value }, { ...signing, appId: input.appId }));
+	found.acceptances = {};
+	for (const [name, answer] of Object.entries(input.acceptances)) {
+		found.acceptances[name] = {
+			signed: await outcome(haipay.verifyAnswer(answer, verifying)),
+			// Called inside the promise, so that a package without verifyAcceptance reports it instead of stopping here.
+			accepted: await outcome(Promise.resolve().then(() => haipay.verifyAcceptance(answer, { ...verifying, orderId: 'PO-1' }))),
+		};
+	}
 	process.stdout.write(JSON.stringify(found));
 }
 

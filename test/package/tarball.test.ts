@@ -66,6 +66,10 @@ const callback = { appId: APP_ID, currency: 'TZS', orderId: 'PO-1', orderNo: 'HP
 const genuine = callbackText(callback);
 const answerData = { orderId: 'PO-1', orderNo: 'HP2025000001', amount: '2500', fee: '25', status: 1 };
 const envelope = { status: '1', error: '00000000', msg: 'success', data: { ...answerData, sign: sandboxSign(answerData, SECRET, platformKey) } };
+/** HaiPay's envelope around data signed by the sandbox's signer with the platform key. */
+function signedEnvelope(data: Record<string, unknown>) {
+	return { status: '1', error: '00000000', msg: 'success', data: { ...data, sign: sandboxSign(data, SECRET, platformKey) } };
+}
 
 const input = {
 	secret: SECRET,
@@ -99,6 +103,13 @@ const input = {
 		refusal: { status: '0', error: '10000001', msg: 'order exists' },
 		unsigned: { ...envelope, data: answerData },
 	},
+	reservedNames: ['key', 'KEY', 'k_e_y'],
+	acceptances: {
+		genuine: envelope,
+		// The signed "no such order" of HaiPay's order query, replayed as the answer to a payout.
+		replayedNotFound: signedEnvelope({ orderId: 'PO-1', orderNo: '', status: 3, errorMsg: 'order does not exist' }),
+		failedNoOrderNo: signedEnvelope({ orderId: 'PO-1', status: 'FAILED' }),
+	},
 };
 
 interface Outcome<T = unknown> {
@@ -115,6 +126,8 @@ interface Found {
 	callbacks: Record<string, Outcome<boolean>>;
 	answers: Record<string, Outcome<boolean>>;
 	errors: Record<string, Outcome>;
+	refused: Record<string, Outcome>;
+	acceptances: Record<string, { signed: Outcome<boolean>; accepted: Outcome<boolean> }>;
 }
 
 let work: string;
@@ -141,7 +154,7 @@ describe('the packed package, required from a clean folder', () => {
 	});
 
 	it('exports the node, the trigger and the credential n8n loads, and the signing API', () => {
-		expect(found.exports).toEqual(['HaiPay', 'HaiPayApi', 'HaiPayTrigger', 'KeyFormatError', 'SigningError', 'signBody', 'verifyAnswer', 'verifyCallback']);
+		expect(found.exports).toEqual(['HaiPay', 'HaiPayApi', 'HaiPayTrigger', 'KeyFormatError', 'SigningError', 'signBody', 'verifyAcceptance', 'verifyAnswer', 'verifyCallback']);
 		expect(found.classes).toEqual({ node: 'haiPay', trigger: 'haiPayTrigger', credential: 'haiPayApi', sameAsN8n: true });
 	});
 });
@@ -171,6 +184,33 @@ describe('signBody', () => {
 				expect(result).toEqual({ value: expect.objectContaining({ sign: vector.signature }) });
 			}
 		});
+	});
+});
+
+describe('signBody refuses what the node refuses', () => {
+	it.each(['key', 'KEY', 'k_e_y'])('a field "%s", which reads as key, where the signed text holds the secret', (name) => {
+		expect(found.refused[name].error).toMatch(/^SigningError: The field "[^"]+" (is|reads as) the field "key".*where the signed text holds the secret key: nothing was signed\.$/);
+	});
+
+	it.each([
+		['unsafe', 'past 9007199254740991'],
+		['infinite', 'not a number JSON can carry'],
+		['residue', 'not the decimal meant'],
+		['nested', 'not a number JSON can carry'],
+	])('a number JSON would not carry as meant: %s', (name, why) => {
+		expect(found.refused[name].error).toMatch(/^SigningError: The value of "fee" holds /);
+		expect(found.refused[name].error).toContain(why);
+		expect(found.refused[name].error).toContain('send it as a string; nothing was signed.');
+	});
+});
+
+describe('verifyAcceptance: a signed answer is an acceptance only when it says so', () => {
+	it('HaiPay\'s answer naming the order and its orderNo: signed and accepted', () => {
+		expect(found.acceptances.genuine).toEqual({ signed: { value: true }, accepted: { value: true } });
+	});
+
+	it.each(['replayedNotFound', 'failedNoOrderNo'])('%s: signed, yet no acceptance', (name) => {
+		expect(found.acceptances[name]).toEqual({ signed: { value: true }, accepted: { value: false } });
 	});
 });
 
@@ -231,14 +271,17 @@ describe('mistakes in what the caller passes', () => {
 describe('the shipped types', () => {
 	it('compile a TypeScript consumer of the package, and hold it to the options', () => {
 		const consumer = [
-			"import { HaiPay, signBody, verifyAnswer, verifyCallback, SigningError, KeyFormatError, type SignOptions, type VerifyOptions } from 'n8n-nodes-haipay';",
+			"import { HaiPay, signBody, verifyAcceptance, verifyAnswer, verifyCallback, SigningError, KeyFormatError, type AcceptanceOptions, type SignOptions, type VerifyOptions } from 'n8n-nodes-haipay';",
 			'const signing: SignOptions = { appId: 1001, secretKey: "s", privateKey: "k" };',
 			'const verifying: VerifyOptions = { secretKey: "s", haipayPublicKey: "k" };',
+			'const accepting: AcceptanceOptions = { ...verifying, orderId: "A", identifier: "refundNo" };',
 			'export async function use(): Promise<[number, string, string, boolean, boolean, string]> {',
 			'	const signed = await signBody({ orderId: "A", amount: "1" }, signing);',
 			'	// @ts-expect-error the private key is required',
 			'	await signBody({ orderId: "A" }, { appId: 1, secretKey: "s" });',
-			'	void [SigningError, KeyFormatError];',
+			'	// @ts-expect-error the orderId the create was sent with is required',
+			'	await verifyAcceptance({}, verifying);',
+			'	void [SigningError, KeyFormatError, await verifyAcceptance({}, accepting)];',
 			'	return [signed.appId, signed.sign, signed.orderId, await verifyCallback("{}", verifying), await verifyAnswer({}, verifying), new HaiPay().description.name];',
 			'}',
 		].join('\n');

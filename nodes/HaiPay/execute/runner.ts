@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { ambiguityOf } from '../../shared/signing/canonical';
 import { KeyFormatError } from '../../shared/signing/keys';
+import { whyNotAccepted } from '../../shared/gateway/acceptance';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { callGateway, type Answer } from '../../shared/gateway/request';
 import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/credential';
@@ -78,6 +79,22 @@ export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, se
 /** One item's fate: its output, or why it failed (and, once sent, when its request ended). */
 type Result = { output: INodeExecutionData } | { failure: ItemFailure; endedAt?: number };
 
+/**
+ * Why an answer that HaiPay signed as a success is still not output for this item, or undefined. A create's answer
+ * must be HaiPay's acceptance (`whyNotAccepted`, the rule every create shares); anything else leaves its outcome
+ * unknown, for Resolve Unknown Outcomes to settle by a query as it settles a lost answer. A read's must be about
+ * what was asked.
+ */
+function answerFailure(operation: Operation, answer: Answer, request: Prepared): ItemFailure | undefined {
+	if (operation.kind === 'read') {
+		const why = operation.distrust(answer, request);
+		return why === undefined ? undefined : new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
+	}
+	const why = whyNotAccepted(answer, request.orderId, operation.accepts) ?? operation.distrust?.(answer, request);
+	if (why === undefined) return undefined;
+	return new ItemFailure('unknown', `The outcome is unknown: HaiPay may have taken this ${operation.accepts.makes} (${why})`, {});
+}
+
 /** Sends one prepared item and turns the answer into output, or into a failure when it is not proof. */
 async function sendOne(
 	ctx: IExecuteFunctions,
@@ -100,14 +117,8 @@ async function sendOne(
 	} catch (error) {
 		return { failure: failureOf(error, 'send', operation.kind), endedAt: Date.now() };
 	}
-	const distrust = operation.distrust(answer, request);
-	if (distrust !== undefined) {
-		const failure =
-			operation.kind === 'create'
-				? new ItemFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${distrust})`, {})
-				: new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${distrust}`, {});
-		return { failure, endedAt: Date.now() };
-	}
+	const failure = answerFailure(operation, answer, request);
+	if (failure !== undefined) return { failure, endedAt: Date.now() };
 	try {
 		return { output: await operation.present(ctx, itemIndex, answer, request) };
 	} catch (error) {

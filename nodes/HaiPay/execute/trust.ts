@@ -1,21 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { mismatchOf } from '../../shared/gateway/lookup';
-import { gatewayText } from '../../shared/gateway/outcome';
 import type { Answer } from '../../shared/gateway/request';
 import type { Prepared } from './types';
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
-/** A create's answer is proof only as a data object that names the request's own orderId. */
-export function distrustCreate(answer: Answer, prepared: Prepared): string | undefined {
-	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
-	const orderId = text(answer.data.orderId);
-	if (orderId === '') return "the answer does not name the request's orderId";
-	if (orderId !== prepared.orderId) return `the answer is about orderId "${gatewayText(orderId)}", not "${prepared.orderId}"`;
-	return undefined;
 }
 
 /** A query's answer must be a data object about the order asked for. */

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { Acceptance } from '../../shared/contract/acceptance';
 import type { LookupResult } from '../../shared/gateway/lookup';
 import type { FailureKind } from '../../shared/gateway/outcome';
 import type { Answer, CallKind, CallOptions, GatewayContext } from '../../shared/gateway/request';
@@ -43,15 +44,11 @@ export interface Selector {
 	action: string;
 }
 
-/**
- * One operation of the node, whole: how it is listed, its parameters, how an item becomes a request, and how an
- * answer becomes output.
- */
-export interface Operation {
+/** What every operation has: how it is listed, its parameters, how an item becomes a request, an answer output. */
+interface OperationParts {
 	resource: string;
 	operation: string;
 	selector: Selector;
-	kind: CallKind;
 	/** A check of a create: every item runs through the create's rules and comes out valid or invalid, none sent. */
 	checkOnly?: boolean;
 	properties: INodeProperties[];
@@ -63,10 +60,30 @@ export interface Operation {
 	advice?: Partial<Record<FailureKind, string>>;
 	/** Throws an ItemFailure of kind `invalid` when the item breaks a rule. */
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Prepared;
-	/**
-	 * Why an answer that HaiPay signed as a success is still not proof for this request (it names another order,
-	 * or has the wrong shape), or undefined when it is. A create answered so has an unknown outcome.
-	 */
-	distrust(answer: Answer, prepared: Prepared): string | undefined;
 	present(ctx: IExecuteFunctions, itemIndex: number, answer: Answer, prepared: Prepared): Promise<INodeExecutionData>;
 }
+
+/** A read: sent, retried when it may be, and its answer shown once it is about what was asked. */
+export interface ReadOperation extends OperationParts {
+	kind: Extract<CallKind, 'read'>;
+	/**
+	 * Why an answer that HaiPay signed as a success is still not proof for this request (it names another order,
+	 * or has the wrong shape), or undefined when it is.
+	 */
+	distrust(answer: Answer, prepared: Prepared): string | undefined;
+}
+
+/**
+ * A create: sent once. Its answer is presented only when it is HaiPay's acceptance by the one rule every create
+ * shares (gateway/acceptance.ts), read with what the create's endpoint declares (`accepts`); anything else leaves
+ * the item's outcome unknown.
+ */
+export interface CreateOperation extends OperationParts {
+	kind: Extract<CallKind, 'create'>;
+	accepts: Acceptance;
+	/** What else an acceptance must show for this create (a refund: the payment it was asked to refund), or undefined. */
+	distrust?(answer: Answer, prepared: Prepared): string | undefined;
+}
+
+/** One operation of the node, whole. */
+export type Operation = ReadOperation | CreateOperation;

@@ -1,3 +1,4 @@
+import { inexactNumber } from '../../shared/signing/signable';
 import type { Violation } from './validate';
 
 /**
@@ -56,19 +57,14 @@ export function inexactNumbersInText(json: string): Violation[] {
 }
 
 /**
- * The numbers of an already-parsed object that cannot be what was meant: whole numbers past the safe range (their
- * digits were already lost when they were parsed) and values that are not finite. Their text is gone, so other
- * fractions cannot be checked.
+ * The numbers of an already-parsed object that cannot be what was meant (shared/signing/signable.ts
+ * `inexactNumber`, the rule the library's signBody applies too): values that are not finite, whole numbers past the
+ * safe range (their digits were already lost when they were parsed), and fractions whose digits are binary
+ * arithmetic's residue. Their text is gone, so a fraction such as 1.50 read as 1.5 cannot be told.
  */
 export function inexactNumbersInObject(fields: Record<string, unknown>): Violation[] {
 	return Object.entries(fields).flatMap(([member, value]) => {
-		if (typeof value !== 'number') return [];
-		if (!Number.isFinite(value)) return [violation(member, `holds ${value}, which is not a number JSON can carry: send a number or a string`)];
-		if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-			return [
-				violation(member, `holds the whole number ${value}, past ${Number.MAX_SAFE_INTEGER}, the largest a JavaScript number keeps exactly: its digits may already have changed; send it as a string`),
-			];
-		}
-		return [];
+		const why = typeof value === 'number' ? inexactNumber(value) : undefined;
+		return why === undefined ? [] : [violation(member, `holds ${why}: send it as a string`)];
 	});
 }

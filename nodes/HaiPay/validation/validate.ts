@@ -1,6 +1,7 @@
 import { checkAmount } from './amount';
 import { codePoint, invisibleIn } from '../../shared/contract/rules/identifiers';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
+import { looseName, readsAs, reservedUse } from '../../shared/signing/signable';
 
 export interface Violation {
 	field: string;
@@ -20,39 +21,23 @@ export interface Checked {
 	violations: Violation[];
 }
 
-/** Fields that the credential sets, and `key`, where the signed text holds the secret: a workflow may not supply them. */
-const RESERVED = new Map([
-	['appId', 'which the credential sets'],
-	['sign', 'which the credential sets'],
-	['key', 'where the signed text holds the secret key'],
-]);
-
 /** Names that reach into an object's prototype when used as keys. */
 const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Longest text an extra field may carry, as for the listed free-text fields. */
 export const EXTRA_FIELD_MAX_LENGTH = 1024;
 
-/** A field name as a lenient reader might take it: case, `_`, `-`, `.` and spaces ignored. */
-function looseName(name: string): string {
-	return name.toLowerCase().replace(/[_\-.\s]/g, '');
-}
-
 /**
- * The field of the operation an extra field's name stands for, as a gateway that binds names loosely (or a person)
+ * The field of the operation, or the field the signing itself uses (shared/signing/signable.ts, as the library's
+ * signBody checks it), that an extra field's name stands for, as a gateway that binds names loosely (or a person)
  * might read it: `a_mount`, `AMOUNT` and `Order Id` would sign and send a second amount or order ID.
  */
 function collision(name: string, known: readonly string[]): Violation | undefined {
 	const loose = looseName(name);
-	const twin = [...known, ...RESERVED.keys()].find((other) => looseName(other) === loose);
-	if (twin === undefined) return undefined;
-	const how = twin === name ? 'is' : 'reads as';
-	const ignoring = twin === name ? '' : ' once case, _, -, . and spaces are ignored';
-	return {
-		field: 'extraFields',
-		rule: 'reserved',
-		message: `The extra field "${name}" ${how} the field "${twin}"${ignoring}, ${RESERVED.get(twin) ?? 'which has its own parameter'}: it cannot be sent as an extra field`,
-	};
+	const field = known.find((other) => looseName(other) === loose);
+	const why = field !== undefined ? `${readsAs(name, field)}, which has its own parameter` : reservedUse(name);
+	if (why === undefined) return undefined;
+	return { field: 'extraFields', rule: 'reserved', message: `The extra field "${name}" ${why}: it cannot be sent as an extra field` };
 }
 
 /** Why an extra field's name may not be used, or undefined when it may. */

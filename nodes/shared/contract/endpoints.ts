@@ -1,3 +1,4 @@
+import { ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, type Acceptance } from './acceptance';
 import { CURRENCIES, type Currency } from './currencies';
 import { applyPath, balancePath, collectApplyPath, MIT_APPLY_PATH, queryPath, REFUND_APPLY_PATH, REFUND_QUERY_PATH, VOUCHER_PATH } from './paths';
 import { MIT_RULES } from './rules/collection';
@@ -13,10 +14,9 @@ import type { OrderKind } from './statuses';
  * carries beside `appId` and `sign`, and what an answer's `data` holds. The node's operations take their
  * currencies, paths and request rules from here; the README's tables are checked against it.
  */
-export interface Endpoint {
+interface EndpointFacts {
 	/** The section of docs/contract.md that defines it. */
 	section: string;
-	kind: 'create' | 'read';
 	/** The currencies whose path prefix it takes; none for a currency-neutral endpoint. */
 	currencies: readonly Currency[];
 	path(currency: string): string;
@@ -25,6 +25,12 @@ export interface Endpoint {
 	request: readonly string[];
 	response: readonly string[];
 }
+
+/**
+ * A read, or a create, which must declare what its answer carries when HaiPay took the request (acceptance.ts):
+ * an endpoint that creates cannot be listed without it.
+ */
+export type Endpoint = (EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: 'create'; accepts: Acceptance });
 
 const ALL = Object.keys(CURRENCIES) as Currency[];
 
@@ -44,6 +50,7 @@ export const ENDPOINTS = {
 	payoutApply: {
 		section: '4.1, 4.2, 4.4, 4.5, 4.6; haipay-facts (payout rails)',
 		kind: 'create',
+		accepts: ORDER_ACCEPTANCE,
 		currencies: PAYOUT_CURRENCIES,
 		path: applyPath,
 		rules: PAYOUT_RULES,
@@ -53,6 +60,7 @@ export const ENDPOINTS = {
 	mitApply: {
 		section: '4.3',
 		kind: 'create',
+		accepts: ORDER_ACCEPTANCE,
 		currencies: ['USD'],
 		path: () => MIT_APPLY_PATH,
 		rules: { USD: MIT_RULES },
@@ -84,6 +92,7 @@ export const ENDPOINTS = {
 	localCollectionApply: {
 		section: 'haipay-facts',
 		kind: 'create',
+		accepts: ORDER_ACCEPTANCE,
 		currencies: LOCAL_COLLECTION_CURRENCIES,
 		path: collectApplyPath,
 		rules: LOCAL_COLLECTION_RULES,
@@ -94,6 +103,7 @@ export const ENDPOINTS = {
 	refundApply: {
 		section: 'haipay-facts',
 		kind: 'create',
+		accepts: REFUND_ACCEPTANCE,
 		currencies: ['USD'],
 		path: () => REFUND_APPLY_PATH,
 		rules: { USD: REFUND_RULES },

@@ -5,7 +5,6 @@ import { createSafetyNotice, currencyParameter } from '../../descriptions/fields
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { currencyOf, prepareCreate } from '../../execute/prepare';
 import { dataItem } from '../../execute/present';
-import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
 
 const scope = { resource: 'collection', operation: 'create' };
@@ -31,6 +30,8 @@ export const createCollection: Operation = {
 		action: 'Create a collection',
 	},
 	kind: 'create',
+	// Both collections make orders, which HaiPay names by orderNo: their endpoints declare the same acceptance.
+	accepts: mit.accepts,
 	properties: [
 		createSafetyNotice(scope.resource),
 		currencyParameter(
@@ -63,7 +64,6 @@ export const createCollection: Operation = {
 		const currency = currencyOf(ctx, itemIndex, currencies);
 		return prepareCreate(ctx, itemIndex, rules[currency as 'USD' | LocalCollectionCurrency], currency);
 	},
-	distrust: distrustCreate,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared, 'collection', { outcome: 'accepted' }) };
 	},

@@ -11,19 +11,19 @@ import type { Operation, Prepared } from '../../execute/types';
 import type { Answer } from '../../../shared/gateway/request';
 
 const scope = { resource: 'collection', operation: 'refund' };
-const { currencies, rules } = ENDPOINTS.refundApply;
+const { currencies, rules, accepts } = ENDPOINTS.refundApply;
 const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
-/** A refund's answer is proof only as a data object about this refund ID, of the collection asked to be refunded. */
+/**
+ * Beyond the acceptance every create needs (its Refund ID, HaiPay's refundNo, no failed status): a refund's answer
+ * that names a collection must name the one asked to be refunded.
+ */
 export function distrustRefund(answer: Answer, prepared: Prepared): string | undefined {
 	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
-	const orderId = text(answer.data.orderId);
-	if (orderId === '') return "the answer does not name the request's Refund ID";
-	if (orderId !== prepared.orderId) return `the answer is about the Refund ID "${gatewayText(orderId)}", not "${prepared.orderId}"`;
 	const orderNo = text(answer.data.orderNo);
 	const asked = text(prepared.body.orderNo);
 	if (orderNo !== '' && orderNo !== asked) return `the answer is about the collection "${gatewayText(orderNo)}", not "${asked}"`;
@@ -55,6 +55,7 @@ export const refundCollection: Operation = {
 	...scope,
 	selector: { name: 'Refund', description: 'Refund a paid USD card collection, whole', action: 'Refund a collection' },
 	kind: 'create',
+	accepts,
 	properties: [
 		createSafetyNotice(scope.resource, scope.operation, 'Refund ID'),
 		currencyParameter(scope.resource, scope.operation, currencies, 'Card refunds are in USD. Use a credential whose App ID belongs to USD.'),

@@ -4,16 +4,16 @@ import { createSafetyNotice, currencyParameter } from '../../descriptions/fields
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { currencyOf, prepareCreate } from '../../execute/prepare';
 import { dataItem } from '../../execute/present';
-import { distrustCreate } from '../../execute/trust';
 import type { Operation } from '../../execute/types';
 
 const scope = { resource: 'payout', operation: 'create' };
-const { currencies, rules } = ENDPOINTS.payoutApply;
+const { currencies, rules, accepts } = ENDPOINTS.payoutApply;
 
 export const createPayout: Operation = {
 	...scope,
 	selector: { name: 'Create', description: 'Send money to a bank account or mobile wallet', action: 'Create a payout' },
 	kind: 'create',
+	accepts,
 	properties: [
 		createSafetyNotice(scope.resource),
 		currencyParameter(
@@ -30,7 +30,6 @@ export const createPayout: Operation = {
 		const currency = currencyOf(ctx, itemIndex, currencies) as PayoutCurrency;
 		return prepareCreate(ctx, itemIndex, rules[currency], currency);
 	},
-	distrust: distrustCreate,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared, 'payout', { outcome: 'accepted' }) };
 	},

@@ -1,0 +1,46 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, type Acceptance } from '../shared/contract/acceptance';
+import { SUCCESS_CODE, SUCCESS_STATUS } from '../shared/contract/envelope';
+import { whyNotAccepted } from '../shared/gateway/acceptance';
+import { verify } from '../shared/signing/signature';
+import { withoutSign } from '../shared/signing/verification';
+import { isPlainObject, parsedJson, SigningError, verifyingFrom } from './inputs';
+import type { VerifyOptions } from './signing';
+
+/*
+ * A signed answer is not yet an acceptance: HaiPay signs its "no such order" answers too, and they name the orderId
+ * asked for. A merchant's server that took `verifyAnswer` alone as "HaiPay took my payout" would do what the node
+ * once did with a replayed "no such order". This is the node's own rule (shared/gateway/acceptance.ts), for code
+ * outside n8n.
+ */
+
+/** What a create's answer must show, beside the signature: whose request it answers, and what HaiPay made. */
+export interface AcceptanceOptions extends VerifyOptions {
+	/** The `orderId` the create was sent with (a refund's own refund ID). */
+	orderId: string;
+	/** HaiPay's identifier for what the create makes: `orderNo` (payouts, collections; the default) or `refundNo` (refunds). */
+	identifier?: 'orderNo' | 'refundNo';
+}
+
+const ACCEPTANCES: Record<string, Acceptance> = { orderNo: ORDER_ACCEPTANCE, refundNo: REFUND_ACCEPTANCE };
+
+/**
+ * True only when a create's answer is HaiPay's acceptance of that create, as the node decides it: the envelope says
+ * success (`status` "1", `error` "00000000"), its `data` carries HaiPay's signature over every member but `sign`,
+ * names the `orderId` sent, carries HaiPay's `orderNo` (or `refundNo`), and states no failed or not-found status.
+ * Takes the answer envelope or its text (string or Buffer). `false` for anything else received: then query the
+ * order before sending it again, never resend it blindly.
+ */
+export async function verifyAcceptance(answer: unknown, options: AcceptanceOptions): Promise<boolean> {
+	const { secretKey, publicKey, arrayStyle } = verifyingFrom(options);
+	const orderId = options.orderId;
+	if (typeof orderId !== 'string' || orderId.trim() === '') throw new SigningError('orderId is missing: pass the orderId the create was sent with.');
+	const acceptance = ACCEPTANCES[options.identifier ?? 'orderNo'];
+	if (acceptance === undefined) throw new SigningError('identifier must be "orderNo" or "refundNo".');
+	const envelope = typeof answer === 'string' || Buffer.isBuffer(answer) ? parsedJson(answer) : answer;
+	if (!isPlainObject(envelope) || String(envelope.status ?? '') !== SUCCESS_STATUS || String(envelope.error ?? '') !== SUCCESS_CODE) return false;
+	const data = envelope.data;
+	if (!isPlainObject(data) || !(await verify(data, data.sign, secretKey, publicKey, { arrayStyle }))) return false;
+	return whyNotAccepted({ type: 'data', data: withoutSign(data) as IDataObject, verification: 'verified' }, orderId, acceptance) === undefined;
+}
