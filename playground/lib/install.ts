@@ -5,6 +5,7 @@ import { join, relative } from 'path';
 
 import { INSTALL_DIR, N8N_BIN, N8N_MANIFEST_DIR, NODE24, NODE24_BIN_DIR, ROOT } from './paths';
 
+/** What a manifest folder holds; a lockfile is optional (the newest n8n 2.x of the compatibility run has none). */
 const MANIFEST = ['package.json', 'package-lock.json', '.npmrc'];
 const STAMP = '.installed';
 const SQLITE_BINDING = join(INSTALL_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
@@ -12,9 +13,13 @@ const SQLITE_BINDING = join(INSTALL_DIR, 'node_modules', 'sqlite3', 'build', 'Re
 /** Changes when the pinned versions, the lockfile or the way this file installs change. */
 function installKey(): string {
 	const hash = createHash('sha256');
-	for (const name of MANIFEST) hash.update(readFileSync(join(N8N_MANIFEST_DIR, name)));
+	for (const name of manifestFiles()) hash.update(readFileSync(join(N8N_MANIFEST_DIR, name)));
 	hash.update('sqlite3 rebuilt with the Node 24 headers');
 	return hash.digest('hex');
+}
+
+function manifestFiles(): string[] {
+	return MANIFEST.filter((name) => existsSync(join(N8N_MANIFEST_DIR, name)));
 }
 
 export function isInstalled(): boolean {
@@ -77,16 +82,18 @@ function run(
 export async function ensureN8n(log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<void> {
 	if (isInstalled()) return;
 	const started = Date.now();
-	log(`Installing n8n (pinned in ${relative(ROOT, join(N8N_MANIFEST_DIR, 'package.json'))}) into ${INSTALL_DIR}`);
+	log(`Installing n8n (as ${relative(ROOT, join(N8N_MANIFEST_DIR, 'package.json'))} names it) into ${INSTALL_DIR}`);
 	log('  first run only: about 3 GB from the npm registry, then sqlite3 built from source; measured 6 minutes on a');
 	log('  quiet 2-core machine and up to 22 under load; later runs reuse it. Progress every 30 s:');
 	mkdirSync(INSTALL_DIR, { recursive: true });
 	rmSync(join(INSTALL_DIR, STAMP), { force: true });
-	for (const name of MANIFEST) copyFileSync(join(N8N_MANIFEST_DIR, name), join(INSTALL_DIR, name));
+	// Without a lockfile in the manifest, npm resolves afresh: an earlier install's lockfile must not steer it.
+	for (const name of MANIFEST) rmSync(join(INSTALL_DIR, name), { force: true });
+	for (const name of manifestFiles()) copyFileSync(join(N8N_MANIFEST_DIR, name), join(INSTALL_DIR, name));
 	const env = { ...process.env, npm_config_update_notifier: 'false' };
 	// `npm install` with the lockfile in place installs the locked versions; `npm ci` would refuse this lockfile
 	// over platform-specific optional packages that npm leaves out of it.
-	log('  npm install (locked versions, scripts ignored) ...');
+	log('  npm install (scripts ignored; the locked versions, where the manifest has a lockfile) ...');
 	await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], env, log, () => {
 		const { done, total } = unpacked();
 		return total > 0 ? `, ${done} of ${total} packages unpacked` : '';

@@ -58,10 +58,18 @@ export async function provision(
 	await n8nCli(['import:credentials', `--input=${credentialsFile}`], env, options.filesDir);
 	log('  importing the example workflows (n8n import:workflow)');
 	await n8nCli(['import:workflow', '--separate', `--input=${examplesDir}`], env, options.filesDir);
-	// n8n 2 publishes a workflow to activate it; n8n 1 has no publishing and activates it directly.
+	log('  activating the callbacks workflow');
+	await activateWorkflow(options, WORKFLOW_IDS.callbacks);
+}
+
+/**
+ * Activates an imported workflow through n8n's CLI, while no server runs on the user folder (a server takes it in
+ * when it starts): n8n 2 publishes a workflow to activate it; n8n 1 has no publishing and activates it directly.
+ */
+export async function activateWorkflow(options: N8nOptions, id: string): Promise<void> {
+	const env = n8nEnv({ ...options, runnerPort: options.runnerPort + 10, logLevel: 'warn' });
 	const activate = installedN8nMajor() >= 2 ? ['publish:workflow'] : ['update:workflow', '--active=true'];
-	log(`  activating the callbacks workflow (n8n ${activate.join(' ')})`);
-	await n8nCli([...activate, `--id=${WORKFLOW_IDS.callbacks}`], env, options.filesDir);
+	await n8nCli([...activate, `--id=${id}`], env, options.filesDir);
 }
 
 export interface Executed {

@@ -46,6 +46,9 @@ export function httpRequest(
 	});
 }
 
+/** The most executions n8n's REST API lists at once. */
+const EXECUTIONS_PAGE = 100;
+
 /** n8n's own REST API (/rest), as the editor uses it, with the owner's session cookie. */
 export class N8nRest {
 	private cookie = '';
@@ -86,11 +89,16 @@ export class N8nRest {
 		this.keepCookie(answer);
 	}
 
+	/**
+	 * A workflow's executions, newest first: one page of at most 100, the most n8n lists at once (2.40 and 1.x cap a
+	 * larger limit at 100, 2.41 refuses it). A workflow with more fails here rather than being counted short.
+	 */
 	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string; workflowId: string }>> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const answer = await this.call('GET', `/executions?filter=${filter}&limit=250`);
+		const answer = await this.call('GET', `/executions?filter=${filter}&limit=${EXECUTIONS_PAGE}`);
 		if (answer.status !== 200) throw new Error(`listing executions failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
 		const data = (answer.json as { data: { results: Array<{ id: string; status: string; mode: string; workflowId: string }> } }).data;
+		if (data.results.length >= EXECUTIONS_PAGE) throw new Error(`workflow ${workflowId} has ${EXECUTIONS_PAGE} executions or more: more than one page of n8n's list`);
 		return data.results;
 	}
 

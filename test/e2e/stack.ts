@@ -1,12 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import type { WorkflowFile } from '../../dev/workflow-builder';
 import type { Sandbox } from '../../sandbox';
 import { ensureN8n } from '../../playground/lib/install';
-import { assertPortFree, executeWorkflow, prepareFiles, provision, type Executed } from '../../playground/lib/instance';
+import { activateWorkflow, assertPortFree, executeWorkflow, prepareFiles, provision, type Executed } from '../../playground/lib/instance';
 import { startN8nServer, type N8nOptions, type N8nServer } from '../../playground/lib/n8n';
-import { N8N_PORT, RUNNER_PORT } from '../../playground/lib/paths';
+import { EXAMPLES, N8N_PORT, RUNNER_PORT } from '../../playground/lib/paths';
 import { N8nRest } from '../../playground/lib/rest';
 import { startSandboxGateway } from '../../playground/lib/session';
 
@@ -23,10 +24,27 @@ export interface Stack {
 	/** The credentials n8n imported, as `n8n import:credentials` read them (test-only keys). */
 	credentialsFile: string;
 	execute(workflowId: string): Promise<Executed>;
+	/** Stops n8n and starts it again on the same user folder (database, encryption key) and port; `server` is the new one. */
+	restart(): Promise<void>;
 	stop(): Promise<void>;
 }
 
-export async function startStack(log: (line: string) => void): Promise<Stack> {
+export interface StackOptions {
+	/** Workflows a test file adds: imported beside the examples, and activated, before n8n starts. */
+	workflows?: WorkflowFile[];
+}
+
+/** The example workflows' files and `workflows`, in one folder of `work` for `n8n import:workflow --separate`. */
+function workflowsToImport(work: string, workflows: WorkflowFile[]): string {
+	if (workflows.length === 0) return EXAMPLES;
+	const dir = join(work, 'workflows');
+	mkdirSync(dir, { recursive: true });
+	for (const file of readdirSync(EXAMPLES).filter((name) => name.endsWith('.json'))) copyFileSync(join(EXAMPLES, file), join(dir, file));
+	for (const workflow of workflows) writeFileSync(join(dir, `test-${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+	return dir;
+}
+
+export async function startStack(log: (line: string) => void, stackOptions: StackOptions = {}): Promise<Stack> {
 	await assertPortFree(N8N_PORT, 'n8n');
 	// The runner ports of the server and of the CLI commands beside it.
 	for (const port of [RUNNER_PORT, RUNNER_PORT + 10, RUNNER_PORT + 11]) await assertPortFree(port, "n8n's task runner");
@@ -52,23 +70,36 @@ export async function startStack(log: (line: string) => void): Promise<Stack> {
 		sandbox = gateway.sandbox;
 		const options: N8nOptions = { home: join(work, 'n8n'), filesDir: join(work, 'files'), port: N8N_PORT, runnerPort: RUNNER_PORT };
 		prepareFiles(options.filesDir, true);
-		await provision(options, gateway.credentialsFile, log);
+		const workflows = stackOptions.workflows ?? [];
+		await provision(options, gateway.credentialsFile, log, workflowsToImport(work, workflows));
+		for (const workflow of workflows) {
+			log(`  activating "${workflow.name}"`);
+			await activateWorkflow(options, workflow.id);
+		}
 		server = await startN8nServer(options, join(work, 'n8n.log'));
 		const rest = new N8nRest(server.url);
 		await rest.ensureOwner();
 		const keyFile = join(work, 'sandbox', 'keys', 'platform.pkcs8.pem');
 		if (!existsSync(keyFile)) throw new Error(`the sandbox keeps no platform key at ${keyFile}`);
-		const running = { sandbox, server };
-		return {
-			...running,
+		const stack: Stack = {
+			sandbox,
+			server,
 			rest,
 			options,
 			files: join(options.filesDir, 'haipay'),
 			platformPrivateKey: readFileSync(keyFile, 'utf8'),
 			credentialsFile: gateway.credentialsFile,
 			execute: (id) => executeWorkflow(options, id),
+			restart: async () => {
+				await server?.stop();
+				server = undefined;
+				server = await startN8nServer(options, join(work, 'n8n.log'));
+				stack.server = server;
+				await rest.ensureOwner();
+			},
 			stop,
 		};
+		return stack;
 	} catch (error) {
 		await stop();
 		throw error;

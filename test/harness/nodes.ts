@@ -17,6 +17,7 @@ import { fullTypeName, latestVersion } from './registry';
 
 export const START_NODE_TYPE = 'harness.start';
 export const NO_OP_NODE_TYPE = 'harness.noOp';
+export const COUNT_RUNS_NODE_TYPE = 'harness.countRuns';
 
 /**
  * Where a harness run begins: emits the run's input items unchanged (they are put on its execution stack, the way
@@ -56,6 +57,33 @@ export class HarnessNoOp implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
+/**
+ * A later step that keeps static data of its own, as a Code node running
+ * `const s = $getWorkflowStaticData('global'); s.count = (s.count ?? 0) + 1; return $input.all();` does: it counts
+ * its runs in the workflow's global static data and passes its input through. n8n's Code node needs n8n's task
+ * runner, which does not run in this process; this one changes static data through the same public API, so the run
+ * ends with its static data marked changed and n8n saves that copy whole.
+ */
+export class HarnessCountRuns implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Harness Count Runs',
+		name: COUNT_RUNS_NODE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Counts its runs in the global static data, and passes items through',
+		defaults: { name: 'Count Runs' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const data = this.getWorkflowStaticData('global');
+		data.count = ((data.count as number | undefined) ?? 0) + 1;
 		return [this.getInputData()];
 	}
 }

@@ -131,6 +131,12 @@ export interface ExecuteOptions {
 	 * error, so the run fails at the start node just as it does in n8n.
 	 */
 	startError?: Error;
+	/**
+	 * Where the run's static data goes when a node changed it: n8n-core's WorkflowExecute passes the changed object
+	 * to the workflowExecuteAfter hook as `newStaticData`, and n8n's hookFunctionsSave stores it whole
+	 * (WorkflowStaticDataService.saveStaticDataById), except in manual mode. Without it nothing is saved.
+	 */
+	saveStaticData?: (newStaticData: IDataObject) => void;
 }
 
 /**
@@ -145,6 +151,12 @@ export async function execute(options: ExecuteOptions): Promise<RunResult> {
 		throw new UnexpectedError(`Start node "${options.startNode}" is not in the workflow.`);
 	}
 	const { hooks, executedNodes } = recordingHooks(mode, executionId, prepared.base());
+	const { saveStaticData } = options;
+	if (saveStaticData !== undefined) {
+		hooks.addHandler('workflowExecuteAfter', (_run, newStaticData?: IDataObject) => {
+			if (mode !== 'manual' && newStaticData !== undefined) saveStaticData(newStaticData);
+		});
+	}
 	const additionalData = buildAdditionalData({
 		credentialsHelper: prepared.credentialsHelper,
 		executionId,

@@ -2,7 +2,20 @@ import type { IDataObject, Workflow } from 'n8n-workflow';
 
 import { plainStaticData } from './run';
 
-/** A served workflow's static data as n8n stores it between calls: each call works on a copy, saved if it changed. */
+/**
+ * A served workflow's static data as n8n 2.40 keeps it in its database (the workflow entity's `staticData` column),
+ * and the three ways n8n reads and writes it around a webhook request (webhook-call.ts puts them in n8n's order):
+ *
+ * - `load()`: WorkflowStaticDataService.getStaticDataById, and LiveWebhooks.loadWebhookExecutionData. Every request
+ *   works on a copy of its own, and so does every execution: WorkflowRunner.prepareNewExecution loads a fresh one
+ *   when the request starts it (`run(data, loadStaticData = true)`), before the request has saved its own.
+ * - `save(workflow)`: WorkflowStaticDataService.saveStaticData, what LiveWebhooks.executeWebhook's response
+ *   callback does with the request's copy: stores it whole, only if a change to it is still marked.
+ * - `saveWhole(data)`: WorkflowStaticDataService.saveStaticDataById, what the lifecycle hook hookFunctionsSave
+ *   (workflowExecuteAfter) does with an execution's copy that a node changed (n8n-core's WorkflowExecute hands it
+ *   over as `newStaticData` when `workflow.staticData.__dataChanged === true`): stores it whole, over anything
+ *   saved since that copy was loaded.
+ */
 export class StaticDataStore {
 	private stored: IDataObject;
 
@@ -10,8 +23,8 @@ export class StaticDataStore {
 		this.stored = structuredClone(initial);
 	}
 
-	/** A copy to instantiate a workflow with. */
-	copy(): IDataObject {
+	/** A copy as n8n reads it from its database, for a request or an execution to work on. */
+	load(): IDataObject {
 		return structuredClone(this.stored);
 	}
 
@@ -28,11 +41,16 @@ export class StaticDataStore {
 		this.stored = {};
 	}
 
-	/** What n8n's WorkflowStaticDataService.saveStaticData does: store the data if anything changed it. */
+	/** WorkflowStaticDataService.saveStaticData: the workflow's copy stored whole if a change is marked, then unmarked. */
 	save(workflow: Workflow): void {
 		if (workflow.staticData.__dataChanged === true) {
 			this.stored = plainStaticData(workflow);
 			workflow.staticData.__dataChanged = false;
 		}
+	}
+
+	/** WorkflowStaticDataService.saveStaticDataById: `data` stored whole, as JSON (the change mark is not enumerable). */
+	saveWhole(data: IDataObject): void {
+		this.stored = JSON.parse(JSON.stringify(data)) as IDataObject;
 	}
 }

@@ -16,7 +16,7 @@ export async function runSetupMethods(
 	method: 'create' | 'delete',
 	activation: WorkflowActivateMode,
 ): Promise<void> {
-	const workflow = served.prepared.instantiate(served.store.copy());
+	const workflow = served.prepared.instantiate(served.store.load());
 	for (const webhook of served.webhooks) {
 		const call = setupCaller(served, activations, workflow, webhook, activation);
 		if (method === 'delete') await call('delete');

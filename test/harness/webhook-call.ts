@@ -25,7 +25,7 @@ import type { StaticDataStore } from './static-data';
 import { errorBody, lastNodeResponse, onReceivedBody, sendStatic } from './webhook-answers';
 import type { RegisteredWebhook } from './webhook-routes';
 import { route } from './webhook-routes';
-import type { WebhookCall, WebhookExecution, WebhookUrlKind } from './webhook-types';
+import type { StaticDataSaveOrder, WebhookCall, WebhookExecution, WebhookUrlKind } from './webhook-types';
 import type { PreparedWorkflow } from './workflow';
 
 /** What every call of one served workflow shares. */
@@ -34,6 +34,7 @@ export interface Served {
 	prepared: PreparedWorkflow;
 	webhooks: RegisteredWebhook[];
 	store: StaticDataStore;
+	saveOrder: StaticDataSaveOrder;
 	executions: WebhookExecution[];
 	/** How many of the next executions fail to start, as when n8n's database or Redis fails at that moment. */
 	startFailures: number;
@@ -50,6 +51,7 @@ interface RoutedCall {
 	webhook: RegisteredWebhook;
 	kind: WebhookUrlKind;
 	mode: WorkflowExecuteMode;
+	/** The request's workflow, over the request's own copy of the stored static data. */
 	workflow: Workflow;
 	/** The plain object the workflow's static data wraps: n8n 2.x wraps it again when it starts the execution. */
 	staticData: IDataObject;
@@ -70,8 +72,10 @@ interface CallRun {
 const responded = (response: WebhookResponse) => response.headersSent || response.writableEnded;
 
 /**
- * One request, the way n8n's webhook server takes it: routed to its webhook, its body parsed, the node's webhook()
- * run, answered on receipt (or not), then the rest of the workflow run and, when the answer waited for it, answered.
+ * One request, the way n8n 2.40's webhook server takes it (LiveWebhooks.executeWebhook, then WebhookHelpers.
+ * executeWebhook): routed to its webhook, its body parsed, the node's webhook() run on the request's own copy of
+ * the static data; an emission starts the execution on a fresh copy (startExecution); the answer saves the
+ * request's copy, the end of the run the execution's (the order: StaticDataSaveOrder).
  */
 export async function serveCall(served: Served, req: IncomingMessage, res: ServerResponse, call: WebhookCall): Promise<void> {
 	const routed = await routeCall(served, req, res, call);
@@ -79,26 +83,40 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 	const run = prepareRun(routed);
 	const { answer, startError } = await callWebhookMethod(routed, run);
 	applyResponseHeaders(routed, run);
+	const nodeAnswered = answer.noWebhookResponse === true;
 	if (answer.workflowData === undefined) {
-		if (!responded(routed.response) && answer.noWebhookResponse !== true) {
+		saveRequestCopy(routed);
+		if (!responded(routed.response) && !nodeAnswered) {
 			sendStatic(routed.response, run.responseCode, answer.webhookResponse !== undefined ? answer.webhookResponse : { message: 'Webhook call received' });
 		}
-		served.store.save(routed.workflow);
 		return;
 	}
-	storeExecution(routed, answer.workflowData);
-	if (served.startFailures > 0) {
+	// executeWebhook calls back at once for a node that answered itself, before it starts the run: LiveWebhooks
+	// saves then. A webhook() that threw was called back with its error, which saves nothing.
+	if (nodeAnswered && startError === undefined) saveRequestCopy(routed);
+	const started = startExecution(routed, run, answer.workflowData, startError);
+	if (started === undefined) {
 		// n8n answers the error and saves no static data; nothing runs.
-		served.startFailures -= 1;
 		sendStatic(routed.response, 500, errorBody(0, 'There was a problem executing the workflow'));
 		return;
 	}
-	if (run.responseMode === 'onReceived' && !responded(routed.response) && answer.noWebhookResponse !== true) {
-		sendStatic(routed.response, run.responseCode, onReceivedBody(run.responseData, answer));
+	if (run.responseMode === 'onReceived' && !nodeAnswered) {
+		if (served.saveOrder === 'execution-first') await started;
+		saveRequestCopy(routed);
+		if (!responded(routed.response)) sendStatic(routed.response, run.responseCode, onReceivedBody(run.responseData, answer));
 	}
-	served.store.save(routed.workflow);
-	const result = await runTriggered(routed, run, answer.workflowData, startError);
-	if (!responded(routed.response) && answer.noWebhookResponse !== true) await answerAfterRun(routed, run, result);
+	const result = await started;
+	// An answer that waited for the run: n8n calls back once the run ended, its save (hookFunctionsSave) done.
+	if (run.responseMode !== 'onReceived' && !nodeAnswered) await answerAfterRun(routed, run, result);
+}
+
+/**
+ * LiveWebhooks.executeWebhook's response callback: `workflowStaticDataService.saveStaticData(workflow)` on the
+ * request's workflow, which stores its copy if a change is still marked. Test URLs save nothing
+ * (TestWebhooks.executeWebhook's callback only answers).
+ */
+function saveRequestCopy(routed: RoutedCall): void {
+	if (routed.kind !== 'test') routed.served.store.save(routed.workflow);
 }
 
 /** Reads the body and finds the webhook; a path no webhook serves is answered 404. */
@@ -116,20 +134,35 @@ async function routeCall(served: Served, req: IncomingMessage, res: ServerRespon
 	}
 	call.node = found.webhook.node;
 	request.params = found.params;
-	const staticData = served.store.copy();
+	// LiveWebhooks.executeWebhook: the workflow loaded from the database, and a Workflow over its static data.
+	const staticData = served.store.load();
 	const workflow = served.prepared.instantiate(staticData);
 	const node = workflow.getNode(found.webhook.node) as INode;
 	return { served, call, request, response, webhook: found.webhook, kind, mode: kind === 'test' ? 'manual' : 'webhook', workflow, staticData, node };
 }
 
 /**
- * What n8n 2.x does before it answers a request that starts the workflow (WorkflowRunner.run): it builds a second
- * workflow over the same static data object, which marks that object unchanged again, then stores the execution
- * with its items as JSON. Only then does it answer and save the static data, if still marked changed.
+ * WorkflowRunner.run(runData, loadStaticData = true) for a new execution, in its order:
+ * 1. establishContextForPersistence builds a second Workflow over the request's static data object, which marks it
+ *    unchanged again (ObservableObject.create defines `__dataChanged: false` on it);
+ * 2. prepareNewExecution loads the static data afresh (WorkflowStaticDataService.getStaticDataById): the execution
+ *    runs on that copy, loaded before the request saves its own, and runMainProcess builds its Workflow over it;
+ * 3. ActiveExecutions.add stores the execution, its items as JSON (ExecutionPersistence.create), or fails to (the
+ *    database or, in queue mode, Redis): then nothing runs;
+ * 4. runMainProcess starts WorkflowExecute.processRunExecutionData and returns without waiting for it.
+ * Resolves with the run once it ended and its static data, if a node changed it, was saved (hookFunctionsSave).
+ * Undefined when the start failed.
  */
-function storeExecution(routed: RoutedCall, workflowData: INodeExecutionData[][]): void {
-	routed.served.prepared.instantiate(routed.staticData);
+function startExecution(routed: RoutedCall, run: CallRun, workflowData: INodeExecutionData[][], startError: Error | undefined): Promise<RunResult> | undefined {
+	const { served } = routed;
+	served.prepared.instantiate(routed.staticData);
+	const workflow = served.prepared.instantiate(served.store.load());
 	JSON.stringify(workflowData);
+	if (served.startFailures > 0) {
+		served.startFailures -= 1;
+		return undefined;
+	}
+	return runTriggered(routed, run, workflow, workflowData, startError);
 }
 
 /** n8n parses JSON, form and text bodies (any body for a version-1 node); a malformed one is answered 422. */
@@ -198,9 +231,18 @@ function applyResponseHeaders(routed: RoutedCall, run: CallRun): void {
 	if (!responded(routed.response)) for (const entry of headers?.entries ?? []) routed.response.setHeader(entry.name, entry.value);
 }
 
-/** The rest of the workflow, from the trigger with what it emitted; recorded as one of the server's executions. */
-async function runTriggered(routed: RoutedCall, run: CallRun, workflowData: INodeExecutionData[][], startError: Error | undefined): Promise<RunResult> {
-	const { served, call, workflow } = routed;
+/**
+ * The rest of the workflow, from the trigger with what it emitted, on the execution's own workflow and static data;
+ * recorded as one of the server's executions.
+ */
+async function runTriggered(
+	routed: RoutedCall,
+	run: CallRun,
+	workflow: Workflow,
+	workflowData: INodeExecutionData[][],
+	startError: Error | undefined,
+): Promise<RunResult> {
+	const { served, call } = routed;
 	call.executionId = run.executionId;
 	const result = await execute({
 		prepared: served.prepared,
@@ -212,20 +254,26 @@ async function runTriggered(routed: RoutedCall, run: CallRun, workflowData: INod
 		logs: call.logs,
 		additionalData: { baseUrl: served.baseUrl },
 		startError,
+		saveStaticData: (newStaticData) => served.store.saveWhole(newStaticData),
 	});
-	served.store.save(workflow);
 	served.executions.push({ items: workflowData[0] ?? [], workflowData, result, call });
 	return result;
 }
 
-/** An answer that waited for the run: n8n's error, or the last node's items ("When last node finishes"). */
-async function answerAfterRun({ response }: RoutedCall, run: CallRun, result: RunResult): Promise<void> {
+/**
+ * An answer that waited for the run: n8n's error, or the last node's items ("When last node finishes"). Each is
+ * a response callback that saves the request's copy first, but for an error of reading the last node's items.
+ */
+async function answerAfterRun(routed: RoutedCall, run: CallRun, result: RunResult): Promise<void> {
+	const { response } = routed;
 	if (result.executionError !== undefined) {
+		saveRequestCopy(routed);
 		sendStatic(response, 500, { message: 'Error in workflow' });
 	} else if (run.responseMode === 'lastNode') {
 		const reply = await lastNodeResponse(result, run.responseData as WebhookResponseData | undefined, run.describe<string>('responsePropertyName'));
 		if (reply instanceof Error) sendStatic(response, 500, errorBody(0, reply.message));
 		else {
+			saveRequestCopy(routed);
 			if (reply.contentType !== undefined) response.setHeader('Content-Type', reply.contentType);
 			sendStatic(response, run.responseCode, reply.body);
 		}

@@ -9,11 +9,24 @@ import type { PreparedWorkflow, WorkflowDefinition } from './workflow';
 
 export type WebhookUrlKind = 'production' | 'test';
 
+/**
+ * Which of a request's two saves of static data comes last when n8n answers before the run ends ("Immediately"):
+ * - 'request-first', the default: the request's copy is saved as it is answered, and the execution's copy at the end
+ *   of the run, over it. What n8n 2.40 does unless the run ends before one database write does (its answer comes
+ *   from `WorkflowRunner.run`'s return, the run goes on after it), and the order in which a run's save loses what
+ *   the request wrote.
+ * - 'execution-first': the run ends, and its copy is saved, before the request's copy is (a slow database); the
+ *   answer waits for that save, as n8n's does.
+ */
+export type StaticDataSaveOrder = 'request-first' | 'execution-first';
+
 export interface WebhookServerOptions extends WorkflowDefinition {
 	/** Static data the workflow starts with (as if saved by an earlier activation or call). */
 	staticData?: IDataObject;
 	/** Run each webhook's `webhookMethods` checkExists/create on start and delete on close. Default true. */
 	activate?: boolean;
+	/** Which save of static data comes last for a request answered before its run ends; default 'request-first'. */
+	staticDataSaveOrder?: StaticDataSaveOrder;
 }
 
 /** One workflow execution a webhook call started. */
@@ -84,7 +97,10 @@ export interface WebhookServer {
 	calls: WebhookCall[];
 	/** checkExists/create/delete calls made on start and close. */
 	activations: ActivationCall[];
-	/** The stored static data: a node's part (`node:<name>`) when a node name is given, else all of it. */
+	/**
+	 * The stored static data (what n8n's database holds): a node's part (`node:<name>`) when a node name is given,
+	 * else all of it. Each request and each execution works on a copy of its own, loaded when it starts.
+	 */
 	staticData(nodeName?: string): IDataObject;
 	setStaticData(data: IDataObject): void;
 	resetStaticData(): void;

@@ -5,7 +5,7 @@ import { HaiPayApi } from '../../credentials/HaiPayApi.credentials';
 import type { CredentialStore } from './credentials-helper';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import type { NodeSpec } from './nodes';
-import { HarnessNoOp, HarnessStart, START_NODE_TYPE, chain, toNode } from './nodes';
+import { HarnessCountRuns, HarnessNoOp, HarnessStart, START_NODE_TYPE, chain, toNode } from './nodes';
 import type { CredentialTypeInput, NodeTypeInput } from './registry';
 import { HarnessCredentialTypes, HarnessNodeTypes } from './registry';
 
@@ -20,7 +20,7 @@ export interface WorkflowDefinition {
 	connections?: IConnections;
 	/** Credentials by id. A node that needs a type and names none gets the only credential of that type. */
 	credentials?: CredentialStore;
-	/** Node classes (or instances) under test; the harness's own helper nodes are always there. */
+	/** Node classes (or instances) under test; the harness's own helper nodes (nodes.ts) are always there. */
 	nodeTypes?: NodeTypeInput[];
 	/** Extra credential types; HaiPayApi is always there. */
 	credentialTypes?: CredentialTypeInput[];
@@ -112,7 +112,7 @@ function buildNodes(
 }
 
 export function prepareWorkflow(definition: WorkflowDefinition, options: { addStart: boolean }): PreparedWorkflow {
-	const nodeTypes = new HarnessNodeTypes([HarnessStart, HarnessNoOp, ...(definition.nodeTypes ?? [])]);
+	const nodeTypes = new HarnessNodeTypes([HarnessStart, HarnessNoOp, HarnessCountRuns, ...(definition.nodeTypes ?? [])]);
 	const credentialTypes = new HarnessCredentialTypes([HaiPayApi, ...(definition.credentialTypes ?? [])]);
 	const stored = storeCredentials(definition.credentials, credentialTypes);
 	const credentialsHelper = new HarnessCredentialsHelper(stored.credentials, credentialTypes, nodeTypes);
