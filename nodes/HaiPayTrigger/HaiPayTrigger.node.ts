@@ -1,4 +1,12 @@
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
@@ -11,6 +19,7 @@ import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
 import { emittedItem } from './item';
+import { keepInExecution } from './memory';
 import { readOptions } from './triggerOptions';
 import { openRepeats } from './repeats';
 import { repliesFor } from './reply';
@@ -84,6 +93,16 @@ export class HaiPayTrigger implements INodeType {
 			},
 		},
 	};
+
+	/**
+	 * The trigger's step in the execution it started: the emitted items pass on unchanged, and the repeat memory is
+	 * written into the execution's own static data, which n8n saves at the end of the run (memory.ts keepInExecution).
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		keepInExecution(`${this.getWorkflow().id ?? ''}/${this.getNode().id}`, this.getWorkflowStaticData('node'), Date.now());
+		return [items.map((item, index) => ({ ...item, pairedItem: item.pairedItem ?? { item: index } }))];
+	}
 
 	/**
 	 * One callback, step by step; each step is one module, in the order they run, and none calls back here. The

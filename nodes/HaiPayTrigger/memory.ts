@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { digestOf, MEMORY_CAPACITY, MEMORY_FIELD, RETRY_SERIES_SECONDS, scopeMemory, type ScopeMemory } from './scopeMemory';
+import { digestOf, heldScopeMemory, MEMORY_CAPACITY, MEMORY_FIELD, RETRY_SERIES_SECONDS, scopeMemory, type ScopeMemory } from './scopeMemory';
 
 /*
  * The trigger's repeat memory: which results it has emitted, for as long as HaiPay may send them again.
@@ -122,4 +122,21 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 					}
 				: undefined,
 	};
+}
+
+/**
+ * Writes this process's memory into the static data of an execution the trigger started (HaiPayTrigger.execute).
+ * n8n runs the execution on its own copy of the static data, loaded as it starts, before the request that started
+ * it saved the memory, and saves that copy whole at its end when any node changed it (a Code node keeping a count,
+ * say): over the request's save. Written here, the newest memory is in whichever copy n8n saves last. Only a process
+ * that holds a memory for the trigger writes: a queue-mode worker, which received none of its callbacks, would
+ * otherwise write back the stale text it loaded.
+ */
+export function keepInExecution(scope: string, staticData: Record<string, unknown>, nowMs: number): void {
+	const memory = heldScopeMemory(scope);
+	if (memory === undefined || memory.latest === undefined) return;
+	memory.absorb(staticData[MEMORY_FIELD]);
+	const stored = staticData[MEMORY_FIELD] as { stamp?: unknown } | undefined;
+	if (stored?.stamp === memory.latest.stamp && !memory.waitingToBeSaved) return;
+	memory.save(staticData, Math.floor(nowMs / 1000), nowMs);
 }

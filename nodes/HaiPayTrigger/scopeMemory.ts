@@ -208,6 +208,11 @@ export class ScopeMemory {
 
 const scopes = new Map<string, ScopeMemory>();
 
+/** The memory this process holds for a trigger, without making one: a process that received none of its callbacks has none. */
+export function heldScopeMemory(scope: string): ScopeMemory | undefined {
+	return scopes.get(scope);
+}
+
 export function scopeMemory(scope: string): ScopeMemory {
 	let memory = scopes.get(scope);
 	if (memory === undefined) {
