@@ -7,7 +7,7 @@ import { BENCH_PORTS } from './stack';
 /*
  * What the trigger's repeat memory costs per callback when it is empty and when it is full (`npm run
  * bench:memory`): the check and the record of one emission, in this process, against a memory of 0 and of
- * 36,000 results; and what n8n pays to load the saved text with the workflow on every request, at both sizes.
+ * MEMORY_CAPACITY results; and what n8n pays to load the saved text with the workflow on every request, at both sizes.
  */
 
 const CALLBACKS = Number(process.env.BENCH_MEMORY_CALLBACKS ?? 5_000);

@@ -16,6 +16,20 @@ function part(value: unknown): string {
 	return '';
 }
 
+/**
+ * A number or time HaiPay writes (`amount`, `payTime`) as a key reads it. HaiPay never puts `&` in one, so a key
+ * reads it only up to its first `&`: a re-split that lengthens it with the text of a field after it keeps its key.
+ * An amount is read by its decimal value: `10`, `"10.0"` and `"10.00"` are one amount.
+ */
+function plainPart(value: unknown, amount = false): string {
+	const text = part(value).split('&')[0].trim();
+	const decimal = /^(-?)0*(\d+?)(?:\.(\d*?)0*)?$/.exec(text);
+	if (!amount || decimal === null) return text;
+	const [, sign, whole, fraction] = decimal;
+	const digits = fraction === undefined || fraction === '' ? whole : `${whole}.${fraction}`;
+	return digits === '0' ? '0' : `${sign}${digits}`;
+}
+
 /** A refund-shaped callback's refund number: its `orderNo` is the refunded payment's, shared with that payment's own results. */
 function refundPart(body: Record<string, unknown>): string {
 	return part(body.refundNo);
@@ -67,7 +81,7 @@ export function repeatKeys(body: Record<string, unknown>, status = exactStatus(b
 	// A status HaiPay adds later is not known to come before a final one, so it is left to repeat detection.
 	const earlier = EARLIER.includes(spelled) ? order : undefined;
 	if (status === undefined || !REPEATING_STATUSES.includes(status)) return { dedupKey: mark, earlier };
-	return { dedupKey: `${mark}|${JSON.stringify([part(body.amount), part(body.payTime)])}`, finalMark: mark, earlier };
+	return { dedupKey: `${mark}|${JSON.stringify([plainPart(body.amount, true), plainPart(body.payTime)])}`, finalMark: mark, earlier };
 }
 
 /** The repeat key of one callback body (see RepeatKeys.dedupKey). */

@@ -88,7 +88,7 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 		wrote = true;
 	};
 	takeFirstVersion(memory, context.staticData);
-	memory.absorb(context.staticData[MEMORY_FIELD]);
+	memory.absorb(context.staticData[MEMORY_FIELD], nowSeconds);
 	keepBounded(memory, nowSeconds, context);
 	// Entries that another process's last save left out are saved by whichever request comes next, a repeat too.
 	if (memory.dueForSave(context.nowMs) && !memory.saving) write(context.nowMs);
@@ -135,7 +135,7 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 export function keepInExecution(scope: string, staticData: Record<string, unknown>, nowMs: number): void {
 	const memory = heldScopeMemory(scope);
 	if (memory === undefined || memory.latest === undefined) return;
-	memory.absorb(staticData[MEMORY_FIELD]);
+	memory.absorb(staticData[MEMORY_FIELD], Math.floor(nowMs / 1000));
 	const stored = staticData[MEMORY_FIELD] as { stamp?: unknown } | undefined;
 	if (stored?.stamp === memory.latest.stamp && !memory.waitingToBeSaved) return;
 	memory.save(staticData, Math.floor(nowMs / 1000), nowMs);

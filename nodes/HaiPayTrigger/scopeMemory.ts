@@ -11,8 +11,16 @@ import { createHash, randomBytes } from 'crypto';
 /** HaiPay resends a callback every 5 minutes, 5 times: every repeat of a result arrives within this span. */
 export const RETRY_SERIES_SECONDS = 25 * 60;
 
-/** Entries kept, at most: HaiPay's whole retry series up to 1,440 distinct results a minute (1,200 over 30 minutes). */
-export const MEMORY_CAPACITY = 36_000;
+/** The rate of distinct results the memory is sized for, and the span it keeps at that rate. */
+export const DESIGN_RATE_PER_MINUTE = 1_440;
+/**
+ * HaiPay's series is 25 minutes; 5 more are the margin: for a late resend (HaiPay's own delays), and for eviction,
+ * which forgets a whole minute at a time. 43,200 entries are 821 KB of saved text.
+ */
+export const DESIGN_SPAN_SECONDS = 30 * 60;
+
+/** Entries kept, at most: the whole retry series with its margin at DESIGN_RATE_PER_MINUTE. */
+export const MEMORY_CAPACITY = (DESIGN_RATE_PER_MINUTE * DESIGN_SPAN_SECONDS) / 60;
 
 /** The most often the memory is written into the static data that n8n saves. */
 export const FLUSH_MS = 1_000;
@@ -21,7 +29,7 @@ export const FLUSH_MS = 1_000;
 export const MEMORY_FIELD = 'repeatMemory';
 const VERSION = 2;
 
-/** A key's digest: 14 characters of base64url (84 bits), so that 36,000 entries never collide in practice. */
+/** A key's digest: 14 characters of base64url (84 bits), so that 43,200 entries never collide in practice. */
 export const DIGEST_LENGTH = 14;
 /** An entry's age at the moment it was saved, in seconds, as fixed-width base 36 (up to 690 days). */
 const AGE_LENGTH = 5;
@@ -78,10 +86,14 @@ export class ScopeMemory {
 		return this.seen.size;
 	}
 
-	/** Whether the key was emitted less than `windowSeconds` ago. */
+	/**
+	 * Whether the key was emitted less than `windowSeconds` ago, or at a time this clock has not reached: a clock
+	 * stepped back never makes a remembered result new again (and another process's clock does not reach here:
+	 * absorb reckons its ages from this one).
+	 */
 	recall(digest: string, nowSeconds: number, windowSeconds: number): boolean {
 		const at = this.seen.get(digest);
-		return at !== undefined && at <= nowSeconds && nowSeconds - at < windowSeconds;
+		return at !== undefined && (at > nowSeconds || nowSeconds - at < windowSeconds);
 	}
 
 	/** Adds a key first emitted at `at`; false when it is already known (its first time is kept). */
@@ -146,10 +158,12 @@ export class ScopeMemory {
 	 * entries the text lacks (another process saved last without them), they wait for this process's next save:
 	 * the stored text converges on every process's entries instead of keeping only the last writer's.
 	 */
-	absorb(stored: unknown): void {
+	absorb(stored: unknown, nowSeconds: number): void {
 		if (!isSaved(stored) || stored.stamp === this.taken) return;
 		this.taken = stored.stamp;
-		const { entries, at } = stored;
+		const { entries } = stored;
+		// Ages are reckoned from this process's clock: another process's clock, skewed or stepped, does not matter.
+		const at = nowSeconds;
 		// What is taken in is saved already: it waits for no save of this process's.
 		const unsaved = this.unsaved;
 		let held = 0;
