@@ -21,7 +21,7 @@ import { filteredOutBy, kindOf } from './filters';
 import { emittedItem } from './item';
 import { keepInExecution } from './memory';
 import { readOptions } from './triggerOptions';
-import { openRepeats } from './repeats';
+import { openRepeats, STARTING } from './repeats';
 import { repliesFor } from './reply';
 import { verifyCallback } from './verify';
 
@@ -137,6 +137,9 @@ export class HaiPayTrigger implements INodeType {
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
 		const repeats = openRepeats(this, options, callback);
+		// A copy of a result whose first delivery n8n is still starting is never acknowledged: that start may fail.
+		const starting = repeats.startingNow();
+		if (starting !== undefined) return reply.later(starting);
 		const repeat = repeats.repeatOf();
 		if (repeat !== undefined) return reply.acknowledge(repeat);
 		const confirmation = confirm
@@ -144,6 +147,7 @@ export class HaiPayTrigger implements INodeType {
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
 		const repeated = await repeats.remember(deadline);
+		if (repeated === STARTING) return reply.later('the same result was recorded meanwhile and its run is still being started');
 		if (repeated !== undefined) return reply.acknowledge(repeated);
 
 		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split, fields, secrets: signer.secrets });

@@ -23,6 +23,11 @@ export interface Repeats {
 	 */
 	repeatOf(): string | undefined;
 	/**
+	 * Why the callback must wait (503): the first delivery of the same result is still being started by n8n, whose
+	 * run may yet fail; acknowledging this copy now could lose the result. Undefined otherwise.
+	 */
+	startingNow(): string | undefined;
+	/**
 	 * Holds the callback while HaiPay's order query confirms it: the release, or undefined when another request of
 	 * this process holds the same callback now (a copy arriving meanwhile is not emitted twice).
 	 */
@@ -38,12 +43,14 @@ export interface Repeats {
 
 /** Keys of callbacks being confirmed with HaiPay right now, per trigger. */
 const confirming = new Map<string, Set<string>>();
+/** Keys of callbacks whose run n8n is starting right now (remembered, not yet answered), per trigger. */
+const starting = new Map<string, Set<string>>();
 
-function confirmingNow(scope: string): Set<string> {
-	let keys = confirming.get(scope);
+function keysOf(registry: Map<string, Set<string>>, scope: string): Set<string> {
+	let keys = registry.get(scope);
 	if (keys === undefined) {
 		keys = new Set();
-		confirming.set(scope, keys);
+		registry.set(scope, keys);
 	}
 	return keys;
 }
@@ -51,16 +58,34 @@ function confirmingNow(scope: string): Set<string> {
 /**
  * n8n answers SUCCESS only once the execution is stored (and queued, in queue mode); any other answer means the
  * workflow did not start (its database or Redis failed), and HaiPay sends the callback again. That resend must
- * start it then, not be taken for a repeat: what this request recorded is taken back.
+ * start it then, not be taken for a repeat: what this request recorded is taken back. n8n's own call that ends the
+ * answer tells which, also when HaiPay's connection closed before it (then no `finish` event ever comes); until
+ * that call the key is `starting`, and a copy of the callback waits for it (503).
  */
-function withdrawUnlessAcknowledged(ctx: IWebhookFunctions, memory: RepeatMemory, recorded: string[]): void {
+function settleWhenAnswered(ctx: IWebhookFunctions, memory: RepeatMemory, recorded: string[], scope: string): void {
 	if (recorded.length === 0) return;
 	const res = ctx.getResponseObject();
-	res.once('finish', () => {
-		if (res.statusCode >= 200 && res.statusCode < 300) return;
-		for (const key of recorded) memory.withdraw(key);
-	});
+	const pending = keysOf(starting, scope);
+	for (const key of recorded) pending.add(key);
+	let settled = false;
+	const settle = (started: boolean) => {
+		if (settled) return;
+		settled = true;
+		for (const key of recorded) {
+			pending.delete(key);
+			if (!started) memory.withdraw(key);
+		}
+	};
+	const end = res.end.bind(res) as (...args: unknown[]) => unknown;
+	res.end = ((...args: unknown[]) => {
+		settle(res.statusCode >= 200 && res.statusCode < 300);
+		return end(...args);
+	}) as typeof res.end;
+	res.once('error', () => settle(false));
 }
+
+/** What remember() says when another request recorded the same callback and its run is still being started. */
+export const STARTING = 'starting';
 
 export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, callback: Callback): Repeats {
 	const scope = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
@@ -74,6 +99,10 @@ export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, call
 	const { dedupKey: key, finalMark } = callback.keys;
 	const repeated = `a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)`;
 	return {
+		startingNow() {
+			if (key === undefined || !keysOf(starting, scope).has(key)) return undefined;
+			return 'the first delivery of the same result is still being started by n8n; HaiPay\'s resend is answered once it has run';
+		},
 		repeatOf() {
 			const final = finalBefore(memory.recall, callback.output, callback.keys);
 			if (final !== undefined) {
@@ -82,7 +111,7 @@ export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, call
 			return options.deduplicate && key !== undefined && memory.recall(key) ? repeated : undefined;
 		},
 		hold() {
-			const held = confirmingNow(scope);
+			const held = keysOf(confirming, scope);
 			const inFlight = key ?? '';
 			if (held.has(inFlight)) return undefined;
 			held.add(inFlight);
@@ -92,10 +121,10 @@ export function openRepeats(ctx: IWebhookFunctions, options: RepeatOptions, call
 			if (key === undefined) return undefined;
 			const recorded: string[] = [];
 			if (memory.remember(key)) recorded.push(key);
-			else if (options.deduplicate) return repeated;
+			else if (options.deduplicate) return keysOf(starting, scope).has(key) ? STARTING : repeated;
 			// A partial or over-collected result keys on its amount and time; its status is remembered on its own too.
 			if (finalMark !== undefined && memory.remember(finalMark)) recorded.push(finalMark);
-			withdrawUnlessAcknowledged(ctx, memory, recorded);
+			settleWhenAnswered(ctx, memory, recorded, scope);
 			await memory.saved(deadline);
 			return undefined;
 		},

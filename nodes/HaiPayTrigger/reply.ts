@@ -85,6 +85,8 @@ export interface Replies {
 	acknowledge(why: string): IWebhookResponseData;
 	/** 422: its signed string could be read as other fields; HaiPay sends it again. */
 	ambiguous(why: string): IWebhookResponseData;
+	/** 503: it cannot be answered yet (the first delivery of the same result is still being started); HaiPay sends it again. */
+	later(why: string): IWebhookResponseData;
 	/** Confirm With HaiPay got no trusted answer yet (503, HaiPay sends it again), or HaiPay's state is another (SUCCESS). */
 	unconfirmed(confirmation: { result: 'retry' | 'stale'; log: string }): IWebhookResponseData;
 	/**
@@ -119,6 +121,7 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 		},
 		acknowledge,
 		ambiguous: (why) => notYet(422, AMBIGUOUS, why),
+		later: (why) => notYet(503, NOT_YET, why),
 		unconfirmed({ result, log }) {
 			const why = `not confirmed with HaiPay: ${log}`;
 			return result === 'retry' ? notYet(503, NOT_YET, why) : acknowledge(why);
