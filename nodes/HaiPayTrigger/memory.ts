@@ -88,6 +88,11 @@ export function openMemory(context: MemoryContext): RepeatMemory {
 		wrote = true;
 	};
 	takeFirstVersion(memory, context.staticData);
+	if (memory.notPersisted(context.staticData[MEMORY_FIELD], context.nowMs)) {
+		context.warn(
+			"HaiPay Trigger: the repeat memory this process saved more than a minute ago is missing from the workflow's static data n8n loads, so n8n does not store it: repeats are no longer remembered across restarts or webhook processors. Make the steps after the trigger idempotent with the exactly-once recipe (docs/queue-mode.md#exactly-once-across-webhook-processors), and check whether this n8n version saves a webhook node's static data.",
+		);
+	}
 	memory.absorb(context.staticData[MEMORY_FIELD], nowSeconds);
 	keepBounded(memory, nowSeconds, context);
 	// Entries that another process's last save left out are saved by whichever request comes next, a repeat too.

@@ -25,6 +25,13 @@ export const MEMORY_CAPACITY = (DESIGN_RATE_PER_MINUTE * DESIGN_SPAN_SECONDS) / 
 /** The most often the memory is written into the static data that n8n saves. */
 export const FLUSH_MS = 1_000;
 
+/**
+ * How long an entry this process saved may be missing from the static data n8n loads, after this process wrote it
+ * at least twice, before the trigger says its saves do not reach n8n's database. Another webhook processor's save
+ * can lack it for a moment (it loaded before this one saved); never for a minute across two writes.
+ */
+export const PERSIST_GRACE_MS = 60_000;
+
 /** The static data field, and the version of its text. */
 export const MEMORY_FIELD = 'repeatMemory';
 const VERSION = 2;
@@ -81,6 +88,10 @@ export class ScopeMemory {
 	private lastWarnedAt = Number.NEGATIVE_INFINITY;
 	/** Names this memory's saves: another process's, or this one's before a restart, carry another. */
 	private readonly id = randomBytes(6).toString('base64url');
+	/** The newest entry added, and one entry this process saved, watched until n8n loads it back (persisted()). */
+	private newest: string | undefined;
+	private probe: { digest: string; firstMs: number; writes: number } | undefined;
+	private persistenceWarned = false;
 
 	get size(): number {
 		return this.seen.size;
@@ -102,6 +113,7 @@ export class ScopeMemory {
 		if (known !== undefined && known <= at) return false;
 		if (known !== undefined) this.drop(digest, known);
 		this.seen.set(digest, at);
+		this.newest = digest;
 		this.unsaved += 1;
 		const minute = Math.floor(at / 60);
 		const bucket = this.buckets.get(minute);
@@ -210,6 +222,27 @@ export class ScopeMemory {
 		for (const target of this.targets) target[MEMORY_FIELD] = saved;
 		this.lastFlushMs = nowMs;
 		this.unsaved = 0;
+		if (this.probe !== undefined && this.seen.has(this.probe.digest)) this.probe.writes += 1;
+		else this.probe = this.newest !== undefined && this.seen.has(this.newest) ? { digest: this.newest, firstMs: nowMs, writes: 1 } : undefined;
+	}
+
+	/**
+	 * Whether what n8n loaded shows that this process's saves do not reach n8n's database: it lacks an entry this
+	 * process wrote twice, the first time more than PERSIST_GRACE_MS ago. True once per process at most.
+	 */
+	notPersisted(stored: unknown, nowMs: number): boolean {
+		const probe = this.probe;
+		if (probe === undefined || this.persistenceWarned) return false;
+		const entries = isSaved(stored) ? stored.entries : '';
+		for (let at = entries.indexOf(probe.digest); at >= 0; at = entries.indexOf(probe.digest, at + 1)) {
+			if (at % RECORD_LENGTH === 0) {
+				this.probe = undefined;
+				return false;
+			}
+		}
+		if (probe.writes < 2 || nowMs - probe.firstMs <= PERSIST_GRACE_MS) return false;
+		this.persistenceWarned = true;
+		return true;
 	}
 
 	/** At most one warning per window that the memory cannot hold HaiPay's retry series. */

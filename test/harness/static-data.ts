@@ -19,7 +19,11 @@ import { plainStaticData } from './run';
 export class StaticDataStore {
 	private stored: IDataObject;
 
-	constructor(initial: IDataObject = {}) {
+	/** `dropSaves`: a database that never stores what n8n saves (a change in n8n that breaks persistence, on purpose). */
+	constructor(
+		initial: IDataObject = {},
+		private readonly dropSaves = false,
+	) {
 		this.stored = structuredClone(initial);
 	}
 
@@ -44,13 +48,14 @@ export class StaticDataStore {
 	/** WorkflowStaticDataService.saveStaticData: the workflow's copy stored whole if a change is marked, then unmarked. */
 	save(workflow: Workflow): void {
 		if (workflow.staticData.__dataChanged === true) {
-			this.stored = plainStaticData(workflow);
+			if (!this.dropSaves) this.stored = plainStaticData(workflow);
 			workflow.staticData.__dataChanged = false;
 		}
 	}
 
 	/** WorkflowStaticDataService.saveStaticDataById: `data` stored whole, as JSON (the change mark is not enumerable). */
 	saveWhole(data: IDataObject): void {
+		if (this.dropSaves) return;
 		this.stored = JSON.parse(JSON.stringify(data)) as IDataObject;
 	}
 }

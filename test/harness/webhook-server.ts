@@ -87,7 +87,7 @@ async function serveWorkflow(options: WebhookServerOptions): Promise<Served> {
 	if (webhooks.length === 0) {
 		throw new UserError('The workflow has no webhook node: webhookServer() serves workflows whose trigger is a webhook.');
 	}
-	return { env, prepared, webhooks, store: new StaticDataStore(options.staticData), saveOrder: options.staticDataSaveOrder ?? 'request-first', executions: [], startFailures: 0, baseUrl: '' };
+	return { env, prepared, webhooks, store: new StaticDataStore(options.staticData, options.dropStaticDataSaves === true), saveOrder: options.staticDataSaveOrder ?? 'request-first', executions: [], startFailures: 0, baseUrl: '' };
 }
 
 async function listen(server: Server): Promise<string> {

@@ -27,6 +27,8 @@ export interface WebhookServerOptions extends WorkflowDefinition {
 	activate?: boolean;
 	/** Which save of static data comes last for a request answered before its run ends; default 'request-first'. */
 	staticDataSaveOrder?: StaticDataSaveOrder;
+	/** Static data saves are dropped: persistence broken on purpose. */
+	dropStaticDataSaves?: boolean;
 }
 
 /** One workflow execution a webhook call started. */

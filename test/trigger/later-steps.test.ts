@@ -80,3 +80,35 @@ describe('HaiPay Trigger followed by a step that keeps static data of its own', 
 		for (const delivery of outcome.resent) expectAcknowledgedOnly(delivery);
 	});
 });
+
+describe('HaiPay Trigger when n8n does not store its static data at all', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it.each([
+		[true, 1],
+		[false, 0],
+	])('with saves dropped %s: logs %i warning that repeats are no longer remembered across restarts, after a minute', async (dropStaticDataSaves, expected) => {
+		const server = await webhookServer({
+			nodeTypes: [HaiPayTrigger],
+			credentials: { haipay: { type: 'haiPayApi', data: credentials() } },
+			nodes: [{ name: TRIGGER, type: 'haiPayTrigger' }],
+			dropStaticDataSaves,
+		});
+		try {
+			const start = Date.now();
+			let offset = 0;
+			jest.spyOn(Date, 'now').mockImplementation(() => start + offset);
+			const warnings: string[] = [];
+			for (let index = 0; index < 6; index++) {
+				offset = index * 30_000;
+				const outcome = await deliver(server, signedByPlatform(payoutCallback(freshOrder('DROP'))));
+				expectEmitted(outcome);
+				warnings.push(...outcome.logs.filter((line) => /missing from the workflow's static data n8n loads/.test(line.message)).map((line) => line.message));
+			}
+			expect(warnings).toHaveLength(expected);
+			for (const warning of warnings) expect(warning).toMatch(/exactly-once recipe/);
+		} finally {
+			await server.close();
+		}
+	});
+});

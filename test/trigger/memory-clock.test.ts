@@ -106,3 +106,33 @@ describe('repeat keys of partial results', () => {
 		expect(partial('10', '2024-05-01 10:00:01')).not.toBe(partial('10'));
 	});
 });
+
+describe('the repeat memory notices when its saves do not reach n8n\'s database', () => {
+	const warned = (warnings: string[]) => warnings.filter((line) => /missing from the workflow's static data n8n loads/.test(line));
+
+	/** Callbacks every 10 seconds for `minutes`, each from `processes` in turn, on a database that keeps or drops saves. */
+	function traffic(processes: string[], keeps: boolean, minutes = 3): string[] {
+		const db = { text: '{}' };
+		const warnings: string[] = [];
+		for (let second = 0, index = 0; second < minutes * 60; second += 10, index++) {
+			const scope = processes[index % processes.length];
+			const staticData = JSON.parse(db.text) as Record<string, unknown>;
+			const before = JSON.stringify(staticData);
+			const memory = openMemory({ scope, staticData, nowMs: T0 + second * 1000, windowSeconds: DAY_SECONDS, warn: (line) => warnings.push(line) });
+			memory.remember(`no:HP-P${index}|2`);
+			if (keeps && JSON.stringify(staticData) !== before) db.text = JSON.stringify(staticData);
+		}
+		return warnings;
+	}
+
+	it('warns once, after a minute, when n8n never stores what the trigger wrote', () => {
+		const warnings = warned(traffic([newProcess()], false));
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(/repeats are no longer remembered across restarts.*exactly-once/);
+	});
+
+	it('never warns when n8n stores it, for one process or two that save in turn', () => {
+		expect(warned(traffic([newProcess()], true))).toEqual([]);
+		expect(warned(traffic([newProcess(), newProcess()], true))).toEqual([]);
+	});
+});
