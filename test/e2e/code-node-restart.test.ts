@@ -75,9 +75,18 @@ async function stored(): Promise<{ digests: string[]; count: unknown }> {
 	return { digests, count: staticData?.global?.count };
 }
 
+/**
+ * n8n answers its port before it has registered every active workflow's webhooks (slowly, on a busy machine): a body
+ * the trigger refuses unread (401, nothing remembered) tells when this one's is registered.
+ */
+async function webhookRegistered(): Promise<void> {
+	await eventually('the trigger\'s production webhook registered', async () => ((await httpRequest(url(), { body: {} })).status === 404 ? undefined : true));
+}
+
 describe('HaiPay Trigger, then a Code node with $getWorkflowStaticData, across a restart of n8n', () => {
 	test('the resends after the restart start nothing, and the database holds the memory and the count', async () => {
 		const callbacks = ['HPCODE000001', 'HPCODE000002'].map(signedCallback);
+		await webhookRegistered();
 		for (const body of callbacks) {
 			const answer = await httpRequest(url(), { body });
 			expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: 'SUCCESS' });
@@ -92,6 +101,7 @@ describe('HaiPay Trigger, then a Code node with $getWorkflowStaticData, across a
 
 		// The same instance and database; nothing of the trigger's memory survives in the process.
 		await stack.restart();
+		await webhookRegistered();
 		for (const body of callbacks) {
 			const answer = await httpRequest(url(), { body });
 			expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: 'SUCCESS' });
