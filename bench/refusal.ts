@@ -56,6 +56,8 @@ function webhookContext(raw: Buffer, parsed: unknown, credential: ICredentialDat
 	const res = {
 		status: (code: number) => ((answer.status = code), res),
 		setHeader: () => res,
+		statusCode: 200,
+		once: () => res,
 		end: (text?: string) => ((answer.body = text ?? ''), res),
 	};
 	const quiet = () => undefined;

@@ -18,31 +18,14 @@ import { APP_IDS, callbackBody, PAYOUTS, type PayoutCurrency } from '../fixtures
 import { HarnessCredentialsHelper, NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
 import { buildAdditionalData } from '../harness/additional-data';
 import { HarnessCredentialTypes, HarnessNodeTypes } from '../harness/registry';
+import { multiCurrencyCredential, secretOf } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
 import { withSignature } from '../helpers/signing';
 import { NODE, runNode, uniqueOrderId } from './helpers';
 
-const secretOf = (currency: string) => `test-only-secret-${currency.toLowerCase()}`;
-
 /** A credential whose first App ID is TZS's and whose Other Currencies are `others`, with the sandbox's secrets. */
 function multiCredential(sandbox: Sandbox, others: PayoutCurrency[], overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
-	const credential: ICredentialDataDecryptedObject = {
-		environment: 'custom',
-		baseUrl: sandbox.baseUrl,
-		appId: APP_IDS.TZS,
-		currency: 'TZS',
-		secretKey: secretOf('TZS'),
-		privateKey: TEST_KEYS.merchantPkcs8,
-		haipayPublicKey: TEST_KEYS.platformPublic,
-		arrayStyle: 'json',
-		otherCurrencies: others,
-	};
-	for (const currency of others) {
-		const suffix = currency.charAt(0) + currency.slice(1).toLowerCase();
-		credential[`appId${suffix}`] = APP_IDS[currency];
-		credential[`secretKey${suffix}`] = secretOf(currency);
-	}
-	return { ...credential, ...overrides };
+	return { ...multiCurrencyCredential(sandbox.baseUrl, ['TZS', ...others]), ...overrides };
 }
 
 /** The credential test as n8n's server runs it: n8n-core's own test context and its request helper. */

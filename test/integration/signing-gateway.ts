@@ -6,6 +6,7 @@ import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { APP_IDS, type SandboxCurrency } from '../fixtures/bodies';
 import { runWorkflow } from '../harness';
+import { multiCurrencyCredential, secretOf } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
 import { signBody } from '../helpers/signing';
 import { NODE } from './helpers';
@@ -18,7 +19,7 @@ import { NODE } from './helpers';
  */
 
 /** The secret HaiPay shares with the merchant for each currency's App ID, here and in `credentialOf`. */
-export const secretOf = (currency: string): string => `test-only-secret-${currency.toLowerCase()}`;
+export { secretOf };
 
 const PLATFORM_KEY = parsePrivateKey(TEST_KEYS.platformPrivate);
 const CURRENCY_OF_APP = new Map(Object.entries(APP_IDS).map(([currency, appId]) => [appId, currency]));
@@ -79,24 +80,7 @@ export async function signingGateway(answer: (path: string, body: IDataObject) =
 
 /** A credential for the gateway at `baseUrl` holding the App ID and secret of each currency given, the first one first. */
 export function credentialOf(baseUrl: string, currencies: readonly SandboxCurrency[]): ICredentialDataDecryptedObject {
-	const [first, ...others] = currencies;
-	const credential: ICredentialDataDecryptedObject = {
-		environment: 'custom',
-		baseUrl,
-		appId: APP_IDS[first],
-		currency: first,
-		secretKey: secretOf(first),
-		privateKey: TEST_KEYS.merchantPkcs8,
-		haipayPublicKey: TEST_KEYS.platformPublic,
-		arrayStyle: 'json',
-		otherCurrencies: others,
-	};
-	for (const currency of others) {
-		const suffix = currency.charAt(0) + currency.slice(1).toLowerCase();
-		credential[`appId${suffix}`] = APP_IDS[currency];
-		credential[`secretKey${suffix}`] = secretOf(currency);
-	}
-	return credential;
+	return multiCurrencyCredential(baseUrl, currencies);
 }
 
 /** HaiPay's text for an order it does not have (docs/contract.md §4.7). */
