@@ -37,6 +37,8 @@ export interface Served {
 	executions: WebhookExecution[];
 	/** How many of the next executions fail to start, as when n8n's database or Redis fails at that moment. */
 	startFailures: number;
+	/** While set, every execution start waits here, as n8n's does on a slow database (WebhookServer.holdExecutionStarts). */
+	startHold?: { reached: () => void; released: Promise<void> };
 	/** http://127.0.0.1:<port>, once the server listens. */
 	baseUrl: string;
 }
@@ -69,6 +71,22 @@ interface CallRun {
 
 const responded = (response: WebhookResponse) => response.headersSent || response.writableEnded;
 
+/** Holds every execution start until released; `reached` resolves once one waits (WebhookServer.holdExecutionStarts). */
+export function holdStarts(served: Served): { reached: Promise<void>; release: () => void } {
+	let reached = () => {};
+	let release = () => {};
+	const arrived = new Promise<void>((resolve) => (reached = resolve));
+	const released = new Promise<void>((resolve) => (release = resolve));
+	served.startHold = { reached: () => reached(), released };
+	return {
+		reached: arrived,
+		release: () => {
+			if (served.startHold?.released === released) served.startHold = undefined;
+			release();
+		},
+	};
+}
+
 /**
  * One request, the way n8n's webhook server takes it: routed to its webhook, its body parsed, the node's webhook()
  * run, answered on receipt (or not), then the rest of the workflow run and, when the answer waited for it, answered.
@@ -86,6 +104,13 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 		served.store.save(routed.workflow);
 		return;
 	}
+	// n8n loads the execution's own copy of the static data as it starts it, before this request's copy is saved.
+	const executionStaticData = served.store.copy();
+	const hold = served.startHold;
+	if (hold !== undefined) {
+		hold.reached();
+		await hold.released;
+	}
 	storeExecution(routed, answer.workflowData);
 	if (served.startFailures > 0) {
 		// n8n answers the error and saves no static data; nothing runs.
@@ -97,7 +122,7 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 		sendStatic(routed.response, run.responseCode, onReceivedBody(run.responseData, answer));
 	}
 	served.store.save(routed.workflow);
-	const result = await runTriggered(routed, run, answer.workflowData, startError);
+	const result = await runTriggered(routed, run, { workflowData: answer.workflowData, staticData: executionStaticData, startError });
 	if (!responded(routed.response) && answer.noWebhookResponse !== true) await answerAfterRun(routed, run, result);
 }
 
@@ -198,9 +223,17 @@ function applyResponseHeaders(routed: RoutedCall, run: CallRun): void {
 	if (!responded(routed.response)) for (const entry of headers?.entries ?? []) routed.response.setHeader(entry.name, entry.value);
 }
 
-/** The rest of the workflow, from the trigger with what it emitted; recorded as one of the server's executions. */
-async function runTriggered(routed: RoutedCall, run: CallRun, workflowData: INodeExecutionData[][], startError: Error | undefined): Promise<RunResult> {
-	const { served, call, workflow } = routed;
+/**
+ * The rest of the workflow, from the trigger with what it emitted, on a workflow of its own over the execution's
+ * copy of the static data (saved at its end when a node changed it); recorded as one of the server's executions.
+ */
+async function runTriggered(
+	routed: RoutedCall,
+	run: CallRun,
+	{ workflowData, staticData, startError }: { workflowData: INodeExecutionData[][]; staticData: IDataObject; startError?: Error },
+): Promise<RunResult> {
+	const { served, call } = routed;
+	const workflow = served.prepared.instantiate(staticData);
 	call.executionId = run.executionId;
 	const result = await execute({
 		prepared: served.prepared,

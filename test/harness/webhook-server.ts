@@ -10,7 +10,7 @@ import { StaticDataStore } from './static-data';
 import { runSetupMethods } from './webhook-activation';
 import { errorBody } from './webhook-answers';
 import type { Served } from './webhook-call';
-import { serveCall } from './webhook-call';
+import { holdStarts, serveCall } from './webhook-call';
 import { webhookOf, webhookUrl, workflowWebhooks } from './webhook-routes';
 import type { ActivationCall, HttpReply, SendOptions, WebhookCall, WebhookServer, WebhookServerOptions } from './webhook-types';
 import { prepareWorkflow } from './workflow';
@@ -55,6 +55,7 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 		failExecutionStarts: (count) => {
 			served.startFailures = count;
 		},
+		holdExecutionStarts: () => holdStarts(served),
 		idle: () => inFlight.idle(),
 		waitForExecutions: (count, timeoutMs) => inFlight.waitFor(served.executions, count, 'executions', timeoutMs),
 		waitForCalls: (count, timeoutMs) => inFlight.waitFor(calls, count, 'calls', timeoutMs),
@@ -87,7 +88,7 @@ async function serveWorkflow(options: WebhookServerOptions): Promise<Served> {
 	if (webhooks.length === 0) {
 		throw new UserError('The workflow has no webhook node: webhookServer() serves workflows whose trigger is a webhook.');
 	}
-	return { env, prepared, webhooks, store: new StaticDataStore(options.staticData), executions: [], startFailures: 0, baseUrl: '' };
+	return { env, prepared, webhooks, store: options.staticDataStore ?? new StaticDataStore(options.staticData), executions: [], startFailures: 0, baseUrl: '' };
 }
 
 async function listen(server: Server): Promise<string> {
