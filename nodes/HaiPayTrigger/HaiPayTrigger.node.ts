@@ -1,4 +1,4 @@
-import type { IHookFunctions, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IExecuteFunctions, IHookFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
@@ -10,8 +10,8 @@ import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
 import { emittedItem } from './item';
+import { keepMemoryInExecution, openMemory } from './memory';
 import { readOptions } from './triggerOptions';
-import { openRepeats } from './repeats';
 import { repliesFor } from './reply';
 import { verifyCallback } from './verify';
 
@@ -85,6 +85,15 @@ export class HaiPayTrigger implements INodeType {
 	};
 
 	/**
+	 * n8n runs a trigger's execute(), when it has one, on the items its webhook() emitted: they pass unchanged. Here the
+	 * repeat memory reaches the execution's own copy of the static data, which n8n may save over the request's.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		keepMemoryInExecution(this);
+		return [this.getInputData().map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+	}
+
+	/**
 	 * One callback, step by step; each step is one module, in the order they run, and none calls back here. The
 	 * first answer a step gives is the callback's; a callback that passes every step starts the workflow.
 	 */
@@ -110,17 +119,16 @@ export class HaiPayTrigger implements INodeType {
 		const ambiguity = checkAmbiguity(callback, signer, options);
 		if (ambiguity.refused !== undefined) return reply.ambiguous(ambiguity.refused);
 
-		const repeats = openRepeats(this, options, callback);
-		const repeat = repeats.repeatOf();
-		if (repeat !== undefined) return reply.acknowledge(repeat);
+		const memory = openMemory(this, options, callback, deadline);
+		const repeat = await memory.repeatOf();
+		if (repeat !== undefined) return repeat.stillStoring === true ? reply.stillStoring(repeat.why) : reply.acknowledge(repeat.why);
 		const confirmation = options.confirm
-			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline, repeats })
+			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline })
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
-		const repeated = await repeats.remember(deadline);
-		if (repeated !== undefined) return reply.acknowledge(repeated);
+		await memory.remember();
 
 		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split: ambiguity.split });
-		return reply.emit(item, options.verifySignature, repeats.resaver());
+		return reply.emit(item, options.verifySignature, memory.resaver());
 	}
 }

@@ -8,7 +8,6 @@ import type { HaiPaySettings } from '../shared/signing/credential';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
 import type { OutputKind } from './filters';
-import type { Repeats } from './repeats';
 import { shown } from './reply';
 
 /**
@@ -127,21 +126,15 @@ export async function confirmWithHaiPay(
 }
 
 /**
- * Confirm With HaiPay for one callback, as the trigger's step: at most one query of the same callback at a time in
- * this process, with the credential as read for this request, so that n8n does not decrypt it again for the query.
+ * Confirm With HaiPay for one callback, as the trigger's step, with the credential as read for this request, so that
+ * n8n does not decrypt it again for the query. A copy arriving meanwhile waits for this one (memory.ts `repeatOf`).
  */
 export async function confirmCallback(
 	ctx: IWebhookFunctions,
 	callback: Callback,
-	how: { signer: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: OutputKind; deadline: number; repeats: Pick<Repeats, 'hold'> },
+	how: { signer: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: OutputKind; deadline: number },
 ): Promise<Confirmation> {
-	const release = how.repeats.hold();
-	if (release === undefined) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
-	try {
-		const reference = ctx.getNode().credentials?.haiPayApi;
-		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
-		return await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
-	} finally {
-		release();
-	}
+	const reference = ctx.getNode().credentials?.haiPayApi;
+	const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
+	return await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
 }

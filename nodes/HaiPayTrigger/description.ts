@@ -3,8 +3,8 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
 
 import { CURRENCY_OPTIONS } from '../shared/contract/currencies';
-import { DEFAULT_WINDOW_MINUTES } from './dedup';
 import { MEMORY_CAPACITY } from './memory';
+import { DEFAULT_WINDOW_MINUTES } from './triggerOptions';
 
 export const triggerProperties: INodeProperties[] = [
 	{

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
 import type { BodyProblem } from './body';
 import type { Received } from './callback';
-import { carrying } from './carry';
+import { carrying } from './memory';
 
 /*
  * The trigger's last step: what HaiPay reads back, and the log line that says why. Every answer but an emission's
@@ -45,6 +45,8 @@ export const REJECTION_STATUS: Record<RejectReason, number> = {
 
 /** What HaiPay reads when a callback could not be confirmed yet: not SUCCESS, so it sends the callback again. */
 export const NOT_YET = 'Not confirmed yet: send it again later';
+/** What HaiPay reads for a copy of a callback whose first delivery n8n is still storing: its outcome decides the next. */
+export const STILL_STORING = 'Not yet: the first delivery of this callback is still being stored; send it again later';
 /** What HaiPay reads for a callback whose signed string could be read as other fields. */
 export const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
 
@@ -84,11 +86,13 @@ export interface Replies {
 	acknowledge(why: string): IWebhookResponseData;
 	/** 422: its signed string could be read as other fields; HaiPay sends it again. */
 	ambiguous(why: string): IWebhookResponseData;
+	/** 503: the same callback's first delivery is still being stored, and whether its workflow started is not known yet. */
+	stillStoring(why: string): IWebhookResponseData;
 	/** Confirm With HaiPay got no trusted answer yet (503, HaiPay sends it again), or HaiPay's state is another (SUCCESS). */
 	unconfirmed(confirmation: { result: 'retry' | 'stale'; log: string }): IWebhookResponseData;
 	/**
 	 * Starts the workflow with the item; n8n answers SUCCESS once the execution is stored. `resave` writes the
-	 * repeat memory again while n8n stores the item (carry.ts).
+	 * repeat memory again while n8n stores the item (memory.ts `carrying`).
 	 */
 	emit(item: IDataObject, verified: boolean, resave?: () => void): IWebhookResponseData;
 }
@@ -113,6 +117,7 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 		},
 		acknowledge,
 		ambiguous: (why) => notYet(422, AMBIGUOUS, why),
+		stillStoring: (why) => notYet(503, STILL_STORING, why),
 		unconfirmed({ result, log }) {
 			const why = `not confirmed with HaiPay: ${log}`;
 			return result === 'retry' ? notYet(503, NOT_YET, why) : acknowledge(why);
