@@ -184,11 +184,9 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 		it('with Confirm With HaiPay on, an old status is not emitted after the repeat window or 2,000 newer callbacks', async () => {
 			const order = payout('http://127.0.0.1:9/unused');
 			sandbox.control.settle(order.orderNo, 'success');
-			// What a trigger remembers once the order's own entry has aged out of the window and been pushed out: a digest
-			// of each key and its age in seconds, as the memory saves them.
+			// What a trigger remembers once the order's own entry has aged out of the window and been pushed out.
 			const record = (key: string, age: number) => digestOf(key) + age.toString(36).padStart(5, '0');
-			const newer = Array.from({ length: 2000 }, (_, index) => record(`no:HPNEWER${index}|2`, 60));
-			const entries = [record(`no:${order.orderNo}|2`, 3 * 86_400), ...newer].join('');
+			const entries = [record(`no:${order.orderNo}|2`, 3 * 86_400), ...Array.from({ length: 2000 }, (_, index) => record(`no:HPNEWER${index}|2`, 60))].join('');
 			const saved = { [`node:${TRIGGER}`]: { repeatMemory: { v: 2, stamp: 'earlier.1', at: Math.floor(Date.now() / 1000), entries } } };
 			await serve({ options: { confirmWithHaiPay: true } }, saved);
 
