@@ -19,9 +19,8 @@ import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
 import { emittedItem } from './item';
-import { keepInExecution } from './memory';
+import { keepMemoryInExecution, openMemory } from './memory';
 import { readOptions } from './triggerOptions';
-import { openRepeats, STARTING } from './repeats';
 import { repliesFor } from './reply';
 import { verifyCallback } from './verify';
 
@@ -96,11 +95,11 @@ export class HaiPayTrigger implements INodeType {
 
 	/**
 	 * The trigger's step in the execution it started: the emitted items pass on unchanged, and the repeat memory is
-	 * written into the execution's own static data, which n8n saves at the end of the run (memory.ts keepInExecution).
+	 * written into the execution's own static data, which n8n saves at the end of the run (memory.ts keepMemoryInExecution).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		keepInExecution(`${this.getWorkflow().id ?? ''}/${this.getNode().id}`, this.getWorkflowStaticData('node'), Date.now());
+		keepMemoryInExecution(this);
 		return [items.map((item, index) => ({ ...item, pairedItem: item.pairedItem ?? { item: index } }))];
 	}
 
@@ -136,21 +135,16 @@ export class HaiPayTrigger implements INodeType {
 		const confirm = options.confirm || fields.settle !== undefined;
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
-		const repeats = openRepeats(this, options, callback);
-		// A copy of a result whose first delivery n8n is still starting is never acknowledged: that start may fail.
-		const starting = repeats.startingNow();
-		if (starting !== undefined) return reply.later(starting);
-		const repeat = repeats.repeatOf();
-		if (repeat !== undefined) return reply.acknowledge(repeat);
+		const memory = openMemory(this, options, callback, deadline);
+		const repeat = await memory.repeatOf();
+		if (repeat !== undefined) return repeat.stillStoring === true ? reply.stillStoring(repeat.why) : reply.acknowledge(repeat.why);
 		const confirmation = confirm
-			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline, repeats, why: fields.settle })
+			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline, why: fields.settle })
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
-		const repeated = await repeats.remember(deadline);
-		if (repeated === STARTING) return reply.later('the same result was recorded meanwhile and its run is still being started');
-		if (repeated !== undefined) return reply.acknowledge(repeated);
+		await memory.remember();
 
 		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split, fields, secrets: signer.secrets });
-		return reply.emit(item, options.verifySignature, repeats.resaver());
+		return reply.emit(item, options.verifySignature, memory.resaver());
 	}
 }

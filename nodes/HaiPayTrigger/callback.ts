@@ -1,6 +1,6 @@
 import { exactNumberStatus, exactStatus } from '../shared/contract/statuses';
 import type { BodyProblem, ExactBody, ReadResult } from './body';
-import { repeatKeys, type RepeatKeys } from './dedup';
+import { repeatKeys, type RepeatKeys } from './memory';
 
 /*
  * One callback as the trigger's steps use it, read and parsed once per request: the exact text, the members as

@@ -3,12 +3,12 @@ import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
 import { ItemFailure } from '../shared/gateway/outcome';
 import { lookupRefund } from '../shared/gateway/refundLookup';
+import { redactText } from '../shared/gateway/redact';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/credential';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
 import type { OutputKind } from './filters';
-import type { Repeats } from './repeats';
 import { shown } from './reply';
 
 /**
@@ -20,6 +20,14 @@ export const ANSWER_DEADLINE_MS = 10_000;
 /** How long one query attempt may take (less when the deadline is nearer), and how often a failed one is tried again. */
 export const CONFIRM_TIMEOUT_MS = 4_000;
 export const CONFIRM_RETRIES = 1;
+
+/**
+ * A value for a log line, its secrets redacted before it is shortened: a secret cut short by `shown` would no longer
+ * be found, and its first characters would reach the log.
+ */
+function told(value: unknown, settings: HaiPaySettings): string {
+	return shown(redactText(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value), settings.secrets));
+}
 
 /**
  * What HaiPay's own answer says of a callback:
@@ -69,10 +77,10 @@ async function confirmRefund(
 		data = await lookupRefund(ctx, settings, { orderId: facts.orderId, refundNo: facts.refundNo }, options);
 	} catch (error) {
 		const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${shown(why)})` };
+		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${told(why, settings)})` };
 	}
 	if (text(data.status) === facts.statusText) return { result: 'confirmed', data, kind: 'refund' };
-	return { result: 'retry', log: `HaiPay says the refund's status is ${shown(data.status)}, the callback says ${shown(facts.statusText)}; not confirmed` };
+	return { result: 'retry', log: `HaiPay says the refund's status is ${told(data.status, settings)}, the callback says ${told(facts.statusText, settings)}; not confirmed` };
 }
 
 /**
@@ -92,7 +100,7 @@ export async function confirmWithHaiPay(
 	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
 	const currency = facts.currency ?? settings.currency.toUpperCase();
 	if (!CURRENCY.test(currency)) {
-		const why = facts.currency !== undefined ? `its currency ${shown(facts.currency)} is no currency code` : 'its currency is unknown (no currency field, and the credential has no currency set)';
+		const why = facts.currency !== undefined ? `its currency ${told(facts.currency, settings)} is no currency code` : 'its currency is unknown (no currency field, and the credential has no currency set)';
 		return { result: 'retry', log: why };
 	}
 	let answer: (LookupResult & { found: true }) | undefined;
@@ -114,22 +122,22 @@ export async function confirmWithHaiPay(
 			misses.push(`the ${kind} query does not know the order (yet)`);
 		} catch (error) {
 			const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-			misses.push(`the ${kind} query gave no trusted answer (${shown(why)})`);
+			misses.push(`the ${kind} query gave no trusted answer (${told(why, settings)})`);
 			if (toldToWait(error, deadline)) break;
 		}
 	}
 	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
 	const current = exactStatus(answer.data.status);
 	if (current === facts.status) return { result: 'confirmed', data: answer.data, kind };
-	const said = `HaiPay says the order's status is ${shown(answer.data.status)}, the callback says ${facts.status}`;
+	const said = `HaiPay says the order's status is ${told(answer.data.status, settings)}, the callback says ${facts.status}`;
 	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
 	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
 	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
 }
 
 /**
- * Confirm With HaiPay for one callback, as the trigger's step: at most one query of the same callback at a time in
- * this process, with the credential as read for this request, so that n8n does not decrypt it again for the query.
+ * Confirm With HaiPay for one callback, as the trigger's step, with the credential as read for this request, so that
+ * n8n does not decrypt it again for the query. A copy arriving meanwhile waits for this one (memory.ts `repeatOf`).
  */
 export async function confirmCallback(
 	ctx: IWebhookFunctions,
@@ -139,27 +147,12 @@ export async function confirmCallback(
 		credentialData: ICredentialDataDecryptedObject;
 		kind: OutputKind;
 		deadline: number;
-		repeats: Pick<Repeats, 'hold'>;
 		/** Why HaiPay is asked although Confirm With HaiPay is off (ambiguity.ts `settle`): said in the log. */
 		why?: string;
 	},
 ): Promise<Confirmation> {
-	const confirmation = await confirmOnce(ctx, callback, how);
+	const reference = ctx.getNode().credentials?.haiPayApi;
+	const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
+	const confirmation = await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
 	return confirmation.result === 'confirmed' || how.why === undefined ? confirmation : { ...confirmation, log: `${how.why}: ${confirmation.log}` };
-}
-
-async function confirmOnce(
-	ctx: IWebhookFunctions,
-	callback: Callback,
-	how: { signer: HaiPaySettings; credentialData: ICredentialDataDecryptedObject; kind: OutputKind; deadline: number; repeats: Pick<Repeats, 'hold'> },
-): Promise<Confirmation> {
-	const release = how.repeats.hold();
-	if (release === undefined) return { result: 'retry', log: 'the same callback is being confirmed with HaiPay now' };
-	try {
-		const reference = ctx.getNode().credentials?.haiPayApi;
-		const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
-		return await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
-	} finally {
-		release();
-	}
 }

@@ -3,8 +3,8 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
 
 import { CURRENCY_OPTIONS } from '../shared/contract/currencies';
-import { DEFAULT_WINDOW_MINUTES } from './dedup';
 import { MEMORY_CAPACITY } from './memory';
+import { DEFAULT_WINDOW_MINUTES } from './triggerOptions';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -107,7 +107,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'deduplicate',
 				type: 'boolean',
 				default: true,
-				description: `Whether a callback with the same orderNo and status (for partially or over-collected results, also amount and payTime) as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers up to ${MEMORY_CAPACITY.toLocaleString('en-US')} results (HaiPay's whole 25-minute retry series and a 5-minute margin at 1,440 results a minute); an earlier status after a final one is never emitted either way.`,
+				description: `Whether a callback with the same orderNo and status (for partially or over-collected results, also amount and payTime) as one already emitted within the window is answered SUCCESS without starting the workflow again. On unless turned off here. Remembers up to ${MEMORY_CAPACITY.toLocaleString('en-US')} results (HaiPay's whole 25-minute retry series and a 5-minute margin at 1,440 results a minute); an earlier status after a final one is never emitted either way. A copy that arrives while n8n is still storing the first one's execution waits for it.`,
 			},
 			{
 				displayName: 'Repeat Window (Minutes)',

@@ -1,147 +1,299 @@
-import { sleep } from 'n8n-workflow';
+import { createHash, randomBytes } from 'crypto';
 
-import { digestOf, heldScopeMemory, MEMORY_CAPACITY, MEMORY_FIELD, RETRY_SERIES_SECONDS, scopeMemory, type ScopeMemory } from './scopeMemory';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import { deepCopy, sleep } from 'n8n-workflow';
+
+import { EARLIER_STATUSES, exactStatus, FINAL_STATUSES, REPEATING_STATUSES } from '../shared/contract/statuses';
+import type { Callback } from './callback';
+import type { TriggerOptions } from './triggerOptions';
 
 /*
- * The trigger's repeat memory: which results it has emitted, for as long as HaiPay may send them again.
- *
- * Held in the process, where every check and every new entry costs the same whatever the memory holds: a map from
- * a short digest of each key to the second it was first emitted, with per-minute buckets for eviction by age.
- * Kept across restarts in the workflow's static data, as one compact text that n8n saves with the workflow. n8n
- * writes the whole static data to its database whenever a request changed it, so the text is written at most once
- * every FLUSH_MS: at once for the first emission after a quiet spell; the others of a burst are saved by one
- * request that waits out the rest of FLUSH_MS before it answers. Its cost, spread over the callbacks of a burst,
- * stays the same per callback at any rate, and no emission waits unsaved for a callback that may never come.
- * Another process's saved text (a webhook processor in queue mode, or this process before a restart) is taken in
- * when it changes. n8n 2.x forgets to save what a request wrote when that request starts an execution: the emitted
- * item writes it again in time (carry.ts).
+ * The trigger's repeat memory: the results it emitted, so that HaiPay's resends start nothing. In the process, a map from
+ * a digest of each key to the second it was first emitted, in that order, on a clock never stepped; across restarts and
+ * processes, one compact text in the workflow's static data, written at most once per FLUSH_MS, taken in where it is new.
  */
 
-export { DIGEST_LENGTH, digestOf, FLUSH_MS, MEMORY_CAPACITY, MEMORY_FIELD, RECORD_LENGTH, RETRY_SERIES_SECONDS } from './scopeMemory';
+/** HaiPay resends a callback every 5 minutes, 5 times: every repeat of a result arrives within this span. */
+export const RETRY_SERIES_SECONDS = 25 * 60;
+/**
+ * Results kept, at most: 30 minutes at 1,440 a minute, HaiPay's 25-minute series with 5 minutes to spare. n8n parses the
+ * saved text (19 characters a result: 0.8 MB full) with the workflow on every request, about 0.7 ms when full.
+ */
+export const MEMORY_CAPACITY = 43_200;
+/** The most often the memory is written into the static data that n8n saves. */
+export const FLUSH_MS = 1_000;
+/**
+ * HaiPay resends 5 minutes after a delivery without SUCCESS: a first delivery n8n has not answered is given up this long
+ * after its connection closed, or twice this long after it came (a connection never closed), before that resend.
+ */
+export const UNANSWERED_MS = 2 * 60_000;
+/** How long static data may lack what this process saved again, before its saves count as lost. */
+export const SAVE_GRACE_MS = 60_000;
+export const MEMORY_FIELD = 'repeatMemory';
+/** A record: the key's digest as 14 characters of base64url (84 bits), and its age in seconds as 5 of base 36. */
+const [VERSION, DIGEST_LENGTH, AGE_LENGTH, RECORD_LENGTH] = [2, 14, 5, 19];
+const RECIPE = 'https://github.com/haipay-n8n/n8n-nodes-haipay/blob/main/docs/queue-mode.md#exactly-once-across-webhook-processors';
+let clock = () => performance.now();
+/** The clock ages are counted on, in milliseconds: the process's monotonic one, unless a test moves it. */
+export const setMemoryClock = (now: () => number = () => performance.now()): number => (clock = now)();
+const seconds = () => Math.floor(clock() / 1000);
+/**
+ * A callback's keys, found once as it is parsed; none when it names no order. `dedupKey`: `<order>|<status>` (order
+ * `no:<orderNo>`, `id:<orderId>` or `refund:<refundNo>`), for 4 and 5 with `|["<amount>","<payTime>"]`. `finalMark`:
+ * `<order>|<status>` beside such a key. `earlier`: the order, when the status comes before a final one (0, 1, -1).
+ */
+export type RepeatKeys = { dedupKey?: string; finalMark?: string; earlier?: string };
+const part = (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim().slice(0, 100) : '');
+/** A number or time HaiPay writes, up to its first `&` (never in one): a re-split that lengthens it keeps its key. */
+const plainPart = (value: unknown): string => part(value).split('&')[0].trim();
+/** An amount by its decimal value ("10", "10.0", "10.00" and 10 are one), with at least two decimals as HaiPay writes it. */
+function amountPart(value: unknown): string {
+	const decimal = /^(-?)0*(\d+?)(?:\.(\d*?)0*)?$/.exec(plainPart(value));
+	if (decimal === null) return plainPart(value);
+	const digits = `${decimal[2]}.${(decimal[3] ?? '').padEnd(2, '0')}`;
+	return decimal[1] !== '' && /[1-9]/.test(digits) ? `-${digits}` : digits;
+}
+export function repeatKeys(body: Record<string, unknown>, status = exactStatus(body.status)): RepeatKeys {
+	const [refundNo, orderNo, orderId] = [part(body.refundNo), part(body.orderNo), part(body.orderId)];
+	// A refund's orderNo is the refunded payment's: its refund number is its own order.
+	const order = refundNo !== '' ? `refund:${refundNo}` : orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
+	if (order === '') return {};
+	const mark = `${order}|${status ?? `~${part(body.status)}`}`;
+	// Refund statuses are not published: no order between them is known.
+	if (refundNo !== '') return { dedupKey: mark };
+	const earlier = status !== undefined && EARLIER_STATUSES.includes(status) ? order : undefined;
+	if (status === undefined || !REPEATING_STATUSES.includes(status)) return { dedupKey: mark, earlier };
+	// HaiPay may report several such results of one order, each its own event.
+	return { dedupKey: `${mark}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`, finalMark: mark, earlier };
+}
+/** The regression rule: the final status already emitted for the order of a callback whose status never follows one. */
+export const finalBefore = (recall: (key: string) => boolean, keys: RepeatKeys): number | undefined =>
+	keys.earlier === undefined ? undefined : FINAL_STATUSES.find((final) => recall(`${keys.earlier}|${final}`));
+export const digestOf = (key: string): string => createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
+/** The text in static data; `at`, the wall-clock second of the save, is for earlier versions (ages count from taking it in). */
+type Saved = { v: number; stamp: string; at: number; entries: string };
+const isSaved = (value: unknown): value is Saved => (value as Saved)?.v === VERSION && typeof (value as Saved).stamp === 'string' && typeof (value as Saved).entries === 'string';
+/** One request's hold on a result until n8n says whether its workflow started. */
+type Claim = { key?: string; recorded: string[]; emitted: boolean; started?: boolean; openedAt: number; closedAt?: number };
+/** Everything one trigger remembers in this process. */
+class ScopeMemory {
+	readonly seen = new Map<string, number>();
+	readonly open = new Set<Claim>();
+	private readonly id = randomBytes(6).toString('base64url');
+	saves = 0;
+	private lastFlushMs = -Infinity;
+	private targets: IDataObject[] = [];
+	/** The last text of another process taken in, and how many saves this process had made by then. */
+	private taken?: { stamp: string; saves: number };
+	/** Static data n8n loaded lacked the last save: `save` is the one made again, at `since`. */
+	private lacking?: { save: number; since?: number };
+	latest?: Saved;
+	unsaved = 0;
+	saving = false;
+	private warnedShortAt = -Infinity;
+	lostWarned = false;
+	/** Whether a result is remembered: whatever its time, unless the window has passed since. */
+	has = (digest: string, windowSeconds: number): boolean => seconds() - (this.seen.get(digest) ?? -Infinity) < windowSeconds;
 
-/** The static data field of the memory's first version: an object of key → second, read once and then dropped. */
-const FIRST_VERSION_FIELD = 'seenCallbacks';
-
-function takeFirstVersion(memory: ScopeMemory, staticData: Record<string, unknown>): void {
-	const stored = staticData[FIRST_VERSION_FIELD];
-	if (stored === undefined) return;
-	if (typeof stored === 'object' && stored !== null && !Array.isArray(stored)) {
-		for (const [key, at] of Object.entries(stored as Record<string, unknown>)) {
-			if (typeof at === 'number' && Number.isSafeInteger(at)) memory.add(digestOf(key), at);
-		}
+	/** Adds an entry as the newest, or keeps the earlier of two times for one already there. */
+	add(digest: string, at: number): void {
+		if ((this.seen.get(digest) ?? Infinity) <= at) return;
+		this.seen.set(digest, at);
+		this.unsaved += 1;
 	}
-	delete staticData[FIRST_VERSION_FIELD];
-}
 
-/** What one callback sees of the memory: the check, and the record of an emission. */
-export interface RepeatMemory {
-	/** Whether the key was emitted within the window, by this process or by one whose save it has taken in. */
-	recall(key: string): boolean;
-	/** Records an emission; false when the key was already there within the window (a repeat). */
-	remember(key: string): boolean;
+	/** Forgets from the oldest end what the window passed, and while over capacity; warns once a window if room or it is short. */
+	keepBounded(windowSeconds: number, warn: (message: string) => void): void {
+		const [now, series] = [seconds(), RETRY_SERIES_SECONDS];
+		let short = windowSeconds < series ? windowSeconds : undefined;
+		for (const [digest, at] of this.seen) {
+			const expired = now - at >= windowSeconds;
+			if (!expired && this.seen.size <= MEMORY_CAPACITY) break;
+			this.seen.delete(digest);
+			if (!expired && now - at < Math.min(short ?? series, windowSeconds)) short = now - at;
+		}
+		if (short === undefined || now - this.warnedShortAt < Math.max(windowSeconds, series)) return;
+		this.warnedShortAt = now;
+		warn(`the repeat memory covers only the last ${Math.round(short / 60)} minutes of results (about ${Math.round(this.seen.size / Math.max(short / 60, 1))} a minute, at most ${MEMORY_CAPACITY} kept, Repeat Window ${Math.round(windowSeconds / 60)} minutes), but HaiPay resends a callback for ${series / 60} minutes: a resend older than that starts the workflow again. Make the steps after the trigger idempotent (see the exactly-once recipe: ${RECIPE}).`);
+	}
+
+	/** How many of this process's saves `stored` is known to follow: 0 for no text, undefined for one never seen here. */
+	asOf(stored: unknown): number | undefined {
+		if (!isSaved(stored)) return 0;
+		if (stored.stamp.startsWith(`${this.id}.`)) return Number(stored.stamp.slice(this.id.length + 1));
+		return stored.stamp === this.taken?.stamp ? this.taken.saves : undefined;
+	}
+
+	/** Takes in a text not seen here, ages reckoned from now (no other clock counts); one lacking what is held is saved over. */
+	takeIn(stored: unknown): void {
+		const known = this.asOf(stored);
+		if (!isSaved(stored) || known !== undefined) {
+			if (this.seen.size > 0 && (!isSaved(stored) || (known ?? 0) < this.saves)) this.unsaved ||= 1;
+			return;
+		}
+		const [before, { entries }] = [this.unsaved, stored];
+		this.taken = { stamp: stored.stamp, saves: this.saves };
+		for (let offset = 0; offset + RECORD_LENGTH <= entries.length; offset += RECORD_LENGTH) {
+			this.add(entries.slice(offset, offset + DIGEST_LENGTH), seconds() - (parseInt(entries.slice(offset + DIGEST_LENGTH, offset + RECORD_LENGTH), 36) || 0));
+		}
+		this.unsaved = Math.max(before, this.seen.size - Math.floor(entries.length / RECORD_LENGTH));
+	}
+
+	/** Writes the whole memory into the request's static data and those of recent saves: n8n may store any of them last. */
+	save(staticData: IDataObject): void {
+		const [now, oldest] = [seconds(), 36 ** AGE_LENGTH - 1];
+		let entries = '';
+		for (const [digest, at] of this.seen) entries += digest + Math.min(Math.max(now - at, 0), oldest).toString(36).padStart(AGE_LENGTH, '0');
+		const saved: Saved = { v: VERSION, stamp: `${this.id}.${++this.saves}`, at: Math.floor(Date.now() / 1000), entries };
+		this.targets = [...this.targets.filter((target) => target !== staticData), staticData].slice(-8);
+		for (const target of this.targets) target[MEMORY_FIELD] = saved as unknown as IDataObject;
+		[this.latest, this.lastFlushMs, this.unsaved] = [saved, clock(), 0];
+		if (this.lacking?.save === this.saves) this.lacking.since = clock();
+	}
+
+	/** One request of a burst waits out the rest of FLUSH_MS and saves the others' entries too, within its deadline. */
+	async saveBurst(deadline: number, write: () => void): Promise<void> {
+		if (this.untilDue() === Infinity || this.saving) return;
+		this.saving = true;
+		await sleep(Math.min(this.untilDue(), Math.max(0, deadline - Date.now())));
+		this.saving = false;
+		if (this.unsaved > 0) write();
+	}
+
+	/** Milliseconds until entries waiting to be saved may be: 0 now, Infinity when none wait. */
+	untilDue = (): number => (this.unsaved > 0 ? Math.max(this.lastFlushMs + FLUSH_MS - clock(), 0) : Infinity);
+
 	/**
-	 * Resolves once what this request remembered is in a static data object n8n will save: at once, or, for one
-	 * request of a burst, after the rest of FLUSH_MS (the others resolve at once, and that request saves theirs).
-	 * The wait never runs past `latestMs` (the callback's answer deadline): then it saves at once.
+	 * Whether this process's saves do not reach the database: for SAVE_GRACE_MS static data held only texts older than a
+	 * save made again on seeing them lack the last. Another's text new here (saves cross in queue mode) starts it again.
 	 */
-	saved(latestMs: number): Promise<void>;
-	/** Takes back what `remember` recorded in this request: n8n did not start the workflow, HaiPay sends it again. */
-	withdraw(key: string): void;
-	/**
-	 * When this request wrote the memory into its static data: a function that writes the newest text there again.
-	 * n8n 2.x can drop the mark of that change before it saves (carry.ts); the emitted item calls it in time.
-	 */
-	resaver(): (() => void) | undefined;
+	savesLost(stored: unknown): boolean {
+		const known = this.asOf(stored);
+		if (this.lostWarned || known === undefined || known >= this.saves) this.lacking = undefined;
+		else if (this.lacking === undefined || known >= this.lacking.save) this.lacking = { save: this.saves + 1 };
+		else return (this.lostWarned = clock() - (this.lacking.since ?? Infinity) >= SAVE_GRACE_MS);
+		return false;
+	}
 }
 
-export interface MemoryContext {
-	scope: string;
-	staticData: Record<string, unknown>;
-	nowMs: number;
-	windowSeconds: number;
-	warn: (message: string) => void;
+const scopes = new Map<string, ScopeMemory>();
+const scopeOf = (ctx: IWebhookFunctions | IExecuteFunctions) => `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+/** Ends a request's hold: a result whose workflow did not start is taken back out of the memory. */
+function settle(memory: ScopeMemory, claim: Claim, started: boolean): void {
+	if (claim.started === undefined && !started && claim.recorded.length > 0) {
+		for (const digest of claim.recorded) memory.seen.delete(digest);
+		// Saved next without them; nothing writes the last text again meanwhile.
+		[memory.latest, memory.unsaved] = [undefined, memory.unsaved + 1];
+	}
+	// Given up as unanswered, it did start after all: remembered again.
+	if (claim.started === false && started) for (const digest of claim.recorded) if (!memory.seen.has(digest)) memory.add(digest, seconds());
+	claim.started = claim.started === true || started;
+	memory.open.delete(claim);
 }
 
-const lastEviction = new WeakMap<ScopeMemory, number>();
-
-/** Forgets by age once a minute, and by room whenever over capacity; warns when room runs out too early. */
-function keepBounded(memory: ScopeMemory, nowSeconds: number, context: MemoryContext): void {
-	const minute = Math.floor(nowSeconds / 60);
-	if (lastEviction.get(memory) === minute && memory.size <= MEMORY_CAPACITY) return;
-	lastEviction.set(memory, minute);
-	const crowdedOut = memory.evict(nowSeconds, context.windowSeconds, MEMORY_CAPACITY);
-	const covers = Math.min(context.windowSeconds, RETRY_SERIES_SECONDS);
-	const short = crowdedOut !== undefined && crowdedOut < covers ? crowdedOut : context.windowSeconds < RETRY_SERIES_SECONDS ? context.windowSeconds : undefined;
-	if (short === undefined || !memory.shouldWarn(nowSeconds, context.windowSeconds)) return;
-	const perMinute = Math.round(memory.size / Math.max(short / 60, 1));
-	context.warn(
-		`HaiPay Trigger: the repeat memory covers only the last ${Math.round(short / 60)} minutes of results (about ${perMinute} a minute, at most ${MEMORY_CAPACITY} kept, Repeat Window ${Math.round(context.windowSeconds / 60)} minutes), but HaiPay resends a callback for ${RETRY_SERIES_SECONDS / 60} minutes: a resend older than that starts the workflow again. Make the steps after the trigger idempotent (see the exactly-once recipe).`,
-	);
+/** Gives up the first deliveries n8n has not answered: closed UNANSWERED_MS ago, or open twice that long. */
+function sweep(memory: ScopeMemory): void {
+	for (const claim of memory.open) if (clock() - (claim.closedAt ?? claim.openedAt + UNANSWERED_MS) >= UNANSWERED_MS) settle(memory, claim, false);
 }
 
-export function openMemory(context: MemoryContext): RepeatMemory {
-	const memory = scopeMemory(context.scope);
-	const nowSeconds = Math.floor(context.nowMs / 1000);
+/**
+ * Holds the result for this request until n8n says whether its workflow started: n8n ends an emitting request's response
+ * with 2xx once the execution is stored, with anything else when it did not start, also after HaiPay hung up.
+ */
+function hold(ctx: IWebhookFunctions, memory: ScopeMemory, key?: string): Claim {
+	const [claim, res] = [{ key, recorded: [], emitted: false, openedAt: clock() } as Claim, ctx.getResponseObject()];
+	memory.open.add(claim);
+	const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+	res.end = ((...args: unknown[]) => {
+		settle(memory, claim, claim.emitted && res.statusCode >= 200 && res.statusCode < 300);
+		return end(...args);
+	}) as typeof res.end;
+	res.once('close', () => (claim.closedAt ??= clock()));
+	return claim;
+}
+
+/** The memory as one callback's request uses it: `repeatOf()`, then `remember()` and `resaver()` for an emission. */
+export function openMemory(ctx: IWebhookFunctions, options: Pick<TriggerOptions, 'deduplicate' | 'windowMinutes'>, callback: Callback, deadline: number) {
+	const memory = scopes.get(scopeOf(ctx)) ?? new ScopeMemory();
+	scopes.set(scopeOf(ctx), memory);
+	const [staticData, windowSeconds, { keys }] = [ctx.getWorkflowStaticData('node'), options.windowMinutes * 60, callback];
+	const warn = (message: string) => ctx.logger.warn(`HaiPay Trigger: ${message}`);
+	if (memory.savesLost(staticData[MEMORY_FIELD])) warn(`its saves of the repeat memory do not reach n8n's database (static data n8n loads lacks what it saved, twice, over a minute ago), so repeats are no longer remembered across restarts: after one, HaiPay's resends of results already emitted start the workflow again. To run a step once per result whatever n8n keeps, claim dedupKey in a database: ${RECIPE}`);
+	memory.takeIn(staticData[MEMORY_FIELD]);
+	memory.keepBounded(windowSeconds, warn);
+	sweep(memory);
 	let wrote = false;
-	const write = (atMs: number) => {
-		memory.save(context.staticData, Math.floor(atMs / 1000), atMs);
+	const write = () => {
+		memory.save(staticData);
 		wrote = true;
 	};
-	takeFirstVersion(memory, context.staticData);
-	if (memory.notPersisted(context.staticData[MEMORY_FIELD], context.nowMs)) {
-		context.warn(
-			"HaiPay Trigger: the repeat memory this process saved more than a minute ago is missing from the workflow's static data n8n loads, so n8n does not store it: repeats are no longer remembered across restarts or webhook processors. Make the steps after the trigger idempotent with the exactly-once recipe (docs/queue-mode.md#exactly-once-across-webhook-processors), and check whether this n8n version saves a webhook node's static data.",
-		);
-	}
-	memory.absorb(context.staticData[MEMORY_FIELD], nowSeconds);
-	keepBounded(memory, nowSeconds, context);
-	// Entries that another process's last save left out are saved by whichever request comes next, a repeat too.
-	if (memory.dueForSave(context.nowMs) && !memory.saving) write(context.nowMs);
+	// What another process's save left out is saved by whichever request comes next, a repeat too.
+	if (memory.untilDue() === 0 && !memory.saving) write();
+	const recall = (key: string) => memory.has(digestOf(key), windowSeconds);
+	const repeated = { why: `a repeated callback (same orderNo and status within ${options.windowMinutes} minutes)` };
+	let claim: Claim | undefined;
 	return {
-		recall: (key) => memory.recall(digestOf(key), nowSeconds, context.windowSeconds),
-		remember: (key) => {
-			const digest = digestOf(key);
-			if (memory.recall(digest, nowSeconds, context.windowSeconds)) return false;
-			memory.forget(digest);
-			memory.add(digest, nowSeconds);
-			if (memory.dueForSave(context.nowMs)) write(context.nowMs);
-			if (memory.size > MEMORY_CAPACITY) keepBounded(memory, nowSeconds, context);
-			return true;
-		},
-		saved: async (latestMs) => {
-			if (!memory.waitingToBeSaved || memory.saving) return;
-			memory.saving = true;
-			try {
-				await sleep(Math.min(memory.untilDue(Date.now()), Math.max(0, latestMs - Date.now())));
-				if (memory.waitingToBeSaved) write(Date.now());
-			} finally {
-				memory.saving = false;
+		/** Why the callback starts nothing: SUCCESS, or 503 while its first delivery is stored. Undefined: this request holds it. */
+		async repeatOf(): Promise<{ why: string; stillStoring?: boolean } | undefined> {
+			const final = finalBefore(recall, keys);
+			if (final !== undefined) return { why: `its status ${String(callback.output.status)} comes before the final status ${final} already emitted for this order: an old callback sent again` };
+			if (keys.dedupKey === undefined || !options.deduplicate) return undefined;
+			const digest = digestOf(keys.dedupKey);
+			const first = [...memory.open].find((held) => held.key === digest);
+			if (first === undefined && recall(keys.dedupKey)) return repeated;
+			if (first === undefined) claim = hold(ctx, memory, digest);
+			if (first === undefined) return undefined;
+			// A copy of a result whose first delivery n8n is still storing waits for the outcome, within its own deadline.
+			while (first.started === undefined && Date.now() < deadline) {
+				await sleep(Math.min(100, deadline - Date.now()));
+				sweep(memory);
 			}
+			if (first.started === undefined) return { why: 'the same callback came moments ago and n8n is still storing its execution', stillStoring: true };
+			// Its workflow did not start: this copy is the result's delivery now, unless another took that place meanwhile.
+			return first.started ? repeated : await this.repeatOf();
 		},
-		withdraw: (key) => memory.withdraw(digestOf(key), nowSeconds),
-		resaver: () =>
-			wrote
-				? () => {
-						const latest = memory.latest;
-						if (latest !== undefined) context.staticData[MEMORY_FIELD] = latest;
-					}
-				: undefined,
+		/** Records the emission; resolves once it is in static data n8n will save (for one request of a burst, FLUSH_MS on). */
+		async remember(): Promise<void> {
+			if (keys.dedupKey === undefined) return;
+			claim ??= hold(ctx, memory);
+			claim.emitted = true;
+			for (const digest of [keys.dedupKey, keys.finalMark].flatMap((key) => (key === undefined ? [] : [digestOf(key)]))) {
+				if (memory.has(digest, windowSeconds)) continue;
+				memory.seen.delete(digest);
+				memory.add(digest, seconds());
+				claim.recorded.push(digest);
+			}
+			memory.keepBounded(windowSeconds, warn);
+			if (memory.untilDue() === 0) write();
+			await memory.saveBurst(deadline, write);
+		},
+		/** When this request wrote the memory: what writes it again while n8n stores the emitted item (`carrying`). */
+		resaver: () => (wrote ? () => memory.latest !== undefined && (staticData[MEMORY_FIELD] = memory.latest as unknown as IDataObject) : undefined),
 	};
 }
 
 /**
- * Writes this process's memory into the static data of an execution the trigger started (HaiPayTrigger.execute).
- * n8n runs the execution on its own copy of the static data, loaded as it starts, before the request that started
- * it saved the memory, and saves that copy whole at its end when any node changed it (a Code node keeping a count,
- * say): over the request's save. Written here, the newest memory is in whichever copy n8n saves last. Only a process
- * that holds a memory for the trigger writes: a queue-mode worker, which received none of its callbacks, would
- * otherwise write back the stale text it loaded.
+ * For execute(): n8n runs an execution on static data loaded as it starts, before the request's is saved, and saves it
+ * whole at its end when a step changed it (a Code node's own static data): an older memory would be put back. The newest
+ * text goes in when it follows what the copy holds; a queue-mode worker, never sent the callback, writes nothing.
+ * Defined, not assigned: n8n would count an assignment as a change and save all static data after every execution.
  */
-export function keepInExecution(scope: string, staticData: Record<string, unknown>, nowMs: number): void {
-	const memory = heldScopeMemory(scope);
-	if (memory === undefined || memory.latest === undefined) return;
-	memory.absorb(staticData[MEMORY_FIELD], Math.floor(nowMs / 1000));
-	const stored = staticData[MEMORY_FIELD] as { stamp?: unknown } | undefined;
-	if (stored?.stamp === memory.latest.stamp && !memory.waitingToBeSaved) return;
-	memory.save(staticData, Math.floor(nowMs / 1000), nowMs);
+export function keepMemoryInExecution(ctx: IExecuteFunctions): void {
+	const [memory, staticData] = [scopes.get(scopeOf(ctx)), ctx.getWorkflowStaticData('node')];
+	const known = memory?.asOf(staticData[MEMORY_FIELD]);
+	if (memory?.latest === undefined || known === undefined || known >= memory.saves) return;
+	Object.defineProperty(staticData, MEMORY_FIELD, { value: memory.latest, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * n8n saves a request's static data after answering, if marked changed, and n8n 2.x clears the mark as it starts the
+ * execution. The node's only code run between is the emitted item's serialisation as n8n stores the execution: a hidden
+ * toJSON writes the memory again there, marking it. In queue mode it is the memory's only save. It returns a plain copy.
+ */
+export function carrying(item: INodeExecutionData, resave: (() => void) | undefined): INodeExecutionData {
+	const value = function (this: INodeExecutionData) {
+		resave?.();
+		return deepCopy({ ...this });
+	};
+	return resave === undefined ? item : Object.defineProperty(item, 'toJSON', { enumerable: false, value });
 }

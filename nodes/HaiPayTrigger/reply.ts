@@ -4,7 +4,7 @@ import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback
 import { redactText, redactValue } from '../shared/gateway/redact';
 import type { BodyProblem } from './body';
 import type { Received } from './callback';
-import { carrying } from './carry';
+import { carrying } from './memory';
 
 /*
  * The trigger's last step: what HaiPay reads back, and the log line that says why. Every answer but an emission's
@@ -46,6 +46,8 @@ export const REJECTION_STATUS: Record<RejectReason, number> = {
 
 /** What HaiPay reads when a callback could not be confirmed yet: not SUCCESS, so it sends the callback again. */
 export const NOT_YET = 'Not confirmed yet: send it again later';
+/** What HaiPay reads for a copy of a callback whose first delivery n8n is still storing: its outcome decides the next. */
+export const STILL_STORING = 'Not yet: the first delivery of this callback is still being stored; send it again later';
 /** What HaiPay reads for a callback whose signed string could be read as other fields. */
 export const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
 
@@ -85,13 +87,13 @@ export interface Replies {
 	acknowledge(why: string): IWebhookResponseData;
 	/** 422: its signed string could be read as other fields; HaiPay sends it again. */
 	ambiguous(why: string): IWebhookResponseData;
-	/** 503: it cannot be answered yet (the first delivery of the same result is still being started); HaiPay sends it again. */
-	later(why: string): IWebhookResponseData;
+	/** 503: the same callback's first delivery is still being stored, and whether its workflow started is not known yet. */
+	stillStoring(why: string): IWebhookResponseData;
 	/** Confirm With HaiPay got no trusted answer yet (503, HaiPay sends it again), or HaiPay's state is another (SUCCESS). */
 	unconfirmed(confirmation: { result: 'retry' | 'stale'; log: string }): IWebhookResponseData;
 	/**
 	 * Starts the workflow with the item; n8n answers SUCCESS once the execution is stored. `resave` writes the
-	 * repeat memory again while n8n stores the item (carry.ts).
+	 * repeat memory again while n8n stores the item (memory.ts `carrying`).
 	 */
 	emit(item: IDataObject, verified: boolean, resave?: () => void): IWebhookResponseData;
 	/** From now on every log line of this request has `secrets` (the credential's, once read) redacted, whatever the callback echoes. */
@@ -121,7 +123,7 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 		},
 		acknowledge,
 		ambiguous: (why) => notYet(422, AMBIGUOUS, why),
-		later: (why) => notYet(503, NOT_YET, why),
+		stillStoring: (why) => notYet(503, STILL_STORING, why),
 		unconfirmed({ result, log }) {
 			const why = `not confirmed with HaiPay: ${log}`;
 			return result === 'retry' ? notYet(503, NOT_YET, why) : acknowledge(why);

@@ -1,7 +1,9 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_MINUTES } from './dedup';
 import type { KindSetting, StatusChoice, TriggerFilters } from './filters';
+
+/** How long an emitted result is remembered unless the Repeat Window says otherwise: a day. */
+export const DEFAULT_WINDOW_MINUTES = 1440;
 
 /** The trigger's parameters (description.ts), as one callback uses them. */
 export interface TriggerOptions extends TriggerFilters {

@@ -2,13 +2,15 @@ import { createPrivateKey } from 'crypto';
 import { readFileSync } from 'fs';
 
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
-import { dedupKey } from '../../nodes/HaiPayTrigger/dedup';
-import { DIGEST_LENGTH, digestOf, RECORD_LENGTH } from '../../nodes/HaiPayTrigger/memory';
+import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { signBody } from '../../sandbox';
 import { credentialOf, haiPayTrigger } from '../../playground/lib/haipay-nodes';
 import { httpRequest } from '../../playground/lib/rest';
 import { callbackBody } from '../fixtures/bodies';
 import { eventually, startStack, type Stack } from './stack';
+
+/** One result in the repeat memory's saved text: a 14-character digest of its key and a 5-character age. */
+const [DIGEST_LENGTH, RECORD_LENGTH] = [14, 19];
 
 /**
  * The HaiPay Trigger followed by a Code node that keeps static data of its own, on a real n8n: n8n runs each
@@ -111,7 +113,7 @@ describe('HaiPay Trigger, then a Code node with $getWorkflowStaticData, across a
 		const { digests, count } = await stored();
 		expect({
 			newExecutions: after.length - executions.length,
-			remembered: callbacks.map((body) => digests.includes(digestOf(dedupKey(body) ?? ''))),
+			remembered: callbacks.map((body) => digests.includes(digestOf(repeatKeys(body).dedupKey ?? ''))),
 			count,
 		}).toEqual({ newExecutions: 0, remembered: [true, true], count: 2 });
 	});

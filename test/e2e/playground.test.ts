@@ -2,8 +2,7 @@ import { createPrivateKey } from 'crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
-import { dedupKey } from '../../nodes/HaiPayTrigger/dedup';
-import { DIGEST_LENGTH, digestOf, RECORD_LENGTH } from '../../nodes/HaiPayTrigger/memory';
+import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { signBody } from '../../sandbox';
 import { TEST_KEY_DIR } from '../../sandbox/keys';
 import { callbackUrl, MIT_CUSTOMER, PAYOUT_CURRENCIES, PAYOUTS_CREDENTIAL, WORKFLOW_IDS } from '../../playground/examples';
@@ -13,6 +12,9 @@ import { httpRequest } from '../../playground/lib/rest';
 import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { closeNode, openBrowser, openNode, openWorkflow, signIn, canvasNode, type Browser } from './browser';
 import { eventually, startStack, type Stack } from './stack';
+
+/** One result in the repeat memory's saved text: a 14-character digest of its key and a 5-character age. */
+const [DIGEST_LENGTH, RECORD_LENGTH] = [14, 19];
 
 /**
  * The examples on a real n8n server, driven like a person would: imported with n8n's CLI, run with `n8n execute`,
@@ -197,7 +199,7 @@ describe('example 2: callbacks into the active workflow', () => {
 		const { staticData } = (answer.json as { data: { staticData?: Record<string, { repeatMemory?: { entries: string } }> } }).data;
 		const entries = staticData?.['node:Payout results']?.repeatMemory?.entries ?? '';
 		const stored = new Set(entries.match(new RegExp(`.{${RECORD_LENGTH}}`, 'g'))?.map((record) => record.slice(0, DIGEST_LENGTH)) ?? []);
-		const emitted = stack.sandbox.callbacks.filter((attempt) => attempt.acknowledged).map((attempt) => digestOf(dedupKey(attempt.body) ?? ''));
+		const emitted = stack.sandbox.callbacks.filter((attempt) => attempt.acknowledged).map((attempt) => digestOf(repeatKeys(attempt.body).dedupKey ?? ''));
 		expect(emitted.length).toBeGreaterThanOrEqual(CREATED.length);
 		for (const digest of emitted) expect(stored.has(digest)).toBe(true);
 	});

@@ -13,6 +13,7 @@ export { harnessEnvironment } from './environment';
 export type { HarnessEnvironment } from './environment';
 export type { LogLine, LogLevel } from './logger';
 export { webhookServer } from './webhook-server';
+export { StaticDataStore } from './static-data';
 export type {
 	ActivationCall,
 	HttpReply,

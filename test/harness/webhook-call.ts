@@ -22,6 +22,7 @@ import { asWebhookRequest, asWebhookResponse, parseBody } from './http';
 import type { RunResult } from './run';
 import { execute } from './run';
 import type { StaticDataStore } from './static-data';
+import { passHold, type StartHold } from './start-hold';
 import { errorBody, lastNodeResponse, onReceivedBody, sendStatic } from './webhook-answers';
 import type { RegisteredWebhook } from './webhook-routes';
 import { route } from './webhook-routes';
@@ -38,6 +39,8 @@ export interface Served {
 	executions: WebhookExecution[];
 	/** How many of the next executions fail to start, as when n8n's database or Redis fails at that moment. */
 	startFailures: number;
+	/** While set, every execution start waits here, as n8n's does on a slow database (WebhookServer.holdExecutionStarts). */
+	startHold?: StartHold;
 	/** http://127.0.0.1:<port>, once the server listens. */
 	baseUrl: string;
 }
@@ -94,7 +97,10 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 	// executeWebhook calls back at once for a node that answered itself, before it starts the run: LiveWebhooks
 	// saves then. A webhook() that threw was called back with its error, which saves nothing.
 	if (nodeAnswered && startError === undefined) saveRequestCopy(routed);
-	const started = startExecution(routed, run, answer.workflowData, startError);
+	const workflow = executionWorkflow(routed);
+	// Only a held start waits: an await on every start would let a short run end before the request's save.
+	if (served.startHold !== undefined) await passHold(served.startHold);
+	const started = startExecution(routed, run, workflow, answer.workflowData, startError);
 	if (started === undefined) {
 		// n8n answers the error and saves no static data; nothing runs.
 		sendStatic(routed.response, 500, errorBody(0, 'There was a problem executing the workflow'));
@@ -147,22 +153,32 @@ async function routeCall(served: Served, req: IncomingMessage, res: ServerRespon
  *    unchanged again (ObservableObject.create defines `__dataChanged: false` on it);
  * 2. prepareNewExecution loads the static data afresh (WorkflowStaticDataService.getStaticDataById): the execution
  *    runs on that copy, loaded before the request saves its own, and runMainProcess builds its Workflow over it;
- * 3. ActiveExecutions.add stores the execution, its items as JSON (ExecutionPersistence.create), or fails to (the
- *    database or, in queue mode, Redis): then nothing runs;
+ * 3. ActiveExecutions.add stores the execution, its items as JSON (ExecutionPersistence.create), which a slow
+ *    database holds (holdStarts), or fails to (the database or, in queue mode, Redis): then nothing runs;
  * 4. runMainProcess starts WorkflowExecute.processRunExecutionData and returns without waiting for it.
  * Resolves with the run once it ended and its static data, if a node changed it, was saved (hookFunctionsSave).
  * Undefined when the start failed.
  */
-function startExecution(routed: RoutedCall, run: CallRun, workflowData: INodeExecutionData[][], startError: Error | undefined): Promise<RunResult> | undefined {
+function startExecution(
+	routed: RoutedCall,
+	run: CallRun,
+	workflow: Workflow,
+	workflowData: INodeExecutionData[][],
+	startError: Error | undefined,
+): Promise<RunResult> | undefined {
 	const { served } = routed;
-	served.prepared.instantiate(routed.staticData);
-	const workflow = served.prepared.instantiate(served.store.load());
 	JSON.stringify(workflowData);
 	if (served.startFailures > 0) {
 		served.startFailures -= 1;
 		return undefined;
 	}
 	return runTriggered(routed, run, workflow, workflowData, startError);
+}
+
+/** Steps 1 and 2 of startExecution: the request's copy unmarked, and the execution's own copy loaded. */
+function executionWorkflow(routed: RoutedCall): Workflow {
+	routed.served.prepared.instantiate(routed.staticData);
+	return routed.served.prepared.instantiate(routed.served.store.load());
 }
 
 /** n8n parses JSON, form and text bodies (any body for a version-1 node); a malformed one is answered 422. */

@@ -10,6 +10,7 @@ import { StaticDataStore } from './static-data';
 import { runSetupMethods } from './webhook-activation';
 import { errorBody } from './webhook-answers';
 import type { Served } from './webhook-call';
+import { holdStarts } from './start-hold';
 import { serveCall } from './webhook-call';
 import { webhookOf, webhookUrl, workflowWebhooks } from './webhook-routes';
 import type { ActivationCall, HttpReply, SendOptions, WebhookCall, WebhookServer, WebhookServerOptions } from './webhook-types';
@@ -55,6 +56,7 @@ export async function webhookServer(options: WebhookServerOptions): Promise<Webh
 		failExecutionStarts: (count) => {
 			served.startFailures = count;
 		},
+		holdExecutionStarts: () => holdStarts(served),
 		idle: () => inFlight.idle(),
 		waitForExecutions: (count, timeoutMs) => inFlight.waitFor(served.executions, count, 'executions', timeoutMs),
 		waitForCalls: (count, timeoutMs) => inFlight.waitFor(calls, count, 'calls', timeoutMs),
@@ -87,7 +89,7 @@ async function serveWorkflow(options: WebhookServerOptions): Promise<Served> {
 	if (webhooks.length === 0) {
 		throw new UserError('The workflow has no webhook node: webhookServer() serves workflows whose trigger is a webhook.');
 	}
-	return { env, prepared, webhooks, store: new StaticDataStore(options.staticData, options.dropStaticDataSaves === true), saveOrder: options.staticDataSaveOrder ?? 'request-first', executions: [], startFailures: 0, baseUrl: '' };
+	return { env, prepared, webhooks, store: options.staticDataStore ?? new StaticDataStore(options.staticData, options.dropStaticDataSaves === true), saveOrder: options.staticDataSaveOrder ?? 'request-first', executions: [], startFailures: 0, baseUrl: '' };
 }
 
 async function listen(server: Server): Promise<string> {

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData, WebhookSetupMethodNames } from 'n
 
 import type { LogLine } from './logger';
 import type { RunResult } from './run';
+import type { StaticDataStore } from './static-data';
 import type { PreparedWorkflow, WorkflowDefinition } from './workflow';
 
 /** What `webhookServer()` takes and gives, and what it records of each call. */
@@ -23,6 +24,11 @@ export type StaticDataSaveOrder = 'request-first' | 'execution-first';
 export interface WebhookServerOptions extends WorkflowDefinition {
 	/** Static data the workflow starts with (as if saved by an earlier activation or call). */
 	staticData?: IDataObject;
+	/**
+	 * Where the workflow's static data is kept, in place of a store of its own (then `staticData` is not used): one
+	 * store served by two servers is one workflow in one database taking requests on two n8n processes.
+	 */
+	staticDataStore?: StaticDataStore;
 	/** Run each webhook's `webhookMethods` checkExists/create on start and delete on close. Default true. */
 	activate?: boolean;
 	/** Which save of static data comes last for a request answered before its run ends; default 'request-first'. */
@@ -111,6 +117,12 @@ export interface WebhookServer {
 	 * it stores the execution: answered 500, nothing runs, and their static data is not saved.
 	 */
 	failExecutionStarts(count: number): void;
+	/**
+	 * Holds every execution start (after the trigger emitted, before n8n stores the execution and answers) until
+	 * `release()`, as a slow database holds n8n's; `reached` resolves once a request waits there, and `waiting()`
+	 * counts the starts that came to the hold.
+	 */
+	holdExecutionStarts(): { reached: Promise<void>; waiting(): number; release(): void };
 	/** Resolves when no execution is running (executions run after the response, as in n8n). */
 	idle(): Promise<void>;
 	/**

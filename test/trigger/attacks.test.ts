@@ -7,6 +7,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { digestOf } from '../../nodes/HaiPayTrigger/memory';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { withSignature } from '../helpers/signing';
 import { startSandbox, type CallbackAttempt, type CallbackJob, type Sandbox } from '../../sandbox';
@@ -183,11 +184,10 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 		it('with Confirm With HaiPay on, an old status is not emitted after the repeat window or 2,000 newer callbacks', async () => {
 			const order = payout('http://127.0.0.1:9/unused');
 			sandbox.control.settle(order.orderNo, 'success');
-			const now = Math.floor(Date.now() / 1000);
-			const newer: IDataObject = {};
-			for (let index = 0; index < 2000; index++) newer[`no:HPNEWER${index}|2`] = now - 60;
 			// What a trigger remembers once the order's own entry has aged out of the window and been pushed out.
-			const saved = { [`node:${TRIGGER}`]: { seenCallbacks: { [`no:${order.orderNo}|2`]: now - 3 * 86_400, ...newer } } };
+			const record = (key: string, age: number) => digestOf(key) + age.toString(36).padStart(5, '0');
+			const entries = [record(`no:${order.orderNo}|2`, 3 * 86_400), ...Array.from({ length: 2000 }, (_, index) => record(`no:HPNEWER${index}|2`, 60))].join('');
+			const saved = { [`node:${TRIGGER}`]: { repeatMemory: { v: 2, stamp: 'earlier.1', at: Math.floor(Date.now() / 1000), entries } } };
 			await serve({ options: { confirmWithHaiPay: true } }, saved);
 
 			const job = sandbox.control.attackCallback(order.orderNo, 'regressed', { status: 1, url: server!.url(TRIGGER) });

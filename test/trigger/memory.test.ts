@@ -1,85 +1,48 @@
 /**
- * The trigger's repeat memory on its own: HaiPay's whole retry series at 1,000 distinct results a minute and more,
- * eviction by age and by room, one warning when room runs out too early, what survives a restart, and what another
- * process saved. Static data travels as n8n stores it: JSON text, loaded fresh for every request.
+ * The trigger's repeat memory on its own (test/trigger/memory-requests.ts stands in for n8n): HaiPay's whole retry
+ * series at 1,440 distinct results a minute with the stated margin, eviction by age and by room, one warning when room
+ * runs out too early, what survives a restart, what another process saved, ages on a clock of the memory's own, and
+ * saves at most once per FLUSH_MS. Static data travels as n8n stores it: JSON text, loaded fresh for every request.
  */
-import {
-	digestOf,
-	FLUSH_MS,
-	MEMORY_CAPACITY,
-	MEMORY_FIELD,
-	openMemory,
-	RETRY_SERIES_SECONDS,
-	type MemoryContext,
-} from '../../nodes/HaiPayTrigger/memory';
+import type { IDataObject } from 'n8n-workflow';
 
-const DAY = 24 * 60 * 60;
-const T0 = 1_800_000_000_000;
-let scopes = 0;
+import { digestOf, FLUSH_MS, MEMORY_CAPACITY, MEMORY_FIELD, RETRY_SERIES_SECONDS, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
+import { callbackOf, Database, deliver, newProcess, request, TestClock } from './memory-requests';
 
-/** A fresh scope: what a new process (after a restart), or another webhook processor, starts with. */
-function newProcess(): string {
-	scopes += 1;
-	return `test-workflow/trigger-${scopes}`;
-}
-
-/** n8n's view of one workflow's static data: saved as JSON, loaded fresh for every request. */
-class Database {
-	text = '{}';
-
-	load(): Record<string, unknown> {
-		return JSON.parse(this.text) as Record<string, unknown>;
-	}
-
-	store(data: Record<string, unknown>): void {
-		this.text = JSON.stringify(data);
-	}
-}
-
-function request(scope: string, db: Database, nowMs: number, windowSeconds = DAY, warnings: string[] = []) {
-	const staticData = db.load();
-	const before = JSON.stringify(staticData);
-	const context: MemoryContext = { scope, staticData, nowMs, windowSeconds, warn: (line) => warnings.push(line) };
-	const memory = openMemory(context);
-	// n8n saves static data after a request only when the request changed it.
-	const done = () => {
-		if (JSON.stringify(staticData) !== before) db.store(staticData);
-	};
-	return { memory, done, staticData };
-}
-
-/** One callback through the memory: a repeat check, then the record of its emission. */
-function callback(scope: string, db: Database, key: string, nowMs: number, windowSeconds = DAY, warnings: string[] = []): boolean {
-	const { memory, done } = request(scope, db, nowMs, windowSeconds, warnings);
-	const fresh = !memory.recall(key) && memory.remember(key);
-	done();
-	return fresh;
-}
+const MINUTE = 60_000;
+const DAY = 24 * 60;
 
 describe('the repeat memory', () => {
-	it("holds HaiPay's whole 25-minute retry series at 1,000 distinct results a minute (25,000 entries)", () => {
-		const db = new Database();
-		const scope = newProcess();
-		const perMinute = 1_000;
-		// A request per second, of about 17 callbacks each: the rate of 1,000 a minute.
-		for (let second = 0; second < 25 * 60; second++) {
-			const { memory, done } = request(scope, db, T0 + second * 1_000);
-			for (let index = Math.floor((second * perMinute) / 60); index < Math.floor(((second + 1) * perMinute) / 60); index++) {
-				const key = `no:HP${Math.floor(index / perMinute)}-${index % perMinute}|2`;
-				expect(!memory.recall(key) && memory.remember(key)).toBe(true);
-			}
-			done();
+	let clock: TestClock;
+	beforeEach(() => {
+		clock = new TestClock();
+	});
+	afterEach(() => setMemoryClock());
+	const recognised = async (process: string, db: Database, orderNo: string) => !(await deliver(process, db, callbackOf(orderNo)));
+
+	it('holds the 25-minute retry series and 5 minutes more at exactly 1,440 distinct results a minute', async () => {
+		const [db, process] = [new Database(), newProcess()];
+		const staticData = db.load();
+		// 240 results every 10 seconds, for 31 minutes: 44,640 results, more than the memory keeps.
+		const batches = 31 * 6;
+		for (let batch = 0; batch < batches; batch++, clock.advance(10_000)) {
+			for (let index = 0; index < 240; index++) expect(await deliver(process, db, callbackOf(`HP${batch}-${index}`), { staticData })).toBe(true);
 		}
-		// HaiPay's last resend of the very first result, 25 minutes on, and every other one: all repeats.
-		const end = T0 + RETRY_SERIES_SECONDS * 1000;
-		const { memory } = request(scope, db, end);
-		let recalled = 0;
-		for (let minute = 0; minute < 25; minute++) {
-			for (let index = 0; index < perMinute; index++) if (memory.recall(`no:HP${minute}-${index}|2`)) recalled += 1;
-		}
-		expect(recalled).toBe(25_000);
-		expect(memory.recall('no:HP-never|2')).toBe(false);
-		expect(memory.remember('no:HP0-0|2')).toBe(false);
+		clock.advance(-10_000);
+		const ageOfBatch = (batch: number) => ((batches - 1 - batch) * 10_000) / MINUTE;
+		// HaiPay's last resend of a result, 25 minutes after the first delivery: every one of that batch is known.
+		const series = batches - 1 - (RETRY_SERIES_SECONDS * 1000) / 10_000;
+		expect(ageOfBatch(series)).toBe(25);
+		for (let index = 0; index < 240; index += 7) expect(await recognised(process, db, `HP${series}-${index}`)).toBe(true);
+		// The margin: the oldest results kept are 29 minutes 50 seconds old; 30 minutes is beyond what is kept.
+		expect(ageOfBatch(6)).toBeCloseTo(29 + 5 / 6);
+		expect(await recognised(process, db, 'HP6-0')).toBe(true);
+		expect(await recognised(process, db, 'HP6-239')).toBe(true);
+		expect(await recognised(process, db, 'HP5-239')).toBe(false);
+		// The saved text holds them too: a restarted process knows the 25-minute-old result.
+		expect(((staticData[MEMORY_FIELD] as IDataObject).entries as string).length).toBe(MEMORY_CAPACITY * 19);
+		db.store(staticData);
+		expect(await recognised(newProcess(), db, `HP${series}-0`)).toBe(true);
 	});
 
 	it('no two of the keys it can hold share a digest', () => {
@@ -87,165 +50,164 @@ describe('the repeat memory', () => {
 		expect(digests.size).toBe(MEMORY_CAPACITY);
 	});
 
-	it('forgets a result once its window has passed, and counts a new emission from then', () => {
-		const db = new Database();
-		const scope = newProcess();
-		const window = 30 * 60;
-		expect(callback(scope, db, 'no:HP1|2', T0, window)).toBe(true);
-		expect(callback(scope, db, 'no:HP1|2', T0 + (window - 1) * 1000, window)).toBe(false);
-		expect(callback(scope, db, 'no:HP1|2', T0 + window * 1000, window)).toBe(true);
-		expect(callback(scope, db, 'no:HP1|2', T0 + (window + 60) * 1000, window)).toBe(false);
+	it('forgets a result once its window has passed, and counts a new emission from then', async () => {
+		const [db, process, windowMinutes] = [new Database(), newProcess(), 30];
+		expect(await deliver(process, db, callbackOf('HP1'), { windowMinutes })).toBe(true);
+		clock.advance(windowMinutes * MINUTE - 1_000);
+		expect(await deliver(process, db, callbackOf('HP1'), { windowMinutes })).toBe(false);
+		clock.advance(1_000);
+		expect(await deliver(process, db, callbackOf('HP1'), { windowMinutes })).toBe(true);
+		clock.advance(MINUTE);
+		expect(await deliver(process, db, callbackOf('HP1'), { windowMinutes })).toBe(false);
 	});
 
-	it('survives a restart: a new process takes in what the old one saved', () => {
+	it('survives a restart: a new process takes in what the old one saved', async () => {
 		const db = new Database();
-		const first = newProcess();
-		expect(callback(first, db, 'no:HP-R1|2', T0)).toBe(true);
+		expect(await deliver(newProcess(), db, callbackOf('HP-R1'))).toBe(true);
+		clock.advance(5 * MINUTE);
 		const restarted = newProcess();
-		expect(callback(restarted, db, 'no:HP-R1|2', T0 + 300_000)).toBe(false);
-		expect(callback(restarted, db, 'no:HP-R1|3', T0 + 300_000)).toBe(true);
+		expect(await deliver(restarted, db, callbackOf('HP-R1'))).toBe(false);
+		expect(await deliver(restarted, db, callbackOf('HP-R1', 3))).toBe(true);
 	});
 
-	it('takes in what another webhook processor saved, and keeps both when they save in turn', () => {
-		const db = new Database();
-		const [a, b] = [newProcess(), newProcess()];
-		expect(callback(a, db, 'no:HP-A|2', T0)).toBe(true);
-		expect(callback(b, db, 'no:HP-B|2', T0 + 1_000)).toBe(true);
-		expect(callback(a, db, 'no:HP-A2|2', T0 + 2_000)).toBe(true);
+	it('counts the ages in a saved text from taking it in, whatever the clock of the process that saved it said', async () => {
+		const [db, windowMinutes] = [new Database(), 30];
+		const entries = `${digestOf('no:HP-SKEW|2')}${(60).toString(36).padStart(5, '0')}`;
+		// Saved a minute after the result, by a process whose wall clock was an hour ahead, or a day behind.
+		for (const at of [Math.floor(Date.now() / 1000) + 3_600, Math.floor(Date.now() / 1000) - 86_400]) {
+			db.store({ [MEMORY_FIELD]: { v: 2, stamp: `other.${at}`, at, entries } });
+			const process = newProcess();
+			expect(await deliver(process, db, callbackOf('HP-SKEW'), { windowMinutes })).toBe(false);
+			clock.advance((windowMinutes - 2) * MINUTE);
+			expect(await deliver(process, db, callbackOf('HP-SKEW'), { windowMinutes })).toBe(false);
+			clock.advance(2 * MINUTE);
+			expect(await deliver(process, db, callbackOf('HP-SKEW'), { windowMinutes })).toBe(true);
+		}
+	});
+
+	it('takes in what another webhook processor saved, and keeps both when they save in turn', async () => {
+		const [db, a, b] = [new Database(), newProcess(), newProcess()];
+		expect(await deliver(a, db, callbackOf('HP-A'))).toBe(true);
+		clock.advance(FLUSH_MS);
+		expect(await deliver(b, db, callbackOf('HP-B'))).toBe(true);
+		clock.advance(FLUSH_MS);
+		expect(await deliver(a, db, callbackOf('HP-A2'))).toBe(true);
+		clock.advance(FLUSH_MS);
 		const restarted = newProcess();
-		const { memory } = request(restarted, db, T0 + 3_000);
-		expect(['no:HP-A|2', 'no:HP-B|2', 'no:HP-A2|2'].map((key) => memory.recall(key))).toEqual([true, true, true]);
+		for (const orderNo of ['HP-A', 'HP-B', 'HP-A2']) expect(await recognised(restarted, db, orderNo)).toBe(true);
 	});
 
-	it('when another processor saved last without its entries, saves them again at its next request, a repeat too', () => {
-		const db = new Database();
-		const [a, b] = [newProcess(), newProcess()];
+	it('when another processor saved last without its entries, saves them again at its next request, a repeat too', async () => {
+		const [db, a, b] = [new Database(), newProcess(), newProcess()];
 		// Both load the same text; a's save lands first, b's (without a's entry) overwrites it.
-		const fromA = request(a, db, T0);
-		const fromB = request(b, db, T0);
-		expect(fromA.memory.remember('no:HP-L1|2')).toBe(true);
-		expect(fromB.memory.remember('no:HP-L2|2')).toBe(true);
-		fromA.done();
-		fromB.done();
-		expect(request(newProcess(), db, T0 + 1).memory.recall('no:HP-L1|2')).toBe(false);
+		const [fromA, fromB] = [request(a, db, callbackOf('HP-L1')), request(b, db, callbackOf('HP-L2'))];
+		for (const { memory } of [fromA, fromB]) expect(await memory.repeatOf()).toBeUndefined();
+		for (const { memory, answer, done } of [fromA, fromB]) {
+			void memory.remember();
+			answer();
+			done();
+		}
+		expect(await recognised(newProcess(), db, 'HP-L1')).toBe(false);
 		// a's next request, a repeat of b's result that emits nothing, sees the stored text lack its entry and saves both.
-		expect(callback(a, db, 'no:HP-L2|2', T0 + FLUSH_MS)).toBe(false);
-		const { memory } = request(newProcess(), db, T0 + FLUSH_MS + 1);
-		expect(['no:HP-L1|2', 'no:HP-L2|2'].map((key) => memory.recall(key))).toEqual([true, true]);
+		clock.advance(FLUSH_MS);
+		expect(await deliver(a, db, callbackOf('HP-L2'))).toBe(false);
+		const restarted = newProcess();
+		for (const orderNo of ['HP-L1', 'HP-L2']) expect(await recognised(restarted, db, orderNo)).toBe(true);
 	});
 
-	it('of callbacks in flight together, every entry is kept whichever request n8n saves last', () => {
-		const db = new Database();
-		const scope = newProcess();
-		// Three requests load the same static data before any of them is saved.
-		const requests = ['no:HP-C1|2', 'no:HP-C2|2', 'no:HP-C3|2'].map((key) => ({ key, ...request(scope, db, T0) }));
-		for (const entry of requests) expect(entry.memory.remember(entry.key)).toBe(true);
-		for (const entry of [requests[2], requests[0], requests[1]]) entry.done();
-		// The process knows all three at once; the saved text gets the two after the first at the next save.
-		expect(requests.map((entry) => request(scope, db, T0 + 1).memory.recall(entry.key))).toEqual([true, true, true]);
-		const later = request(scope, db, T0 + FLUSH_MS);
-		later.memory.remember('no:HP-C4|2');
-		later.done();
-		const { memory } = request(newProcess(), db, T0 + FLUSH_MS + 1);
-		expect(requests.map((entry) => memory.recall(entry.key))).toEqual([true, true, true]);
+	it('of callbacks in flight together, every entry is kept whichever request n8n saves last', async () => {
+		const [db, process] = [new Database(), newProcess()];
+		// Three requests load the same static data before any of them is saved; n8n saves them in another order.
+		const requests = ['HP-C1', 'HP-C2', 'HP-C3'].map((orderNo) => request(process, db, callbackOf(orderNo)));
+		for (const { memory } of requests) expect(await memory.repeatOf()).toBeUndefined();
+		await Promise.all(requests.map(async ({ memory }) => await memory.remember()));
+		for (const { answer } of requests) answer();
+		for (const index of [2, 0, 1]) requests[index].done();
+		for (const orderNo of ['HP-C1', 'HP-C2', 'HP-C3']) expect(await recognised(newProcess(), db, orderNo)).toBe(true);
 	});
 
-	it('reads the first version of the memory (an object of keys) once, and then drops it', () => {
-		const db = new Database();
-		db.store({ seenCallbacks: { 'no:HP-OLD|2': Math.floor(T0 / 1000) - 60 } });
-		const scope = newProcess();
-		expect(callback(scope, db, 'no:HP-OLD|2', T0)).toBe(false);
-		expect(callback(scope, db, 'no:HP-NEW|2', T0)).toBe(true);
-		expect(db.load()).not.toHaveProperty('seenCallbacks');
-		expect(db.load()).toHaveProperty(MEMORY_FIELD);
-	});
-
-	it('saves the first emission after a quiet spell at once, then at most once per FLUSH_MS, whatever the rate', () => {
-		const db = new Database();
-		const scope = newProcess();
+	it('saves the first emission after a quiet spell at once, then at most once per FLUSH_MS, whatever the rate', async () => {
+		const [db, process] = [new Database(), newProcess()];
 		let saves = 0;
-		for (let index = 0; index < 500; index++) {
+		for (let index = 0; index < 500; index++, clock.advance(10)) {
 			const before = db.text;
-			callback(scope, db, `no:HP-L${index}|2`, T0 + index * 10);
+			await deliver(process, db, callbackOf(`HP-L${index}`));
 			if (db.text !== before) saves += 1;
 		}
 		// 500 emissions over 5 s: the first at once, then one per FLUSH_MS.
 		expect(saves).toBe(1 + Math.floor((499 * 10) / FLUSH_MS));
 		// What was not saved yet is still known to this process.
-		expect(callback(scope, db, 'no:HP-L499|2', T0 + 4_999)).toBe(false);
-		expect(request(newProcess(), db, T0 + 5_000).memory.recall('no:HP-L499|2')).toBe(false);
+		expect(await recognised(process, db, 'HP-L499')).toBe(true);
+		expect(await recognised(newProcess(), db, 'HP-L499')).toBe(false);
 	});
 
 	it("saves a burst's last entries before one of its requests answers, without a callback after them", async () => {
-		const db = new Database();
-		const scope = newProcess();
-		callback(scope, db, 'no:HP-B0|2', Date.now());
+		setMemoryClock();
+		const [db, process] = [new Database(), newProcess()];
+		await deliver(process, db, callbackOf('HP-B0'));
 		// Three more at once, within FLUSH_MS of that save: one request waits out the rest and saves them all.
-		const burst = ['no:HP-B1|2', 'no:HP-B2|2', 'no:HP-B3|2'].map((key) => ({ key, ...request(scope, db, Date.now()) }));
-		for (const entry of burst) expect(entry.memory.remember(entry.key)).toBe(true);
-		await Promise.all(burst.map(async (entry) => await entry.memory.saved(Date.now() + 10_000)));
-		const changed = burst.filter((entry) => entry.staticData[MEMORY_FIELD] !== undefined);
-		expect(changed.length).toBeGreaterThanOrEqual(1);
-		for (const entry of burst) entry.done();
-		const { memory } = request(newProcess(), db, Date.now());
-		expect(['no:HP-B0|2', ...burst.map((entry) => entry.key)].map((key) => memory.recall(key))).toEqual([true, true, true, true]);
+		const burst = ['HP-B1', 'HP-B2', 'HP-B3'].map((orderNo) => request(process, db, callbackOf(orderNo)));
+		for (const { memory } of burst) expect(await memory.repeatOf()).toBeUndefined();
+		await Promise.all(burst.map(async ({ memory }) => await memory.remember()));
+		expect(burst.filter(({ staticData }) => staticData[MEMORY_FIELD] !== undefined).length).toBeGreaterThanOrEqual(1);
+		for (const { answer, done } of burst) {
+			answer();
+			done();
+		}
+		for (const orderNo of ['HP-B0', 'HP-B1', 'HP-B2', 'HP-B3']) expect(await recognised(newProcess(), db, orderNo)).toBe(true);
 	});
 
 	it('saves a burst entry whose answer deadline has come, without a later callback', async () => {
-		const db = new Database();
-		const scope = newProcess();
-		callback(scope, db, 'no:HP-D0|2', Date.now());
-		const late = request(scope, db, Date.now());
-		expect(late.memory.remember('no:HP-D1|2')).toBe(true);
-		// Within FLUSH_MS of the last save, with the answer deadline now: the wait is cut to nothing, and it is saved.
-		await late.memory.saved(Date.now());
+		setMemoryClock();
+		const [db, process] = [new Database(), newProcess()];
+		await deliver(process, db, callbackOf('HP-D0'));
+		// Within FLUSH_MS of the last save, at the answer deadline: the wait is cut to nothing, and it is saved.
+		const late = request(process, db, callbackOf('HP-D1'), { deadline: Date.now() });
+		expect(await late.memory.repeatOf()).toBeUndefined();
+		await late.memory.remember();
 		expect(late.staticData[MEMORY_FIELD]).toBeDefined();
+		late.answer();
 		late.done();
-		expect(request(newProcess(), db, Date.now()).memory.recall('no:HP-D1|2')).toBe(true);
+		expect(await recognised(newProcess(), db, 'HP-D1')).toBe(true);
 	});
 
-	it('does not save again what it took in from another process', () => {
-		const db = new Database();
-		const [a, b] = [newProcess(), newProcess()];
-		callback(a, db, 'no:HP-T1|2', T0);
+	it('does not save again what it took in from another process', async () => {
+		const [db, a, b] = [new Database(), newProcess(), newProcess()];
+		await deliver(a, db, callbackOf('HP-T1'));
 		const saved = db.text;
-		expect(callback(b, db, 'no:HP-T1|2', T0 + 60_000)).toBe(false);
+		clock.advance(MINUTE);
+		expect(await deliver(b, db, callbackOf('HP-T1'))).toBe(false);
 		expect(db.text).toBe(saved);
 	});
 
-	it('keeps at most its capacity, and warns once per window when room runs out inside the retry series', () => {
-		const db = new Database();
-		const scope = newProcess();
-		const warnings: string[] = [];
-		const { memory, done } = request(scope, db, T0, DAY, warnings);
-		for (let index = 0; index < MEMORY_CAPACITY + 500; index++) memory.remember(`no:HP-F${index}|2`);
-		done();
+	it('keeps at most its capacity, and warns once per window when room runs out inside the retry series', async () => {
+		const [db, process, warnings] = [new Database(), newProcess(), [] as string[]];
+		const staticData = db.load();
+		for (let index = 0; index < MEMORY_CAPACITY + 500; index++) await deliver(process, db, callbackOf(`HP-F${index}`), { staticData, warnings });
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toMatch(new RegExp(`covers only the last 0 minutes .* a minute, at most ${MEMORY_CAPACITY} kept`));
-		const later = request(scope, db, T0 + 60_000, DAY, warnings);
-		later.memory.remember('no:HP-G|2');
-		later.done();
+		clock.advance(MINUTE);
+		expect(await deliver(process, db, callbackOf('HP-G'), { warnings })).toBe(true);
 		expect(warnings).toHaveLength(1);
-		expect(later.memory.recall(`no:HP-F${MEMORY_CAPACITY + 499}|2`)).toBe(true);
+		expect(await recognised(process, db, `HP-F${MEMORY_CAPACITY + 499}`)).toBe(true);
+		expect(await recognised(process, db, 'HP-F0')).toBe(false);
 	});
 
-	it('warns when the Repeat Window is shorter than the retry series, once per window', () => {
-		const warnings: string[] = [];
-		const db = new Database();
-		const scope = newProcess();
-		callback(scope, db, 'no:HP-W1|2', T0, 10 * 60, warnings);
-		callback(scope, db, 'no:HP-W2|2', T0 + 60_000, 10 * 60, warnings);
+	it('warns when the Repeat Window is shorter than the retry series, once per window', async () => {
+		const [db, process, warnings, windowMinutes] = [new Database(), newProcess(), [] as string[], 10];
+		await deliver(process, db, callbackOf('HP-W1'), { windowMinutes, warnings });
+		clock.advance(MINUTE);
+		await deliver(process, db, callbackOf('HP-W2'), { windowMinutes, warnings });
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain('Repeat Window 10 minutes');
-		callback(scope, db, 'no:HP-W3|2', T0 + 26 * 60_000, 10 * 60, warnings);
+		clock.advance(25 * MINUTE);
+		await deliver(process, db, callbackOf('HP-W3'), { windowMinutes, warnings });
 		expect(warnings).toHaveLength(2);
 	});
 
-	it('does not warn while the memory covers the retry series', () => {
-		const warnings: string[] = [];
-		const db = new Database();
-		const scope = newProcess();
-		for (let index = 0; index < 3_000; index++) callback(scope, db, `no:HP-Q${index}|2`, T0 + index * 1_000, DAY, warnings);
+	it('does not warn while the memory covers the retry series', async () => {
+		const [db, process, warnings] = [new Database(), newProcess(), [] as string[]];
+		for (let index = 0; index < 3_000; index++, clock.advance(1_000)) await deliver(process, db, callbackOf(`HP-Q${index}`), { windowMinutes: DAY, warnings });
 		expect(warnings).toEqual([]);
 	});
 });

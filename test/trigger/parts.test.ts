@@ -7,7 +7,7 @@ import { resolveWebhookDescriptionField, webhookDescriptionIsNativelyResolvable,
 
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
 import { parseCallback } from '../../nodes/HaiPayTrigger/callback';
-import { dedupKey, finalBefore } from '../../nodes/HaiPayTrigger/dedup';
+import { finalBefore, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
 import { shown } from '../../nodes/HaiPayTrigger/reply';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
@@ -19,6 +19,8 @@ import { workflowWebhooks } from '../harness/webhook-routes';
 import type { WebhookServer } from '../harness';
 import { credentials, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
 
+const dedupKey = (body: Record<string, unknown>) => repeatKeys(body).dedupKey;
+
 describe('repeat keys', () => {
 	it('keys on orderNo and status, then orderId, and gives up without either', () => {
 		expect(dedupKey({ orderNo: 'N1', orderId: 'I1', status: 2 })).toBe('no:N1|2');
@@ -26,22 +28,39 @@ describe('repeat keys', () => {
 		expect(dedupKey({ orderId: 'I1', status: 3 })).toBe('id:I1|3');
 		expect(dedupKey({ status: 3 })).toBeUndefined();
 	});
+
+	it('keys a partial or over-collected result on its amount by value, with two decimals, and its payTime', () => {
+		const partial = (amount: unknown, status = 4) => dedupKey({ orderNo: 'N1', status, amount, payTime: 'T' });
+		for (const amount of ['10', '10.0', '10.00', 10, ' 010.000 ']) expect(partial(amount)).toBe('no:N1|4|["10.00","T"]');
+		expect(partial('10.01')).toBe('no:N1|4|["10.01","T"]');
+		expect(partial('10.001', 5)).toBe('no:N1|5|["10.001","T"]');
+		expect([partial('-0.0'), partial('-1.5'), partial('1e1'), partial('')]).toEqual(['0.00', '-1.50', '1e1', ''].map((amount) => `no:N1|4|["${amount}","T"]`));
+		expect(repeatKeys({ orderNo: 'N1', status: 4, amount: '10' })).toMatchObject({ finalMark: 'no:N1|4', earlier: undefined });
+	});
+
+	it('reads an amount or a time only up to its first &, which HaiPay never writes in one', () => {
+		const partial = (amount: unknown, payTime = '2024-05-01 10:00:00') => dedupKey({ orderNo: 'N1', status: 4, amount, payTime });
+		expect(partial('10.00&note=x')).toBe(partial('10'));
+		expect(partial('10', '2024-05-01 10:00:00&payerName=Bob')).toBe(partial('10'));
+		expect(partial('10', '2024-05-01 10:00:01')).not.toBe(partial('10'));
+		expect(partial('10.01&x')).not.toBe(partial('10'));
+	});
 });
 
 describe('earlier statuses after a final one', () => {
 	const recall = (keys: string[]) => (key: string) => keys.includes(key);
 
 	it('names the final status already emitted for the same order when the callback\'s status comes before it', () => {
-		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N1', status: 1 })).toBe('2');
-		expect(finalBefore(recall(['no:N1|5']), { orderNo: 'N1', status: '0' })).toBe('5');
-		expect(finalBefore(recall(['id:I1|3']), { orderId: 'I1', status: -1 })).toBe('3');
+		expect(finalBefore(recall(['no:N1|2']), repeatKeys({ orderNo: 'N1', status: 1 }))).toBe(2);
+		expect(finalBefore(recall(['no:N1|5']), repeatKeys({ orderNo: 'N1', status: '0' }))).toBe(5);
+		expect(finalBefore(recall(['id:I1|3']), repeatKeys({ orderId: 'I1', status: -1 }))).toBe(3);
 	});
 
 	it('leaves final statuses, unknown statuses and other orders alone', () => {
-		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N1', status: 3 })).toBeUndefined();
-		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N1', status: 6 })).toBeUndefined();
-		expect(finalBefore(recall(['no:N1|2']), { orderNo: 'N2', status: 1 })).toBeUndefined();
-		expect(finalBefore(recall(['no:N1|2']), { status: 1 })).toBeUndefined();
+		expect(finalBefore(recall(['no:N1|2']), repeatKeys({ orderNo: 'N1', status: 3 }))).toBeUndefined();
+		expect(finalBefore(recall(['no:N1|2']), repeatKeys({ orderNo: 'N1', status: 6 }))).toBeUndefined();
+		expect(finalBefore(recall(['no:N1|2']), repeatKeys({ orderNo: 'N2', status: 1 }))).toBeUndefined();
+		expect(finalBefore(recall(['no:N1|2']), repeatKeys({ status: 1 }))).toBeUndefined();
 	});
 });
 

@@ -7,7 +7,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
-import { dedupKey, finalBefore } from '../../nodes/HaiPayTrigger/dedup';
+import { finalBefore, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
 import { startSandbox, type Refund, type Sandbox } from '../../sandbox';
 import { signBody, loadPrivateKey } from '../../sandbox/signing';
@@ -37,12 +37,13 @@ describe('what a refund-shaped body is', () => {
 	});
 
 	it('is keyed on its refund number, so the payment\'s own results neither repeat nor overrule it', () => {
+		const dedupKey = (body: Record<string, unknown>) => repeatKeys(body).dedupKey;
 		const payment = { orderId: 'MIT-1', orderNo: 'HP-PAID-1', status: 2 };
 		expect(dedupKey(refundCallback())).toBe('refund:RF0001|2');
 		expect(dedupKey(refundCallback())).not.toBe(dedupKey(payment));
 		const recalled = new Set([dedupKey(payment)]);
-		expect(finalBefore((key) => recalled.has(key), refundCallback({ status: 1 }))).toBeUndefined();
-		expect(finalBefore((key) => recalled.has(key) || key === 'refund:RF0001|2', refundCallback({ status: 1 }))).toBeUndefined();
+		expect(finalBefore((key) => recalled.has(key), repeatKeys(refundCallback({ status: 1 })))).toBeUndefined();
+		expect(finalBefore((key) => recalled.has(key) || key === 'refund:RF0001|2', repeatKeys(refundCallback({ status: 1 })))).toBeUndefined();
 	});
 });
 

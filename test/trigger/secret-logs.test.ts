@@ -49,4 +49,12 @@ describe('HaiPay Trigger: secrets a callback echoes, in the log', () => {
 		expect(outcome.reply.status).toBe(422);
 		expectNoSecretLogged(outcome);
 	});
+	it('a 503 of Confirm With HaiPay names a value longer than a log line shows redacted before it is shortened', async () => {
+		// A currency that is no currency code: Confirm With HaiPay says why, quoting it.
+		const body = signedByPlatform(payoutCallback({ ...freshOrder(), currency: `X${'x'.repeat(48)}${SECRET}` }));
+		const outcome = await deliver(await trigger({ kind: 'payout', options: { confirmWithHaiPay: true } }, both), body);
+		expect(outcome.reply.status).toBe(503);
+		expect(outcome.logs.some((line) => /is no currency code/.test(line.message))).toBe(true);
+		expectNoSecretLogged(outcome);
+	});
 });

@@ -5,8 +5,23 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { WebhookServer } from '../harness';
-import { deliver, expectAcknowledgedOnly, expectEmitted, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
+import { NO_OP_NODE_TYPE, StaticDataStore, webhookServer, type WebhookServer } from '../harness';
+import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
+
+const HOUR = 3_600_000;
+
+/** Moves the wall clock by `offsetMs` while `action` runs. */
+async function withWallClock<T>(offsetMs: number, action: () => Promise<T>): Promise<T> {
+	const now = Date.now.bind(Date);
+	const clock = jest.spyOn(Date, 'now').mockImplementation(() => now() + offsetMs);
+	try {
+		return await action();
+	} finally {
+		clock.mockRestore();
+	}
+}
 
 /** One result in the repeat memory's saved text: a 14-character digest of its key and a 5-character age. */
 const RECORD_LENGTH = 19;
@@ -20,6 +35,7 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 	};
 	const memoryOf = (server: WebhookServer) => server.staticData(TRIGGER).repeatMemory as IDataObject | undefined;
 	afterEach(async () => {
+		setMemoryClock();
 		for (const server of servers.splice(0)) await server.close();
 	});
 
@@ -76,19 +92,56 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 	});
 
 	it('emits again once the window has passed', async () => {
+		let offset = 0;
+		setMemoryClock(() => performance.now() + offset);
 		const server = await serve({ options: { deduplicationWindow: 10 } });
 		const body = signedByPlatform(payoutCallback());
-		const now = Date.now();
-		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
-		try {
-			expectEmitted(await deliver(server, body));
-			clock.mockReturnValue(now + 9 * 60_000);
-			expectAcknowledgedOnly(await deliver(server, body));
-			clock.mockReturnValue(now + 11 * 60_000);
-			expectEmitted(await deliver(server, body));
-		} finally {
-			clock.mockRestore();
-		}
+		expectEmitted(await deliver(server, body));
+		offset = 9 * 60_000;
+		expectAcknowledgedOnly(await deliver(server, body));
+		offset = 11 * 60_000;
+		expectEmitted(await deliver(server, body));
+	});
+
+	it('recognises a resend whatever the wall clock does: stepped back an hour, or forward', async () => {
+		const server = await serve({ options: { deduplicationWindow: 30 } });
+		const body = signedByPlatform(payoutCallback(freshOrder()));
+		expectEmitted(await deliver(server, body));
+		expectAcknowledgedOnly(await withWallClock(-HOUR, async () => await deliver(server, body)));
+		expectAcknowledgedOnly(await withWallClock(HOUR, async () => await deliver(server, body)));
+		expect(server.executions).toHaveLength(1);
+	});
+
+	it('recognises what another process saved with its clock an hour ahead of this one, or behind', async () => {
+		const store = new StaticDataStore();
+		const processOf = async () => {
+			const server = await webhookServer({
+				nodeTypes: [HaiPayTrigger],
+				credentials: { haipay: { type: 'haiPayApi', data: credentials() } },
+				nodes: [{ name: TRIGGER, type: 'haiPayTrigger', parameters: { options: { deduplicationWindow: 30 } } }, { name: 'Next', type: NO_OP_NODE_TYPE }],
+				staticDataStore: store,
+			});
+			servers.push(server);
+			return server;
+		};
+		const [ahead, behind, here] = [await processOf(), await processOf(), await processOf()];
+		const [early, late] = [signedByPlatform(payoutCallback(freshOrder())), signedByPlatform(payoutCallback(freshOrder()))];
+		expectEmitted(await withWallClock(HOUR, async () => await deliver(ahead, early)));
+		expectEmitted(await withWallClock(-HOUR, async () => await deliver(behind, late)));
+		expectAcknowledgedOnly(await deliver(here, early));
+		expectAcknowledgedOnly(await deliver(here, late));
+	});
+
+	it('takes two partial results with the same amount written differently for one: "10" and "10.00"', async () => {
+		const server = await serve();
+		const order = freshOrder();
+		const partial = (amount: unknown) => signedByPlatform(payoutCallback({ ...order, status: 4, amount, payTime: '2024-05-01 10:00:00' }));
+		const item = expectEmitted(await deliver(server, partial('10')));
+		expectAcknowledgedOnly(await deliver(server, partial('10.00')));
+		expectAcknowledgedOnly(await deliver(server, partial('10.0')));
+		expectEmitted(await deliver(server, partial('10.01')));
+		// The key names the amount by its value, with two decimals as HaiPay writes amounts.
+		expect(item.dedupKey).toBe(`no:${order.orderNo}|4|["10.00","2024-05-01 10:00:00"]`);
 	});
 
 	it('emits every delivery when turned off', async () => {
