@@ -131,6 +131,15 @@ export class HaiPayApi implements ICredentialType {
 				'The platform public key downloaded from the merchant backend (PEM or bare base64). Needed to verify answers and callbacks: without it, answers are marked unverified and callbacks are refused.',
 		},
 		{
+			displayName: 'Default Notify URL',
+			name: 'defaultNotifyUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://n8n.example.com/webhook/…/haipay',
+			description:
+				'Where HaiPay posts the results of payouts and collections created with this credential when the item gives no Notify URL of its own: paste your HaiPay Trigger\'s Production URL here once, and every create connects to it. A Notify URL set on the node or in the item still wins.',
+		},
+		{
 			displayName: 'Array Format in Signatures',
 			name: 'arrayStyle',
 			type: 'options',

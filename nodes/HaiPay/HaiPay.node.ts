@@ -5,6 +5,7 @@ import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { checkOptions, createOptions, readOptions } from './descriptions/options';
 import { runCheck } from './execute/check';
 import { runOperation } from './execute/runner';
+import { catalogueSearch } from './methods/catalogueSearch';
 import { LATEST_VERSION, NODE_VERSIONS } from './descriptions/versions';
 import { findOperation, OPERATIONS, operationSelectors, resourceSelector } from './resources';
 
@@ -36,7 +37,7 @@ export class HaiPay implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { haiPayApiTest: testHaiPayCredential } };
+	methods = { credentialTest: { haiPayApiTest: testHaiPayCredential }, listSearch: catalogueSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const resource = this.getNodeParameter('resource', 0) as string;

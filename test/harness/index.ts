@@ -1,4 +1,6 @@
 export { runWorkflow } from './run-workflow';
+export { runListSearch } from './list-search';
+export type { ListSearchCall } from './list-search';
 export type { BinaryInput, HarnessExecutionMode, InputItem, RunWorkflowOptions } from './run-workflow';
 export { binaryBuffer } from './run';
 export type { ErrorSummary, RunResult } from './run';

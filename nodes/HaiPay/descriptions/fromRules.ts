@@ -1,7 +1,9 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { hasCatalogue, type CatalogueKind } from '../../shared/contract/catalogue';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
-import { LATEST_VERSION, NO_PAYEE_DEFAULTS_FROM, NODE_VERSIONS, type NodeVersion } from './versions';
+import { catalogueParameter, isCatalogueField, plainValue } from './catalogue';
+import { CATALOGUE_LISTS_FROM, LATEST_VERSION, NO_PAYEE_DEFAULTS_FROM, NODE_VERSIONS, type NodeVersion } from './versions';
 
 /**
  * Turns the contract's field rules into node parameters, so what the panel shows and what is checked before
@@ -13,6 +15,8 @@ interface Scope {
 	operation: string;
 	/** Currencies these rules apply to, or none for a single-currency operation. */
 	currency?: string[];
+	/** Whose codes the method catalogue lists for this operation's code fields (node version 3 on). */
+	catalogue?: CatalogueKind;
 }
 
 /**
@@ -25,8 +29,10 @@ function show(scope: Scope, versions: readonly NodeVersion[] = NODE_VERSIONS): I
 		operation: [scope.operation],
 		fieldsFrom: [FIELDS_FROM_PARAMETERS],
 	};
-	if (scope.currency) conditions.currency = scope.currency;
+	// n8n reads the conditions in order and shows the parameter at the first one whose value is an expression, so the
+	// version goes before the currency: a currency mapped from the sheet must not show another version's field.
 	if (versions.length < NODE_VERSIONS.length) conditions['@version'] = [...versions];
+	if (scope.currency) conditions.currency = scope.currency;
 	return { show: conditions };
 }
 
@@ -79,12 +85,16 @@ function options(rule: FieldRule): INodePropertyOptions[] {
 export const NOT_CHOSEN = { name: 'Choose…', value: '' };
 
 /**
- * The parameter for one field in one node version, without display conditions. A drop-down starts on its first
+ * The parameter for one field in one node version, without display conditions. A code field the method catalogue
+ * lists codes for (`catalogued`, for the currency at hand) is a list to pick from, from version 3. A drop-down starts on its first
  * value, except, from version 2, one that decides who is paid: n8n would send that first value for every item the
  * user never looked at (and, with the currency an expression, for every currency's field of that name), so it starts
  * on nothing, and an item without a choice is refused.
  */
-export function parameterFor(rule: FieldRule, version: NodeVersion = LATEST_VERSION): INodeProperties {
+export function parameterFor(rule: FieldRule, version: NodeVersion = LATEST_VERSION, catalogued = false): INodeProperties {
+	if (catalogued && rule.enum === undefined && version >= CATALOGUE_LISTS_FROM && isCatalogueField(rule.name)) {
+		return catalogueParameter({ ...rule, name: rule.name });
+	}
 	const base = {
 		displayName: rule.displayName,
 		name: rule.name,
@@ -154,7 +164,8 @@ export function requiredParameters(rulesByCurrency: Record<string, RequestRules>
 		for (const [currency, rules] of Object.entries(rulesByCurrency)) {
 			for (const rule of rules.fields.filter((field) => field.required)) {
 				const list = byField.get(rule.name) ?? [];
-				const property = parameterFor(rule, version);
+				const catalogued = scope.catalogue !== undefined && hasCatalogue(scope.catalogue, rule.name, currency);
+				const property = parameterFor(rule, version, catalogued);
 				list.push({ currency, version, property: everywhere.has(rule.name) ? { ...property, required: true } : property });
 				byField.set(rule.name, list);
 			}
@@ -197,6 +208,6 @@ export function additionalFields(rulesByCurrency: Record<string, RequestRules>, 
 /** The values of a request's fields for one item: each read by `read(name, required)`. */
 export function fieldValues(rules: RequestRules, read: (name: string, required: boolean) => unknown): Record<string, unknown> {
 	const values: Record<string, unknown> = {};
-	for (const rule of rules.fields) values[rule.name] = read(rule.name, rule.required);
+	for (const rule of rules.fields) values[rule.name] = plainValue(read(rule.name, rule.required));
 	return values;
 }

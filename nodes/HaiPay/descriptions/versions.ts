@@ -7,10 +7,16 @@
  * 2: a drop-down that decides who is paid (a field with `decidesPayee`) starts with nothing chosen, so that an item is
  *    never sent with the first value n8n fills in. Version 1 keeps its first-value defaults: a saved workflow that
  *    relied on one (a BRL payout leaving PIX Key Type on CPF) pays as it did.
+ * 3: a code field that HaiPay's method catalogue lists codes for (a payout's bankCode, a local collection's payType
+ *    and inBankCode, per currency) is a list to pick from, searchable, or any code typed By Code. Its value is then a
+ *    resource locator rather than text, so versions 1 and 2 keep their text fields: a saved workflow reads as it did.
  */
-export const NODE_VERSIONS = [1, 2] as const;
+export const NODE_VERSIONS = [1, 2, 3] as const;
 export type NodeVersion = (typeof NODE_VERSIONS)[number];
-export const LATEST_VERSION: NodeVersion = 2;
+export const LATEST_VERSION: NodeVersion = 3;
 
 /** The first version whose payee-deciding drop-downs start with nothing chosen. */
 export const NO_PAYEE_DEFAULTS_FROM: NodeVersion = 2;
+
+/** The first version whose catalogued code fields are lists (resource locators). */
+export const CATALOGUE_LISTS_FROM: NodeVersion = 3;

@@ -9,7 +9,8 @@ import type { Operation, Prepared } from './types';
  * A check runs a sheet through everything a create would refuse it for, the contract's rules, the credential's App
  * IDs and orderIds repeated within the run, and stops there: nothing is signed and nothing is sent. Every item
  * comes out, valid or invalid, with the input row's own fields, so that a reviewer can count and total it and
- * the same items can go on to the create once approved.
+ * the same items can go on to the create once approved. A valid item may carry warnings: what deserves a look but is
+ * HaiPay's to refuse (a code outside the method catalogue).
  */
 
 function validItem(row: IDataObject, prepared: Prepared): IDataObject {
@@ -24,6 +25,7 @@ function validItem(row: IDataObject, prepared: Prepared): IDataObject {
 		// A number for n8n's Summarize node, which sums numbers only; `amount` is the exact text that would be sent.
 		amountValue: amount === undefined ? null : Number(amount),
 		appId: prepared.signer?.appId ?? null,
+		warnings: prepared.warnings ?? [],
 	};
 }
 

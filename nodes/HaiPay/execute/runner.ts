@@ -11,6 +11,7 @@ import type { OrderKind } from '../../shared/contract/statuses';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './runOptions';
 import { guardCreate } from './guard';
+import { withDefaultNotifyUrl } from './notifyDefault';
 import { pacer, pool } from './pool';
 import { repeatedOrderIds } from './repeats';
 import { resolveAll, unresolvable, type Resolution, type Unsettled } from './resolve';
@@ -69,7 +70,7 @@ export function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiP
 
 /** The request for one item, checked as a whole, and the App ID that signs it chosen, before anything is signed. */
 export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared {
-	const prepared = operation.prepare(ctx, itemIndex);
+	const prepared = withDefaultNotifyUrl(operation.prepare(ctx, itemIndex), settings);
 	const signer = signerOfItem(prepared, settings);
 	if (signer instanceof ItemFailure) throw signer;
 	prepared.signer = signer;

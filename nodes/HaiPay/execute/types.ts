@@ -21,6 +21,10 @@ export interface Prepared {
 	signer?: HaiPaySettings;
 	/** On the voucher's path, which serves every currency: the currency whose App ID signs, when the item names one. */
 	signWithCurrency?: string;
+	/** What a check asks a reviewer to look at without refusing the item (a code outside HaiPay's method catalogue). */
+	warnings?: string[];
+	/** The create takes a notifyUrl, so the credential's Default Notify URL fills one the item leaves empty. */
+	takesNotifyUrl?: boolean;
 }
 
 /**

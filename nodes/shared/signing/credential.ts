@@ -51,6 +51,8 @@ export interface HaiPaySettings {
 	privateKey: string;
 	haipayPublicKey: string;
 	arrayStyle: ArrayStyle;
+	/** The notifyUrl a create sends when its item gives none, or '' (the HaiPay Trigger's Production URL, as a rule). */
+	defaultNotifyUrl: string;
 	readonly keys: ParsedKeys;
 	/** What the credential lacks before it can sign anything, found once when the settings are derived. */
 	readonly lacking?: string;
@@ -77,6 +79,7 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 		privateKey,
 		haipayPublicKey,
 		arrayStyle: (credentials.arrayStyle === 'list' ? 'list' : 'json') as ArrayStyle,
+		defaultNotifyUrl: text(credentials.defaultNotifyUrl),
 	};
 	const secrets = apps.map((app) => app.secretKey).filter((secret) => secret !== '');
 	const lacking = lackingOf(fields) ?? appsLacking(apps);
@@ -106,7 +109,19 @@ const memo = new Map<string, HaiPaySettings>();
 const MEMO_LIMIT = 32;
 
 /** The credential fields settings are derived from: nothing else can change them. */
-const SETTING_FIELDS = ['environment', 'productionUrl', 'baseUrl', 'appId', 'currency', 'secretKey', 'privateKey', 'haipayPublicKey', 'arrayStyle', OTHER_CURRENCIES_FIELD];
+const SETTING_FIELDS = [
+	'environment',
+	'productionUrl',
+	'baseUrl',
+	'appId',
+	'currency',
+	'secretKey',
+	'privateKey',
+	'haipayPublicKey',
+	'arrayStyle',
+	'defaultNotifyUrl',
+	OTHER_CURRENCIES_FIELD,
+];
 
 /** The fields settings are read from: the fixed ones and those of each currency listed under Other Currencies. */
 function settingFields(credentials: ICredentialDataDecryptedObject): string[] {

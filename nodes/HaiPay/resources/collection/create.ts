@@ -57,7 +57,7 @@ export const createCollection: Operation = {
 			displayOptions: shownFor(local.currencies),
 		},
 		fieldsFromParameter(scope.resource, scope.operation),
-		...requiredParameters(rules, { ...scope, currency: currencies }),
+		...requiredParameters(rules, { ...scope, currency: currencies, catalogue: 'collection' }),
 		...additionalFields(rules, { ...scope, currency: currencies }),
 	],
 	prepare(ctx, itemIndex) {

@@ -1,13 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation } from '../../execute/types';
+import { payoutCodeWarning } from '../../../shared/contract/catalogue';
+import type { Operation, Prepared } from '../../execute/types';
 import { createPayout } from './create';
 
 const scope = { resource: 'payout', operation: 'check' };
 
 const notice: INodeProperties = {
 	displayName:
-		'Nothing is signed or sent. Every item comes out with outcome "valid" or "invalid" (with the field and rule it breaks), its own fields, and amountValue for totals: review them, then send the same items to Payout → Create.',
+		'Nothing is signed or sent. Every item comes out with outcome "valid" or "invalid" (with the field and rule it breaks), its own fields, amountValue for totals, and warnings (a bankCode outside HaiPay\'s method catalogue): review them, then send the same items to Payout → Create.',
 	name: 'checkNotice',
 	type: 'notice',
 	default: '',
@@ -21,6 +22,13 @@ function sharedWithCheck(property: INodeProperties): INodeProperties {
 	return { ...property, displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, operation: [...operations, scope.operation] } } };
 }
 
+/** A bankCode outside HaiPay's method catalogue is the reviewer's to look at and HaiPay's to refuse, never the check's. */
+function withCatalogueWarnings(prepared: Prepared): Prepared {
+	const { bankCode, accountType } = prepared.body;
+	const warning = typeof bankCode === 'string' ? payoutCodeWarning(prepared.currency, bankCode, typeof accountType === 'string' ? accountType : undefined) : undefined;
+	return warning === undefined ? prepared : { ...prepared, warnings: [...(prepared.warnings ?? []), warning] };
+}
+
 /** Payout → Check: the sheet run through every rule of Payout → Create, with nothing signed and nothing sent. */
 export const checkPayout: Operation = {
 	...createPayout,
@@ -28,6 +36,7 @@ export const checkPayout: Operation = {
 	selector: { name: 'Check', description: 'Run payouts through every rule without sending them', action: 'Check payouts' },
 	checkOnly: true,
 	properties: [notice],
+	prepare: (ctx, itemIndex) => withCatalogueWarnings(createPayout.prepare(ctx, itemIndex)),
 };
 
 /** Payout → Create's properties, also shown for Payout → Check. */

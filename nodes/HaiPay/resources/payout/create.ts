@@ -23,7 +23,7 @@ export const createPayout: Operation = {
 			'The payout currency. Each one has its own fields and rules, and needs a credential whose App ID belongs to it.',
 		),
 		fieldsFromParameter(scope.resource, scope.operation),
-		...requiredParameters(rules, { ...scope, currency: [...currencies] }),
+		...requiredParameters(rules, { ...scope, currency: [...currencies], catalogue: 'payout' }),
 		...additionalFields(rules, { ...scope, currency: [...currencies] }),
 	],
 	prepare(ctx, itemIndex) {
