@@ -1,5 +1,10 @@
-/** Every currency the contract's paths know, then the further payout rails; the generic query and ledger paths exist for each. */
-export const KNOWN_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT', 'USD', 'BRL', 'MYR', 'SAR', 'IDR', 'USDC', 'INR', 'PHP', 'MXN', 'EUR', 'THB', 'VND', 'PKR', 'TRY'];
+import { DEFAULT_APP_IDS } from './merchants';
+
+/**
+ * Every currency the sandbox has a default merchant for (merchants.ts): the contract's, then the further payout rails;
+ * the generic query and ledger paths exist for each.
+ */
+export const KNOWN_CURRENCIES = [...new Set(DEFAULT_APP_IDS.map(([, currency]) => currency))];
 
 export const SUCCESS_CODE = '00000000';
 

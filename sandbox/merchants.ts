@@ -59,6 +59,9 @@ export const DEFAULT_APP_IDS: ReadonlyArray<[number, string]> = [
 	[1017, 'VND'],
 	[1018, 'PKR'],
 	[1019, 'TRY'],
+	// USDT to wallet addresses, KRW to Korean bank accounts (HaiPay's usdtc and KRW pages).
+	[1020, 'USDT'],
+	[1021, 'KRW'],
 ];
 
 export const DEFAULT_BALANCE = '1000000000.00';

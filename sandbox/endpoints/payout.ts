@@ -1,31 +1,18 @@
 import { ERROR_CODES } from '../constants';
 import { magicOf, UNKNOWN_BANK_CODE } from '../faults';
-import type { SchemaName } from '../schemas';
+import { SCHEMAS, type SchemaName } from '../schemas';
 import { fail, lostAnswer, pick, planOf, type Endpoint, type Handler } from './shared';
 
 /**
- * `/{ccy}/pay/apply`: the currencies the contract lets a merchant pay out in, then the rails HaiPay's pages describe,
- * each with its own request schema.
+ * `/{ccy}/pay/apply`: every currency with a payout schema, `<ccy>PayApply` (schemas/index.ts): the contract's, then
+ * the rails HaiPay's pages describe, each with its own request schema.
  */
-const PAYOUT_APPLY: Record<string, SchemaName> = {
-	TZS: 'tzsPayApply',
-	ZAR: 'zarPayApply',
-	NGN: 'ngnPayApply',
-	EGP: 'egpPayApply',
-	BDT: 'bdtPayApply',
-	BRL: 'brlPayApply',
-	INR: 'inrPayApply',
-	IDR: 'idrPayApply',
-	PHP: 'phpPayApply',
-	MXN: 'mxnPayApply',
-	EUR: 'eurPayApply',
-	USD: 'usdPayApply',
-	THB: 'thbPayApply',
-	VND: 'vndPayApply',
-	MYR: 'myrPayApply',
-	PKR: 'pkrPayApply',
-	TRY: 'tryPayApply',
-};
+export const PAYOUT_APPLY: Record<string, SchemaName> = Object.fromEntries(
+	(Object.keys(SCHEMAS) as SchemaName[]).flatMap((name) => {
+		const currency = /^([a-z]+)PayApply$/.exec(name)?.[1];
+		return currency === undefined ? [] : [[currency.toUpperCase(), name]];
+	}),
+);
 
 /** The payout answers whose `data` carries `payUrl`, empty: NGN (contract 4.4) and USD (HaiPay's USD page). */
 const WITH_PAY_URL = new Set(['NGN', 'USD']);

@@ -29,6 +29,8 @@ import { brlCollectApply } from './brl-collect-apply';
 import { idrCollectApply } from './idr-collect-apply';
 import { phpCollectApply } from './php-collect-apply';
 import { usdRefundApply, usdRefundQuery } from './usd-refund';
+import { krwPayApply } from './krw-pay-apply';
+import { usdtPayApply } from './usdt-pay-apply';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -52,6 +54,8 @@ export const SCHEMAS = {
 	myrPayApply,
 	pkrPayApply,
 	tryPayApply,
+	usdtPayApply,
+	krwPayApply,
 	brlCollectApply,
 	idrCollectApply,
 	phpCollectApply,

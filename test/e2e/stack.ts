@@ -32,6 +32,8 @@ export interface Stack {
 export interface StackOptions {
 	/** Workflows a test file adds: imported beside the examples, and activated, before n8n starts. */
 	workflows?: WorkflowFile[];
+	/** Workflows a test file runs with `n8n execute`: imported beside the examples, not activated. */
+	runnable?: WorkflowFile[];
 }
 
 /** The example workflows' files and `workflows`, in one folder of `work` for `n8n import:workflow --separate`. */
@@ -71,7 +73,7 @@ export async function startStack(log: (line: string) => void, stackOptions: Stac
 		const options: N8nOptions = { home: join(work, 'n8n'), filesDir: join(work, 'files'), port: N8N_PORT, runnerPort: RUNNER_PORT };
 		prepareFiles(options.filesDir, true);
 		const workflows = stackOptions.workflows ?? [];
-		await provision(options, gateway.credentialsFile, log, workflowsToImport(work, workflows));
+		await provision(options, gateway.credentialsFile, log, workflowsToImport(work, [...workflows, ...(stackOptions.runnable ?? [])]));
 		for (const workflow of workflows) {
 			log(`  activating "${workflow.name}"`);
 			await activateWorkflow(options, workflow.id);

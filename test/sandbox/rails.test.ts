@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const RAILS = ['BRL', 'INR', 'IDR', 'PHP', 'MXN', 'EUR', 'USD', 'THB', 'VND', 'MYR', 'PKR', 'TRY'] as const;
+const RAILS = ['BRL', 'INR', 'IDR', 'PHP', 'MXN', 'EUR', 'USD', 'THB', 'VND', 'MYR', 'PKR', 'TRY', 'USDT', 'KRW'] as const;
 type Rail = (typeof RAILS)[number];
 
 /** A case: its name, the changes to the currency's valid body (undefined removes a field), and true or the field refused. */
@@ -152,6 +152,33 @@ const CASES: Record<Rail, Case[]> = {
 		['identifyType CPF', { identifyType: 'CPF' }, 'identifyType'],
 		['with ibanAccount', { ibanAccount: 'TR330006100519786457841326' }, true],
 		['amount with three decimals', { amount: '1000.505' }, 'amount'],
+	],
+	USDT: [
+		['amount 0.0001', { amount: '0.0001' }, true],
+		['amount 0.00009', { amount: '0.00009' }, 'amount'],
+		['amount 0', { amount: '0' }, 'amount'],
+		['amount 5000000', { amount: '5000000' }, true],
+		['amount 5000000.0001', { amount: '5000000.0001' }, 'amount'],
+		['amount with five decimals', { amount: '1.23456' }, 'amount'],
+		['any account type and network code', { accountType: 'EWALLET', bankCode: 'ERC20', accountNo: '0x52908400098527886E0F7030069857D2E4169EE7' }, true],
+		['an empty network code', { bankCode: '' }, 'bankCode'],
+		['without accountType', { accountType: undefined }, 'accountType is required'],
+		['without a wallet address', { accountNo: undefined }, 'accountNo is required'],
+		['name with a digit', { name: 'Maria 2' }, 'name'],
+		['name of 31 characters', { name: 'A'.repeat(31) }, 'name'],
+		['without partnerUserId', { partnerUserId: undefined }, 'partnerUserId is required'],
+	],
+	KRW: [
+		['amount 0.01', { amount: '0.01' }, true],
+		['amount without decimals', { amount: '50000' }, 'amount'],
+		['amount with one decimal', { amount: '50000.5' }, 'amount'],
+		['amount 0.00', { amount: '0.00' }, 'amount'],
+		['accountType EWALLET', { accountType: 'EWALLET' }, 'accountType'],
+		['any bank code', { bankCode: '088' }, true],
+		['without bankCode', { bankCode: undefined }, 'bankCode is required'],
+		["name with ' . -", { name: "O'Neil D. Kim-Park" }, true],
+		['name in Hangul', { name: '김민준' }, 'name'],
+		['without email', { email: undefined }, 'email is required'],
 	],
 };
 

@@ -13,8 +13,10 @@ import { OPERATIONS } from '../../nodes/HaiPay/resources';
 /** The page that documents the node's fields, where the per-currency table lives. */
 const README = readFileSync(join(__dirname, '..', '..', 'docs', 'haipay-node.md'), 'utf8');
 
+/** Thousands grouped in the whole part only: 5000000 is 5,000,000 and 0.0001 stays 0.0001. */
 function grouped(decimal: string): string {
-	return decimal.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+	const [whole, fraction] = decimal.split('.');
+	return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction === undefined ? '' : `.${fraction}`}`;
 }
 
 function amountCell(rule: FieldRule): string {

@@ -202,7 +202,24 @@ const CASES: Record<RailCurrency, Case[]> = {
 		{ field: 'identifyType', with: { bankCode: 'PAPARA' }, ok: ['PAPARA_NUMBER', 'PHONE', 'EMAIL', 'TURKISH_ID'], bad: [['', 'required'], [null, 'required'], ['CPF', 'enum']] },
 		{ field: 'identifyType', with: { bankCode: ' papara ' }, ok: ['EMAIL'], bad: [['', 'required']] },
 	],
+	USDT: [
+		...common(),
+		{
+			field: 'amount',
+			ok: ['0.0001', '250.5', '1234.5678', '5000000', '5000000.0000', [0.0001, '0.0001'], [250.5, '250.5'], ['  100 ', '100']],
+			bad: [['0.00009', 'amount'], ['0', 'amount'], ['0.0000', 'amount'], ['1.23456', 'amount'], ['5000000.0001', 'amount'], ['5000001', 'amount'], ['1,000', 'amount'], ['', 'required']],
+		},
+		anyText('accountType', 'WALLET'),
+		anyText('bankCode', 'TRC20'),
+		anyText('accountNo', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8'),
+		lettersNameCase,
+		required(phoneCase),
+	],
+	KRW: [...common(), exactTwo(), accountTypes(['BANK_ACCOUNT'], ['EWALLET', 'BANK_CARD']), anyText('bankCode', '004'), anyText('accountNo', '12345678901234'), lettersNameCase, required(phoneCase)],
 };
+
+/** The pages whose address is not `/<ccy>/api/payApply`. */
+const PAGES: Partial<Record<RailCurrency, string>> = { USDT: 'https://doc.haipay.net/docs/en/api-reference/usdtc/api/usdtPayApply' };
 
 describe('the rails', () => {
 	it('follow the contract currencies in the payout list, TZS staying first', () => {
@@ -213,9 +230,14 @@ describe('the rails', () => {
 	it.each(RAIL_CURRENCIES)('%s: each names its page and certainty', (currency) => {
 		expect(RAIL_RULES[currency].source).toEqual({
 			certainty: ['MXN', 'TRY'].includes(currency) ? 'partial' : 'official',
-			page: `https://doc.haipay.net/docs/en/api-reference/${currency.toLowerCase()}/api/payApply`,
+			page: PAGES[currency] ?? `https://doc.haipay.net/docs/en/api-reference/${currency.toLowerCase()}/api/payApply`,
 		});
 		expect(RAIL_RULES[currency].path).toBe(`/${currency.toLowerCase()}/pay/apply`);
+	});
+
+	it('publish no "no such order" answer for the USDT and KRW queries, so none is concluded; the others follow contract 4.7', () => {
+		const silent = RAIL_CURRENCIES.filter((currency) => RAIL_RULES[currency].queryShowsAbsence === false);
+		expect(silent).toEqual(['USDT', 'KRW']);
 	});
 
 	it('say why a field that another one makes required is missing', () => {

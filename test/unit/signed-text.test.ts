@@ -90,7 +90,7 @@ const ITEMS: Record<string, Record<string, unknown>> = {
 
 /** The currencies an operation takes, as it would be asked for them: a create's own, and reads of several kinds. */
 function currenciesOf(operation: Operation): string[] {
-	if (operation.kind !== 'create') return ['TZS', 'USDC', 'BRL', 'USD', 'TZS&x=1'];
+	if (operation.kind === 'read') return ['TZS', 'USDC', 'BRL', 'USD', 'TZS&x=1'];
 	if (operation.resource === 'payout') return Object.keys(PAYOUT_RULES);
 	return operation.operation === 'create' ? ['USD', ...Object.keys(LOCAL_COLLECTION_RULES)] : ['USD'];
 }

@@ -4,19 +4,19 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
 import { createOutcome, CREATE_ADVICE, ItemFailure, READ_ADVICE } from '../../shared/gateway/outcome';
 import type { FailureKind } from '../../shared/gateway/outcome';
-import type { CallKind } from '../../shared/gateway/request';
+import { sentOnce, type OperationKind } from '../../shared/gateway/kinds';
 import { parameterValue } from './parameters';
 import type { Prepared } from './types';
 
-/** What advice a failed item gets: a create's or a read's, and an operation's own where it has one (a refund's). */
+/** What advice a failed item gets: a sent-once request's or a read's, and an operation's own where it has one (a refund's). */
 export interface Advised {
-	kind: CallKind;
+	kind: OperationKind;
 	advice?: Partial<Record<FailureKind, string>>;
 }
 
 /** The advice that fits the operation: reads create nothing and carry no orderId to resend. */
 export function adviceFor(failure: ItemFailure, operation: Advised): string {
-	if (operation.kind !== 'create') return READ_ADVICE[failure.kind];
+	if (!sentOnce(operation.kind)) return READ_ADVICE[failure.kind];
 	const outcome = createOutcome(failure.kind);
 	return operation.advice?.[outcome] ?? CREATE_ADVICE[outcome];
 }
@@ -25,11 +25,11 @@ export function adviceFor(failure: ItemFailure, operation: Advised): string {
  * Anything that is not already an ItemFailure: while preparing (an expression that cannot be resolved, say)
  * nothing was sent; while sending, a create's fate is unknown and a read simply failed.
  */
-export function failureOf(error: unknown, phase: 'prepare' | 'send', kind: CallKind): ItemFailure {
+export function failureOf(error: unknown, phase: 'prepare' | 'send', kind: OperationKind): ItemFailure {
 	if (error instanceof ItemFailure) return error;
 	const message = error instanceof Error ? error.message : String(error);
 	if (phase === 'prepare') return new ItemFailure('invalid', message, {});
-	return new ItemFailure(kind === 'create' ? 'unknown' : 'unavailable', message, {});
+	return new ItemFailure(sentOnce(kind) ? 'unknown' : 'unavailable', message, {});
 }
 
 /**
@@ -87,7 +87,7 @@ export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, operat
 	const { details } = failure;
 	const fields: IDataObject = {
 		errorType: failure.kind,
-		...(operation.kind === 'create' ? { outcome: createOutcome(failure.kind) } : {}),
+		...(sentOnce(operation.kind) ? { outcome: createOutcome(failure.kind) } : {}),
 		...(details.errorCode !== undefined ? { errorCode: details.errorCode } : {}),
 		...(details.gatewayMessage !== undefined ? { gatewayMessage: details.gatewayMessage } : {}),
 		...(details.field !== undefined ? { field: details.field, rule: details.rule } : {}),

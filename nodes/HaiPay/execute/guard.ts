@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { sentOnce } from '../../shared/gateway/kinds';
 import type { Operation } from './types';
 
 /**
@@ -76,7 +77,7 @@ function refuseAgent(ctx: IExecuteFunctions, count: number): void {
 
 /** Refuses a create that must not run as the node is set up, before anything is read, prepared or sent; reads pass. */
 export function guardCreate(ctx: IExecuteFunctions, operation: Operation, count: number): void {
-	if (operation.kind !== 'create') return;
+	if (!sentOnce(operation.kind)) return;
 	refuseRetryOnFail(ctx, operation);
 	refuseAgent(ctx, count);
 }

@@ -75,7 +75,7 @@ export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: 
 	const conflicts = fromItem ? [] : payeeConflicts(ctx, itemIndex, rules, values);
 	const body = checkedBody(ctx, itemIndex, rules, values, conflicts);
 	const takesNotifyUrl = rules.fields.some((field) => field.name === 'notifyUrl');
-	return { path: rules.path, body, currency, orderId: String(body.orderId), takesNotifyUrl };
+	return { path: rules.path, body, currency, orderId: String(body.orderId), takesNotifyUrl, absence: rules.queryShowsAbsence !== false };
 }
 
 /** One key a query may look an order or a refund up by, with its limit and what it is, for the error message. */

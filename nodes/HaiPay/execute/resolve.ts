@@ -1,15 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { OUTCOME_TABLES, verdictOutcome, type OperationKind, type Outcome } from '../../shared/gateway/kinds';
 import type { LookupResult } from '../../shared/gateway/lookup';
-import { ItemFailure, gatewayText } from '../../shared/gateway/outcome';
+import { ItemFailure, gatewayText, type FailureKind } from '../../shared/gateway/outcome';
 import type { CallOptions, GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
 import { pool } from './pool';
 import type { Prepared, Settlement } from './types';
 
-/** What HaiPay's proven answers say of a create whose outcome was not proven. */
-export type Resolution = { type: 'accepted'; data: IDataObject } | { type: 'failed'; failure: ItemFailure };
+/** What HaiPay's proven answers say of a sent-once request whose outcome was not proven, named by its kind's table. */
+export type Resolution = { type: 'shown'; data: IDataObject; outcome: Outcome } | { type: 'failed'; failure: ItemFailure };
 
 /** One create to settle: what it sent, why its outcome is open, and when its request ended. */
 export interface Unsettled {
@@ -21,7 +22,9 @@ export interface Unsettled {
 }
 
 export interface ResolveSettings {
-	/** How the creates are asked about: their order query, or the refund query (execute/settle.ts). */
+	/** The requests' kind: its truth table (gateway/kinds.ts) names what each answer of the query settles. */
+	kind: OperationKind;
+	/** How the requests are asked about: their order query, or the refund query (execute/settle.ts). */
 	settlement: Settlement;
 	settings: HaiPaySettings;
 	call: Omit<CallOptions, 'kind' | 'acceptFile' | 'retries'>;
@@ -42,25 +45,40 @@ interface Open extends Unsettled {
 	resolution?: Resolution;
 }
 
-/** What HaiPay has under this create's ID: this create's, unless it shows it is another request's (another amount ...). */
-function found(open: Open, data: IDataObject, how: ResolveSettings): Resolution {
-	const other = how.settlement.otherRequest(data, open.prepared);
-	if (other === undefined) return { type: 'accepted', data };
-	return { type: 'failed', failure: new ItemFailure('duplicate', other, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) }) };
+/**
+ * What HaiPay shows under the request's ID, as the settlement judges it and the kind's table names it. A `pending`
+ * verdict settles nothing (a cancel whose order still shows its old state): the request is asked about again.
+ */
+function found(open: Open, data: IDataObject, how: ResolveSettings): Resolution | undefined {
+	const judged = how.settlement.judge(data, open.prepared);
+	const outcome = verdictOutcome(how.kind, judged.verdict);
+	if (judged.verdict === 'done' && (outcome === 'accepted' || outcome === 'changed')) return { type: 'shown', data, outcome };
+	const why = judged.verdict === 'done' ? 'HaiPay shows it' : judged.why;
+	if (judged.verdict === 'pending') {
+		open.why = why;
+		return undefined;
+	}
+	const failure = new ItemFailure(outcome as FailureKind, why, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) });
+	return { type: 'failed', failure };
 }
 
-/** "No such order", proven: after an unknown outcome the create can be sent again; after a refusal, the refusal stands. */
-function notFound(open: Open, errorMsg: string): Resolution {
+/**
+ * "No such order", proven by a query that publishes that answer: after an unknown outcome the request can be sent
+ * again (the kind's `absent`); after a refusal, the refusal stands.
+ */
+function notFound(open: Open, errorMsg: string, kind: OperationKind): Resolution {
 	if (open.failure.kind === 'rejected') {
 		const message = `${open.failure.message}; HaiPay's signed order query confirms it has no order with this orderId`;
 		return { type: 'failed', failure: new ItemFailure('rejected', message, open.failure.details) };
 	}
 	const said = errorMsg === '' ? '' : ` ("${gatewayText(errorMsg)}")`;
-	const message = `HaiPay has no order with this orderId${said}: the create did not reach it`;
-	return { type: 'failed', failure: new ItemFailure('not_found', message, { ...open.failure.details, gatewayMessage: errorMsg }) };
+	const what = kind === 'change' ? 'there was nothing to change' : 'the create did not reach it';
+	const outcome = (OUTCOME_TABLES[kind].absent ?? 'unknown') as FailureKind;
+	const message = `HaiPay has no order with this orderId${said}: ${what}`;
+	return { type: 'failed', failure: new ItemFailure(outcome, message, { ...open.failure.details, gatewayMessage: errorMsg }) };
 }
 
-/** Takes in one proven answer: settles the create, or says when to ask again. */
+/** Takes in one proven answer: settles the request, or says when to ask again. */
 function weigh(open: Open, result: LookupResult, askedAt: number, how: ResolveSettings): void {
 	if (result.found) {
 		open.resolution = found(open, result.data, how);
@@ -68,7 +86,7 @@ function weigh(open: Open, result: LookupResult, askedAt: number, how: ResolveSe
 	}
 	const landsBy = open.endedAt + how.notFoundAfterMs;
 	if (askedAt >= landsBy) {
-		open.resolution = notFound(open, result.errorMsg);
+		open.resolution = notFound(open, result.errorMsg, how.kind);
 		return;
 	}
 	open.why = `HaiPay said, signed, that it has no such order ${Math.round((askedAt - open.endedAt) / 1000)} s after the create ended, but a create still on its way may land up to ${how.notFoundAfterMs / 1000} s after ("Not Found After")`;

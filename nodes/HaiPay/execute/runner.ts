@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ambiguityOf } from '../../shared/signing/canonical';
 import { KeyFormatError } from '../../shared/signing/keys';
 import { whyNotAccepted } from '../../shared/gateway/acceptance';
+import { sentOnce } from '../../shared/gateway/kinds';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { callGateway, type Answer } from '../../shared/gateway/request';
 import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/credential';
@@ -130,7 +131,7 @@ async function sendOne(
 /** An item a query settled: what HaiPay showed, or the failure its answers proved. */
 function resolvedResult(resolution: Resolution, prepared: Prepared, settlement: Settlement): Result {
 	if (resolution.type === 'failed') return { failure: resolution.failure };
-	return { output: { json: settlement.item(resolution.data, prepared) } };
+	return { output: { json: settlement.item(resolution.data, prepared, resolution.outcome) } };
 }
 
 /** Everything one run of the node shares between its items. */
@@ -164,7 +165,7 @@ export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settin
  */
 export function checkAll(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, count: number): Array<Prepared | ItemFailure> {
 	const checked = Array.from({ length: count }, (_, itemIndex) => checkedItem(ctx, operation, settings, itemIndex));
-	if (operation.kind !== 'create') return checked;
+	if (!sentOnce(operation.kind)) return checked;
 	const repeats = repeatedOrderIds(
 		checked.map((entry) => (entry instanceof ItemFailure ? undefined : entry)),
 		operation.uniqueFields,
@@ -225,8 +226,9 @@ function isOpen(result: Result | undefined, settings: HaiPaySettings): result is
 
 /** Queries every create whose outcome is open, and replaces its failure with what HaiPay's proven answers say. */
 async function resolveOpen(run: Run, sendable: number[]): Promise<void> {
-	const { settings, credential, options } = run;
-	const settlement = run.operation.settlement ?? orderSettlement(run.operation.resource as OrderKind);
+	const { settings, credential, options, operation } = run;
+	if (operation.kind === 'read') return;
+	const settlement = operation.settlement ?? orderSettlement(operation.resource as OrderKind);
 	const open: Unsettled[] = [];
 	for (const itemIndex of sendable) {
 		const result = run.results[itemIndex];
@@ -237,7 +239,7 @@ async function resolveOpen(run: Run, sendable: number[]): Promise<void> {
 	}
 	if (open.length === 0) return;
 	const call = { timeoutMs: options.timeoutMs, credential };
-	const how = { settlement, settings, call, concurrency: options.concurrency, withinMs: options.resolveWithinMs, notFoundAfterMs: options.notFoundAfterMs };
+	const how = { kind: operation.kind, settlement, settings, call, concurrency: options.concurrency, withinMs: options.resolveWithinMs, notFoundAfterMs: options.notFoundAfterMs };
 	for (const [itemIndex, resolution] of await resolveAll(run.ctx, open, how)) {
 		run.results[itemIndex] = resolvedResult(resolution, run.prepared[itemIndex] as Prepared, settlement);
 	}
@@ -245,7 +247,7 @@ async function resolveOpen(run: Run, sendable: number[]): Promise<void> {
 
 /** One output item per input item, in input order; without "Continue On Fail" the first failure stops the run. */
 function collect(run: Run, count: number): INodeExecutionData[] {
-	const isCreate = run.operation.kind === 'create';
+	const isCreate = sentOnce(run.operation.kind);
 	const accepted = run.results.filter((result) => result !== undefined && 'output' in result).length;
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
@@ -273,7 +275,7 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	guardCreate(ctx, operation, count);
 	const { settings, credential } = await loadSettings(ctx);
 	const options = runOptionsOf(ctx);
-	const isCreate = operation.kind === 'create';
+	const isCreate = sentOnce(operation.kind);
 	const run: Run = { ctx, operation, settings, credential, options, continueOnFail: ctx.continueOnFail(), prepared: new Array(count), results: new Array(count) };
 	prepareAll(run, count);
 	const sendable = run.prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));

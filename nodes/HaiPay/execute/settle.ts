@@ -6,9 +6,12 @@ import { gatewayText } from '../../shared/gateway/outcome';
 import { lookupRefund } from '../../shared/gateway/refundLookup';
 import { compareDecimal } from '../validation/amount';
 import { dataItem, refundItem } from './present';
-import type { Settlement } from './types';
+import type { Judged, Settlement } from './types';
 
-/** How an open create is settled by HaiPay's proven answers (execute/resolve.ts): one settlement per kind of create. */
+/**
+ * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): one settlement per thing
+ * asked about. A settlement judges what the query shows; the kind's truth table (gateway/kinds.ts) names the outcome.
+ */
 
 function plainDecimal(value: unknown): string | undefined {
 	const text = typeof value === 'number' ? String(value) : value;
@@ -19,17 +22,24 @@ function text(value: unknown): string {
 	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
-/** A payout or a collection: its order query by orderId; an order for another amount is another request's. */
+/**
+ * A payout or a collection: its order query by orderId; an order for another amount is another request's. A "no such
+ * order" counts only where the currency's query publishes that answer (`Prepared.absence`).
+ */
 export function orderSettlement(kind: OrderKind): Settlement {
 	return {
-		lookup: async (ctx, signer, prepared, call) => await lookupOrder(ctx, signer, { kind, currency: prepared.currency, orderId: prepared.orderId }, call),
-		otherRequest(data, prepared) {
+		lookup: async (ctx, signer, prepared, call) =>
+			await lookupOrder(ctx, signer, { kind, currency: prepared.currency, orderId: prepared.orderId, absence: prepared.absence }, call),
+		judge(data, prepared): Judged {
 			const theirs = plainDecimal(data.amount);
 			const ours = plainDecimal(prepared.body.amount);
-			if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return undefined;
-			return `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`;
+			if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { verdict: 'done' };
+			return {
+				verdict: 'other',
+				why: `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
+			};
 		},
-		item: (data, prepared): IDataObject => dataItem({ type: 'data', data, verification: 'verified' }, prepared, kind, { outcome: 'accepted', resolvedBy: 'query' }),
+		item: (data, prepared, outcome): IDataObject => dataItem({ type: 'data', data, verification: 'verified' }, prepared, kind, { outcome, resolvedBy: 'query' }),
 	};
 }
 
@@ -40,11 +50,14 @@ export function orderSettlement(kind: OrderKind): Settlement {
  */
 export const refundSettlement: Settlement = {
 	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call) }),
-	otherRequest(data, prepared) {
+	judge(data, prepared): Judged {
 		const theirs = text(data.orderNo);
 		const ours = text(prepared.body.orderNo);
-		if (theirs === '' || theirs === ours) return undefined;
-		return `HaiPay has a refund with this Refund ID for the collection ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`;
+		if (theirs === '' || theirs === ours) return { verdict: 'done' };
+		return {
+			verdict: 'other',
+			why: `HaiPay has a refund with this Refund ID for the collection ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
+		};
 	},
-	item: (data, prepared): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome: 'accepted', resolvedBy: 'query' }),
+	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
 };

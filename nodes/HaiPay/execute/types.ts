@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Acceptance } from '../../shared/contract/acceptance';
+import type { OperationKind, Verdict } from '../../shared/gateway/kinds';
 import type { LookupResult } from '../../shared/gateway/lookup';
 import type { FailureKind } from '../../shared/gateway/outcome';
-import type { Answer, CallKind, CallOptions, GatewayContext } from '../../shared/gateway/request';
+import type { Answer, CallOptions, GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
 
 /** What one item will send: built and checked before anything is signed. */
@@ -25,19 +26,28 @@ export interface Prepared {
 	warnings?: string[];
 	/** The create takes a notifyUrl, so the credential's Default Notify URL fills one the item leaves empty. */
 	takesNotifyUrl?: boolean;
+	/**
+	 * Whether the query that settles this create publishes a "no such order" answer (rules `queryShowsAbsence`):
+	 * without one, no answer proves the order absent, and an open create stays unknown.
+	 */
+	absence?: boolean;
 }
 
+/** A settlement's judgement of what a proven query answer shows (kinds.ts `Verdict`), with why when it is not `done`. */
+export type Judged = { verdict: 'done' } | { verdict: Exclude<Verdict, 'done'>; why: string };
+
 /**
- * How a create whose outcome is open is settled by asking HaiPay (execute/resolve.ts): orders by their order query,
- * refunds by the refund query. Never by sending the create again.
+ * How a sent-once request whose outcome is open is settled by asking HaiPay (execute/resolve.ts): orders by their
+ * order query, refunds by the refund query. Never by sending the request again. What each verdict is called on the
+ * item is the kind's truth table (gateway/kinds.ts), not the settlement's.
  */
 export interface Settlement {
-	/** What HaiPay's proven answer says of the create; throws an ItemFailure when no proven answer came. */
+	/** What HaiPay's proven answer says; throws an ItemFailure when no proven answer came. */
 	lookup(ctx: GatewayContext, signer: HaiPaySettings, prepared: Prepared, call: Omit<CallOptions, 'kind' | 'acceptFile'>): Promise<LookupResult>;
-	/** Why what HaiPay shows under this create's ID was made by another request (another amount, another payment), or undefined. */
-	otherRequest(data: IDataObject, prepared: Prepared): string | undefined;
-	/** The output item of a create HaiPay's query showed. */
-	item(data: IDataObject, prepared: Prepared): IDataObject;
+	/** What HaiPay shows under the request's ID, judged: this request's effect, another's, not yet, or beyond reach. */
+	judge(data: IDataObject, prepared: Prepared): Judged;
+	/** The output item of a request HaiPay's query showed, with the outcome its table gives. */
+	item(data: IDataObject, prepared: Prepared, outcome: string): IDataObject;
 }
 
 /** How an operation appears in the node's Operation list. */
@@ -56,7 +66,7 @@ interface OperationParts {
 	/** A check of a create: every item runs through the create's rules and comes out valid or invalid, none sent. */
 	checkOnly?: boolean;
 	properties: INodeProperties[];
-	/** How an open outcome of this create is settled; by default its order query (`/{ccy}/pay|collect/query`). */
+	/** How an open outcome of a sent-once request is settled; by default its order query (`/{ccy}/pay|collect/query`). */
 	settlement?: Settlement;
 	/** Fields no two items of one run may share, beside the orderId (a refund's orderNo: a payment is refunded once). */
 	uniqueFields?: readonly string[];
@@ -69,7 +79,7 @@ interface OperationParts {
 
 /** A read: sent, retried when it may be, and its answer shown once it is about what was asked. */
 export interface ReadOperation extends OperationParts {
-	kind: Extract<CallKind, 'read'>;
+	kind: Extract<OperationKind, 'read'>;
 	/**
 	 * Why an answer that HaiPay signed as a success is still not proof for this request (it names another order,
 	 * or has the wrong shape), or undefined when it is.
@@ -78,12 +88,13 @@ export interface ReadOperation extends OperationParts {
 }
 
 /**
- * A create: sent once. Its answer is presented only when it is HaiPay's acceptance by the one rule every create
- * shares (gateway/acceptance.ts), read with what the create's endpoint declares (`accepts`); anything else leaves
- * the item's outcome unknown.
+ * A create, a refund or a change: sent once. Its answer is presented only when it is HaiPay's acceptance by the one
+ * rule every such request shares (gateway/acceptance.ts), read with what its endpoint declares (`accepts`); anything
+ * else leaves the item's outcome unknown, for its settlement. What each ending is called is its kind's truth table
+ * (gateway/kinds.ts).
  */
 export interface CreateOperation extends OperationParts {
-	kind: Extract<CallKind, 'create'>;
+	kind: Exclude<OperationKind, 'read'>;
 	accepts: Acceptance;
 	/** What else an acceptance must show for this create (a refund: the payment it was asked to refund), or undefined. */
 	distrust?(answer: Answer, prepared: Prepared): string | undefined;

@@ -1,6 +1,11 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-/** Every currency the gateway's paths know, in the order merchants meet them. */
+import { OWN_RAIL_NAMES } from './rules/rails';
+
+/**
+ * Every currency the gateway's paths know, in the order merchants meet them; then the payout rails in files of their
+ * own (rules/rails/index.ts), which name themselves.
+ */
 export const CURRENCIES = {
 	TZS: 'Tanzanian Shilling',
 	ZAR: 'South African Rand',
@@ -21,6 +26,7 @@ export const CURRENCIES = {
 	VND: 'Vietnamese Dong',
 	PKR: 'Pakistani Rupee',
 	TRY: 'Turkish Lira',
+	...OWN_RAIL_NAMES,
 } as const;
 
 export type Currency = keyof typeof CURRENCIES;

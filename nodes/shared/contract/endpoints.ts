@@ -7,10 +7,12 @@ import { LOCAL_COLLECTION_ANSWER, LOCAL_COLLECTION_CURRENCIES, LOCAL_COLLECTION_
 import { REFUND_ANSWER, REFUND_QUERY_KEYS, REFUND_RULES } from './rules/refund';
 import type { RequestRules } from './rules/types';
 import type { OrderKind } from './statuses';
+import type { OperationKind } from '../gateway/kinds';
 
 /**
  * Every endpoint of the gateway this package calls, as docs/contract.md states it: where it lives, which
- * currencies it serves, whether it creates an order (sent once, never retried) or only reads, what a request
+ * currencies it serves, its kind (gateway/kinds.ts: a create, refund or change is sent once and never retried, a
+ * read may be), what a request
  * carries beside `appId` and `sign`, and what an answer's `data` holds. The node's operations take their
  * currencies, paths and request rules from here; the README's tables are checked against it.
  */
@@ -27,10 +29,10 @@ interface EndpointFacts {
 }
 
 /**
- * A read, or a create, which must declare what its answer carries when HaiPay took the request (acceptance.ts):
- * an endpoint that creates cannot be listed without it.
+ * A read, or a request sent once (a create, a refund, a change), which must declare what its answer carries when
+ * HaiPay took the request (acceptance.ts): such an endpoint cannot be listed without it.
  */
-export type Endpoint = (EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: 'create'; accepts: Acceptance });
+export type Endpoint = (EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: Exclude<OperationKind, 'read'>; accepts: Acceptance });
 
 const ALL = Object.keys(CURRENCIES) as Currency[];
 
@@ -102,7 +104,7 @@ export const ENDPOINTS = {
 	/** A card refund: a create, of the whole payment (docs/haipay-facts.md, "Card refunds"). */
 	refundApply: {
 		section: 'haipay-facts',
-		kind: 'create',
+		kind: 'refund',
 		accepts: REFUND_ACCEPTANCE,
 		currencies: ['USD'],
 		path: () => REFUND_APPLY_PATH,

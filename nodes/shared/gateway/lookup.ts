@@ -13,6 +13,11 @@ export interface OrderRef {
 	currency: string;
 	orderId?: string;
 	orderNo?: string;
+	/**
+	 * Whether this query publishes a "no such order" answer (contract §4.7: status 3 and no order). Where it does not
+	 * (false), such an answer proves nothing, and the lookup fails as unproven instead of finding the order absent.
+	 */
+	absence?: boolean;
 }
 
 /**
@@ -86,6 +91,10 @@ export async function lookupOrder(
 		...(ref.orderNo !== undefined ? { orderNo: ref.orderNo } : {}),
 	};
 	const data = await provenData(ctx, { path: queryPath(ref.kind, ref.currency), body, what: 'order' }, settings, options, (answer) => unproven(ref, answer));
+	if (isNotFound(data) && ref.absence === false) {
+		const said = gatewayText(text(data.errorMsg));
+		throw new ItemFailure('untrusted', `HaiPay's ${ref.currency} query answered status 3 without an order${said === '' ? '' : ` ("${said}")`}, and HaiPay publishes no "no such order" answer for it, so that proves nothing`, {});
+	}
 	if (isNotFound(data)) return { found: false, errorMsg: text(data.errorMsg) };
 	return { found: true, data };
 }

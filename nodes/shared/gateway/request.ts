@@ -6,6 +6,7 @@ import { ItemFailure, gatewayText } from './outcome';
 import { readAnswer, type RawResponse } from './answer';
 import { redactText, redactValue } from './redact';
 import { refusalOutcome } from '../contract/refusals';
+import { OUTCOME_TABLES, sentOnce, type OperationKind } from './kinds';
 import type { HaiPaySettings } from '../signing/credential';
 import { verifySigned, withoutSign, type Verification } from '../signing/verification';
 
@@ -14,8 +15,8 @@ export interface GatewayContext {
 	helpers: Pick<RequestHelperFunctions, 'httpRequestWithAuthentication'>;
 }
 
-/** A create is sent once, whatever happens; a read may be sent again. */
-export type CallKind = 'create' | 'read';
+/** The kind of request (kinds.ts): every kind but a read is sent once, whatever happens; a read may be sent again. */
+export type CallKind = OperationKind;
 
 /** Largest JSON answer read: HaiPay's answers are a few hundred bytes. */
 export const JSON_ANSWER_LIMIT = 1024 * 1024;
@@ -36,7 +37,7 @@ export interface CallOptions {
 	 * that would leave less than that. Without it, only `timeoutMs` bounds each attempt.
 	 */
 	deadline?: number;
-	/** Extra attempts for reads after the first; creates ignore it. */
+	/** Extra attempts for reads after the first; sent-once kinds ignore it. */
 	retries: number;
 	/** Whether a PDF or ZIP body is a valid answer (the voucher endpoint). */
 	acceptFile?: boolean;
@@ -146,14 +147,14 @@ function transient(message: string, details: ItemFailure['details']): ItemFailur
 	return new ItemFailure('unavailable', message, details);
 }
 
+/** A status-"0" answer as the kind's table reads it: a repeat is a duplicate of a create, and open for a change. */
 function refusal(kind: CallKind, code: string, message: string): ItemFailure {
 	const details = { errorCode: code, gatewayMessage: message };
 	const said = `${message || 'no message'} (error ${code || 'none'})`;
 	const outcome = refusalOutcome(code, message);
-	if (outcome === 'duplicate' && kind === 'create') {
-		return new ItemFailure('duplicate', `HaiPay already has an order with this orderId: ${said}`, details);
-	}
-	if (outcome === 'unknown') return transient(`HaiPay reported a problem it could not finish: ${said}`, details);
+	const repeat = outcome === 'duplicate' ? OUTCOME_TABLES[kind].duplicate : undefined;
+	if (repeat === 'duplicate') return new ItemFailure('duplicate', `HaiPay already has an order with this orderId: ${said}`, details);
+	if (outcome === 'unknown' || repeat === 'unknown') return transient(`HaiPay reported a problem it could not finish: ${said}`, details);
 	return new ItemFailure('rejected', `HaiPay refused the request: ${said}`, details);
 }
 
@@ -243,11 +244,11 @@ function pastDeadline(options: CallOptions, waitMs = 0): boolean {
 
 function tooLate(kind: CallKind): ItemFailure {
 	const message = `HaiPay was not asked: less than ${MIN_ATTEMPT_MS} ms remained before the deadline`;
-	return new ItemFailure(kind === 'create' ? 'not_sent' : 'unavailable', message, { cause: 'DEADLINE' });
+	return new ItemFailure(sentOnce(kind) ? 'not_sent' : 'unavailable', message, { cause: 'DEADLINE' });
 }
 
 /**
- * Sends one signed request. Creates are sent exactly once. Reads are retried on time-outs, 5xx, 429 and
+ * Sends one signed request. Every kind but a read is sent exactly once. Reads are retried on time-outs, 5xx, 429 and
  * unreadable answers, with exponential backoff that honours Retry-After. With a deadline, a Retry-After or backoff
  * that would end too close to it (or past it) ends the call with the failure instead of a wait.
  */
@@ -264,7 +265,7 @@ export async function callGateway(
 			(error: unknown) => ({ failure: error instanceof ItemFailure ? error : new ItemFailure('unavailable', String(error)) }),
 		);
 	if (pastDeadline(options)) throw tooLate(options.kind);
-	if (options.kind === 'create') {
+	if (sentOnce(options.kind)) {
 		const result = await settle();
 		if ('answer' in result) return result.answer;
 		throw asCreateFailure(result.failure);

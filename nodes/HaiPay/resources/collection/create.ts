@@ -1,4 +1,5 @@
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import { provenOutcome } from '../../../shared/gateway/kinds';
 import type { LocalCollectionCurrency } from '../../../shared/contract/rules/localCollection';
 import type { RequestRules } from '../../../shared/contract/rules/types';
 import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
@@ -65,6 +66,6 @@ export const createCollection: Operation = {
 		return prepareCreate(ctx, itemIndex, rules[currency as 'USD' | LocalCollectionCurrency], currency);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {
-		return { json: dataItem(answer, prepared, 'collection', { outcome: 'accepted' }) };
+		return { json: dataItem(answer, prepared, 'collection', { outcome: provenOutcome('create') }) };
 	},
 };

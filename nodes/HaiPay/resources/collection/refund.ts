@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import { provenOutcome } from '../../../shared/gateway/kinds';
 import { gatewayText } from '../../../shared/gateway/outcome';
 import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { parameterFor } from '../../descriptions/fromRules';
@@ -54,7 +55,7 @@ const notice: INodeProperties = {
 export const refundCollection: Operation = {
 	...scope,
 	selector: { name: 'Refund', description: 'Refund a paid USD card collection, whole', action: 'Refund a collection' },
-	kind: 'create',
+	kind: 'refund',
 	accepts,
 	properties: [
 		createSafetyNotice(scope.resource, scope.operation, 'Refund ID'),
@@ -71,6 +72,6 @@ export const refundCollection: Operation = {
 	uniqueFields: ['orderId', 'orderNo'],
 	advice: REFUND_ADVICE,
 	async present(_ctx, _itemIndex, answer, prepared) {
-		return { json: refundItem(answer, prepared, { outcome: 'accepted' }) };
+		return { json: refundItem(answer, prepared, { outcome: provenOutcome('refund') }) };
 	},
 };

@@ -1,4 +1,5 @@
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
+import { provenOutcome } from '../../../shared/gateway/kinds';
 import type { PayoutCurrency } from '../../../shared/contract/rules/payout';
 import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
@@ -31,6 +32,6 @@ export const createPayout: Operation = {
 		return prepareCreate(ctx, itemIndex, rules[currency], currency);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {
-		return { json: dataItem(answer, prepared, 'payout', { outcome: 'accepted' }) };
+		return { json: dataItem(answer, prepared, 'payout', { outcome: provenOutcome('create') }) };
 	},
 };

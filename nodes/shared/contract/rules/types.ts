@@ -72,6 +72,11 @@ export interface RequestRules {
 	additionalProperties: boolean;
 	/** Where rules beyond docs/contract.md come from: HaiPay's page for the currency, and how much of it could be read. */
 	source?: PageSource;
+	/**
+	 * False where the query that settles this create publishes no "no such order" answer (docs/haipay-facts.md): the
+	 * node then never concludes that the order does not exist. Contract §4.7 publishes one (status 3, no order).
+	 */
+	queryShowsAbsence?: boolean;
 }
 
 /**

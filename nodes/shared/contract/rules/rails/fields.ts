@@ -12,15 +12,32 @@ export function payApplyPage(currency: string): string {
 	return `https://doc.haipay.net/docs/en/api-reference/${currency.toLowerCase()}/api/payApply`;
 }
 
-export function source(currency: string, certainty: PageSource['certainty']): PageSource {
-	return { certainty, page: payApplyPage(currency) };
+export function source(currency: string, certainty: PageSource['certainty'], page = payApplyPage(currency)): PageSource {
+	return { certainty, page };
 }
 
-/** A payout application's rules: orderId first, then the currency's fields, then the optional notes. */
-export function payApply(currency: string, certainty: PageSource['certainty'], fields: FieldRule[]): RequestRules {
+/**
+ * A payout application's rules: orderId first, then the currency's fields, then the optional notes. `page` where
+ * HaiPay's page is not at the usual address (USDT's is under usdtc).
+ */
+export function payApply(currency: string, certainty: PageSource['certainty'], fields: FieldRule[], page?: string): RequestRules {
 	const given = new Set(fields.map((field) => field.name));
 	const notes = [notifyUrl(), subject(), body()].filter((note) => !given.has(note.name));
-	return { path: applyPath(currency), additionalProperties: true, source: source(currency, certainty), fields: [orderId(), ...fields, ...notes] };
+	return { path: applyPath(currency), additionalProperties: true, source: source(currency, certainty, page), fields: [orderId(), ...fields, ...notes] };
+}
+
+/**
+ * A rail in a file of its own (rails/index.ts lists them): its currency's code, the name the currency lists show,
+ * and its rules. The code is the path's prefix, `/usdt/pay/apply`.
+ */
+export interface Rail<C extends string = string> {
+	currency: C;
+	name: string;
+	rules: RequestRules;
+}
+
+export function rail<C extends string>(currency: C, name: string, rules: RequestRules): Rail<C> {
+	return { currency, name, rules };
 }
 
 export function amount(rule: AmountRule, description: string, placeholder = '1000.00'): FieldRule {
