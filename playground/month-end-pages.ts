@@ -29,7 +29,8 @@ export const APPROVAL_HTML = [
 	"const refused = s.invalidRows === 0 ? '' : '<table class=\"invalid\"><thead><tr><th>Sheet row</th><th>Order ID</th><th>Field</th><th>Reason</th></tr></thead><tbody>' + invalid + '</tbody></table>' + more;",
 	"return '<h3>To pay</h3><table class=\"totals\"><thead><tr><th>Currency</th><th>Rows</th><th>Total</th></tr></thead><tbody>' + lines + '</tbody></table>'",
 	"+ '<p>Rows that break a rule, not paid: <strong>' + s.invalidRows + '</strong></p>' + refused",
-	"+ '<p>Approving pays exactly these ' + s.validRows + ' rows; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(s.fingerprint) + '</code></p>'; })() }}",
+	// The fingerprint's first 16 hex digits fit the page and tell two approvals apart; the pay step compares all 64.
+	"+ '<p>Approving pays exactly these ' + s.validRows + ' rows; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
 ].join(' ');
 
 /** The row of the pay step's input: the sheet's row as it was approved. */
