@@ -1,6 +1,7 @@
 import { WorkflowBuilder, type NodeSpec, type Parameters, type WorkflowFile } from '../dev/workflow-builder';
 import { condition, conditions, ifNode, merge, setFields, stickyNote } from './lib/base-nodes';
 import { haiPay, mixedPayoutParameters } from './lib/haipay-nodes';
+import { APPROVAL_HTML, RESULT_FIELDS, RESULT_MESSAGE, RESULT_TITLE, SUMMARY_NODE } from './month-end-pages';
 
 /**
  * Example 6, month-end payouts: the finance person uploads the month's XLSX sheet in an n8n form, sees the totals
@@ -85,19 +86,6 @@ function formEnding(name: string, parameters: Parameters, position: [number, num
 	return { name, type: 'n8n-nodes-base.form', typeVersion: FORM_VERSION, position, parameters: { operation: 'completion', ...parameters, options: {} } };
 }
 
-/**
- * The approval page's table: one line per currency with the rows that pass every rule, their count and total,
- * then the number of rows that break one (they are not paid, and come back as `invalid` in the results).
- */
-const TOTALS_HTML = [
-	"={{ (() => { const groups = $('Totals').all().map((item) => item.json);",
-	"const money = (value) => Number(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });",
-	"const lines = groups.filter((group) => group.valid === true).map((group) => '<tr><td>' + group.currency + '</td><td>' + group.count_orderId + '</td><td>' + money(group.sum_amountValue) + '</td></tr>').join('');",
-	'const invalid = groups.filter((group) => group.valid !== true).reduce((sum, group) => sum + group.count_orderId, 0);',
-	"return '<h3>To pay</h3><table><thead><tr><th>Currency</th><th>Rows</th><th>Total</th></tr></thead><tbody>' + lines + '</tbody></table>'",
-	"+ '<p>Rows that break a rule, not paid: <strong>' + invalid + '</strong></p>'; })() }}",
-].join(' ');
-
 // ---- 6. month-end payouts -------------------------------------------------------------------------------
 
 function about(b: WorkflowBuilder): void {
@@ -107,10 +95,10 @@ function about(b: WorkflowBuilder): void {
 			[
 				'## Month-end payouts, approved in the browser',
 				'1. **Upload the sheet** (n8n form, Publish the workflow first): the XLSX with a row per payee, columns named after the gateway\'s fields (`orderId`, `currency`, `amount`, `accountNo`, ...).',
-				'2. **Check** (HaiPay, Payout → Check) runs every row through the rules of its currency; nothing is signed or sent. **Totals** counts and sums each currency.',
-				'3. **Approve** shows the totals per currency and the rows that break a rule. *Reject* ends the run: nothing is paid.',
-				'4. On *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**) sends every row; invalid ones come back `invalid` unsent.',
-				`5. The browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, HaiPay's \`orderNo\` and \`error\`.`,
+				'2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; nothing is signed or sent. It gives the exact decimal total and row count of each currency, every row that breaks a rule with its field and reason, and the fingerprint of the rows to pay.',
+				'3. **Approve** shows them. *Reject* ends the run: nothing is paid.',
+				'4. On *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
+				`5. The last page counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
 				'',
 				'The credential holds an App ID per currency (Other Currencies). Give the sheet a `notifyUrl` column to have HaiPay post each result to the callbacks workflow.',
 			].join('\n'),
@@ -132,23 +120,12 @@ export function monthEndPayouts(): WorkflowFile {
 		position: [20, 0],
 		parameters: { operation: 'xlsx', binaryPropertyName: SHEET_FIELD.replace(/\W/g, '_'), options: { headerRow: true } },
 	});
-	const check = b.add(haiPay('Check', 'payouts', mixedPayoutParameters('check'), [240, 0]));
-	const totals = b.add({
-		name: 'Totals',
-		type: 'n8n-nodes-base.summarize',
-		typeVersion: 1.1,
-		position: [460, -160],
-		parameters: {
-			fieldsToSummarize: { values: [{ aggregation: 'count', field: 'orderId' }, { aggregation: 'sum', field: 'amountValue' }] },
-			fieldsToSplitBy: 'currency, valid',
-			options: {},
-		},
-	});
+	const check = b.add(haiPay(SUMMARY_NODE, 'payouts', { ...mixedPayoutParameters('check'), options: { output: 'summary' } }, [240, -160]));
 	const approve = b.add(
 		formPage(
 			'Approve',
 			[
-				{ fieldLabel: 'Totals', fieldType: 'html', html: TOTALS_HTML },
+				{ fieldLabel: 'Totals', fieldType: 'html', html: APPROVAL_HTML },
 				{ fieldLabel: DECISION.field, fieldType: 'radio', fieldOptions: { values: [{ option: DECISION.approve }, { option: DECISION.reject }] }, requiredField: true },
 			],
 			{ formTitle: 'Approve the month-end payouts', buttonLabel: 'Submit decision' },
@@ -159,13 +136,12 @@ export function monthEndPayouts(): WorkflowFile {
 	const rejected = b.add(
 		formEnding('Rejected', { respondWith: 'text', completionTitle: 'Nothing was paid', completionMessage: 'The payouts were rejected: no row was sent to HaiPay.' }, [1120, -320]),
 	);
-	// The checked rows wait at the merge's first input while the approver decides; the approval lets them through.
+	// The sheet's rows wait at the merge's first input while the approver decides; the approval lets them through.
 	const chosen = b.add({ ...merge('Approved rows', 2, [1120, 0]), parameters: { mode: 'chooseBranch', useDataOfInput: 1, chooseBranchMode: 'waitForAll', output: 'specifiedInput' } });
 	b.connect(upload, rows);
 	b.connect(rows, check);
-	b.connect(check, chosen, 0, 0);
-	b.connect(check, totals);
-	b.connect(totals, approve);
+	b.connect(rows, chosen, 0, 0);
+	b.connect(check, approve);
 	b.connect(approve, approved);
 	b.connect(approved, chosen, 0, 1);
 	b.connect(approved, rejected, 1);
@@ -175,22 +151,16 @@ export function monthEndPayouts(): WorkflowFile {
 
 /** Pays the approved rows with one HaiPay node and hands the approver the results file, one row per sheet row. */
 function payAndReturn(b: WorkflowBuilder, chosen: string): void {
-	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [1340, 0], { onError: 'continueRegularOutput' }));
-	const source = "$('Approved rows').item.json";
-	const result = b.add(
-		setFields(
-			'Result row',
-			[
-				['orderId', `={{ ${source}.orderId }}`],
-				['currency', `={{ ${source}.currency }}`],
-				['amount', `={{ String(${source}.amount) }}`],
-				['outcome', "={{ $json.outcome ?? 'unknown' }}"],
-				['orderNo', "={{ $json.orderNo ?? '' }}"],
-				['error', "={{ $json.error ?? '' }}"],
-			],
-			[1560, 0],
+	const pay = b.add(
+		haiPay(
+			'Pay',
+			'payouts',
+			{ ...mixedPayoutParameters('create'), options: { approvedFingerprint: `={{ $('${SUMMARY_NODE}').first().json.fingerprint }}`, concurrency: 4 } },
+			[1340, 0],
+			{ onError: 'continueRegularOutput' },
 		),
 	);
+	const result = b.add(setFields('Result row', RESULT_FIELDS, [1560, 0]));
 	const file = b.add({
 		name: 'To XLSX',
 		type: 'n8n-nodes-base.convertToFile',
@@ -203,8 +173,8 @@ function payAndReturn(b: WorkflowBuilder, chosen: string): void {
 			'Download the results',
 			{
 				respondWith: 'returnBinary',
-				completionTitle: 'Payouts sent',
-				completionMessage: `Your browser downloads ${MONTH_END_RESULTS}: every row of the sheet with its outcome and HaiPay's orderNo.`,
+				completionTitle: RESULT_TITLE,
+				completionMessage: RESULT_MESSAGE,
 				inputDataFieldName: 'data',
 			},
 			[2000, 0],

@@ -1,5 +1,6 @@
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
 import { csvFromFile, csvToFile, manualTrigger, readFile, setFields, stickyNote, writeFile } from '../lib/base-nodes';
+import { safeCell } from '../lib/cells';
 import { haiPay, mixedPayoutParameters } from '../lib/haipay-nodes';
 import { callbackUrl, FILES, WORKFLOW_IDS } from './shared';
 
@@ -55,7 +56,10 @@ function numberedRows(b: WorkflowBuilder): string {
 	return numbered;
 }
 
-/** Result row → To CSV → Write payout-results.csv: the sheet's columns, then what HaiPay made of the row. */
+/**
+ * Result row → To CSV → Write payout-results.csv: the sheet's columns, then what HaiPay made of the row; text that a
+ * spreadsheet would run as a formula is written with a leading apostrophe (lib/cells.ts).
+ */
 function writeResults(b: WorkflowBuilder, pay: string): void {
 	const source = "$('Number rows').item.json";
 	const results = b.add(
@@ -63,15 +67,15 @@ function writeResults(b: WorkflowBuilder, pay: string): void {
 			'Result row',
 			[
 				['row', `={{ ${source}.row }}`, 'number'],
-				['orderId', `={{ ${source}.orderId }}`],
-				['currency', `={{ ${source}.currency }}`],
-				['amount', `={{ ${source}.amount }}`],
-				['name', `={{ ${source}.name }}`],
+				['orderId', safeCell(`${source}.orderId`)],
+				['currency', safeCell(`${source}.currency`)],
+				['amount', safeCell(`${source}.amount`)],
+				['name', safeCell(`${source}.name`)],
 				['outcome', "={{ $json.outcome ?? 'unknown' }}"],
-				['orderNo', "={{ $json.orderNo ?? '' }}"],
-				['error', "={{ $json.error ?? '' }}"],
-				['errorCode', "={{ $json.errorCode ?? '' }}"],
-				['field', "={{ $json.field ?? '' }}"],
+				['orderNo', safeCell('$json.orderNo')],
+				['error', safeCell('$json.error')],
+				['errorCode', safeCell('$json.errorCode')],
+				['field', safeCell('$json.field')],
 				['advice', "={{ $json.advice ?? '' }}"],
 			],
 			[900, 0],

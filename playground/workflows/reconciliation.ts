@@ -1,5 +1,6 @@
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
 import { condition, conditions, csvFromFile, csvToFile, ifNode, manualTrigger, readFile, row, setFields, stickyNote, writeFile } from '../lib/base-nodes';
+import { plainCell, safeCell } from '../lib/cells';
 import { haiPay } from '../lib/haipay-nodes';
 import { FILES, WORKFLOW_IDS } from './shared';
 
@@ -67,7 +68,7 @@ function queryEach(b: WorkflowBuilder, open: string): string {
 		haiPay(
 			'Query',
 			'payouts',
-			{ resource: 'payout', operation: 'get', currency: row('currency'), orderId: row('orderId'), orderNo: row('orderNo'), options: {} },
+			{ resource: 'payout', operation: 'get', currency: row('currency'), orderId: plainCell('$json.orderId'), orderNo: plainCell('$json.orderNo'), options: {} },
 			[680, 0],
 			{ onError: 'continueRegularOutput' },
 		),
@@ -78,14 +79,15 @@ function queryEach(b: WorkflowBuilder, open: string): string {
 		setFields(
 			'Order state',
 			[
-				['orderId', `={{ ${source}.orderId }}`],
-				['currency', `={{ ${source}.currency }}`],
-				['sentOutcome', `={{ ${source}.outcome }}`],
-				['orderNo', `={{ $json.orderNo ?? ${source}.orderNo }}`],
+				// The results file's cells come written for spreadsheets already; read back and written again the same.
+				['orderId', safeCell(`String(${source}.orderId ?? '').replace(/^'/, '')`)],
+				['currency', safeCell(`String(${source}.currency ?? '').replace(/^'/, '')`)],
+				['sentOutcome', safeCell(`${source}.outcome`)],
+				['orderNo', safeCell(`$json.orderNo ?? ${source}.orderNo`)],
 				['status', '={{ $json.status ?? null }}', 'number'],
-				['statusLabel', "={{ $json.statusLabel ?? '' }}"],
+				['statusLabel', safeCell('$json.statusLabel')],
 				['final', '={{ $json.status === 2 || $json.status === 3 }}', 'boolean'],
-				['errorMsg', "={{ $json.errorMsg ?? $json.error ?? '' }}"],
+				['errorMsg', safeCell('$json.errorMsg ?? $json.error')],
 			],
 			[900, 0],
 		),

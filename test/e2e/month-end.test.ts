@@ -1,3 +1,5 @@
+import { read } from '@e965/xlsx';
+import DecimalJs from 'decimal.js';
 import { parse } from 'flatted';
 import { copyFileSync, mkdirSync, readFileSync } from 'fs';
 import { join } from 'path';
@@ -17,6 +19,8 @@ import { eventually, startStack, type Stack } from './stack';
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+const Decimal = DecimalJs.clone({ precision: 100 });
+type Decimal = InstanceType<typeof Decimal>;
 const SHEET = join(ROOT, 'examples', 'data', MONTH_END_SHEET);
 const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
 
@@ -77,20 +81,30 @@ async function uploadSheet(page: Page): Promise<void> {
 async function shownTotals(page: Page): Promise<Array<{ currency: string; rows: number; total: string }>> {
 	// The page's own text of each cell (this file is compiled without the DOM's types).
 	type Cells = { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
-	const lines = await page.locator('table tbody tr').evaluateAll((rows) =>
+	const lines = await page.locator('table').first().locator('tbody tr').evaluateAll((rows) =>
 		rows.map((row) => Array.from((row as unknown as Cells).querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())),
 	);
 	return lines.map(([currency, rows, total]) => ({ currency, rows: Number(rows), total: total.replace(/,/g, '') }));
 }
 
-/** The totals the sheet itself gives: valid rows per currency, counted and summed. */
+/** The totals the sheet itself gives: valid rows per currency, counted and summed in decimal, in the currency's places. */
 function sheetTotals(): Array<{ currency: string; rows: number; total: string }> {
-	const byCurrency = new Map<string, { rows: number; cents: number }>();
+	const byCurrency = new Map<string, { rows: number; total: Decimal }>();
 	for (const row of validRows) {
-		const entry = byCurrency.get(String(row.currency)) ?? { rows: 0, cents: 0 };
-		byCurrency.set(String(row.currency), { rows: entry.rows + 1, cents: entry.cents + Math.round(Number(row.amount) * 100) });
+		const entry = byCurrency.get(String(row.currency)) ?? { rows: 0, total: new Decimal(0) };
+		byCurrency.set(String(row.currency), { rows: entry.rows + 1, total: entry.total.plus(String(row.amount)) });
 	}
-	return [...byCurrency].map(([currency, { rows, cents }]) => ({ currency, rows, total: (cents / 100).toFixed(2) }));
+	return [...byCurrency].map(([currency, { rows, total }]) => ({ currency, rows, total: total.toFixed(currency === 'BDT' ? 0 : 2) }));
+}
+
+/** Every cell of the results that a spreadsheet would run: a formula, or text that starts one. */
+function formulaCells(file: Buffer): string[] {
+	const book = read(file, { type: 'buffer' });
+	const sheet = book.Sheets[book.SheetNames[0]];
+	return Object.entries(sheet)
+		.filter(([address]) => !address.startsWith('!'))
+		.filter(([, cell]) => (cell as { f?: string }).f !== undefined || ((cell as { t: string }).t === 's' && /^[=+\-@\t\r]/.test(String((cell as { v: unknown }).v))))
+		.map(([address]) => address);
 }
 
 async function decide(page: Page, decision: string): Promise<void> {
@@ -119,7 +133,12 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		await uploadSheet(page);
 
 		expect(await shownTotals(page)).toEqual(sheetTotals());
-		expect(await page.locator('body').innerText()).toContain(`Rows that break a rule, not paid: ${Object.keys(INVALID).length}`);
+		const shown = await page.locator('body').innerText();
+		expect(shown).toContain(`Rows that break a rule, not paid: ${Object.keys(INVALID).length}`);
+		// Each invalid row by its sheet row, orderId, field and reason.
+		expect(shown).toMatch(/8\s+ME-2026-06-0007\s+accountNo\s+"accountNo" must be exactly 10 digits/);
+		expect(shown).toMatch(/10\s+ME-2026-06-0009\s+amount\s+"amount" must be at least 1,000 TZS/);
+		expect(shown).toMatch(/Fingerprint: v1:[0-9a-f]{16}…/);
 		expect(new Set(sheetTotals().map((line) => line.currency))).toEqual(new Set(['TZS', 'ZAR', 'NGN', 'EGP', 'BDT']));
 		await screenshot(page, 'month-end-approval.png');
 
@@ -127,7 +146,7 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		await page.getByText('Nothing was paid').waitFor({ timeout: 60_000 });
 		const run = await finishedRun(1);
 		expect(run.status).toBe('success');
-		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Check', 'Totals', 'Approve', 'Rejected']));
+		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Check', 'Approve', 'Rejected']));
 		for (const node of ['Approved rows', 'Pay', 'To XLSX', 'Download the results']) expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
 		await page.waitForLoadState('load');
 		expect(downloads).toEqual([]);
@@ -144,13 +163,16 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		await decide(page, DECISION.approve);
 		const file = await download;
 		expect(file.suggestedFilename()).toBe(MONTH_END_RESULTS);
-		const results = sheetRows(readFileSync(await file.path()));
+		const bytes = readFileSync(await file.path());
+		expect(formulaCells(bytes)).toEqual([]);
+		const results = sheetRows(bytes);
 		expect(results.sheetName).toBe('Results');
 		expect(results.rows.map((row) => row.orderId)).toEqual(sheet.map((row) => row.orderId));
 
 		for (const [index, row] of results.rows.entries()) {
 			const source = sheet[index];
-			expect({ orderId: row.orderId, currency: row.currency, amount: Number(row.amount) }).toEqual({ orderId: source.orderId, currency: source.currency, amount: source.amount });
+			expect({ orderId: row.orderId, currency: row.currency, amount: row.amount }).toEqual({ orderId: source.orderId, currency: source.currency, amount: source.amount });
+			expect(row.amountText).toBe(new Decimal(source.amount as number).toFixed(source.currency === 'BDT' ? 0 : 2));
 			const field = INVALID[String(row.orderId)];
 			if (field === undefined) {
 				expect({ orderId: row.orderId, outcome: row.outcome, error: row.error }).toEqual({ orderId: row.orderId, outcome: 'accepted', error: '' });
@@ -169,5 +191,20 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		const run = await finishedRun(2);
 		expect(run.status).toBe('success');
 		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Pay', 'To XLSX', 'Download the results']));
+	});
+
+	test('the same sheet approved again pays nothing new: every valid row comes back duplicate, and the last page says so', async () => {
+		const { page } = browser;
+		const before = payoutRequests().length;
+		await uploadSheet(page);
+		const download = page.waitForEvent('download', { timeout: 120_000 });
+		await decide(page, DECISION.approve);
+		const results = sheetRows(readFileSync(await (await download).path())).rows;
+		expect(results.filter((row) => row.outcome === 'duplicate').map((row) => row.orderId)).toEqual(validRows.map((row) => row.orderId));
+		expect(payoutRequests().length - before).toBe(validRows.length);
+		expect(stack.sandbox.orders).toHaveLength(validRows.length);
+		await page.getByText('Nothing new was paid').waitFor({ timeout: 60_000 });
+		expect(await page.locator('body').innerText()).toContain(`duplicate: ${validRows.length}, invalid: ${Object.keys(INVALID).length}`);
+		expect((await finishedRun(3)).status).toBe('success');
 	});
 });

@@ -36,6 +36,7 @@ const NOT_ABOUT_THE_PAYEE: Record<string, string> = {
 	lang: "the voucher's language",
 	isAmount: 'which amount a voucher shows',
 	ordersCurrency: 'which App ID asks for vouchers; empty is the first',
+	output: 'what Payout → Check puts out (a row each, or one approval summary); it sends nothing',
 };
 
 function node(typeVersion: number): INode {

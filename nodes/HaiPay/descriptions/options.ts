@@ -60,6 +60,15 @@ export const createOptions: INodeProperties = {
 			description:
 				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n\'s human approval in front of the tool before switching it on.',
 		},
+		{
+			displayName: 'Approved Fingerprint',
+			name: 'approvedFingerprint',
+			type: 'string',
+			default: '',
+			placeholder: "={{ $('Check').first().json.fingerprint }}",
+			description:
+				'The fingerprint Payout → Check (Output: Approval Summary) gave for the rows that were approved. Before anything is sent, the rows of this run are fingerprinted the same way (currency, App ID and every field sent); when they differ (a row added, removed, or another amount, currency or payee) no row is sent and every row comes out "invalid" with field approvedFingerprint. Added but empty, nothing is sent either.',
+		},
 		concurrency,
 		extraFields,
 		{
@@ -124,5 +133,23 @@ export const checkOptions: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	displayOptions: { show: { operation: ['check'] } },
-	options: [extraFields],
+	options: [
+		extraFields,
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{ name: 'One Item per Row', value: 'rows', description: 'Each row with outcome valid or invalid, its fields, and amountValue' },
+				{
+					name: 'Approval Summary',
+					value: 'summary',
+					description:
+						'One item: per currency the valid rows and their exact decimal total, every invalid row with its field and reason, and the fingerprint of the rows to pay',
+				},
+			],
+			default: 'rows',
+			description: 'What the check outputs',
+		},
+	],
 };

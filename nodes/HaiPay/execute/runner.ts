@@ -6,6 +6,7 @@ import { KeyFormatError } from '../../shared/signing/keys';
 import { whyNotAccepted } from '../../shared/gateway/acceptance';
 import { sentOnce } from '../../shared/gateway/kinds';
 import { ItemFailure } from '../../shared/gateway/outcome';
+import { refuseUnapproved } from '../approval/approved';
 import { callGateway, type Answer } from '../../shared/gateway/request';
 import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/credential';
 import type { OrderKind } from '../../shared/contract/statuses';
@@ -278,6 +279,7 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	const isCreate = sentOnce(operation.kind);
 	const run: Run = { ctx, operation, settings, credential, options, continueOnFail: ctx.continueOnFail(), prepared: new Array(count), results: new Array(count) };
 	prepareAll(run, count);
+	if (isCreate) refuseUnapproved(run);
 	const sendable = run.prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));
 	const resolving = isCreate && options.resolveUnknown;
 	await sendAll(run, sendable, resolving);

@@ -1,0 +1,71 @@
+import { safeCell } from './lib/cells';
+
+/**
+ * What example 6 shows and writes, as n8n expressions: the approval page (exact totals per currency from Payout →
+ * Check's approval summary, every row that breaks a rule with its field and reason, the fingerprint approved), the
+ * results row (amounts as numbers, the exact text beside them, every text cell safe to open), and the last page
+ * (counts per outcome, and "Nothing new was paid" when no row was accepted).
+ */
+
+/** The node whose approval summary the page shows and the pay step holds the payment to. */
+export const SUMMARY_NODE = 'Check';
+
+/** The most invalid rows the approval page lists; the count of the others follows. */
+export const LISTED_INVALID = 100;
+
+const SUMMARY = `$('${SUMMARY_NODE}').first().json`;
+
+/** HTML-escapes text that comes from the sheet or the gateway. */
+const ESCAPE = "const esc = (value) => String(value ?? '').replace(/[&<>\"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;' })[c]);";
+/** Groups the whole part of an exact total in thousands, leaving its decimals as they are. */
+const GROUP = "const group = (total) => { const [whole, fraction] = String(total).split('.'); const grouped = whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); return fraction === undefined ? grouped : grouped + '.' + fraction; };";
+
+/** The approval page: per currency the valid rows and their exact total; the invalid rows; the fingerprint. */
+export const APPROVAL_HTML = [
+	`={{ (() => { const s = ${SUMMARY}; ${ESCAPE} ${GROUP}`,
+	"const lines = s.currencies.filter((line) => line.rows > 0).map((line) => '<tr><td>' + esc(line.currency) + '</td><td>' + line.rows + '</td><td>' + group(line.total) + '</td></tr>').join('');",
+	"const invalid = s.invalid.slice(0, " + LISTED_INVALID + ").map((row) => '<tr><td>' + (row.itemIndex + 2) + '</td><td>' + esc(row.orderId) + '</td><td>' + esc(row.field) + '</td><td>' + esc(row.error) + '</td></tr>').join('');",
+	`const more = s.invalidRows > ${LISTED_INVALID} ? '<p>and ' + (s.invalidRows - ${LISTED_INVALID}) + ' more rows that break a rule.</p>' : '';`,
+	"const refused = s.invalidRows === 0 ? '' : '<table class=\"invalid\"><thead><tr><th>Sheet row</th><th>Order ID</th><th>Field</th><th>Reason</th></tr></thead><tbody>' + invalid + '</tbody></table>' + more;",
+	"return '<h3>To pay</h3><table class=\"totals\"><thead><tr><th>Currency</th><th>Rows</th><th>Total</th></tr></thead><tbody>' + lines + '</tbody></table>'",
+	"+ '<p>Rows that break a rule, not paid: <strong>' + s.invalidRows + '</strong></p>' + refused",
+	// The fingerprint's first 16 hex digits fit the page and tell two approvals apart; the pay step compares all 64.
+	"+ '<p>Approving pays exactly these ' + s.validRows + ' rows; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
+].join(' ');
+
+/** The row of the pay step's input: the sheet's row as it was approved. */
+const SOURCE = "$('Approved rows').item.json";
+/** The amount as the gateway reads it: a number cell as JavaScript writes it, text trimmed. */
+const AMOUNT_TEXT = `((raw) => typeof raw === 'number' ? String(raw) : String(raw ?? '').trim())(${SOURCE}.amount)`;
+const DECIMALS = `(${SUMMARY}.currencies.find((line) => line.currency === String(${SOURCE}.currency ?? '').trim().toUpperCase()) ?? {}).decimals`;
+
+/** The fields of one results row: [name, n8n expression, type]. */
+export const RESULT_FIELDS: Array<[string, string, string?]> = [
+	['orderId', safeCell(`${SOURCE}.orderId`)],
+	['currency', safeCell(`${SOURCE}.currency`)],
+	// A number cell Excel sums; a value that is no plain decimal stays empty here and readable in amountText.
+	['amount', `={{ ((text) => /^\\d+(\\.\\d+)?$/.test(text) ? Number(text) : null)(${AMOUNT_TEXT}) }}`, 'number'],
+	[
+		'amountText',
+		safeCell(
+			`((text, places) => { if (places === undefined || !/^\\d+(\\.\\d+)?$/.test(text)) return text; const [whole, fraction = ''] = text.split('.'); return places === 0 && fraction === '' ? whole : whole + '.' + fraction.padEnd(places, '0'); })(${AMOUNT_TEXT}, ${DECIMALS})`,
+		),
+	],
+	['outcome', "={{ $json.outcome ?? 'unknown' }}"],
+	['orderNo', safeCell('$json.orderNo')],
+	['field', safeCell('$json.field')],
+	['error', safeCell('$json.error')],
+];
+
+const COUNTS = "const counts = {}; for (const item of $('Result row').all()) counts[item.json.outcome] = (counts[item.json.outcome] ?? 0) + 1;";
+
+/** The last page's title: "Nothing new was paid" unless HaiPay accepted a row of this run. */
+export const RESULT_TITLE = `={{ (() => { ${COUNTS} return counts.accepted > 0 ? 'Payouts sent' : 'Nothing new was paid'; })() }}`;
+
+/** The last page's message: the count of each outcome, and why nothing was sent when the sheet changed. */
+export const RESULT_MESSAGE = [
+	`={{ (() => { ${COUNTS}`,
+	"const changed = $('Result row').all().some((item) => item.json.field === 'approvedFingerprint');",
+	"const list = Object.entries(counts).map(([outcome, count]) => outcome + ': ' + count).join(', ');",
+	"return (changed ? 'The sheet changed after it was approved: nothing was sent. ' : '') + 'Rows by outcome: ' + list + '. Your browser downloads month-end-results.xlsx with every row.'; })() }}",
+].join(' ');
