@@ -12,7 +12,8 @@ import type { OrderKind } from './statuses';
  * Every endpoint of the gateway this package calls, as docs/contract.md states it: where it lives, which
  * currencies it serves, whether it creates an order (sent once, never retried) or only reads, what a request
  * carries beside `appId` and `sign`, and what an answer's `data` holds. The node's operations take their
- * currencies, paths and request rules from here; the README's tables are checked against it.
+ * currencies, paths and request rules from here; README.md's Operations table and the tables of docs/haipay-node.md
+ * are checked against it (test/unit/contract.test.ts).
  */
 interface EndpointFacts {
 	/** The section of docs/contract.md that defines it. */
