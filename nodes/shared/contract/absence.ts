@@ -5,7 +5,7 @@ import type { OrderKind } from './statuses';
 /** The creates whose orders each order query shows: payouts for the payout query, collections for the collection query. */
 const CREATES: Record<OrderKind, ReadonlyArray<Partial<Record<string, RequestRules>>>> = {
 	payout: [ENDPOINTS.payoutApply.rules],
-	collection: [ENDPOINTS.mitApply.rules, ENDPOINTS.localCollectionApply.rules],
+	collection: [ENDPOINTS.mitApply.rules, ENDPOINTS.localCollectionApply.rules, ENDPOINTS.coinCollectionApply.rules],
 };
 
 /**
