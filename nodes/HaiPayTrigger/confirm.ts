@@ -6,6 +6,7 @@ import { lookupRefund } from '../shared/gateway/refundLookup';
 import { redactText } from '../shared/gateway/redact';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/credential';
+import { CURRENCIES } from '../shared/contract/currencies';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
 import type { OutputKind } from './filters';
@@ -42,7 +43,10 @@ export type Confirmation =
 	| { result: 'stale'; log: string }
 	| { result: 'retry'; log: string };
 
-const CURRENCY = /^[A-Z]{3}$/;
+/** An ISO code, or a currency of the package's own longer than three letters (USDT, USDC): a path prefix either way. */
+function isCurrency(code: string): boolean {
+	return /^[A-Z]{3}$/.test(code) || Object.prototype.hasOwnProperty.call(CURRENCIES, code);
+}
 
 /** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
 function kindsToAsk(kind: Exclude<OutputKind, 'refund'>): OrderKind[] {
@@ -99,7 +103,7 @@ export async function confirmWithHaiPay(
 	if (how.kind === 'refund') return await confirmRefund(ctx, settings, facts, how);
 	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
 	const currency = facts.currency ?? settings.currency.toUpperCase();
-	if (!CURRENCY.test(currency)) {
+	if (!isCurrency(currency)) {
 		const why = facts.currency !== undefined ? `its currency ${told(facts.currency, settings)} is no currency code` : 'its currency is unknown (no currency field, and the credential has no currency set)';
 		return { result: 'retry', log: why };
 	}

@@ -14,7 +14,18 @@ const LOCAL_APPLY: Record<string, SchemaName> = {
 	IDR: 'idrCollectApply',
 	PHP: 'phpCollectApply',
 	BDT: 'bdtCollectApply',
+	USDT: 'usdtCollectApply',
+	USDC: 'usdcCollectApply',
 };
+
+/** Stablecoins: the payer transfers to a single-use address of HaiPay's, answered as bankNo (version2 coinpay). */
+const COINS = new Set(['USDT', 'USDC']);
+
+/** A deposit address of the TRON form (T and 33 base58 characters), one per order. */
+function depositAddress(orderNo: string): string {
+	const base58 = orderNo.replace(/[^1-9A-HJ-NP-Za-km-z]/g, '');
+	return `T${base58.padStart(33, '1').slice(-33)}`;
+}
 
 /** The rails whose answer carries a QR code and an account besides the page (BDT answers with the page only). */
 const WITH_INSTRUMENTS = new Set(['BRL', 'IDR', 'PHP']);
@@ -28,6 +39,7 @@ function instruments(order: Order, request: Record<string, unknown>): LocalPayme
 	const payType = text(request.payType);
 	const inBankCode = text(request.inBankCode);
 	const redirects = pick(request, ['callBackUrl', 'callBackFailUrl']);
+	if (COINS.has(order.currency)) return { payType, inBankCode, bankNo: depositAddress(order.orderNo), ...redirects };
 	if (!WITH_INSTRUMENTS.has(order.currency)) return { payType, inBankCode, ...redirects };
 	const qr = payType === 'QR' || order.currency === 'BRL';
 	const digits = order.orderNo.replace(/\D/g, '').slice(-10);
@@ -43,6 +55,7 @@ function instruments(order: Order, request: Record<string, unknown>): LocalPayme
 
 function answer(gateway: GatewayPort, order: Order): Record<string, unknown> {
 	const data: Record<string, unknown> = { orderId: order.orderId, orderNo: order.orderNo, payUrl: gateway.cashierUrl(order) };
+	if (COINS.has(order.currency)) return { ...data, bankNo: order.local?.bankNo ?? '' };
 	if (!WITH_INSTRUMENTS.has(order.currency)) return data;
 	return { ...data, bankCode: order.local?.bankCode ?? '', bankNo: order.local?.bankNo ?? '', qrCode: order.local?.qrCode ?? '' };
 }

@@ -31,6 +31,8 @@ import { phpCollectApply } from './php-collect-apply';
 import { usdRefundApply, usdRefundQuery } from './usd-refund';
 import { krwPayApply } from './krw-pay-apply';
 import { usdtPayApply } from './usdt-pay-apply';
+import { usdtCollectApply } from './usdt-collect-apply';
+import { usdcCollectApply } from './usdc-collect-apply';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -62,6 +64,8 @@ export const SCHEMAS = {
 	bdtCollectApply,
 	usdRefundApply,
 	usdRefundQuery,
+	usdtCollectApply,
+	usdcCollectApply,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;

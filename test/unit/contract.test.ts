@@ -92,7 +92,7 @@ describe('the contract module', () => {
 		const byName = Object.fromEntries(OPERATIONS.map((operation) => [`${operation.resource}.${operation.operation}`, operation]));
 		const currenciesOf = (name: string) => (byName[name].properties.find((property) => property.name === 'currency')?.options ?? []).map((option) => (option as { value: string }).value);
 		expect(currenciesOf('payout.create')).toEqual([...ENDPOINTS.payoutApply.currencies]);
-		expect(currenciesOf('collection.create')).toEqual(['USD', ...ENDPOINTS.localCollectionApply.currencies]);
+		expect(currenciesOf('collection.create')).toEqual(['USD', ...ENDPOINTS.localCollectionApply.currencies, ...ENDPOINTS.coinCollectionApply.currencies]);
 		expect(currenciesOf('payout.get')).toEqual(Object.keys(CURRENCIES).filter((code) => code !== 'USDC'));
 		expect(currenciesOf('collection.get')).toEqual(Object.keys(CURRENCIES));
 		expect(currenciesOf('account.getBalance')).toEqual(Object.keys(CURRENCIES));

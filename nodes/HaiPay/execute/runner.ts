@@ -108,6 +108,7 @@ async function sendOne(
 ): Promise<Result> {
 	let answer: Answer;
 	const signer = request.signer ?? run.settings;
+	request.sentAt = Date.now();
 	try {
 		// The appId chooses the signing App ID on the voucher's path; on every other path it is the path's own.
 		answer = await callGateway(ctx, request.path, { ...request.body, appId: signer.appId }, signer, {

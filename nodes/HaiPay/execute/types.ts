@@ -31,6 +31,8 @@ export interface Prepared {
 	 * without one, no answer proves the order absent, and an open create stays unknown.
 	 */
 	absence?: boolean;
+	/** When the request left (ms since the epoch): nothing HaiPay made for it is older, as a deposit address's life. */
+	sentAt?: number;
 }
 
 /** A settlement's judgement of what a proven query answer shows (kinds.ts `Verdict`), with why when it is not `done`. */

@@ -3,6 +3,7 @@ import { CURRENCIES, type Currency } from './currencies';
 import { applyPath, balancePath, collectApplyPath, MIT_APPLY_PATH, queryPath, REFUND_APPLY_PATH, REFUND_QUERY_PATH, VOUCHER_PATH } from './paths';
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
+import { COIN_COLLECTION_ANSWER, COIN_COLLECTION_CURRENCIES, COIN_COLLECTION_RULES } from './rules/coinCollection';
 import { LOCAL_COLLECTION_ANSWER, LOCAL_COLLECTION_CURRENCIES, LOCAL_COLLECTION_RULES } from './rules/localCollection';
 import { REFUND_ANSWER, REFUND_QUERY_KEYS, REFUND_RULES } from './rules/refund';
 import type { RequestRules } from './rules/types';
@@ -101,6 +102,17 @@ export const ENDPOINTS = {
 		rules: LOCAL_COLLECTION_RULES,
 		request: [...new Set(Object.values(LOCAL_COLLECTION_RULES).flatMap((rules) => rules.fields.map((field) => field.name)))],
 		response: ['orderId', 'orderNo', ...LOCAL_COLLECTION_ANSWER],
+	},
+	/** Stablecoin collections to a single-use address (docs/haipay-facts.md, "USDT and USDC collections"). */
+	coinCollectionApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		accepts: ORDER_ACCEPTANCE,
+		currencies: COIN_COLLECTION_CURRENCIES,
+		path: collectApplyPath,
+		rules: COIN_COLLECTION_RULES,
+		request: [...new Set(Object.values(COIN_COLLECTION_RULES).flatMap((rules) => rules.fields.map((field) => field.name)))],
+		response: ['orderId', 'orderNo', ...COIN_COLLECTION_ANSWER],
 	},
 	/** A card refund: a create, of the whole payment (docs/haipay-facts.md, "Card refunds"). */
 	refundApply: {

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ItemFailure, gatewayText } from './outcome';
 import { callGateway, type CallOptions, type GatewayContext } from './request';
 import type { HaiPaySettings } from '../signing/credential';
+import { queryShowsAbsence } from '../contract/absence';
 import { queryPath } from '../contract/paths';
 import { exactStatus, type OrderKind } from '../contract/statuses';
 
@@ -16,6 +17,7 @@ export interface OrderRef {
 	/**
 	 * Whether this query publishes a "no such order" answer (contract §4.7: status 3 and no order). Where it does not
 	 * (false), such an answer proves nothing, and the lookup fails as unproven instead of finding the order absent.
+	 * Unset, the currency's rules say (contract/absence.ts), so that no caller can forget it.
 	 */
 	absence?: boolean;
 }
@@ -65,14 +67,19 @@ export function isNotFound(data: IDataObject): boolean {
  * order by the orderId asked for (and by the orderNo, when one is known), and an order HaiPay has must carry its
  * orderNo. A signed answer to some other request (a balance, another order, `{amount, status}`) names neither.
  */
-export function unproven(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDataObject): string | undefined {
+export function unproven(ref: Pick<OrderRef, 'orderId' | 'orderNo' | 'absence'>, data: IDataObject): string | undefined {
 	const mismatch = mismatchOf(ref, data);
 	if (mismatch !== undefined) return mismatch;
 	const orderId = text(data.orderId);
 	const orderNo = text(data.orderNo);
 	if (ref.orderId !== undefined && orderId !== ref.orderId) return `the answer does not name the orderId "${ref.orderId}"`;
 	if (ref.orderId === undefined && orderNo !== ref.orderNo) return `the answer does not name the orderNo "${ref.orderNo ?? ''}"`;
-	if (!isNotFound(data) && orderNo === '') return "the answer names no HaiPay order number, so it shows no order";
+	if (orderNo !== '') return undefined;
+	if (!isNotFound(data)) return 'the answer names no HaiPay order number, so it shows no order';
+	if (ref.absence === false) {
+		const said = gatewayText(text(data.errorMsg));
+		return `the answer has status 3 and no HaiPay order number${said === '' ? '' : ` ("${said}")`}, and HaiPay publishes no "no such order" answer for this query, so it proves nothing`;
+	}
 	return undefined;
 }
 
@@ -90,12 +97,11 @@ export async function lookupOrder(
 		...(ref.orderId !== undefined ? { orderId: ref.orderId } : {}),
 		...(ref.orderNo !== undefined ? { orderNo: ref.orderNo } : {}),
 	};
-	const data = await provenData(ctx, { path: queryPath(ref.kind, ref.currency), body, what: 'order' }, settings, options, (answer) => unproven(ref, answer));
-	if (isNotFound(data) && ref.absence === false) {
-		const said = gatewayText(text(data.errorMsg));
-		throw new ItemFailure('untrusted', `HaiPay's ${ref.currency} query answered status 3 without an order${said === '' ? '' : ` ("${said}")`}, and HaiPay publishes no "no such order" answer for it, so that proves nothing`, {});
-	}
-	if (isNotFound(data)) return { found: false, errorMsg: text(data.errorMsg) };
+	const absence = ref.absence ?? queryShowsAbsence(ref.kind, ref.currency);
+	const asked = { ...ref, absence };
+	const data = await provenData(ctx, { path: queryPath(ref.kind, ref.currency), body, what: 'order' }, settings, options, (answer) => unproven(asked, answer));
+	// A status 3 that names HaiPay's order is that order failed wherever absence is not published: found, not absent.
+	if (absence && isNotFound(data)) return { found: false, errorMsg: text(data.errorMsg) };
 	return { found: true, data };
 }
 
