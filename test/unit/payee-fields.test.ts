@@ -37,6 +37,7 @@ const NOT_ABOUT_THE_PAYEE: Record<string, string> = {
 	isAmount: 'which amount a voucher shows',
 	ordersCurrency: 'which App ID asks for vouchers; empty is the first',
 	output: 'what Payout → Check puts out (a row each, or one approval summary); it sends nothing',
+	clientType: "where the payer of a coin collection pays from (web or app); the deposit address is the merchant's either way",
 };
 
 function node(typeVersion: number): INode {
