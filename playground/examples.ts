@@ -10,6 +10,7 @@ import { callbacks } from './workflows/callbacks';
 import { exactlyOnce } from './workflows/exactly-once';
 import { mitCollection } from './workflows/mit-collection';
 import { reconciliation } from './workflows/reconciliation';
+import { reconciliationReport } from './workflows/reconciliation-report';
 
 /**
  * The example workflows, written as code so that what they share (node makers, credentials, URLs) is said once, and
@@ -34,6 +35,7 @@ export {
 } from './workflows/exactly-once';
 export { MIT_CUSTOMER, mitCollection } from './workflows/mit-collection';
 export { reconciliation } from './workflows/reconciliation';
+export { QUERIED_OUTCOMES, RECONCILIATION_REPORT, reconciliationReport } from './workflows/reconciliation-report';
 export { callbackUrl, callbackWebhookId, FILES, PAYOUT_CURRENCIES, WORKFLOW_IDS } from './workflows/shared';
 
 export function allExamples(): Array<{ file: string; workflow: WorkflowFile }> {
@@ -44,6 +46,7 @@ export function allExamples(): Array<{ file: string; workflow: WorkflowFile }> {
 		{ file: '4-mit-collection.json', workflow: mitCollection() },
 		{ file: '5-exactly-once-callbacks.json', workflow: exactlyOnce() },
 		{ file: '6-month-end-payouts.json', workflow: monthEndPayouts() },
+		{ file: '8-reconciliation-report.json', workflow: reconciliationReport() },
 	];
 }
 

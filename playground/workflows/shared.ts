@@ -10,6 +10,7 @@ export const WORKFLOW_IDS = {
 	reconciliation: 'haipayExReconcil',
 	mitCollection: 'haipayExMitCharg',
 	exactlyOnce: 'haipayExOnceOnly',
+	reconciliationReport: 'haipayExReconRep',
 } as const;
 
 /** The example workflows read and write below this folder, relative to the folder n8n runs in. */

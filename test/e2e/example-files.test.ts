@@ -4,7 +4,8 @@
  * read back with SheetJS. What a form shows is n8n expressions, evaluated here by a Set node in the form's place.
  * - Example 6: the approval page's totals are the exact decimal sums of the valid rows, its invalid rows named with
  *   field and reason; the rows paid are the rows approved, and a sheet edited between Check and pay is not paid;
- *   the results are amounts as numbers with the exact text beside them; a second upload ends "Nothing new was paid".
+ *   the results are amounts as numbers with the exact text beside them; a second upload ends "Nothing new was paid",
+ *   each duplicate row naming HaiPay's existing orderNo.
  * - Every results file, XLSX or CSV: no cell is a formula, no text cell starts with =, +, -, @, a tab or a CR.
  */
 import DecimalJs from 'decimal.js';
@@ -171,6 +172,11 @@ describe('example 6, month-end payouts', () => {
 		const result = await upload();
 		const outcomes = result.jsonOf('Result row').map((row) => row.outcome);
 		expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(12);
+		// Each duplicate names the order HaiPay already has, from the node's signed query.
+		for (const row of result.jsonOf('Result row').filter((entry) => entry.outcome === 'duplicate')) {
+			const orderId = String(row.orderId).replace(/^'/, '');
+			expect(row.orderNo).toBe(sandbox.orders.find((order) => order.orderId === orderId)?.orderNo);
+		}
 		expect(result.jsonOf('Last page')[0]).toEqual({ title: 'Nothing new was paid', message: expect.stringContaining('duplicate: 12, invalid: 3.') });
 	});
 });

@@ -87,7 +87,7 @@ export const createOptions: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to query each item whose outcome is unknown (a time-out, a 5xx, an unreadable answer) or refused (HaiPay does not sign refusals) after the sends, and report what HaiPay\'s signed answers prove: accepted, duplicate, not_found (safe to send again with the same orderId), rejected, or still unknown. Nothing is ever sent twice.',
+				'Whether to query each item whose outcome is unknown (a time-out, a 5xx, an unreadable answer) or refused (HaiPay does not sign refusals) after the sends, and report what HaiPay\'s signed answers prove: accepted, duplicate, not_found (safe to send again with the same orderId), rejected, or still unknown; a duplicate gets the existing order\'s orderNo and status. Nothing is ever sent twice.',
 		},
 		{
 			displayName: 'Resolve Within (Seconds)',

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
 import { createOutcome, CREATE_ADVICE, ItemFailure, READ_ADVICE } from '../../shared/gateway/outcome';
-import type { FailureKind } from '../../shared/gateway/outcome';
+import type { ExistingOrder, FailureKind } from '../../shared/gateway/outcome';
 import { sentOnce, type OperationKind } from '../../shared/gateway/kinds';
 import { parameterValue } from './parameters';
 import type { Prepared } from './types';
@@ -76,6 +76,13 @@ export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, operatio
 	});
 }
 
+/** A duplicate's existing order, under the names a Get gives them; its amount apart, since this item's may differ. */
+function existingFields(existing: ExistingOrder | undefined): IDataObject {
+	if (existing === undefined) return {};
+	const { orderNo, status, statusLabel, amount } = existing;
+	return { orderNo, ...(status !== undefined ? { status } : {}), ...(statusLabel !== undefined ? { statusLabel } : {}), ...(amount !== undefined ? { existingAmount: amount } : {}) };
+}
+
 /**
  * The output item of a failure, under "On Error: Continue": enough to route, reconcile and retry safely.
  *
@@ -94,6 +101,7 @@ export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, operat
 		...(details.cause !== undefined ? { cause: details.cause } : {}),
 		...(details.httpStatus !== undefined ? { httpStatus: details.httpStatus } : {}),
 		...(at.orderId !== undefined ? { orderId: at.orderId } : {}),
+		...existingFields(details.existing),
 		...(at.currency ? { currency: at.currency } : {}),
 		advice: adviceFor(failure, operation),
 	};

@@ -10,6 +10,7 @@ import { refuseUnapproved } from '../approval/approved';
 import { callGateway, type Answer } from '../../shared/gateway/request';
 import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/credential';
 import type { OrderKind } from '../../shared/contract/statuses';
+import { showExistingOrders } from './duplicates';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './runOptions';
 import { guardCreate } from './guard';
@@ -285,5 +286,6 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	const resolving = isCreate && options.resolveUnknown;
 	await sendAll(run, sendable, resolving);
 	if (resolving) await resolveOpen(run, sendable);
+	if (resolving) await showExistingOrders(run, sendable);
 	return collect(run, count);
 }

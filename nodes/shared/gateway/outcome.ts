@@ -15,6 +15,18 @@ export type FailureKind =
 	| 'untrusted' // an answer that is not proven to be about the request (another order's, not an object, too large, a redirect)
 	| 'unavailable'; // a read that kept failing after its retries
 
+/**
+ * The order HaiPay already holds under a refused orderId, as its signed query shows it: what a `duplicate` item
+ * carries so that a results file names the order that stands in its place.
+ */
+export interface ExistingOrder {
+	orderNo: string;
+	status?: number;
+	statusLabel?: string;
+	/** The amount HaiPay holds, as it wrote it: another amount means another request made that order. */
+	amount?: string;
+}
+
 /** Why one item failed: a rule it broke before anything was sent, or what the gateway did or did not prove. */
 export class ItemFailure extends Error {
 	constructor(
@@ -28,6 +40,7 @@ export class ItemFailure extends Error {
 			httpStatus?: number;
 			cause?: string;
 			retryAfterMs?: number;
+			existing?: ExistingOrder;
 		} = {},
 	) {
 		super(message);

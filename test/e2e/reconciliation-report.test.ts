@@ -1,0 +1,145 @@
+/**
+ * Example 8 on a real n8n server, run through its REST API as the editor runs it: the month-end results file of
+ * orders the sandbox holds (paid, failed, refused, never sent, one claimed but unknown to HaiPay, one with a HaiPay
+ * errorMsg that is a formula), every order queried, and the XLSX report read back with SheetJS: every row of the
+ * file accounted for in its order, each status as HaiPay shows it, totals per currency and status equal to an
+ * independent decimal sum, and no cell a formula or text that starts one.
+ */
+import DecimalJs from 'decimal.js';
+import { read, utils, type WorkBook } from '@e965/xlsx';
+import { readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+
+import { RECONCILIATION_REPORT, WORKFLOW_IDS } from '../../playground/examples';
+import { sheetFile, type SheetRow } from '../../playground/lib/sheet';
+import { MONTH_END_RESULTS } from '../../playground/month-end';
+import { eventually, startStack, type Stack } from './stack';
+
+const Decimal = DecimalJs.clone({ precision: 100 });
+const FORMULA_START = /^[=+\-@\t\r]/;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const HOSTILE = '=HYPERLINK("http://evil.test","click")';
+
+let stack: Stack;
+
+beforeAll(async () => {
+	stack = await startStack(log);
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await stack?.stop();
+}, 60_000);
+
+const COLUMNS = ['orderId', 'currency', 'amount', 'amountText', 'outcome', 'orderNo', 'field', 'error'];
+
+/** A results file as example 6 writes it, from the sandbox's orders and rows that never made one. */
+function resultsFile(): SheetRow[] {
+	const orders = stack.sandbox.orders.filter((order) => order.orderId.startsWith('PAY-2026-05-'));
+	const rows: SheetRow[] = orders.map((order) => ({ orderId: order.orderId, currency: order.currency, amount: Number(order.amount), amountText: order.amount, outcome: 'accepted', orderNo: order.orderNo }));
+	// A plain list entry (no outcome) and a duplicate are queried like an accepted row.
+	rows[1] = { ...rows[1], outcome: '' };
+	rows[2] = { ...rows[2], outcome: 'duplicate' };
+	return [
+		...rows,
+		{ orderId: 'PAY-2026-05-0003', currency: 'TZS', amount: 500, amountText: '500', outcome: 'invalid', field: 'amount', error: 'below the minimum' },
+		{ orderId: 'PAY-2026-05-0006', currency: 'ZAR', amount: 900, amountText: '900.00', outcome: 'rejected', error: 'No permission' },
+		// As example 6 writes an orderId a spreadsheet would run: one leading apostrophe.
+		{ orderId: "'-ME-0042", currency: 'TZS', amount: 1000, amountText: '1000', outcome: 'invalid', field: 'accountNo', error: "'=1+2" },
+		{ orderId: 'PAY-NEVER-SENT', currency: 'NGN', amount: 100, amountText: '100', outcome: 'unknown' },
+	];
+}
+
+/** n8n's manual run, as the editor's "Execute workflow" asks for it, then the execution polled until it ends. */
+async function runByRest(workflowId: string): Promise<{ id: string; status: string }> {
+	const saved = await stack.rest.call('GET', `/workflows/${workflowId}`);
+	expect(saved.status).toBe(200);
+	const workflowData = (saved.json as { data: Record<string, unknown> }).data;
+	const started = await stack.rest.call('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: 'Run' } });
+	expect({ status: started.status, body: started.body.slice(0, 300) }).toMatchObject({ status: 200 });
+	const executionId = String((started.json as { data: { executionId: string } }).data.executionId);
+	return await eventually(
+		`execution ${executionId} to end`,
+		async () => {
+			const execution = (await stack.rest.execution(executionId)) as { id: string; status: string; finished?: boolean };
+			return ['success', 'error', 'crashed', 'canceled'].includes(execution.status) ? execution : undefined;
+		},
+		120_000,
+	);
+}
+
+function formulaCells(book: WorkBook): string[] {
+	const sheet = book.Sheets[book.SheetNames[0]];
+	return Object.entries(sheet)
+		.filter(([address]) => !address.startsWith('!'))
+		.filter(([, cell]) => (cell as { f?: string }).f !== undefined || ((cell as { t: string }).t === 's' && FORMULA_START.test(String((cell as { v: unknown }).v))))
+		.map(([address, cell]) => `${address}: ${JSON.stringify(cell)}`);
+}
+
+const sum = (values: string[]) => values.reduce((total, value) => total.plus(value === '' ? 0 : value), new Decimal(0));
+
+describe('example 8: reconciliation report', () => {
+	test('every row of the results file in the report, each order as HaiPay shows it, exact totals, no formula', async () => {
+		await stack.execute(WORKFLOW_IDS.bulkPayouts);
+		await eventually('the orders to be final', () => (stack.sandbox.orders.every((order) => order.status === 2 || order.status === 3) ? true : undefined));
+		const rows = resultsFile();
+		writeFileSync(join(stack.files, MONTH_END_RESULTS), sheetFile(rows, COLUMNS, 'Results'));
+		const bdt = stack.sandbox.orders.find((order) => order.currency === 'BDT');
+		if (bdt === undefined) throw new Error('example 1 made no BDT order');
+		// HaiPay's own text is no safer than a sheet's: a signed answer whose errorMsg is a formula.
+		stack.sandbox.control.addFault({ type: 'replaceData', path: '/bdt/pay/query', data: { orderId: bdt.orderId, orderNo: bdt.orderNo, amount: bdt.amount, fee: bdt.fee, status: 3, errorMsg: HOSTILE } });
+		const queriesBefore = stack.sandbox.requests.filter((request) => request.path.endsWith('/pay/query')).length;
+		const appliesBefore = stack.sandbox.appliesReceived();
+
+		const execution = await runByRest(WORKFLOW_IDS.reconciliationReport);
+		expect(execution.status).toBe('success');
+
+		const book = read(readFileSync(join(stack.files, RECONCILIATION_REPORT)), { type: 'buffer', cellFormula: true });
+		expect(book.SheetNames).toEqual(['Reconciliation']);
+		expect(formulaCells(book)).toEqual([]);
+		const report = utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Reconciliation, { defval: '' });
+		const orders = report.filter((row) => row.section === 'order');
+		expect(orders.map((row) => row.orderId)).toEqual(rows.map((row) => row.orderId));
+		expect(report.filter((row) => row.section !== 'order' && row.section !== 'total')).toEqual([]);
+
+		const queried = rows.filter((row) => ['accepted', 'duplicate', 'unknown', ''].includes(String(row.outcome)));
+		expect(stack.sandbox.requests.filter((request) => request.path.endsWith('/pay/query')).length - queriesBefore).toBe(queried.length);
+		expect(stack.sandbox.appliesReceived()).toBe(appliesBefore);
+
+		for (const row of orders) {
+			const order = stack.sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
+			if (row.orderId === bdt.orderId) {
+				expect(row).toMatchObject({ status: 3, statusLabel: 'failed', errorMsg: `'${HOSTILE}`, orderNo: bdt.orderNo });
+			} else if (order !== undefined) {
+				expect(row).toMatchObject({ orderNo: order.orderNo, status: order.status, statusLabel: order.status === 2 ? 'success' : 'failed', amount: Number(order.amount), fee: Number(order.fee) });
+				expect(typeof row.amount).toBe('number');
+				if (order.status === 2) expect(String(row.payTime)).not.toBe('');
+				else expect(String(row.errorMsg)).toMatch(/bank return/i);
+			}
+		}
+		expect(orders.find((row) => row.orderId === 'PAY-NEVER-SENT')).toMatchObject({ statusLabel: 'not found', sentOutcome: 'unknown' });
+		expect(orders.find((row) => row.orderId === 'PAY-2026-05-0003')).toMatchObject({ statusLabel: 'not sent (invalid)', amount: 500 });
+		expect(orders.find((row) => row.orderId === 'PAY-2026-05-0006')).toMatchObject({ statusLabel: 'not sent (rejected)' });
+		expect(orders.find((row) => row.orderId === "'-ME-0042")).toMatchObject({ statusLabel: 'not sent (invalid)', currency: 'TZS' });
+
+		// Totals: one row per currency and status, its count and exact sums equal to decimal.js over the order rows.
+		const totals = report.filter((row) => row.section === 'total');
+		const groups = new Map<string, Array<Record<string, unknown>>>();
+		for (const row of orders) groups.set(`${row.currency} ${row.statusLabel}`, [...(groups.get(`${row.currency} ${row.statusLabel}`) ?? []), row]);
+		expect(totals.map((row) => `${row.currency} ${row.statusLabel}`).sort()).toEqual([...groups.keys()].sort());
+		expect(totals.reduce((count, row) => count + Number(row.rows), 0)).toBe(rows.length);
+		for (const total of totals) {
+			const members = groups.get(`${total.currency} ${total.statusLabel}`) ?? [];
+			expect(total.rows).toBe(members.length);
+			const exact = (field: 'amount' | 'fee') =>
+				members.map((row) => {
+					const order = stack.sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
+					if (order !== undefined && total.statusLabel !== 'not sent (rejected)') return field === 'amount' ? order.amount : order.fee;
+					const source = rows.find((candidate) => candidate.orderId === row.orderId);
+					return field === 'amount' ? String(source?.amountText ?? '') : '';
+				});
+			expect(typeof total.totalAmount).toBe('string');
+			expect(new Decimal(String(total.totalAmount)).equals(sum(exact('amount')))).toBe(true);
+			expect(new Decimal(String(total.totalFee)).equals(sum(exact('fee')))).toBe(true);
+		}
+	}, 10 * 60_000);
+});
