@@ -31,6 +31,9 @@ import { phpCollectApply } from './php-collect-apply';
 import { usdRefundApply, usdRefundQuery } from './usd-refund';
 import { krwPayApply } from './krw-pay-apply';
 import { usdtPayApply } from './usdt-pay-apply';
+import { subscriptionApply } from './subscription-apply';
+import { subscriptionCancel } from './subscription-cancel';
+import { subscriptionQuery } from './subscription-query';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -62,6 +65,9 @@ export const SCHEMAS = {
 	bdtCollectApply,
 	usdRefundApply,
 	usdRefundQuery,
+	subscriptionApply,
+	subscriptionQuery,
+	subscriptionCancel,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;
