@@ -56,7 +56,7 @@ export const cancelSubscription: Operation = {
 		if (subscriptionNo.length > ORDER_NO_MAX_LENGTH) {
 			throw new ItemFailure('invalid', `"subscriptionNo" must be at most ${ORDER_NO_MAX_LENGTH} characters (got ${subscriptionNo.length})`, { field: 'subscriptionNo', rule: 'maxLength' });
 		}
-		return { path: endpoint.path(), body: { subscriptionNo }, currency, orderId: subscriptionNo };
+		return { path: endpoint.path(), body: { subscriptionNo }, currency, orderId: subscriptionNo, signWithCurrency: currency };
 	},
 	distrust(answer) {
 		if (answer.type !== 'data') return 'HaiPay answered success without a data object';

@@ -48,7 +48,7 @@ export const createSubscription: Operation = {
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, currencies);
 		const prepared = prepareCreate(ctx, itemIndex, rules.USD, currency);
-		return { ...prepared, orderId: String(prepared.body.subscriptionOrderId) };
+		return { ...prepared, orderId: String(prepared.body.subscriptionOrderId), signWithCurrency: currency };
 	},
 	settlement: subscriptionSettlement,
 	advice: ADVICE,

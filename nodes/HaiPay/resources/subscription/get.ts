@@ -46,7 +46,7 @@ export const getSubscription: Operation = {
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, endpoint.currencies);
 		const body = lookupBody(ctx, itemIndex, KEYS);
-		return { path: endpoint.path(), body, currency, orderId: body.subscriptionOrderId as string | undefined };
+		return { path: endpoint.path(), body, currency, orderId: body.subscriptionOrderId as string | undefined, signWithCurrency: currency };
 	},
 	distrust(answer, prepared) {
 		if (answer.type !== 'data') return 'HaiPay answered without a data object';
