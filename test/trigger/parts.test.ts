@@ -212,6 +212,7 @@ describe('HaiPay Trigger description', () => {
 			'collection',
 			'either',
 			'payout',
+			'subscription',
 		]);
 		expect(byName('statuses')).toMatchObject({ type: 'multiOptions', default: ['any'] });
 		expect(byName('currency')).toMatchObject({ type: 'options', default: '' });
@@ -289,5 +290,24 @@ describe('HaiPay Trigger webhook lifecycle in n8n (no remote registration exists
 		expect(lines.at(-1)).toMatch(/stopped listening/);
 		expect(lines.at(-1)).toMatch(/keeps sending/);
 		expect(await webhookMethods.default.checkExists.call(hookContext(server))).toBe(false);
+	});
+});
+
+describe('subscription results', () => {
+	it('a callback naming a subscriptionNo is kind "subscription" whatever the setting, never a payout or a collection', () => {
+		const charge = { subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.99' };
+		for (const setting of ['payout', 'collection', 'either', 'subscription'] as const) expect(kindOf(charge, setting)).toBe('subscription');
+		expect(filteredOutBy(charge, { kind: 'payout', statuses: ['any'], currency: '' }, 'USD')).toMatch(/subscription/);
+		expect(filteredOutBy({ orderNo: 'P1', status: 2 }, { kind: 'subscription', statuses: ['any'], currency: '' }, 'USD')).toMatch(/no subscription/);
+	});
+
+	it('each charge of one subscription is its own result in the repeat memory; a resend of one charge is the same', () => {
+		const first = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.99', payTime: '2026-01-01 00:00:00' });
+		const second = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-2', status: 2, amount: '9.99', payTime: '2026-02-01 00:00:00' });
+		const resend = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.990', payTime: '2026-01-01 00:00:00' });
+		expect(first.dedupKey).toMatch(/^sub:S1\|/);
+		expect(second.dedupKey).not.toBe(first.dedupKey);
+		expect(resend.dedupKey).toBe(first.dedupKey);
+		expect(first.earlier).toBeUndefined();
 	});
 });
