@@ -6,7 +6,7 @@ import { onStopSignal, say } from '../playground/lib/session';
 import { failure, QUEUE_SETTINGS, type CallbackRow, type Layout, type Outcome, type PayoutRow, type QueueFigures, type RepeatRow } from './queue-figures';
 import { QUEUE_BENCH_BASE, startQueueHarness, type QueueHarness } from './queue-harness';
 import { measureCallbacks, measurePayouts, measureRepeats } from './queue-measures';
-import { queueSection } from './queue-report';
+import { queueFailures, queueSection } from './queue-report';
 import { bulkWorkflow, guardedCallbackWorkflow, type RepeatGuard } from './queue-workflows';
 import { commandLine, resultsHead, sectionMarkdown, writeResults } from './results-file';
 import { BENCH_PORTS, WORK } from './stack';
@@ -130,11 +130,15 @@ async function main(): Promise<void> {
 		await stopStack?.();
 	});
 	const figures = await runQueueBench((stop) => (stopStack = stop));
+	mkdirSync(WORK, { recursive: true });
+	writeFileSync(join(WORK, 'results-queue.json'), `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`);
+	const failed = queueFailures(figures);
+	if (failed.length > 0) {
+		throw new Error(`bench: ${failed.length} queue configuration(s) failed; bench/results.md keeps its queue section as it was:\n${failed.map((f) => `- ${f.what}: ${f.error}`).join('\n')}`);
+	}
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 	const section = queueSection(figures, date, commandLine('npm run bench:queue'));
 	writeResults([section], resultsHead(BENCH_PORTS));
-	mkdirSync(WORK, { recursive: true });
-	writeFileSync(join(WORK, 'results-queue.json'), `${JSON.stringify({ date, ...figures }, null, 2)}\n`);
 	say('');
 	say(sectionMarkdown(section));
 	say('written to bench/results.md (section "Queue mode"; the other sections kept)');

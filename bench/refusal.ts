@@ -1,4 +1,6 @@
 import { createPublicKey } from 'crypto';
+import { IncomingMessage, ServerResponse } from 'http';
+import { Socket } from 'net';
 import { join } from 'path';
 
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
@@ -6,6 +8,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IW
 import { send } from '../dev/http';
 import { loadPrivateKey, signBody } from '../sandbox/signing';
 import { APP_IDS, callbackBody } from '../test/fixtures/bodies';
+import { asWebhookResponse } from '../test/harness/http';
 
 /**
  * The cost of refusing a body built to exhaust the trigger, measured where it is paid: CPU time in the
@@ -50,16 +53,20 @@ function median(values: number[]): number {
 	return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** A webhook context with what the trigger uses, around one request: real node code, real signing, no n8n. */
+/**
+ * A webhook context around one request: real node code, real signing, no n8n. The response is a real node:http
+ * ServerResponse with the express methods n8n's webhook server adds (the harness's): a hand-made stand-in lacked
+ * the `once` the trigger came to use, and the refusal figure was lost to "res.once is not a function".
+ */
 function webhookContext(raw: Buffer, parsed: unknown, credential: ICredentialDataDecryptedObject) {
-	const answer = { status: 200, body: '' };
-	const res = {
-		status: (code: number) => ((answer.status = code), res),
-		setHeader: () => res,
-		statusCode: 200,
-		once: () => res,
-		end: (text?: string) => ((answer.body = text ?? ''), res),
-	};
+	const res = asWebhookResponse(new ServerResponse(new IncomingMessage(new Socket())));
+	const answer = { status: 0, body: '' };
+	const end = res.end.bind(res) as (...args: unknown[]) => unknown;
+	res.end = ((...args: unknown[]) => {
+		answer.status = res.statusCode;
+		if (typeof args[0] === 'string' || Buffer.isBuffer(args[0])) answer.body = String(args[0]);
+		return end(...args);
+	}) as typeof res.end;
 	const quiet = () => undefined;
 	const staticData: IDataObject = {};
 	const context = {
@@ -146,7 +153,10 @@ export async function measureRefusal(platformPrivateKey: string, options: { runs
 		parseTimes.push(performance.now() - started);
 	}
 	let refusedWith = 0;
-	const refuseTimes = await timeWebhook(webhook, runs, () => ({ raw, parsed }), credential, (_, answer) => (refusedWith = answer.status));
+	const refuseTimes = await timeWebhook(webhook, runs, () => ({ raw, parsed }), credential, (result, answer) => {
+		if (result.workflowData !== undefined || answer.status < 400) throw new Error(`the largest forged body was not refused: ${answer.status} ${answer.body}`);
+		refusedWith = answer.status;
+	});
 	const signer = loadPrivateKey(platformPrivateKey);
 	const genuine = (run: number) => {
 		const text = genuineCallback(run, signer);

@@ -1,6 +1,6 @@
 import type { BulkFigures, Setting } from './bulk';
 import type { CallbackFigures } from './callbacks';
-import { machineLine, type Machine } from './machine';
+import { machineLine, n8nFacts, type Machine } from './machine';
 import { refusalRow, type RefusalFigures } from './refusal';
 import type { SigningFigures } from './signing-figures';
 import { findRun, limitOf, type Settings, type Target } from './targets';
@@ -14,12 +14,22 @@ export type { Settings, Target } from './targets';
 export { machine } from './machine';
 export type { Machine } from './machine';
 
-/** A configuration that did not give figures, and how it failed: the run went on without it. */
+/**
+ * A configuration that did not give figures, and how it failed. The run goes on to measure the others, then fails:
+ * its part's section is not written (bench/results.md keeps the one before), so that no report reads "failed".
+ */
 export interface Failure {
 	what: string;
 	error: string;
 	/** The section it belongs to (bulk, callbacks, e2e, ...). */
 	part?: string;
+}
+
+/** The error a run ends with when configurations failed: each named, and their sections kept as they were. */
+export function failedRun(failures: Failure[]): Error {
+	const list = failures.map((failure) => `- ${failure.part ?? ''}: ${failure.what}: ${failure.error}`).join('\n');
+	const parts = [...new Set(failures.map((failure) => failure.part))].join(', ');
+	return new Error(`bench: ${failures.length} configuration(s) failed; their sections of bench/results.md are kept as they were (${parts}):\n${list}`);
 }
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -69,12 +79,6 @@ function forgedRow(forged: CallbackFigures['forged']): string {
 	return `| ${f0(forged.sent)} forged | ${f1(forged.perSecond)} answered/s | ${f0(forged.p50)} | ${f0(forged.p99)} | ${f0(forged.refused)} x 401${forged.acknowledged + forged.other > 0 ? `, ${f0(forged.acknowledged + forged.other)} other` : ''} | ${f0(forged.executions)} | | | | | |`;
 }
 
-/** The configurations that gave no figures, each with how it failed. */
-export function failureLines(failures: Failure[]): string[] {
-	if (failures.length === 0) return [];
-	return ['', 'Configurations that failed (the run went on without them):', '', '| configuration | how it failed |', '|---|---|', ...failures.map((f) => `| ${f.what} | ${f.error.replace(/\|/g, '\\|')} |`)];
-}
-
 export interface ReportInput {
 	machine: Machine;
 	date: string;
@@ -82,7 +86,7 @@ export interface ReportInput {
 	minutes: number;
 	settings: Settings;
 	bulk: BulkFigures[];
-	/** Absent when the callback configuration failed (it is then among `failures`). */
+	/** Absent when the callback configuration failed (the run then fails, after measuring the others). */
 	callbacks?: CallbackFigures;
 	/** The same callbacks into n8n's Webhook node alone: n8n's own cost per callback. */
 	plainWebhook?: CallbackFigures;
@@ -90,8 +94,6 @@ export interface ReportInput {
 	confirmed?: CallbackFigures;
 	/** The trigger's cost to refuse the largest body n8n accepts. */
 	refusal?: RefusalFigures;
-	/** Configurations that failed, with how. */
-	failures?: Failure[];
 	signing?: SigningFigures;
 	targets: Target[];
 }
@@ -116,7 +118,7 @@ export function bulkLines(settings: Settings, bulk: BulkFigures[], m: Machine): 
 		`- The HTTP Request node's batching starts ${settings.inFlight} requests every ${settings.batchInterval} ms without waiting for the batch before, so it holds more than ${settings.inFlight} in flight when answers take longer than the interval; without batching it starts every row at once.`,
 		"- The baseline does not verify the gateway's answers; the HaiPay node verifies each one.",
 		"- Field expressions: one `{{ $json.field }}` per field, the node's default. Fields from input: `fieldsFrom: \"input\"`, the node reads the item's fields by their gateway names.",
-		`- n8n runs at V8's default heap limit (${f0(m.n8nHeapLimitMb)} MB for n8n's Node on this machine), except in the rows marked with a heap limit: there n8n's main process runs with \`--max-old-space-size\`, the setting n8n's docs give for bounding its memory.`,
+		`- n8n runs at V8's default heap limit (${f0(n8nFacts(m).n8nHeapLimitMb)} MB for n8n's Node on this machine), except in the rows marked with a heap limit: there n8n's main process runs with \`--max-old-space-size\`, the setting n8n's docs give for bounding its memory.`,
 	);
 	lines.push(...timeByNode(bulk, settings));
 	lines.push('', '| HaiPay node / baseline | rows | items/s | CPU ms/item |', '|---|---:|---:|---:|');
@@ -173,9 +175,9 @@ export function targetLines(list: Target[]): string[] {
 	return ['', '| target | measured | |', '|---|---|---|', ...list.map((t) => `| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : 'MISS'} |`)];
 }
 
-/** One section's body: its tables, the configurations of it that failed, its targets, and the machine. */
-export function sectionBody(lines: string[], failures: Failure[], list: Target[], m: Machine): string {
-	return `${[...lines, ...failureLines(failures), ...targetLines(list), '', machineLine(m)].join('\n')}\n`;
+/** One section's body: its tables, its targets, and the machine (`line`: its line for a section without n8n). */
+export function sectionBody(lines: string[], list: Target[], m: Machine, line = machineLine): string {
+	return `${[...lines, ...targetLines(list), '', line(m)].join('\n')}\n`;
 }
 
 /** Everything the single-n8n parts measured, as one text: the console's summary (the file is written per section). */
@@ -184,7 +186,6 @@ export function markdown(input: ReportInput): string {
 		...bulkLines(input.settings, input.bulk, input.machine),
 		'',
 		...callbackLines(input),
-		...failureLines(input.failures ?? []),
 		...(input.signing ? ['', ...signingLines(input.signing)] : []),
 		...targetLines(input.targets),
 		'',

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import type { WorkflowBody } from '../dev/workflow-builder';
+import { ensureN8n } from '../playground/lib/install';
 import { onStopSignal, say } from '../playground/lib/session';
 import { APP_IDS } from '../test/fixtures/bodies';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
@@ -16,11 +17,11 @@ import { e2eLines, e2eTarget, type EndToEndFigures } from './e2e-figures';
 import { machine, type Machine } from './machine';
 import { runQueueBench } from './queue';
 import type { QueueFigures } from './queue-figures';
-import { queueSection } from './queue-report';
+import { queueFailures, queueSection } from './queue-report';
 import { measureRefusal, type RefusalFigures } from './refusal';
-import { bulkLines, callbackLines, sectionBody, signingLines, type Failure } from './report';
+import { bulkLines, callbackLines, failedRun, sectionBody, signingLines, type Failure } from './report';
 import { commandLine, resultsHead, sectionMarkdown, WITH_SETTINGS, writeResults, type Section } from './results-file';
-import { measureSigning, type SigningFigures } from './signing';
+import { measureSigning, signingMachineLine, type SigningFigures } from './signing';
 import { BENCH_PORTS, N8N_SETTINGS, startBenchStack, WORK, type BenchStack } from './stack';
 import { bulkTargets, callbackTargets, type Settings, type Target } from './targets';
 import {
@@ -39,9 +40,10 @@ import {
  * signed callbacks into the HaiPay Trigger, a bulk payout whose callbacks go to a HaiPay Trigger on the same n8n
  * (bench/e2e.ts), and the package's shipped sign() and verify() against openssl (bench/signing.ts), on one n8n
  * server and one sandbox in one run, then the same package in n8n's queue mode (bench/queue.ts). Writes the sections it measured into bench/results.md,
- * keeping the others, and prints them. A configuration that fails (an error answer, a crashed n8n) becomes a row
- * saying how, and the run goes on; a missed target is reported as MISS. `BENCH_PARTS=e2e,signing` (say) measures
- * only those parts; BENCH_QUEUE=0 leaves the queue section out.
+ * keeping the others, and prints them. A configuration that fails (an error answer, a crashed n8n) does not stop
+ * the others from being measured, but its part's section is not written (bench/results.md keeps the one before)
+ * and the run ends with an error naming it: a report row never reads "failed". A missed target is reported as
+ * MISS. `BENCH_PARTS=e2e,signing` (say) measures only those parts; BENCH_QUEUE=0 leaves the queue section out.
  */
 
 const numbers = (text: string | undefined, fallback: number[]) =>
@@ -127,7 +129,7 @@ interface Measured {
 	minutes: Partial<Record<Part, number>>;
 }
 
-/** Runs one configuration; a failure is kept as a row of its part and the benchmark goes on with the next. */
+/** Runs one configuration; a failure is kept for the end of the run, and the benchmark goes on with the next. */
 function attempter(measured: Measured) {
 	return async <T>(part: Part, what: string, run: () => Promise<T>): Promise<T | undefined> => {
 		try {
@@ -200,9 +202,8 @@ async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
 	if (f) say(`  last callback acknowledged after ${f.lastAcknowledgedSeconds.toFixed(1)} s; ${f.repeatedOther} repeats not injected; ${f.businessSteps} business steps, ${f.duplicates} duplicates, ${f.lost} lost`);
 }
 
-/** The sections of bench/results.md this run measured. */
+/** The sections of bench/results.md this run measured in full. */
 function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
-	const failures = (part: Part) => measured.failures.filter((f) => f.part === part);
 	const rows = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
 	// A run under other n8n settings (BENCH_N8N_ENV) keeps its own sections beside those at n8n's defaults.
 	const settings = Object.entries(N8N_SETTINGS).map(([name, value]) => `${name}=${value}`);
@@ -212,28 +213,25 @@ function sections(parts: Part[], measured: Measured, host: Machine, date: string
 		date,
 		command,
 		minutes: measured.minutes[id],
-		body: sectionBody(lines, failures(id), list, host),
+		body: sectionBody(lines, list, host, id === 'signing' ? signingMachineLine : undefined),
 	});
 	const out: Section[] = [];
 	if (parts.includes('bulk')) out.push(section('bulk', 'Bulk payouts', bulkLines(SETTINGS, measured.bulk, host), bulkTargets(measured.bulk, SETTINGS, rows)));
 	if (parts.includes('callbacks')) out.push(section('callbacks', 'Callbacks', callbackLines({ settings: SETTINGS, ...measured }), callbackTargets(measured.callbacks, measured.refusal, measured.plainWebhook)));
 	if (parts.includes('e2e')) out.push(section('e2e', "A bulk payout's callbacks, end to end", measured.e2e ? e2eLines(measured.e2e) : [], measured.e2e ? [e2eTarget(measured.e2e)] : []));
 	if (parts.includes('signing') && measured.signing) out.push(section('signing', 'Signing', signingLines(measured.signing), []));
-	if (parts.includes('queue')) {
-		out.push(
-			measured.queue
-				? queueSection(measured.queue, date, command)
-				: { id: 'queue', title: 'Queue mode', date, command, body: sectionBody([], failures('queue'), [], host) },
-		);
-	}
+	if (parts.includes('queue') && measured.queue) out.push(queueSection(measured.queue, date, command));
 	return out;
 }
 
 async function main(): Promise<void> {
 	const started = Date.now();
 	const parts = partsOf(process.env);
-	const host = machine();
-	say(`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}; n8n ${host.n8n} on Node ${host.n8nNode}; parts: ${parts.join(', ')}`);
+	const onN8n = parts.some((part) => part !== 'signing');
+	// Installed first, so that the machine's facts name the n8n that runs.
+	if (onN8n) await ensureN8n(say);
+	const host = machine({ n8n: onN8n });
+	say(`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}${onN8n ? `; n8n ${host.n8n} on Node ${host.n8nNode}` : ''}; parts: ${parts.join(', ')}`);
 	if (host.loadBefore[0] > 0.5) say('  note: the machine is busy before the run; every figure below is affected');
 	const measured: Measured = { bulk: [], failures: [], minutes: {} };
 	const timed = async (part: Part, run: () => Promise<void>) => {
@@ -272,18 +270,25 @@ async function main(): Promise<void> {
 		measured.queue = await attempter(measured)('queue', 'queue mode', () => runQueueBench((stop) => (stopQueue = stop)));
 	});
 
+	writeMeasured(parts, measured, host, started);
+}
+
+/** Writes the sections of the parts measured in full and every figure to bench/.work/; fails if any part did. */
+function writeMeasured(parts: Part[], measured: Measured, host: Machine, started: number): void {
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 	const command = commandLine(process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'npx tsx bench/run.ts');
-	const written = sections(parts, measured, host, date, command);
+	const failures = [...measured.failures, ...(measured.queue ? queueFailures(measured.queue) : [])];
+	const failed = new Set(failures.map((failure) => failure.part));
+	const written = sections(parts.filter((part) => !failed.has(part)), measured, host, date, command);
 	writeResults(written, resultsHead(BENCH_PORTS));
 	mkdirSync(WORK, { recursive: true });
 	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, command, machine: host, settings: SETTINGS, ...measured }, null, 2)}\n`);
 	say('');
 	for (const section of written) say(sectionMarkdown(section));
 	const checked = written.flatMap((section) => section.body.split('\n')).filter((line) => /\| (PASS|MISS) \|$/.test(line));
-	say(
-		`PASS ${checked.filter((line) => line.endsWith('| PASS |')).length}, MISS ${checked.filter((line) => line.endsWith('| MISS |')).length}; written to bench/results.md (${written.map((section) => section.id).join(', ')}; other sections kept) in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`,
-	);
+	const count = (verdict: string) => checked.filter((line) => line.endsWith(`| ${verdict} |`)).length;
+	say(`PASS ${count('PASS')}, MISS ${count('MISS')}; written to bench/results.md (${written.map((section) => section.id).join(', ') || 'nothing'}; other sections kept) in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`);
+	if (failures.length > 0) throw failedRun(failures);
 }
 
 if (require.main === module) {

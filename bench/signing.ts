@@ -91,17 +91,17 @@ export async function measureSigning(seconds = 3): Promise<SigningFigures> {
 }
 
 /** What the figures depend on: no n8n runs in this benchmark, so none of its versions are named. */
-function machineLine(m: Machine): string {
+export function signingMachineLine(m: Machine): string {
 	return `Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; Node ${m.benchNode}; ${m.openssl}. Load average before the run: ${m.loadBefore.join(', ')}.`;
 }
 
 /** Measures, prints the table, and rewrites the signing section of bench/results.md (the others are kept). */
 async function main(): Promise<void> {
 	const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-	const host = machine();
+	const host = machine({ n8n: false });
 	const figures = await measureSigning(seconds);
 	const command = `${process.env.BENCH_SECONDS ? `BENCH_SECONDS=${seconds} ` : ''}npx tsx bench/signing.ts`;
-	const section = { id: 'signing', title: 'Signing', date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), command, body: [...signingLines(figures), '', machineLine(host)].join('\n') };
+	const section = { id: 'signing', title: 'Signing', date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), command, body: [...signingLines(figures), '', signingMachineLine(host)].join('\n') };
 	// The file's head stays as the full benchmark wrote it: this run measures one section.
 	const head = readFileSync(RESULTS_FILE, 'utf8').split(/^## /m)[0];
 	writeResults([section], head);

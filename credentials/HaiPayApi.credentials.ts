@@ -20,7 +20,9 @@ function appFields(currency: string): INodeProperties[] {
 			displayName: `${currency} App ID`,
 			name: names.appId,
 			type: 'number',
-			default: 0,
+			// Empty, not 0: n8n then marks the field as missing instead of saving an App ID HaiPay never issues.
+			default: '',
+			required: true,
 			description: `The business ID HaiPay issued for ${currency}`,
 			displayOptions,
 		},
@@ -79,7 +81,8 @@ export class HaiPayApi implements ICredentialType {
 			displayName: 'App ID',
 			name: 'appId',
 			type: 'number',
-			default: 0,
+			// Empty, not 0: n8n then marks the field as missing instead of saving an App ID HaiPay never issues.
+			default: '',
 			required: true,
 			description: 'The business ID from the HaiPay merchant backend. HaiPay issues one per currency.',
 		},

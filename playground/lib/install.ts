@@ -83,8 +83,8 @@ export async function ensureN8n(log: (line: string) => void = (line) => process.
 	if (isInstalled()) return;
 	const started = Date.now();
 	log(`Installing n8n (as ${relative(ROOT, join(N8N_MANIFEST_DIR, 'package.json'))} names it) into ${INSTALL_DIR}`);
-	log('  first run only: about 3 GB from the npm registry, then sqlite3 built from source; measured 6 minutes on a');
-	log('  quiet 2-core machine and up to 22 under load; later runs reuse it. Progress every 30 s:');
+	log('  first run only: about 3 GB from the npm registry, then sqlite3 built from source; measured 5 min 45 s on a');
+	log('  2-core machine running other work; later runs reuse it. Progress every 30 s:');
 	mkdirSync(INSTALL_DIR, { recursive: true });
 	rmSync(join(INSTALL_DIR, STAMP), { force: true });
 	// Without a lockfile in the manifest, npm resolves afresh: an earlier install's lockfile must not steer it.

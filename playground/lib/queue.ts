@@ -51,7 +51,7 @@ export interface QueueStack {
 	mainOptions: N8nOptions;
 	/** The balancer: what WEBHOOK_URL says, and where callbacks go. */
 	webhookUrl: string;
-	/** The n8n settings of one process, for the README and the compose comparison. */
+	/** The n8n settings of one process, for docs/queue-mode.md#the-environment-of-each-process and the compose comparison. */
 	settingsOf(role: Role): Record<string, string>;
 	/** Starts or stops workers and webhook processors until there are this many of each. */
 	scale(counts: { workers?: number; webhooks?: number }): Promise<void>;

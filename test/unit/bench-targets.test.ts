@@ -1,6 +1,9 @@
 import type { BulkFigures } from '../../bench/bulk';
 import type { CallbackFigures } from '../../bench/callbacks';
-import { markdown, targets, type Machine, type Settings, type Target } from '../../bench/report';
+import { machine as readMachine, machineLine } from '../../bench/machine';
+import { QUEUE_SETTINGS, type QueueFigures } from '../../bench/queue-figures';
+import { queueFailures, queueMarkdown } from '../../bench/queue-report';
+import { failedRun, markdown, sectionBody, targets, type Machine, type Settings, type Target } from '../../bench/report';
 
 /** The benchmark's verdicts: each target on both sides of its edge, from figures made up for the purpose. */
 
@@ -136,5 +139,29 @@ describe('bench targets', () => {
 		expect(text).toContain('| signatures/s, one at a time | 900 | 1,000 (1 core) | 90% |');
 		expect(text).toContain('| signatures/s, 8 in flight | 1,700 | 2,000 (2 cores) | 85% |');
 		expect(text).toContain('| verifications/s, 8 in flight | 50,000 | 66,000 (2 cores) | 76% |');
+	});
+
+	it('prints no row of what it could not measure: a machine fact it cannot read, or a configuration that failed, is an error', () => {
+		const known: Machine = {
+			cores: 2, cpu: 'test CPU', memoryGb: 24, kernel: '6.1', benchNode: 'v20.0.0', n8nNode: 'v24.0.0', n8n: '2.40.7',
+			openssl: 'OpenSSL 3', n8nHeapLimitMb: 4288, loadBefore: [0.1, 0.2, 0.3],
+		};
+		expect(sectionBody(['| a | b |'], [], known)).toContain('n8n 2.40.7 on Node v24.0.0; OpenSSL 3; V8\'s default heap limit for n8n: 4,288 MB');
+		// A run on a machine whose n8n was not read (it was installed after the facts were taken) made "n8n unknown".
+		expect(() => sectionBody([], [], { ...known, n8n: undefined, n8nHeapLimitMb: undefined })).toThrow(/n8n's version, Node and heap limit/);
+		expect(() => machineLine({ ...known, n8nNode: undefined })).toThrow();
+		const withoutN8n = readMachine({ n8n: false });
+		expect(withoutN8n.n8n).toBeUndefined();
+		expect(withoutN8n.openssl).toMatch(/OpenSSL/);
+
+		const failedQueue: QueueFigures = {
+			settings: QUEUE_SETTINGS, loadBefore: [0.1], payouts: [{ workers: 1, webhooks: 1, figures: { error: 'res.once is not a function' } }],
+			callbacks: [], repeats: [], confirmOption: true, minutes: 1,
+		};
+		expect(queueFailures(failedQueue)).toEqual([{ part: 'queue', what: 'bulk payouts, 1 worker(s), 1 webhook processor(s)', error: 'res.once is not a function' }]);
+		expect(() => queueMarkdown(failedQueue)).toThrow(/res.once is not a function/);
+		expect(failedRun([{ part: 'callbacks', what: 'refusal cost of the largest body', error: 'res.once is not a function' }]).message).toBe(
+			'bench: 1 configuration(s) failed; their sections of bench/results.md are kept as they were (callbacks):\n- callbacks: refusal cost of the largest body: res.once is not a function',
+		);
 	});
 });

@@ -134,6 +134,20 @@ describe('credential authenticate', () => {
 });
 
 describe('credential settings', () => {
+	it('starts a new credential with no App ID: n8n asks for each one, and one left empty signs nothing', () => {
+		// n8n 2.40's credential editor (requiredPropertiesFilled) counts a required number as given only when it holds a
+		// number or an expression: an App ID of 0 passed as given, and its test went to HaiPay with App ID 0.
+		const given = (value: unknown) => typeof value === 'number' || (typeof value === 'string' && value.startsWith('='));
+		const appIds = credential.properties.filter((property) => property.name === 'appId' || /^appId[A-Z]/.test(property.name));
+		expect(appIds.map((property) => property.name)).toEqual(expect.arrayContaining(['appId', 'appIdZar', 'appIdUsdc']));
+		for (const property of appIds) {
+			expect(property).toMatchObject({ type: 'number', required: true });
+			expect(given(property.default)).toBe(false);
+		}
+		expect(given(0)).toBe(true);
+		expect(settingsOf(credentials({ appId: '' })).lacking).toBe('The HaiPay credential needs an App ID: the whole number shown in the merchant backend.');
+	});
+
 	it('picks the base URL per environment', () => {
 		expect(settingsOf(credentials({ environment: 'sandbox' })).baseUrl).toBe(SANDBOX_URL);
 		expect(settingsOf(credentials({ environment: 'production', productionUrl: '' })).baseUrl).toBe(PRODUCTION_URL);

@@ -1,3 +1,6 @@
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
@@ -65,6 +68,23 @@ describe('node description', () => {
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, { ...node, parameters }, description)).toBeNull();
 		const withoutPhone = { ...parameters, phone: '' };
 		expect(NodeHelpers.getNodeParametersIssues(description.properties, { ...node, parameters: withoutPhone }, description)?.parameters).toHaveProperty('phone');
+	});
+
+	it('under a currency given by an expression, n8n asks for every currency\'s fields before the run, as docs/haipay-node.md says', () => {
+		// The editor shows one currency's fields then (or none), so a node built there has none set: n8n refuses the
+		// run itself, before execute(), one line per field and currency. Fields From → Input asks for none.
+		const issues = (fieldsFrom: string) => {
+			const parameters = resolved({ resource: 'payout', operation: 'create', fieldsFrom, currency: '={{ $json.currency }}' });
+			const found = NodeHelpers.getNodeParametersIssues(description.properties, { ...node, typeVersion: 2, parameters }, description);
+			return Object.values(found?.parameters ?? {}).flat();
+		};
+		const lines = issues('parameters');
+		expect(lines).toContain('Parameter "Amount" is required.');
+		const page = readFileSync(join(__dirname, '..', '..', 'docs', 'haipay-node.md'), 'utf8');
+		expect(page).toContain(`${lines.length} lines for Payout → Create`);
+		expect(issues('input')).toEqual([]);
+		const fieldsFrom = description.properties.find((property) => property.name === 'fieldsFrom');
+		expect(JSON.stringify(fieldsFrom?.options)).toContain('with the currency as an expression, use Input Item Fields instead');
 	});
 
 	it('hides every field parameter when fields come from the input item', () => {

@@ -369,7 +369,7 @@ describe('runWorkflow', () => {
 		});
 
 		expect(result.jsonOf('Fields')[0]).toEqual({
-			fields: ['appId', 'arrayStyle', 'baseUrl', 'currency', 'environment', 'haipayPublicKey', 'otherCurrencies', 'privateKey', 'secretKey'],
+			fields: ['appId', 'arrayStyle', 'baseUrl', 'currency', 'defaultNotifyUrl', 'environment', 'haipayPublicKey', 'otherCurrencies', 'privateKey', 'secretKey'],
 			arrayStyle: 'json',
 			currency: 'TZS',
 		});

@@ -54,7 +54,7 @@ export function fieldsFromParameter(resource: string, operation: string): INodeP
 			{
 				name: 'Parameters Below',
 				value: FIELDS_FROM_PARAMETERS,
-				description: 'Set each field below, with a fixed value or an expression',
+				description: "Set each field below, with a fixed value or an expression. The fields are those of the Currency chosen above: with the currency as an expression, use Input Item Fields instead.",
 			},
 			{
 				name: 'Input Item Fields of the Same Names',

@@ -16,7 +16,8 @@ import type { OperationKind } from '../gateway/kinds';
  * currencies it serves, its kind (gateway/kinds.ts: a create, refund or change is sent once and never retried, a
  * read may be), what a request
  * carries beside `appId` and `sign`, and what an answer's `data` holds. The node's operations take their
- * currencies, paths and request rules from here; the README's tables are checked against it.
+ * currencies, paths and request rules from here; README.md's Operations table and the tables of docs/haipay-node.md
+ * are checked against it (test/unit/contract.test.ts).
  */
 interface EndpointFacts {
 	/** The section of docs/contract.md that defines it. */

@@ -3,14 +3,15 @@
  * and answers some upstream failures with status "0" too, asking merchants to query before resending. So the
  * reading is conservative: a refusal counts as "nothing was created" only when its words say the request itself
  * was refused; anything that may be a failure on HaiPay's side, and anything not recognised, is `unknown`.
- * The rules are tried in order; the first that matches decides. The README lists this table.
+ * The rules are tried in order; the first that matches decides. docs/haipay-node.md#bulk-payouts-unknown-outcomes-and-retries
+ * lists this table, and test/unit/refusals.test.ts holds it to these rules.
  */
 
 export type RefusalOutcome = 'unknown' | 'duplicate' | 'rejected';
 
 export interface RefusalRule {
 	outcome: RefusalOutcome;
-	/** What the rule recognises, in the words the README uses. */
+	/** What the rule recognises, in the words of that table. */
 	meaning: string;
 	/** Error codes whose meaning HaiPay documents. */
 	codes?: string[];

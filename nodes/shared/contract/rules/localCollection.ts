@@ -176,5 +176,6 @@ const BDT: RequestRules = {
 
 export const LOCAL_COLLECTION_RULES: Record<LocalCollectionCurrency, RequestRules> = { BRL, IDR, PHP, BDT };
 
-/** What a local collection's answer carries beside orderId and orderNo, for the rails that have each (README). */
+/** What a local collection's answer carries beside orderId and orderNo, for the rails that have each
+ * (docs/haipay-node.md#collection--create-in-local-currencies-brl-idr-php-bdt). */
 export const LOCAL_COLLECTION_ANSWER = ['payUrl', 'qrCode', 'bankNo', 'bankCode', 'bankUserName', 'referenceCode', 'exchangeRate', 'orderAmount'] as const;

@@ -45,7 +45,7 @@ export interface FieldRule {
 }
 
 export interface RequiredWhen {
-	/** The condition in words, for the error and the README: "bankCode is PAPARA". */
+	/** The condition in words, for the error and docs/haipay-node.md's tables: "bankCode is PAPARA". */
 	when: string;
 	/** Whether it holds for an item's values, as given (untrimmed, any case). */
 	applies: (fields: Record<string, unknown>) => boolean;
@@ -61,7 +61,7 @@ export interface AmountRule {
 	max?: string;
 	/** An extra pattern the contract (NGN) or HaiPay's page (BRL) gives verbatim. */
 	pattern?: RegExp;
-	/** The pattern in words, for the README ("contract pattern" when absent) and the error message. */
+	/** The pattern in words, for docs/haipay-node.md's tables ("contract pattern" when absent) and the error message. */
 	patternText?: string;
 	unit: string;
 }
