@@ -10,7 +10,7 @@ import { USDT } from './usdt';
  * from HaiPay's page for the currency, with its address and certainty (`source`).
  *
  * A new rail is a file of its own (`rail()` in fields.ts: code, name, rules) and one entry in OWN_RAILS: the currency
- * lists of the node, the credential and the trigger, the payout and query paths and the README's tables follow.
+ * lists of the node, the credential and the trigger, the payout and query paths and README.md's tables follow.
  */
 const OWN_RAILS = [USDT, KRW] as const;
 
