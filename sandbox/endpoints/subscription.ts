@@ -14,13 +14,13 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 const query: Handler = (gateway, merchant, request) => {
 	const sub = gateway.subscriptions.find(merchant.appId, text(request.subscriptionOrderId), text(request.subscriptionNo));
-	if (!sub) return fail(ERROR_CODES.unknownRefund, 'subscription does not exist');
+	if (!sub) return fail(ERROR_CODES.unknownSubscription, 'subscription does not exist');
 	return { type: 'ok', merchant, data: gateway.subscriptions.answer(sub) };
 };
 
 const cancel: Handler = (gateway, merchant, request) => {
 	const sub = gateway.subscriptions.find(merchant.appId, undefined, text(request.subscriptionNo));
-	if (!sub) return fail(ERROR_CODES.unknownRefund, 'subscription does not exist');
+	if (!sub) return fail(ERROR_CODES.unknownSubscription, 'subscription does not exist');
 	const done = gateway.subscriptions.cancel(sub);
 	const { subscriptionNo, status, appId } = done;
 	return { type: 'ok', merchant, data: { appId, subscriptionNo, status, payType: done.request.payType, inBankCode: done.request.inBankCode } };

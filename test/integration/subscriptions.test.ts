@@ -130,3 +130,33 @@ describe('a cancel whose answer proves nothing', () => {
 		expect(out).toMatchObject({ outcome: 'changed', resolvedBy: 'query', status: '4' });
 	});
 });
+
+describe('one run, one subscription', () => {
+	const twoItems = async (parameters: INodeParameters) => (await runNode(sandbox, { currency: 'USD', parameters, settings: keepGoing, items: [{}, {}] })).jsonOf(NODE);
+
+	it('a subscriptionOrderId repeated in a run is refused unsent, in the words of a subscriptionOrderId', async () => {
+		const id = uniqueOrderId('SUB');
+		const [first, second] = await twoItems(createParameters(id));
+		expect(first).toMatchObject({ outcome: 'accepted' });
+		expect(second).toMatchObject({ outcome: 'invalid', field: 'subscriptionOrderId', rule: 'unique' });
+		expect(String(second.error)).toMatch(/HaiPay takes a subscriptionOrderId once/);
+		expect(String(second.error)).not.toMatch(/orderId\b(?<!subscriptionOrderId)/);
+		expect(applies(id)).toHaveLength(1);
+	});
+
+	it('a subscriptionNo cancelled twice in a run: the second is refused unsent, in the words of a subscriptionNo', async () => {
+		const id = uniqueOrderId('SUB');
+		await run(createParameters(id));
+		const [sub] = subscriptionOf(id);
+		const [first, second] = await twoItems({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: {} });
+		expect(first).toMatchObject({ outcome: 'changed' });
+		expect(second).toMatchObject({ outcome: 'invalid', field: 'subscriptionNo', rule: 'unique' });
+		expect(String(second.error)).toMatch(/subscription is cancelled once/);
+		expect(String(second.error)).not.toMatch(/orderId/);
+	});
+
+	it('the sandbox answers a subscription it does not have with its own code, not a refund\'s', async () => {
+		const out = await run({ resource: 'subscription', operation: 'get', currency: 'USD', subscriptionNo: '40999999' });
+		expect(out).toMatchObject({ errorCode: '4014', gatewayMessage: 'subscription does not exist' });
+	});
+});

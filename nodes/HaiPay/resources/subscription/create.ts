@@ -51,6 +51,8 @@ export const createSubscription: Operation = {
 		return { ...prepared, orderId: String(prepared.body.subscriptionOrderId), signWithCurrency: currency };
 	},
 	settlement: subscriptionSettlement,
+	// The merchant knows this ID as subscriptionOrderId: a repeat in the run is refused in those words.
+	uniqueFields: ['subscriptionOrderId'],
 	advice: ADVICE,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: refundItem(answer, prepared, { outcome: provenOutcome('create') }) };
