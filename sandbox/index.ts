@@ -181,7 +181,7 @@ function sandboxOf(gateway: Gateway, control: SandboxControl, server: SandboxSer
 			return [...gateway.subscriptions.subscriptions.values()];
 		},
 		chargeSubscription(subscriptionNo: string, status: 2 | 3 = 2, url?: string) {
-			gateway.chargeSubscription(subscriptionNo, status, url);
+			control.chargeSubscription(subscriptionNo, status, url);
 		},
 		get requests() {
 			return gateway.traffic.requests();
