@@ -113,3 +113,15 @@ describe('node description', () => {
 		);
 	});
 });
+
+describe('Subscription → Create on the panel', () => {
+	it('has one parameter named currency, the Currency itself: the page\'s currency field is the node\'s Currency', () => {
+		const shownHere = description.properties.filter((property) => {
+			const show = property.displayOptions?.show ?? {};
+			const resources = show.resource as string[] | undefined;
+			const operations = show.operation as string[] | undefined;
+			return (resources === undefined || resources.includes('subscription')) && (operations === undefined || operations.includes('create'));
+		});
+		expect(shownHere.filter((property) => property.name === 'currency')).toHaveLength(1);
+	});
+});

@@ -131,7 +131,7 @@ export const ENDPOINTS = {
 		currencies: ['USD'],
 		path: () => SUBSCRIPTION_RULES.path,
 		rules: { USD: SUBSCRIPTION_RULES },
-		request: SUBSCRIPTION_RULES.fields.map((field) => field.name),
+		request: [...SUBSCRIPTION_RULES.fields.map((field) => field.name), 'currency'],
 		response: [...SUBSCRIPTION_ANSWER],
 	},
 	subscriptionQuery: {

@@ -48,7 +48,8 @@ export const createSubscription: Operation = {
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, currencies);
 		const prepared = prepareCreate(ctx, itemIndex, rules.USD, currency);
-		return { ...prepared, orderId: String(prepared.body.subscriptionOrderId), signWithCurrency: currency };
+		const body = { ...prepared.body, currency };
+		return { ...prepared, body, orderId: String(prepared.body.subscriptionOrderId), signWithCurrency: currency };
 	},
 	settlement: subscriptionSettlement,
 	// The merchant knows this ID as subscriptionOrderId: a repeat in the run is refused in those words.

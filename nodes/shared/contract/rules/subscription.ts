@@ -7,7 +7,8 @@ import type { RequestRules } from './types';
  * A subscription (docs/haipay-facts.md, "Subscriptions"), as HaiPay's subscriptionApply page states it. Its Required
  * column was legible for appId, subscriptionOrderId, amount and name; the rest follow the card collection page (phone
  * and country optional there). Fields whose names no copy shows (the retry count, the discount amount, the back URL)
- * are left to Extra Fields.
+ * are left to Extra Fields. The page's `currency` (USD only) is the node's Currency: a field of that name here would
+ * be a second parameter named `currency` on the panel, which n8n cannot tell from the Currency itself.
  */
 
 const PAGE = 'https://doc.haipay.net/docs/en/api-reference/subscription/api/subscriptionApply';
@@ -71,7 +72,6 @@ export const SUBSCRIPTION_RULES: RequestRules = {
 		{ name: 'payType', displayName: 'Pay Type', required: true, enum: ['SUBSCRIPTION'], description: 'Always SUBSCRIPTION' },
 		{ name: 'callBackUrl', displayName: 'Callback URL', required: true, format: 'url', description: 'Where the subscriber is sent after a successful payment' },
 		{ name: 'country', displayName: 'Country', required: false, maxLength: 10, description: "The subscriber's country, as HaiPay's example writes it (USA)", placeholder: 'USA' },
-		{ name: 'currency', displayName: 'Currency', required: true, enum: ['USD'], description: 'HaiPay supports USD only' },
 		{ ...partnerUserId(true), description: "Your stable ID for the subscriber, used by HaiPay's risk control" },
 		{ name: 'referer', displayName: 'Referer', required: true, format: 'url', description: 'The website the subscription is sold on' },
 		notifyUrl(),
