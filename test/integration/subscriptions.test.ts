@@ -160,3 +160,26 @@ describe('one run, one subscription', () => {
 		expect(out).toMatchObject({ errorCode: '4014', gatewayMessage: 'subscription does not exist' });
 	});
 });
+
+describe("the sandbox's charge route", () => {
+	const charge = async (body: IDataObject) => {
+		const response = await fetch(`${sandbox.baseUrl}/__sandbox/subscriptions/charge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		return { status: response.status, json: (await response.json()) as IDataObject };
+	};
+
+	it('charges an active subscription, signed, each charge its own orderNo; refuses unknown (404), a bad status (400), a cancelled one (409)', async () => {
+		const id = uniqueOrderId('SUB');
+		await run(createParameters(id));
+		const [sub] = subscriptionOf(id);
+		const url = 'http://127.0.0.1:9/charges';
+		const first = await charge({ subscriptionNo: sub.subscriptionNo, url });
+		const second = await charge({ subscriptionNo: sub.subscriptionNo, status: 3, url });
+		expect(first).toMatchObject({ status: 200, json: { url, body: { subscriptionNo: sub.subscriptionNo, subscriptionOrderId: id, orderNo: `${sub.subscriptionNo}-1`, status: 2, amount: '9.99' } } });
+		expect((first.json.body as IDataObject).sign).toEqual(expect.any(String));
+		expect(second.json.body).toMatchObject({ orderNo: `${sub.subscriptionNo}-2`, status: 3, errorMsg: expect.any(String) });
+		expect((await charge({ subscriptionNo: 'NO-SUCH' })).status).toBe(404);
+		expect((await charge({ subscriptionNo: sub.subscriptionNo, status: 5 })).status).toBe(400);
+		await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: {} });
+		expect((await charge({ subscriptionNo: sub.subscriptionNo, url })).status).toBe(409);
+	});
+});
