@@ -27,4 +27,5 @@ export const ERROR_CODES = {
 	internal: '5000',
 	refundRefused: '4012',
 	unknownRefund: '4013',
+	unknownSubscription: '4014',
 } as const;

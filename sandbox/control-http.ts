@@ -118,6 +118,12 @@ function settleRefund({ control, body }: ControlRequest): unknown {
 	return control.settleRefund(ref, body.outcome as 'success' | 'failed', { errorMsg: body.errorMsg as string | undefined });
 }
 
+function chargeSubscription({ control, body }: ControlRequest): unknown {
+	if (typeof body.subscriptionNo !== 'string') throw new ControlError(400, 'subscriptionNo is required');
+	const job = control.chargeSubscription(body.subscriptionNo, (body.status ?? 2) as 2 | 3, body.url as string | undefined);
+	return { url: job.url, body: job.body };
+}
+
 function payCashier({ control, params }: ControlRequest): unknown {
 	return control.payCashier(decodeURIComponent(params[0]), params[1] as 'pay' | 'fail');
 }
@@ -160,6 +166,8 @@ const ROUTES = new Map<string, ControlHandler>([
 	['POST /advance', ({ control }) => ({ moved: control.advanceAll() })],
 	['GET /refunds', ({ control, url }) => control.refunds({ appId: numberParam(url, 'appId'), orderNo: url.searchParams.get('orderNo') ?? undefined })],
 	['POST /refunds/settle', settleRefund],
+	['GET /subscriptions', ({ control, url }) => control.subscriptions({ appId: numberParam(url, 'appId') })],
+	['POST /subscriptions/charge', chargeSubscription],
 	['GET /faults', ({ control }) => control.faults()],
 	['POST /faults', addFaults],
 	['PUT /faults', ({ control, body }) => control.setFaults(Array.isArray(body) ? (body as FaultRule[]) : [body as unknown as FaultRule])],

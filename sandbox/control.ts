@@ -6,6 +6,7 @@ import type { ActiveFault, FaultRule } from './faults';
 import type { Gateway } from './gateway';
 import { GatewayError, type Order } from './orders';
 import type { Refund } from './refunds';
+import type { Subscription } from './subscriptions';
 import type { SeedOrder, VoucherResponse } from './types';
 
 /** A reference to one order: its orderNo, or its orderId (with the appId when several merchants use it). */
@@ -109,6 +110,26 @@ export class SandboxControl {
 			throw error;
 		}
 		return refund;
+	}
+
+	/** Subscriptions, oldest first; `appId` keeps one merchant's. */
+	subscriptions(filter: { appId?: number } = {}): Subscription[] {
+		return [...this.gateway.subscriptions.subscriptions.values()].filter((sub) => filter.appId === undefined || sub.appId === filter.appId);
+	}
+
+	/**
+	 * Posts one recurring charge of an active subscription to its notifyUrl (or `url`): HaiPay charges on its own
+	 * schedule, which a test cannot wait for, so the charge is made on demand. 2 paid, 3 failed.
+	 */
+	chargeSubscription(subscriptionNo: string, status: 2 | 3 = 2, url?: string): CallbackJob {
+		if (status !== 2 && status !== 3) throw new ControlError(400, 'status must be 2 (paid) or 3 (failed)');
+		if (!this.gateway.subscriptions.subscriptions.has(subscriptionNo)) throw new ControlError(404, `no subscription ${JSON.stringify(subscriptionNo)}`);
+		try {
+			return this.gateway.chargeSubscription(subscriptionNo, status, url);
+		} catch (error) {
+			if (error instanceof GatewayError) throw new ControlError(409, error.message);
+			throw error;
+		}
 	}
 
 	payCashier(ref: OrderRef, action: 'pay' | 'fail' = 'pay'): Order {

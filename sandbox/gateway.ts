@@ -12,6 +12,7 @@ import type { Merchant } from './merchants';
 import { parseMoney } from './money';
 import { OrderBook } from './order-book';
 import { RefundBook, type Refund } from './refunds';
+import { SubscriptionBook } from './subscriptions';
 import { gatewayTime, GatewayError, isFinal, type Order } from './orders';
 import { signBody, signBodyAsync } from './signing';
 import { loadState, StateWriter, type SavedState } from './state';
@@ -28,6 +29,7 @@ export class Gateway implements GatewayPort {
 	readonly events = new EventEmitter();
 	readonly book: OrderBook;
 	readonly refunds: RefundBook;
+	readonly subscriptions = new SubscriptionBook();
 	private readonly refundTimers = new Map<string, NodeJS.Timeout>();
 	readonly faults = new FaultBox();
 	readonly callbacks: CallbackDispatcher;
@@ -215,6 +217,18 @@ export class Gateway implements GatewayPort {
 		return this.callbacks.enqueue(url, this.callbackBody(order));
 	}
 
+	/** A recurring charge of a subscription, posted signed to its notifyUrl (or `url`). */
+	chargeSubscription(subscriptionNo: string, status: 2 | 3 = 2, url?: string): CallbackJob {
+		const sub = this.subscriptions.subscriptions.get(subscriptionNo);
+		if (!sub) throw new GatewayError(ERROR_CODES.badRequest, `subscription ${subscriptionNo} does not exist`);
+		const target = url ?? (typeof sub.request.notifyUrl === 'string' ? sub.request.notifyUrl : '');
+		if (target === '') throw new GatewayError(ERROR_CODES.badRequest, `subscription ${subscriptionNo} has no notifyUrl`);
+		const merchant = this.config.merchants.get(sub.appId);
+		const body = this.subscriptions.chargeBody(sub, status, this.time());
+		if (merchant) body.sign = this.signData(body, merchant);
+		return this.callbacks.enqueue(target, body);
+	}
+
 	seed(input: SeedOrder): Order {
 		const merchant = this.config.merchants.get(input.appId);
 		if (!merchant) throw new GatewayError(ERROR_CODES.unknownAppId, `appId ${input.appId} is not configured`);
@@ -245,6 +259,7 @@ export class Gateway implements GatewayPort {
 		this.clock.clear();
 		this.disarmRefunds();
 		this.refunds.clear();
+		this.subscriptions.clear();
 		this.book.clear();
 		this.callbacks.clear();
 		this.faults.clear();

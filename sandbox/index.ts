@@ -4,6 +4,7 @@ import type { EventEmitter } from 'events';
 import { HAIPAY_CALLBACK_SCHEDULE, type CallbackAttempt } from './callbacks';
 import { SandboxControl } from './control';
 import { Gateway } from './gateway';
+import type { Subscription } from './subscriptions';
 import { testKey } from './keys';
 import { defaultMerchants, resolveMerchants, type MerchantConfig } from './merchants';
 import type { Order } from './orders';
@@ -88,6 +89,9 @@ export interface Sandbox {
 	readonly orders: Order[];
 	/** Every card refund, oldest first (live objects: steer them through `control`). */
 	readonly refunds: Refund[];
+	/** Every subscription, oldest first (live objects); `chargeSubscription` posts a recurring charge's callback. */
+	readonly subscriptions: Subscription[];
+	chargeSubscription(subscriptionNo: string, status?: 2 | 3, url?: string): void;
 	/** The most recent gateway requests (control and cashier requests are not logged). */
 	readonly requests: RequestLogEntry[];
 	/** Every callback attempt so far. */
@@ -172,6 +176,12 @@ function sandboxOf(gateway: Gateway, control: SandboxControl, server: SandboxSer
 		},
 		get refunds() {
 			return [...gateway.refunds.refunds.values()];
+		},
+		get subscriptions() {
+			return [...gateway.subscriptions.subscriptions.values()];
+		},
+		chargeSubscription(subscriptionNo: string, status: 2 | 3 = 2, url?: string) {
+			control.chargeSubscription(subscriptionNo, status, url);
 		},
 		get requests() {
 			return gateway.traffic.requests();

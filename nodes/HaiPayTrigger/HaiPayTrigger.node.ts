@@ -37,7 +37,7 @@ export class HaiPayTrigger implements INodeType {
 		// request (its v1 binary-data option), which 1.1 skips: about a fifth of a callback's cost.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{ {"payout": "Payout results", "collection": "Collection results", "either": "Payout and collection results"}[$parameter["kind"]] }}',
+		subtitle: '={{ {"payout": "Payout results", "collection": "Collection results", "subscription": "Subscription results", "either": "Payout and collection results"}[$parameter["kind"]] }}',
 		description: 'Starts the workflow when HaiPay sends a signed payout or collection result',
 		defaults: { name: 'HaiPay Trigger' },
 		// A full URL is opened as it is; a codex link would get n8n's "?utm_…" appended after its #anchor.

@@ -49,7 +49,7 @@ function isCurrency(code: string): boolean {
 }
 
 /** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
-function kindsToAsk(kind: Exclude<OutputKind, 'refund'>): OrderKind[] {
+function kindsToAsk(kind: Exclude<OutputKind, 'refund' | 'subscription'>): OrderKind[] {
 	return kind === 'unknown' ? ['payout', 'collection'] : [kind];
 }
 
@@ -101,6 +101,8 @@ export async function confirmWithHaiPay(
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
 	}
 	if (how.kind === 'refund') return await confirmRefund(ctx, settings, facts, how);
+	// No published query shows a subscription's charge, so none can confirm one.
+	if (how.kind === 'subscription') return { result: 'retry', log: 'HaiPay publishes no query that shows a subscription charge, so it cannot be confirmed' };
 	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
 	const currency = facts.currency ?? settings.currency.toUpperCase();
 	if (!isCurrency(currency)) {

@@ -25,6 +25,11 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'Card (USD MIT) and local-currency collections: statuses include partially and over-collected',
 			},
 			{
+				name: 'Subscriptions',
+				value: 'subscription',
+				description: 'Recurring charges of subscriptions (they name a subscriptionNo); any other callback is acknowledged and not emitted',
+			},
+			{
 				name: 'Payouts or Collections',
 				value: 'either',
 				description: 'One URL for both; items say "collection" when the body proves it, otherwise "unknown"',
@@ -37,7 +42,7 @@ export const triggerProperties: INodeProperties[] = [
 		],
 		default: 'either',
 		description:
-			'What the callbacks sent to this URL are. HaiPay\'s callback does not say, so this sets the status names and the kind on each item. A callback that names a refund (refundNo) is kind "refund" whatever this says, and never a payment.',
+			'What the callbacks sent to this URL are. HaiPay\'s callback does not say, so this sets the status names and the kind on each item. A callback that names a refund (refundNo) is kind "refund", and one that names a subscription (subscriptionNo) kind "subscription", whatever this says: never a payout or a one-off collection.',
 	},
 	{
 		displayName: 'Statuses',

@@ -2,14 +2,14 @@ import { statusGroup } from '../shared/contract/statuses';
 import { shown } from './reply';
 
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
-export type KindSetting = 'payout' | 'collection' | 'either';
+export type KindSetting = 'payout' | 'collection' | 'subscription' | 'either';
 
 /**
  * The kind put on an output item: the configured one, or what the body proves when the node takes either. A
  * refund-shaped callback (it names a `refundNo`) is a `refund` whatever the setting: HaiPay documents no refund
  * callback (docs/haipay-facts.md, "Card refunds"), so such a body is never reported as a payment.
  */
-export type OutputKind = 'payout' | 'collection' | 'refund' | 'unknown';
+export type OutputKind = 'payout' | 'collection' | 'refund' | 'subscription' | 'unknown';
 
 export type StatusChoice = 'any' | 'success' | 'failed' | 'partial' | 'other';
 
@@ -37,15 +37,25 @@ export function isRefundEvidently(body: Record<string, unknown>): boolean {
 	return present(body.refundNo);
 }
 
+/**
+ * A body that names a subscription: a recurring charge, which is neither a payout nor a one-off collection. HaiPay
+ * publishes no such callback (docs/haipay-facts.md, "Subscriptions"); every charge is tied to its subscriptionNo.
+ */
+export function isSubscriptionEvidently(body: Record<string, unknown>): boolean {
+	return present(body.subscriptionNo);
+}
+
 export function kindOf(body: Record<string, unknown>, setting: KindSetting): OutputKind {
 	if (isRefundEvidently(body)) return 'refund';
+	if (isSubscriptionEvidently(body)) return 'subscription';
+	if (setting === 'subscription') return 'unknown';
 	if (setting !== 'either') return setting;
 	return isCollectionEvidently(body) ? 'collection' : 'unknown';
 }
 
 function statusChoiceOf(body: Record<string, unknown>): StatusChoice {
-	// A refund's status values are not published: whatever it holds, it is none of the payment statuses.
-	if (isRefundEvidently(body)) return 'other';
+	// Refund and subscription status values are not published: whatever they hold, none is a payment status.
+	if (isRefundEvidently(body) || isSubscriptionEvidently(body)) return 'other';
 	const group = statusGroup(body.status);
 	return group === 'success' || group === 'failed' || group === 'partial' ? group : 'other';
 }
@@ -61,6 +71,12 @@ export function filteredOutBy(
 ): string | undefined {
 	if (filters.kind === 'payout' && isRefundEvidently(body)) {
 		return 'it names a refund (refundNo), not a payout, and this trigger takes payouts only';
+	}
+	if (filters.kind === 'payout' && isSubscriptionEvidently(body)) {
+		return 'it names a subscription (subscriptionNo), a recurring charge, and this trigger takes payouts only';
+	}
+	if (filters.kind === 'subscription' && !isSubscriptionEvidently(body)) {
+		return 'it names no subscription (subscriptionNo), and this trigger takes subscription results only';
 	}
 	if (filters.kind === 'payout' && isCollectionEvidently(body)) {
 		return 'it is a collection callback (it carries a card token or a partial/over-collected status) and this trigger takes payouts only';

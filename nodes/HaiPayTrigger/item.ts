@@ -41,9 +41,9 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 	// Verification ran on the text as received; what the workflow sees holds no secret of the credential.
 	const item = redactValue(output, how.secrets) as IDataObject;
 	const token = tokenOf(output);
-	const refund = how.kind === 'refund';
+	// Refund and subscription status values are not published (docs/haipay-facts.md): no label, no group.
+	const refund = how.kind === 'refund' || how.kind === 'subscription';
 	if ((how.kind !== 'payout' && !refund) || token !== null) item.tokenID = token as IDataObject[string];
-	// A refund's status values are not published (docs/haipay-facts.md): no label and no group, whatever it holds.
 	const labelKind = how.kind === 'payout' || how.kind === 'collection' ? how.kind : undefined;
 	item.statusLabel = refund ? null : (statusLabel(order.status, labelKind) ?? null);
 	item.statusGroup = refund ? 'unknown' : statusGroup(order.status);

@@ -41,6 +41,7 @@ const seconds = () => Math.floor(clock() / 1000);
  * A callback's keys, found once as it is parsed; none when it names no order. `dedupKey`: `<order>|<status>` (order
  * `no:<orderNo>`, `id:<orderId>` or `refund:<refundNo>`), for 4 and 5 with `|["<amount>","<payTime>"]`. `finalMark`:
  * `<order>|<status>` beside such a key. `earlier`: the order, when the status comes before a final one (0, 1, -1).
+ * A subscription's charge: `sub:<subscriptionNo>|<orderNo>|<status>|["<amount>","<payTime>"]`.
  */
 export type RepeatKeys = { dedupKey?: string; finalMark?: string; earlier?: string };
 const part = (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim().slice(0, 100) : '');
@@ -54,7 +55,9 @@ function amountPart(value: unknown): string {
 	return decimal[1] !== '' && /[1-9]/.test(digits) ? `-${digits}` : digits;
 }
 export function repeatKeys(body: Record<string, unknown>, status = exactStatus(body.status)): RepeatKeys {
-	const [refundNo, orderNo, orderId] = [part(body.refundNo), part(body.orderNo), part(body.orderId)];
+	const [refundNo, orderNo, orderId, subNo] = [part(body.refundNo), part(body.orderNo), part(body.orderId), part(body.subscriptionNo)];
+	// Each recurring charge is its own result, told apart by its orderNo, amount and payTime; none of them is final.
+	if (refundNo === '' && subNo !== '') return { dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}` };
 	// A refund's orderNo is the refunded payment's: its refund number is its own order.
 	const order = refundNo !== '' ? `refund:${refundNo}` : orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
 	if (order === '') return {};
@@ -94,14 +97,12 @@ class ScopeMemory {
 	lostWarned = false;
 	/** Whether a result is remembered: whatever its time, unless the window has passed since. */
 	has = (digest: string, windowSeconds: number): boolean => seconds() - (this.seen.get(digest) ?? -Infinity) < windowSeconds;
-
 	/** Adds an entry as the newest, or keeps the earlier of two times for one already there. */
 	add(digest: string, at: number): void {
 		if ((this.seen.get(digest) ?? Infinity) <= at) return;
 		this.seen.set(digest, at);
 		this.unsaved += 1;
 	}
-
 	/** Forgets from the oldest end what the window passed, and while over capacity; warns once a window if room or it is short. */
 	keepBounded(windowSeconds: number, warn: (message: string) => void): void {
 		const [now, series] = [seconds(), RETRY_SERIES_SECONDS];
@@ -116,7 +117,6 @@ class ScopeMemory {
 		this.warnedShortAt = now;
 		warn(`the repeat memory covers only the last ${Math.round(short / 60)} minutes of results (about ${Math.round(this.seen.size / Math.max(short / 60, 1))} a minute, at most ${MEMORY_CAPACITY} kept, Repeat Window ${Math.round(windowSeconds / 60)} minutes), but HaiPay resends a callback for ${series / 60} minutes: a resend older than that starts the workflow again. Make the steps after the trigger idempotent (see the exactly-once recipe: ${RECIPE}).`);
 	}
-
 	/** How many of this process's saves `stored` is known to follow: 0 for no text, undefined for one never seen here. */
 	asOf(stored: unknown): number | undefined {
 		if (!isSaved(stored)) return 0;

@@ -4,6 +4,7 @@ import { LOCAL_COLLECTION_ENDPOINTS } from './local-collection';
 import { REFUND_ENDPOINTS } from './refund';
 import { PAYOUT_ENDPOINTS } from './payout';
 import { QUERY_ENDPOINTS } from './query';
+import { SUBSCRIPTION_ENDPOINTS } from './subscription';
 import type { Endpoint } from './shared';
 import { VOUCHER_ENDPOINTS } from './voucher';
 
@@ -17,6 +18,7 @@ const ROUTES = new Map<string, Endpoint>(
 		...BALANCE_ENDPOINTS,
 		...LOCAL_COLLECTION_ENDPOINTS,
 		...REFUND_ENDPOINTS,
+		...SUBSCRIPTION_ENDPOINTS,
 	].map((endpoint) => [
 		endpoint.path,
 		endpoint,

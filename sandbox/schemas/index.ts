@@ -33,6 +33,9 @@ import { krwPayApply } from './krw-pay-apply';
 import { usdtPayApply } from './usdt-pay-apply';
 import { usdtCollectApply } from './usdt-collect-apply';
 import { usdcCollectApply } from './usdc-collect-apply';
+import { subscriptionApply } from './subscription-apply';
+import { subscriptionCancel } from './subscription-cancel';
+import { subscriptionQuery } from './subscription-query';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -66,6 +69,9 @@ export const SCHEMAS = {
 	usdRefundQuery,
 	usdtCollectApply,
 	usdcCollectApply,
+	subscriptionApply,
+	subscriptionQuery,
+	subscriptionCancel,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -1,23 +1,15 @@
-import { readFileSync } from 'fs';
-import { join } from 'path';
-
-import { HookContext } from 'n8n-core';
-import type { IHookFunctions, INode, INodeProperties, IWebhookData, IWebhookDescription } from 'n8n-workflow';
-import { resolveWebhookDescriptionField, webhookDescriptionIsNativelyResolvable, Workflow } from 'n8n-workflow';
-
+/**
+ * The trigger's callback parts on their own, without n8n: the repeat keys and the earlier-status rule, reading the
+ * body, the kind and status filters, and what marks a subscription's recurring charge.
+ */
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
 import { parseCallback } from '../../nodes/HaiPayTrigger/callback';
 import { finalBefore, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
 import { shown } from '../../nodes/HaiPayTrigger/reply';
-import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { verifyCallback } from '../../nodes/HaiPayTrigger/verify';
 import { settingsFor } from '../../nodes/shared/signing/credential';
-import { buildAdditionalData } from '../harness/additional-data';
-import { harnessEnvironment } from '../harness/environment';
-import { workflowWebhooks } from '../harness/webhook-routes';
-import type { WebhookServer } from '../harness';
-import { credentials, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
+import { credentials, payoutCallback, signedByPlatform } from './callbacks';
 
 const dedupKey = (body: Record<string, unknown>) => repeatKeys(body).dedupKey;
 
@@ -150,144 +142,21 @@ describe('filters', () => {
 	});
 });
 
-describe('HaiPay Trigger description', () => {
-	const { description } = new HaiPayTrigger();
-	const byName = (name: string) => description.properties.find((property: INodeProperties) => property.name === name);
-
-	it('is a POST webhook trigger whose accepted callbacks n8n answers with plain-text SUCCESS', () => {
-		expect(description.name).toBe('haiPayTrigger');
-		expect(description.displayName).toBe('HaiPay Trigger');
-		expect(description.group).toEqual(['trigger']);
-		expect(description.inputs).toEqual([]);
-		expect(description.outputs).toEqual(['main']);
-		// As n8n serializes it for the editor; the native resolver (a symbol key) is checked below.
-		expect(JSON.parse(JSON.stringify(description.webhooks))).toEqual([
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				path: 'webhook',
-				responseMode: 'onReceived',
-				responseData: 'SUCCESS',
-				responseHeaders: '={{ {"entries":[{"name":"Content-Type","value":"text/plain; charset=utf-8"}]} }}',
-			},
-		]);
-		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }]);
-		expect(description.icon).toEqual({ light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' });
+describe('subscription results', () => {
+	it('a callback naming a subscriptionNo is kind "subscription" whatever the setting, never a payout or a collection', () => {
+		const charge = { subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.99' };
+		for (const setting of ['payout', 'collection', 'either', 'subscription'] as const) expect(kindOf(charge, setting)).toBe('subscription');
+		expect(filteredOutBy(charge, { kind: 'payout', statuses: ['any'], currency: '' }, 'USD')).toMatch(/subscription/);
+		expect(filteredOutBy({ orderNo: 'P1', status: 2 }, { kind: 'subscription', statuses: ['any'], currency: '' }, 'USD')).toMatch(/no subscription/);
 	});
 
-	it("resolves its plain-text header without n8n's expression engine, to what the engine makes of the expression", () => {
-		const [webhook] = description.webhooks as IWebhookDescription[];
-		const node: INode = { id: 'n', name: 'HaiPay Trigger', type: 'haiPayTrigger', typeVersion: 1.1, position: [0, 0], parameters: { kind: 'payout' } };
-		const native = resolveWebhookDescriptionField(node, webhook, 'responseHeaders');
-		expect(native).toEqual({ resolved: true, value: { entries: [{ name: 'Content-Type', value: 'text/plain; charset=utf-8' }] } });
-		expect(webhookDescriptionIsNativelyResolvable(webhook)).toBe(true);
-		const nodeTypes = { getByName: () => new HaiPayTrigger(), getByNameAndVersion: () => new HaiPayTrigger(), getKnownTypes: () => ({}) };
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: true, nodeTypes });
-		const evaluated = workflow.expression.getComplexParameterValue(node, webhook.responseHeaders as string, 'webhook', {});
-		expect(evaluated).toEqual(native.resolved ? native.value : undefined);
-	});
-
-	it("is at version 1.1 for new workflows, which n8n reads without an expression per request; 1 works as before", () => {
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
-	});
-
-	it('verifies by default, and warns where verification is turned off', () => {
-		expect(byName('verifySignature')).toMatchObject({ type: 'boolean', default: true });
-		expect(byName('verificationOffNotice')).toMatchObject({
-			type: 'notice',
-			displayOptions: { show: { verifySignature: [false] } },
-		});
-		expect(String(byName('verificationOffNotice')?.displayName)).toMatch(/debug/);
-	});
-
-	it('says where the URL goes', () => {
-		expect(String(byName('notifyUrlNotice')?.displayName)).toMatch(/notifyUrl/);
-		expect(String(byName('notifyUrlNotice')?.displayName)).toMatch(/merchant portal/);
-	});
-
-	it('offers the filters and options with safe defaults', () => {
-		expect(byName('kind')).toMatchObject({ default: 'either' });
-		expect((byName('kind')?.options ?? []).map((option) => (option as { value: string }).value).sort()).toEqual([
-			'collection',
-			'either',
-			'payout',
-		]);
-		expect(byName('statuses')).toMatchObject({ type: 'multiOptions', default: ['any'] });
-		expect(byName('currency')).toMatchObject({ type: 'options', default: '' });
-		const options = (byName('options')?.options ?? []) as INodeProperties[];
-		expect(options.map((option) => [option.name, option.default])).toEqual([
-			['confirmWithHaiPay', false],
-			['deduplicate', true],
-			['deduplicationWindow', 1440],
-			['includeRawBody', false],
-		]);
-	});
-
-	it('has a codex in Finance & Accounting', () => {
-		const codex = JSON.parse(
-			readFileSync(join(__dirname, '..', '..', 'nodes', 'HaiPayTrigger', 'HaiPayTrigger.node.json'), 'utf8'),
-		);
-		expect(codex.node).toBe('n8n-nodes-haipay.haiPayTrigger');
-		expect(codex.categories).toEqual(['Finance & Accounting']);
-	});
-});
-
-describe('HaiPay Trigger webhook lifecycle in n8n (no remote registration exists)', () => {
-	const { webhookMethods } = new HaiPayTrigger();
-	const repeatMemory = { v: 2, stamp: 's', at: 1, entries: '' };
-	let server: WebhookServer | undefined;
-	afterEach(async () => {
-		await server?.close();
-		server = undefined;
-	});
-
-	/** Lines the activation and deactivation wrote: n8n-core's HookContext logs through the harness's logger. */
-	async function hookLines(url: string): Promise<string[]> {
-		const { logger } = await harnessEnvironment();
-		return logger.lines.map((line) => line.message).filter((message) => message.includes(url));
-	}
-
-	/** n8n-core's HookContext on the served workflow, with its stored static data, as activation builds it. */
-	function hookContext(served: WebhookServer, isTest = false): IHookFunctions {
-		const workflow = served.workflow.instantiate(served.staticData());
-		const [webhook] = workflowWebhooks(workflow);
-		const additionalData = buildAdditionalData({ credentialsHelper: served.workflow.credentialsHelper, executionId: '', workflowId: served.workflow.id, baseUrl: served.baseUrl });
-		const webhookData: IWebhookData = { ...webhook, workflowId: served.workflow.id, workflowExecuteAdditionalData: additionalData, isTest };
-		return new HookContext(workflow, workflow.getNode(TRIGGER) as INode, additionalData, 'trigger', 'activate', webhookData);
-	}
-
-	it('remembers the URL locally on activation and tells the user where to set it', async () => {
-		server = await serveTrigger({ kind: 'payout' });
-		const production = server.url(TRIGGER);
-		expect(server.activations.map(({ method, result }) => [method, result])).toEqual([
-			['checkExists', false],
-			['create', true],
-		]);
-		expect(server.staticData(TRIGGER).notifyUrl).toBe(production);
-		const [told] = await hookLines(production);
-		expect(told).toMatch(/no API to register/);
-		expect(told).toMatch(/notifyUrl/);
-		expect(await webhookMethods.default.checkExists.call(hookContext(server))).toBe(true);
-	});
-
-	it('treats the test URL as a different webhook', async () => {
-		server = await serveTrigger();
-		expect(server.url(TRIGGER, 'test')).not.toBe(server.url(TRIGGER));
-		expect(await webhookMethods.default.checkExists.call(hookContext(server, true))).toBe(false);
-		expect(await webhookMethods.default.checkExists.call(hookContext(server))).toBe(true);
-	});
-
-	it('forgets the URL on deactivation and keeps what it has emitted', async () => {
-		server = await serveTrigger({}, credentials(), { [`node:${TRIGGER}`]: { repeatMemory } });
-		const production = server.url(TRIGGER);
-		expect(server.staticData(TRIGGER)).toEqual({ repeatMemory, notifyUrl: production });
-		await server.close();
-		expect(server.activations.at(-1)).toMatchObject({ method: 'delete', result: true });
-		expect(server.staticData(TRIGGER)).toEqual({ repeatMemory });
-		const lines = await hookLines(production);
-		expect(lines.at(-1)).toMatch(/stopped listening/);
-		expect(lines.at(-1)).toMatch(/keeps sending/);
-		expect(await webhookMethods.default.checkExists.call(hookContext(server))).toBe(false);
+	it('each charge of one subscription is its own result in the repeat memory; a resend of one charge is the same', () => {
+		const first = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.99', payTime: '2026-01-01 00:00:00' });
+		const second = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-2', status: 2, amount: '9.99', payTime: '2026-02-01 00:00:00' });
+		const resend = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.990', payTime: '2026-01-01 00:00:00' });
+		expect(first.dedupKey).toMatch(/^sub:S1\|/);
+		expect(second.dedupKey).not.toBe(first.dedupKey);
+		expect(resend.dedupKey).toBe(first.dedupKey);
+		expect(first.earlier).toBeUndefined();
 	});
 });

@@ -111,6 +111,8 @@ describe('every create takes the rule by declaring its identifier', () => {
 			['payout.check', 'orderNo'],
 			['collection.create', 'orderNo'],
 			['collection.refund', 'refundNo'],
+			['subscription.create', 'subscriptionNo'],
+			['subscription.cancel', 'subscriptionNo'],
 		]);
 	});
 });

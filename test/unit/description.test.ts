@@ -28,7 +28,7 @@ describe('node description', () => {
 		const operations = description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => (property.options ?? []).map((option) => `${property.displayOptions?.show?.resource}:${(option as { value: string }).value}`));
-		expect(operations.sort()).toEqual(['account:getBalance', 'collection:create', 'collection:get', 'collection:getRefund', 'collection:refund', 'payout:check', 'payout:create', 'payout:get', 'voucher:download']);
+		expect(operations.sort()).toEqual(['account:getBalance', 'collection:create', 'collection:get', 'collection:getRefund', 'collection:refund', 'payout:check', 'payout:create', 'payout:get', 'subscription:cancel', 'subscription:create', 'subscription:get', 'voucher:download']);
 	});
 
 	it.each(Object.entries(PAYOUT_RULES))('shows exactly the %s payout fields, required ones on top', (currency, rules: RequestRules) => {
@@ -111,5 +111,17 @@ describe('node description', () => {
 		expect(Object.keys(resolved({ resource: 'payout', operation: 'get', currency: 'BRL' })).sort()).toEqual(
 			['currency', 'operation', 'options', 'orderId', 'orderNo', 'resource'].sort(),
 		);
+	});
+});
+
+describe('Subscription → Create on the panel', () => {
+	it('has one parameter named currency, the Currency itself: the page\'s currency field is the node\'s Currency', () => {
+		const shownHere = description.properties.filter((property) => {
+			const show = property.displayOptions?.show ?? {};
+			const resources = show.resource as string[] | undefined;
+			const operations = show.operation as string[] | undefined;
+			return (resources === undefined || resources.includes('subscription')) && (operations === undefined || operations.includes('create'));
+		});
+		expect(shownHere.filter((property) => property.name === 'currency')).toHaveLength(1);
 	});
 });

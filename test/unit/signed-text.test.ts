@@ -10,6 +10,7 @@ import { settingsOf } from '../../nodes/shared/signing/credential';
 import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
 import { LOCAL_COLLECTION_RULES } from '../../nodes/shared/contract/rules/localCollection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
+import { SUBSCRIPTION_RULES } from '../../nodes/shared/contract/rules/subscription';
 import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
@@ -80,16 +81,38 @@ const settings = settingsOf({
 	privateKey: TEST_KEYS.merchantPkcs8,
 });
 
-const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES };
+/** Subscriptions are signed by the credential's USD App ID, which the other operations' credential lacks. */
+const usdSettings = { ...settings, ...settingsOf({ environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1001, currency: 'USD', secretKey: 'test-only-secret', privateKey: TEST_KEYS.merchantPkcs8 }) };
+
+const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES, SUBSCRIPTION: SUBSCRIPTION_RULES };
+
+/** A valid subscription, as Subscription → Create reads it from an input item. */
+const SUBSCRIPTION_ITEM: Record<string, unknown> = {
+	subscriptionOrderId: 'SUB-1',
+	amount: '9.99',
+	recurringInterval: 'M',
+	recurringIntervalCount: 1,
+	name: 'Donald John Trump',
+	email: 'donald@example.com',
+	subject: 'Monthly plan',
+	inBankCode: 'CREDIT_CARD',
+	payType: 'SUBSCRIPTION',
+	callBackUrl: 'https://shop.example.com/done',
+	currency: 'USD',
+	partnerUserId: 'user-1',
+	referer: 'https://shop.example.com',
+};
 
 /** A valid item per currency: the payouts', the USD card collection's, and the local collections'. */
 const ITEMS: Record<string, Record<string, unknown>> = {
 	...BASES,
+	SUBSCRIPTION: SUBSCRIPTION_ITEM,
 	...Object.fromEntries(Object.entries(LOCAL_COLLECTIONS).map(([currency, fields]) => [`local:${currency}`, { orderId: `${currency}-1`, ...fields }])),
 };
 
 /** The currencies an operation takes, as it would be asked for them: a create's own, and reads of several kinds. */
 function currenciesOf(operation: Operation): string[] {
+	if (operation.resource === 'subscription') return ['USD', 'TZS'];
 	if (operation.kind === 'read') return ['TZS', 'USDC', 'BRL', 'USD', 'TZS&x=1'];
 	if (operation.resource === 'payout') return Object.keys(PAYOUT_RULES);
 	return operation.operation === 'create' ? ['USD', ...Object.keys(LOCAL_COLLECTION_RULES)] : ['USD'];
@@ -114,9 +137,9 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 			// The USD card collection's rules and base item are MIT's (a payout in USD has its own); the other
 			// collections are the local ones.
 			const local = operation.resource === 'collection' && operation.operation === 'create' && currency !== 'USD';
-			const key = operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
+			const key = operation.resource === 'subscription' ? 'SUBSCRIPTION' : operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
 			const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[key];
-			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : BASES[key]) };
+			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : ITEMS[key]) };
 			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
 			const parameters: Record<string, unknown> = {
 				resource: operation.resource,
@@ -126,16 +149,19 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 				orderId: text(next),
 				orderNo: text(next),
 				orderNos: `${text(next)},${text(next)}`,
+				subscriptionOrderId: text(next),
+				subscriptionNo: text(next),
 				lang: 'en',
 				options: next() < 0.3 ? { extraFields: JSON.stringify({ [text(next) || 'note']: text(next) }) } : {},
 			};
-			const outcome = prepare(context(parameters, json), operation, settings);
+			const using = operation.resource === 'subscription' ? usdSettings : settings;
+			const outcome = prepare(context(parameters, json), operation, using);
 			if ('problem' in outcome) {
 				refused++;
 				continue;
 			}
 			accepted++;
-			const signed = { ...outcome.prepared.body, appId: settings.appId };
+			const signed = { ...outcome.prepared.body, appId: using.appId };
 			expect(parse(canonicalFields(signed))).toEqual(rendered(signed));
 		}
 		expect(refused).toBeGreaterThan(0);

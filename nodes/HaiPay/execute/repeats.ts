@@ -15,6 +15,9 @@ import type { Prepared } from './types';
 const WHY: Record<string, string> = {
 	orderId: 'HaiPay takes an orderId once',
 	orderNo: 'a refund returns the whole payment, so a payment is refunded once',
+	subscriptionOrderId: 'HaiPay takes a subscriptionOrderId once',
+	// A second cancel's answer could not be told from the first's, and HaiPay refuses it unsigned anyway.
+	subscriptionNo: 'a subscription is cancelled once, and a second cancel in the run could only be refused or mistaken for the first',
 };
 
 function valueOf(request: Prepared, field: string): string | undefined {

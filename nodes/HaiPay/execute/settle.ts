@@ -4,6 +4,8 @@ import type { OrderKind } from '../../shared/contract/statuses';
 import { lookupOrder } from '../../shared/gateway/lookup';
 import { gatewayText } from '../../shared/gateway/outcome';
 import { lookupRefund } from '../../shared/gateway/refundLookup';
+import { lookupSubscription } from '../../shared/gateway/subscriptionLookup';
+import { CANCELLED_STATUS } from '../../shared/contract/rules/subscription';
 import { compareDecimal } from '../validation/amount';
 import { dataItem, refundItem } from './present';
 import type { Judged, Settlement } from './types';
@@ -58,6 +60,35 @@ export const refundSettlement: Settlement = {
 			verdict: 'other',
 			why: `HaiPay has a refund with this Refund ID for the collection ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
 		};
+	},
+	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
+};
+
+/**
+ * A subscription's create: its query by the subscriptionOrderId. One for another amount is another request's.
+ * HaiPay publishes no "no such subscription" answer: an open create that no proven answer shows stays unknown.
+ */
+export const subscriptionSettlement: Settlement = {
+	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupSubscription(ctx, signer, { subscriptionOrderId: prepared.orderId }, call) }),
+	judge(data, prepared): Judged {
+		const theirs = plainDecimal(data.amount);
+		const ours = plainDecimal(prepared.body.amount);
+		if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { verdict: 'done' };
+		return { verdict: 'other', why: `HaiPay has a subscription with this subscriptionOrderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing` };
+	},
+	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
+};
+
+/**
+ * A subscription's cancel: its query by the subscriptionNo. Finding the subscription proves nothing; only the state
+ * the cancel page answers with (CANCELLED_STATUS) shows the cancel. No page names a state a cancel cannot leave, so
+ * nothing is judged `refused`: a subscription found in any other state is `pending`, asked again, then unknown.
+ */
+export const cancelSettlement: Settlement = {
+	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupSubscription(ctx, signer, { subscriptionNo: prepared.orderId }, call) }),
+	judge(data): Judged {
+		if (text(data.status) === CANCELLED_STATUS) return { verdict: 'done' };
+		return { verdict: 'pending', why: `HaiPay shows the subscription in status ${gatewayText(text(data.status)) || '(none)'}, not cancelled (${CANCELLED_STATUS})` };
 	},
 	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
 };

@@ -7,6 +7,9 @@ import { getCollection } from './collection/get';
 import { getRefund } from './collection/getRefund';
 import { refundCollection } from './collection/refund';
 import { checkPayout, createPayoutShared } from './payout/check';
+import { cancelSubscription } from './subscription/cancel';
+import { createSubscription } from './subscription/create';
+import { getSubscription } from './subscription/get';
 import { getPayout } from './payout/get';
 import { downloadVoucher } from './voucher/download';
 
@@ -19,6 +22,9 @@ export const OPERATIONS: Operation[] = [
 	getCollection,
 	refundCollection,
 	getRefund,
+	createSubscription,
+	getSubscription,
+	cancelSubscription,
 	downloadVoucher,
 	getBalance,
 ];

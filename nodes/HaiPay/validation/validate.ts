@@ -133,6 +133,13 @@ function checkField(rule: FieldRule, value: unknown, fields: Record<string, unkn
 		}
 		return { value: number };
 	}
+	if (rule.integer !== undefined) {
+		const number = typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value;
+		if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < rule.integer.min) {
+			return { field, rule: 'integer', message: `"${field}" must be a whole number of at least ${rule.integer.min} (got ${JSON.stringify(value)})` };
+		}
+		return { value: number };
+	}
 	const text = asText(field, value);
 	if (!('text' in text)) return text;
 	return checkText(rule, text.text, fields) ?? { value: text.text };

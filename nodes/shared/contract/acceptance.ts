@@ -10,6 +10,8 @@ export interface Acceptance {
 	ownId: string;
 	/** What the create makes, as messages name it: an order, a refund. */
 	makes: string;
+	/** The answer member that must name the request's own ID, when it is not `orderId` (a subscription's). */
+	ownMember?: string;
 }
 
 /** Payouts and collections: the merchant sends `orderId`, the platform returns `orderNo` (docs/contract.md §2.1). */
@@ -17,6 +19,12 @@ export const ORDER_ACCEPTANCE: Acceptance = { identifier: 'orderNo', ownId: 'ord
 
 /** Card refunds: the merchant's refund ID as `orderId`, HaiPay's refund number `refundNo` (docs/haipay-facts.md). */
 export const REFUND_ACCEPTANCE: Acceptance = { identifier: 'refundNo', ownId: 'Refund ID', makes: 'refund' };
+
+/** A subscription: the merchant's `subscriptionOrderId`, HaiPay's `subscriptionNo` (docs/haipay-facts.md, "Subscriptions"). */
+export const SUBSCRIPTION_ACCEPTANCE: Acceptance = { identifier: 'subscriptionNo', ownId: 'subscriptionOrderId', makes: 'subscription', ownMember: 'subscriptionOrderId' };
+
+/** A cancel names no ID of the merchant's: its answer must name the subscriptionNo asked about. */
+export const CANCEL_ACCEPTANCE: Acceptance = { identifier: 'subscriptionNo', ownId: 'subscriptionNo', makes: 'cancellation', ownMember: 'subscriptionNo' };
 
 /*
  * HaiPay publishes its order status numbers (3 is failed, and a missing order answers 3: §4.7) but not its refund

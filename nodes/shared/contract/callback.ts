@@ -11,7 +11,7 @@ export const IDENTIFYING_FIELDS = ['appId', 'orderId', 'orderNo', 'status', 'cur
 export const TOKEN_FIELDS = ['tokenID', 'tokenId', 'tokenid', 'token_id'] as const;
 
 /** Members that decide what kind of result a callback is: a refund's number, a card token. */
-export const KIND_FIELDS: readonly string[] = ['refundNo', ...TOKEN_FIELDS];
+export const KIND_FIELDS: readonly string[] = ['refundNo', 'subscriptionNo', ...TOKEN_FIELDS];
 
 /** What a run acts on: a callback whose other reading could change one of these is never taken on its signature alone. */
 export const DECIDING_FIELDS: readonly string[] = [...IDENTIFYING_FIELDS, ...KIND_FIELDS];
@@ -34,6 +34,9 @@ export const CALLBACK_FIELDS: readonly string[] = [
 	'payTime',
 	'errorMsg',
 	'sign',
+	// A subscription's recurring charge (docs/haipay-facts.md, "Subscriptions"): no page lists its callback's fields.
+	'subscriptionNo',
+	'subscriptionOrderId',
 	...TOKEN_FIELDS,
 ];
 

@@ -1,11 +1,13 @@
-import { ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, type Acceptance } from './acceptance';
+import { CANCEL_ACCEPTANCE, ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, SUBSCRIPTION_ACCEPTANCE, type Acceptance } from './acceptance';
 import { CURRENCIES, type Currency } from './currencies';
 import { applyPath, balancePath, collectApplyPath, MIT_APPLY_PATH, queryPath, REFUND_APPLY_PATH, REFUND_QUERY_PATH, VOUCHER_PATH } from './paths';
+import { SUBSCRIPTION_CANCEL_PATH, SUBSCRIPTION_QUERY_PATH } from './paths';
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
 import { COIN_COLLECTION_ANSWER, COIN_COLLECTION_CURRENCIES, COIN_COLLECTION_RULES } from './rules/coinCollection';
 import { LOCAL_COLLECTION_ANSWER, LOCAL_COLLECTION_CURRENCIES, LOCAL_COLLECTION_RULES } from './rules/localCollection';
 import { REFUND_ANSWER, REFUND_QUERY_KEYS, REFUND_RULES } from './rules/refund';
+import { SUBSCRIPTION_ANSWER, SUBSCRIPTION_RULES } from './rules/subscription';
 import type { RequestRules } from './rules/types';
 import type { OrderKind } from './statuses';
 import type { OperationKind } from '../gateway/kinds';
@@ -132,5 +134,33 @@ export const ENDPOINTS = {
 		path: () => REFUND_QUERY_PATH,
 		request: [...REFUND_QUERY_KEYS],
 		response: [...REFUND_ANSWER],
+	},
+	/** Subscriptions (docs/haipay-facts.md, "Subscriptions"): USD card subscriptions, their query and cancel. */
+	subscriptionApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		accepts: SUBSCRIPTION_ACCEPTANCE,
+		currencies: ['USD'],
+		path: () => SUBSCRIPTION_RULES.path,
+		rules: { USD: SUBSCRIPTION_RULES },
+		request: [...SUBSCRIPTION_RULES.fields.map((field) => field.name), 'currency'],
+		response: [...SUBSCRIPTION_ANSWER],
+	},
+	subscriptionQuery: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: ['USD'],
+		path: () => SUBSCRIPTION_QUERY_PATH,
+		request: ['subscriptionOrderId', 'subscriptionNo'],
+		response: [...SUBSCRIPTION_ANSWER],
+	},
+	subscriptionCancel: {
+		section: 'haipay-facts',
+		kind: 'change',
+		accepts: CANCEL_ACCEPTANCE,
+		currencies: ['USD'],
+		path: () => SUBSCRIPTION_CANCEL_PATH,
+		request: ['subscriptionNo'],
+		response: ['appId', 'subscriptionNo', 'status', 'payType', 'inBankCode'],
 	},
 } satisfies Record<string, Endpoint>;

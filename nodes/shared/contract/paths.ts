@@ -27,3 +27,11 @@ export function collectApplyPath(currency: string): string {
 /** Card refunds belong to the USD card collections (docs/haipay-facts.md, "Card refunds"). */
 export const REFUND_APPLY_PATH = '/usd/refund/apply';
 export const REFUND_QUERY_PATH = '/usd/refund/refundQuery';
+
+/**
+ * Subscriptions (docs/haipay-facts.md, "Subscriptions"): apply and cancel are HaiPay's published paths; the query's
+ * path is not in any public copy and follows theirs.
+ */
+export const SUBSCRIPTION_APPLY_PATH = '/subscription/apply';
+export const SUBSCRIPTION_CANCEL_PATH = '/subscription/cancel';
+export const SUBSCRIPTION_QUERY_PATH = '/subscription/query';

@@ -67,7 +67,7 @@ function statusDoubt(status: unknown): string | undefined {
 export function whyNotAccepted(answer: Answer, ownId: string | undefined, accepts: Acceptance): string | undefined {
 	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
 	const data: IDataObject = answer.data;
-	const named = text(data.orderId);
+	const named = text(data[accepts.ownMember ?? 'orderId']);
 	if (named === '') return `the answer does not name the request's ${accepts.ownId}`;
 	if (named !== ownId) return `the answer is about the ${accepts.ownId} "${gatewayText(named)}", not "${ownId ?? ''}"`;
 	if (identifierOf(data[accepts.identifier]) === '') {

@@ -9,8 +9,8 @@ import { parsePrivateKey, parsePublicKey } from './keys';
 export const SANDBOX_URL = 'https://uat-interface.haipay.asia';
 export const PRODUCTION_URL = 'https://interface.haipay.asia';
 
-/** Path prefixes that are not a currency: the voucher endpoint serves every appId. */
-const CURRENCY_NEUTRAL = new Set(['common']);
+/** Path prefixes that are not a currency: the voucher endpoint serves every appId, subscriptions their USD one. */
+const CURRENCY_NEUTRAL = new Set(['common', 'subscription']);
 
 /** The marker the credential test puts in its path when no currency is set, so the test can say what is missing. */
 export const NO_CURRENCY_SEGMENT = '-';

@@ -26,6 +26,8 @@ export interface FieldRule {
 	format?: 'email' | 'url';
 	/** An integer field with an enum, such as `loadingType` (0 or 1). */
 	integerEnum?: number[];
+	/** A whole number sent as a JSON number, at least `min` (a subscription's `recurringIntervalCount`, "x >= 1"). */
+	integer?: { min: number };
 	/** Extra checks that need more than a pattern (e.g. EGP wallet numbers); return a reason, or undefined. */
 	check?: (value: string, fields: Record<string, unknown>) => string | undefined;
 	/** An optional field that another field's value makes required (TRY: the Papara ID type when bankCode is PAPARA). */

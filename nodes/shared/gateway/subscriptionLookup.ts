@@ -1,0 +1,48 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { SUBSCRIPTION_QUERY_PATH } from '../contract/paths';
+import type { HaiPaySettings } from '../signing/credential';
+import { provenData } from './lookup';
+import { gatewayText } from './outcome';
+import type { CallOptions, GatewayContext } from './request';
+
+/** A subscription asked about: by the merchant's subscriptionOrderId, HaiPay's subscriptionNo, or both. */
+export interface SubscriptionRef {
+	subscriptionOrderId?: string;
+	subscriptionNo?: string;
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * Why an answer is not about the subscription asked for, or undefined when it is: every key asked must be named
+ * back, as asked. An answer that names a key it was not asked for must not contradict one it was asked for.
+ */
+export function subscriptionMismatchOf(ref: SubscriptionRef, data: IDataObject): string | undefined {
+	for (const name of ['subscriptionOrderId', 'subscriptionNo'] as const) {
+		const asked = ref[name];
+		if (asked === undefined) continue;
+		const named = text(data[name]);
+		if (named === '') return `the answer does not name the ${name} "${asked}"`;
+		if (named !== asked) return `the answer is about the ${name} "${gatewayText(named)}", not "${asked}"`;
+	}
+	if (text(data.subscriptionNo) === '') return 'the answer names no subscriptionNo, so it shows no subscription';
+	return undefined;
+}
+
+/**
+ * Queries one subscription and proves the answer shows it. HaiPay publishes no "no such subscription" answer, so this
+ * never concludes that a subscription is absent: an answer that shows none proves nothing (`untrusted`).
+ */
+export async function lookupSubscription(
+	ctx: GatewayContext,
+	settings: HaiPaySettings,
+	ref: SubscriptionRef,
+	options: Omit<CallOptions, 'kind' | 'acceptFile'>,
+): Promise<IDataObject> {
+	const body: IDataObject = { ...ref };
+	for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+	return await provenData(ctx, { path: SUBSCRIPTION_QUERY_PATH, body, what: 'subscription' }, settings, options, (data) => subscriptionMismatchOf(ref, data));
+}

@@ -1,0 +1,75 @@
+/**
+ * A subscription's recurring charges reaching the trigger in n8n: a signed charge is emitted once as kind
+ * "subscription" (never a payout), each charge its own result; a payouts-only or subscriptions-only trigger filters
+ * by what the body names; with Confirm With HaiPay a charge is answered 503, since no published query shows one.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { APP_IDS } from '../fixtures/bodies';
+import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
+import { sandboxCredential } from '../helpers/credentials';
+import { signedByPlatform } from './callbacks';
+
+const TRIGGER = 'HaiPay Trigger';
+const SECRET = 'test-only-secret-usd';
+
+function charge(overrides: IDataObject = {}): Record<string, unknown> {
+	const body = { appId: APP_IDS.USD, currency: 'USD', subscriptionNo: 'S100', subscriptionOrderId: 'SUB-1', orderNo: 'S100-1', amount: '9.99', status: 2, payTime: '2026-01-01 00:00:00', ...overrides };
+	return signedByPlatform(body, SECRET);
+}
+
+describe('subscription charges reaching the trigger in n8n', () => {
+	let sandbox: Sandbox;
+	let server: WebhookServer | undefined;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ manual: true, callbackSchedule: [] });
+	});
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+	});
+	afterAll(async () => {
+		await sandbox.close();
+	});
+
+	async function serve(parameters: INodeParameters): Promise<WebhookServer> {
+		return await webhookServer({
+			nodeTypes: [HaiPayTrigger],
+			credentials: { hp: { type: 'haiPayApi', data: sandboxCredential(sandbox, APP_IDS.USD) } },
+			nodes: [
+				{ name: TRIGGER, type: 'haiPayTrigger', parameters },
+				{ name: 'Next', type: NO_OP_NODE_TYPE },
+			],
+		});
+	}
+
+	it('runs once per charge as kind "subscription", its status unlabelled; a resend of a charge is a repeat', async () => {
+		server = await serve({ kind: 'subscription' });
+		expect((await server.send(TRIGGER, charge())).text).toBe('SUCCESS');
+		expect((await server.send(TRIGGER, charge())).text).toBe('SUCCESS');
+		expect((await server.send(TRIGGER, charge({ orderNo: 'S100-2', payTime: '2026-02-01 00:00:00' }))).text).toBe('SUCCESS');
+		expect(server.executions.map((execution) => execution.items[0].json.orderNo)).toEqual(['S100-1', 'S100-2']);
+		expect(server.executions[0].items[0].json).toMatchObject({ kind: 'subscription', subscriptionNo: 'S100', statusLabel: null, statusGroup: 'unknown', unknownFields: [], verified: true });
+	});
+
+	it('a payouts-only trigger acknowledges a charge without a run; a subscriptions-only one a payout result', async () => {
+		server = await serve({ kind: 'payout' });
+		expect((await server.send(TRIGGER, charge())).text).toBe('SUCCESS');
+		expect(server.executions).toHaveLength(0);
+		await server.close();
+		server = await serve({ kind: 'subscription' });
+		const payout = signedByPlatform({ appId: APP_IDS.USD, currency: 'USD', orderId: 'P-1', orderNo: 'HP-1', amount: '9.99', status: 2 }, SECRET);
+		expect((await server.send(TRIGGER, payout)).text).toBe('SUCCESS');
+		expect(server.executions).toHaveLength(0);
+	});
+
+	it('with Confirm With HaiPay a charge is answered 503 and starts nothing: no published query shows a charge', async () => {
+		server = await serve({ kind: 'subscription', options: { confirmWithHaiPay: true } });
+		const reply = await server.send(TRIGGER, charge({ orderNo: 'S100-9' }));
+		expect(reply.status).toBe(503);
+		expect(server.executions).toHaveLength(0);
+	});
+});
