@@ -45,6 +45,8 @@ export const DELIBERATE_TOP_LEVEL: Record<string, Record<string, string>> = {
 		clientType: 'required for some currencies',
 		orderId: 'one of two identifiers',
 		orderNo: 'one of two identifiers',
+		subscriptionOrderId: 'one of two identifiers',
+		subscriptionNo: 'one of two identifiers',
 		refundNo: 'one of two identifiers',
 		ordersCurrency: 'voucher request',
 		lang: 'voucher request',
