@@ -24,8 +24,12 @@ beforeAll(() => {
 });
 
 const keepGoing = { onError: 'continueRegularOutput' };
-/** Not Found After passes within Resolve Within, so a "no such order" would count if it were proven. */
-const resolving = { ...payoutFromItem('TZS', TZS_FIELDS), options: { timeout: 1000, resolveWithin: 4, notFoundAfter: 1 } };
+/**
+ * Not Found After passes within Resolve Within, so a "no such order" would count if it were proven: the second query,
+ * a second after the first, is past it (the signed control below is settled by it). Resolve Within is no longer than
+ * that needs, since an answer that settles nothing is asked about until it has passed.
+ */
+const resolving = { ...payoutFromItem('TZS', TZS_FIELDS), options: { timeout: 1000, resolveWithin: 2, notFoundAfter: 1 } };
 const NOT_FOUND = 'order does not exist';
 
 function queriesOf(orderId: unknown) {

@@ -6,6 +6,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
+import { FLUSH_MS, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import { NO_OP_NODE_TYPE, webhookServer, type HttpReply, type LogLine, type WebhookCall, type WebhookExecution, type WebhookServer } from '../harness';
@@ -84,8 +85,21 @@ export interface Delivery {
 	json: IDataObject | undefined;
 }
 
+/*
+ * The repeat memory saves at most once per FLUSH_MS: a callback within FLUSH_MS of the last save waits out the rest
+ * (memory.ts, saveBurst). Tests that deliver one callback after another would wait about FLUSH_MS each on a real
+ * clock; on this one each delivery comes FLUSH_MS after the one before, as HaiPay's callbacks of different orders
+ * may. Callbacks sent together still arrive within FLUSH_MS of each other, so a burst still waits (memory.test.ts
+ * and webhook-repeats.test.ts see it). A test that moves the memory's clock itself sets its own in place of this.
+ */
+let stepped = 0;
+/** Puts back the clock of the deliveries below: real time plus FLUSH_MS for each delivery so far. */
+export const stepMemoryClockPerDelivery = (): number => setMemoryClock(() => performance.now() + stepped);
+stepMemoryClockPerDelivery();
+
 /** Posts `body` (an object as JSON, a string as given) to the trigger and waits for the run it started. */
 export async function deliver(server: WebhookServer, body?: unknown, headers?: Record<string, string>): Promise<Delivery> {
+	stepped += FLUSH_MS;
 	const reply = await server.send(TRIGGER, body, { headers });
 	const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
 	const call = [...server.calls].reverse().find((candidate) => candidate.rawBody.equals(bytes));

@@ -13,7 +13,7 @@ import { ANSWER_DEADLINE_MS } from '../../nodes/HaiPayTrigger/confirm';
 import { setMemoryClock, UNANSWERED_MS } from '../../nodes/HaiPayTrigger/memory';
 import { STILL_STORING } from '../../nodes/HaiPayTrigger/reply';
 import type { WebhookServer } from '../harness';
-import { deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
+import { deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, serveTrigger, signedByPlatform, TRIGGER, stepMemoryClockPerDelivery } from './callbacks';
 
 /** Posts `body` and returns what hangs up: HaiPay's client giving up before n8n answers. */
 function postThenHangUp(url: string, body: unknown): () => void {
@@ -43,7 +43,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 	});
 	afterEach(async () => {
 		jest.restoreAllMocks();
-		setMemoryClock();
+		stepMemoryClockPerDelivery();
 		for (const hold of holds.splice(0)) hold.release();
 		await server.close();
 	});

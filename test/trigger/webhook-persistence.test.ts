@@ -13,7 +13,7 @@ import { FLUSH_MS, SAVE_GRACE_MS, setMemoryClock } from '../../nodes/HaiPayTrigg
 import { NO_OP_NODE_TYPE, StaticDataStore, webhookServer, type WebhookServer } from '../harness';
 import { execute } from '../harness/run';
 import { prepareWorkflow } from '../harness/workflow';
-import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, signedByPlatform, TRIGGER } from './callbacks';
+import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, signedByPlatform, TRIGGER, stepMemoryClockPerDelivery } from './callbacks';
 
 /** A step that keeps static data of its own, as a Code node with `$getWorkflowStaticData('global')` does. */
 class KeepsCount implements INodeType {
@@ -73,7 +73,7 @@ describe('HaiPay Trigger: the repeat memory in n8n\'s database', () => {
 		setMemoryClock(() => performance.now() + offset);
 	});
 	afterEach(async () => {
-		setMemoryClock();
+		stepMemoryClockPerDelivery();
 		for (const server of servers.splice(0)) await server.close();
 	});
 

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { NO_OP_NODE_TYPE, StaticDataStore, webhookServer, type WebhookServer } from '../harness';
-import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, serveTrigger, signedByPlatform, TRIGGER } from './callbacks';
+import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, serveTrigger, signedByPlatform, TRIGGER, stepMemoryClockPerDelivery } from './callbacks';
 
 const HOUR = 3_600_000;
 
@@ -35,7 +35,7 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 	};
 	const memoryOf = (server: WebhookServer) => server.staticData(TRIGGER).repeatMemory as IDataObject | undefined;
 	afterEach(async () => {
-		setMemoryClock();
+		stepMemoryClockPerDelivery();
 		for (const server of servers.splice(0)) await server.close();
 	});
 

@@ -1,35 +1,21 @@
 import { LOCAL_COLLECTION_RULES, type LocalCollectionCurrency } from '../../nodes/shared/contract/rules/localCollection';
 import { REFUND_RULES } from '../../nodes/shared/contract/rules/refund';
-import type { RequestRules } from '../../nodes/shared/contract/rules/types';
+import { body, email, notifyUrl, orderId, partnerUserId, phone, subject } from '../../nodes/shared/contract/rules/common';
 import { checkRequest } from '../../nodes/HaiPay/validation/validate';
 import { LOCAL_COLLECTIONS } from '../fixtures/bodies';
+import { ruleCases, shared, x, type Case, type SharedUse } from '../helpers/rule-cases';
 
 /*
  * The local-currency collections and the card refund: every rule HaiPay's pages give (docs/haipay-facts.md), with a
- * value on each side of its edge. `ok` values pass (normalised as shown when a pair is given); `bad` values fail with
- * the named rule on the named field.
+ * value on each side of its edge (the runner, and the shared rules' edges, are in test/helpers/rule-cases.ts).
  */
 
-type Ok = unknown | [input: unknown, normalised: unknown];
-interface Case {
-	field: string;
-	ok: Ok[];
-	bad: Array<[value: unknown, rule: string]>;
-}
-
-const x = (n: number) => 'x'.repeat(n);
-const required = (field: string, ok: Ok[] = []): Case => ({ field, ok, bad: [['', 'required'], [null, 'required']] });
-const orderIdCase: Case = { field: 'orderId', ok: [x(48), ['  C-2 ', 'C-2']], bad: [[x(49), 'maxLength'], ['', 'required']] };
-const emailCase: Case = { field: 'email', ok: ['a@b.co'], bad: [['a@b', 'format'], ['', 'required']] };
-const partnerCase: Case = { field: 'partnerUserId', ok: ['Az09-~!@#$%&*()_'], bad: [['payer 1', 'pattern'], ['', 'required']] };
+const requiredAs = (field: string, ok: unknown[] = []): Case => ({ field, ok, bad: [['', 'required'], [null, 'required']] });
 const redirectCases: Case[] = ['callBackUrl', 'callBackFailUrl'].map((field) => ({
 	field,
 	ok: ['https://shop.example/back', `https://shop.example/${x(1003)}`],
 	bad: [['shop.example/back', 'format'], ['javascript:alert(1)', 'format'], [`https://shop.example/${x(1004)}`, 'maxLength'], ['', 'required']],
 }));
-const notifyUrlCase: Case = { field: 'notifyUrl', ok: ['https://n8n.example.com/webhook/x', ''], bad: [['not a url', 'format']] };
-const subjectCase: Case = { field: 'subject', ok: [x(255), ''], bad: [[x(256), 'maxLength']] };
-const bodyCase: Case = { field: 'body', ok: [x(1024), ''], bad: [[x(1025), 'maxLength']] };
 /** The payer's name of BRL and PHP: English letters, spaces, ! and -, 1 to 30. */
 const bangDashName: Case = {
 	field: 'name',
@@ -37,79 +23,79 @@ const bangDashName: Case = {
 	bad: [[x(31), 'maxLength'], ["O'Brien", 'pattern'], ['Maria Silva2', 'pattern'], ['José Silva', 'pattern'], ['Maria.Silva', 'pattern'], ['', 'required']],
 };
 
-const CASES: Record<LocalCollectionCurrency, Case[]> = {
+const CASES: Record<LocalCollectionCurrency, Array<Case | SharedUse>> = {
 	BRL: [
-		orderIdCase,
+		shared(orderId()),
 		bangDashName,
-		{ field: 'phone', ok: ['5511987654321', '+5511987654321'], bad: [['11 98765-4321', 'pattern'], ['', 'required']] },
-		emailCase,
+		shared(phone(true)),
+		shared(email(true)),
 		{
 			field: 'amount',
 			ok: ['0.01', '1.00', '300.00', '99999.99', [300, '300.00'], [1.5, '1.50']],
 			bad: [['100000.00', 'amount'], ['300', 'amount'], ['300.0', 'amount'], ['300.000', 'amount'], ['1,000.00', 'amount'], ['0.00', 'amount'], ['', 'required']],
 		},
-		required('payType', ['QR']),
-		required('inBankCode', ['PIX']),
+		requiredAs('payType', ['QR']),
+		requiredAs('inBankCode', ['PIX']),
 		{
 			field: 'inBankNo',
 			ok: ['12345678909', '00000000000', [12345678909, '12345678909']],
 			bad: [['1234567890', 'pattern'], ['123456789012', 'pattern'], ['123.456.789-09', 'pattern'], [1234567890, 'pattern'], ['', 'required']],
 		},
 		...redirectCases,
-		partnerCase,
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 	IDR: [
-		orderIdCase,
+		shared(orderId()),
 		{
 			field: 'name',
 			ok: ['Budi Santoso', "Siti Nur'aini", 'A', x(30), 'Dewi (Ibu) 2'],
 			bad: [[x(31), 'maxLength'], ['Budi Santosó', 'pattern'], ['Budi 山', 'pattern'], ['', 'required']],
 		},
 		{ field: 'phone', ok: ['0812345678', '0812345678901'], bad: [['081234567', 'pattern'], ['08123456789012', 'pattern'], ['6281234567890', 'pattern'], ['+6281234567', 'pattern'], ['', 'required']] },
-		emailCase,
+		shared(email(true)),
 		{ field: 'amount', ok: ['1', '50000', '10000000', [50000, '50000']], bad: [['0', 'amount'], ['50000.5', 'amount'], ['50000.00', 'amount'], ['50.000', 'amount'], ['050000', 'amount'], [50000.5, 'amount'], ['', 'required']] },
 		{ field: 'payType', ok: ['QR', 'VA', 'EWALLET'], bad: [['qr', 'enum'], ['CARD', 'enum'], ['', 'required']] },
-		required('inBankCode', ['014']),
+		requiredAs('inBankCode', ['014']),
 		...redirectCases,
-		partnerCase,
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 	PHP: [
-		orderIdCase,
+		shared(orderId()),
 		bangDashName,
 		{ field: 'phone', ok: ['09171234567', '09000000000'], bad: [['0917123456', 'pattern'], ['091712345678', 'pattern'], ['639171234567', 'pattern'], ['08171234567', 'pattern'], ['', 'required']] },
-		emailCase,
+		shared(email(true)),
 		{
 			field: 'amount',
 			ok: ['50', '50.00', '500.50', '49999', '49999.99', [500, '500'], [500.25, '500.25']],
 			bad: [['49.99', 'amount'], ['50000', 'amount'], ['50000.00', 'amount'], ['500.5', 'amount'], ['500.505', 'amount'], [500.5, 'amount'], ['0', 'amount'], ['', 'required']],
 		},
-		required('payType', ['QR']),
-		required('inBankCode', ['PH_QRPH_DYNAMIC']),
+		requiredAs('payType', ['QR']),
+		requiredAs('inBankCode', ['PH_QRPH_DYNAMIC']),
 		...redirectCases,
-		partnerCase,
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 	BDT: [
-		orderIdCase,
+		shared(orderId()),
 		{ field: 'name', ok: ['Rahim Uddin', 'Abdul Karim Khan', x(49) + ' ' + x(50)], bad: [['Rahim', 'pattern'], ['Rahim  Uddin', 'pattern'], [x(50) + ' ' + x(50), 'maxLength'], ['', 'required']] },
 		{ field: 'phone', ok: ['8801712345678'], bad: [['017-1234', 'pattern'], ['', 'required']] },
-		emailCase,
+		shared(email(true)),
 		{ field: 'amount', ok: ['0.01', '500.00', '100000.00', [500, '500.00']], bad: [['500', 'amount'], ['500.0', 'amount'], ['500.000', 'amount'], ['0.00', 'amount'], ['', 'required']] },
-		required('payType', ['EWALLET']),
-		required('inBankCode', ['BKASH']),
+		requiredAs('payType', ['EWALLET']),
+		requiredAs('inBankCode', ['BKASH']),
 		...redirectCases,
-		partnerCase,
-		notifyUrlCase,
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
 		{ field: 'subject', ok: ['Order 42', x(255)], bad: [[x(256), 'maxLength'], ['', 'required']] },
-		bodyCase,
+		shared(body()),
 		{ field: 'country', ok: ['458', ''], bad: [['050', 'enum'], ['BD', 'enum']] },
 	],
 };
@@ -118,38 +104,8 @@ function base(currency: LocalCollectionCurrency): Record<string, unknown> {
 	return { orderId: `${currency}-1`, ...LOCAL_COLLECTIONS[currency] };
 }
 
-function runCases(rules: RequestRules, item: Record<string, unknown>, cases: Case[]): void {
-	it('accept the base item as it is', () => {
-		expect(checkRequest(rules, item).violations).toEqual([]);
-	});
-	for (const testCase of cases) {
-		for (const ok of testCase.ok) {
-			const [input, normalised] = Array.isArray(ok) ? ok : [ok, typeof ok === 'string' ? ok.trim() : ok];
-			it(`accept ${testCase.field} = ${JSON.stringify(input)}`, () => {
-				const { body, violations } = checkRequest(rules, { ...item, [testCase.field]: input });
-				expect(violations).toEqual([]);
-				if (normalised === '') expect(body).not.toHaveProperty(testCase.field);
-				else expect(body[testCase.field]).toEqual(normalised);
-			});
-		}
-		for (const [value, rule] of testCase.bad) {
-			it(`refuse ${testCase.field} = ${JSON.stringify(value).slice(0, 60)} (${rule})`, () => {
-				const { violations } = checkRequest(rules, { ...item, [testCase.field]: value });
-				expect(violations).toHaveLength(1);
-				expect(violations[0]).toMatchObject({ field: testCase.field, rule });
-				expect(violations[0].message).toContain(`"${testCase.field}"`);
-			});
-		}
-	}
-	it('check every field that carries a rule', () => {
-		const covered = new Set(cases.map((testCase) => testCase.field));
-		const ruled = rules.fields.filter((field) => field.required || field.pattern || field.enum || field.amount || field.format || field.maxLength || field.check || field.integerEnum);
-		expect(ruled.map((field) => field.name).filter((name) => !covered.has(name))).toEqual([]);
-	});
-}
-
 describe.each(Object.keys(CASES) as LocalCollectionCurrency[])('%s collection rules', (currency) => {
-	runCases(LOCAL_COLLECTION_RULES[currency], base(currency), CASES[currency]);
+	ruleCases(LOCAL_COLLECTION_RULES[currency], base(currency), CASES[currency]);
 
 	it('use the currency\'s own path', () => {
 		expect(LOCAL_COLLECTION_RULES[currency].path).toBe(`/${currency.toLowerCase()}/collect/apply`);
@@ -157,8 +113,8 @@ describe.each(Object.keys(CASES) as LocalCollectionCurrency[])('%s collection ru
 });
 
 describe('card refund rules', () => {
-	runCases(REFUND_RULES, { orderId: 'RF-1', orderNo: 'HP202605010000000001' }, [
-		orderIdCase,
+	ruleCases(REFUND_RULES, { orderId: 'RF-1', orderNo: 'HP202605010000000001' }, [
+		shared(orderId()),
 		{ field: 'orderNo', ok: [x(64), 'HP1'], bad: [[x(65), 'maxLength'], ['', 'required']] },
 	]);
 

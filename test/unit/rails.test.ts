@@ -1,7 +1,8 @@
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import { RAIL_CURRENCIES, RAIL_RULES, type RailCurrency } from '../../nodes/shared/contract/rules/rails';
 import { checkRequest } from '../../nodes/HaiPay/validation/validate';
-import { bodyCase, emailCase, letters, notifyUrlCase, orderIdCase, partnerCase, phoneCase, required, ruleCases, subjectCase, x, type Case } from '../helpers/rule-cases';
+import { body, email, notifyUrl, orderId, partnerUserId, phone, subject } from '../../nodes/shared/contract/rules/common';
+import { letters, ruleCases, shared, x, type Case, type SharedUse } from '../helpers/rule-cases';
 import { BASES } from '../helpers/rows';
 
 /*
@@ -10,8 +11,8 @@ import { BASES } from '../helpers/rows';
  */
 
 /** What every rail shares: orderId, partnerUserId, the optional notes; a plain required email and an optional subject unless said. */
-function common(own: { subject?: boolean; email?: boolean } = {}): Case[] {
-	return [orderIdCase, required(partnerCase()), notifyUrlCase, bodyCase, ...(own.email ? [] : [emailCase(true)]), ...(own.subject ? [] : [subjectCase])];
+function common(own: { subject?: boolean; email?: boolean } = {}): SharedUse[] {
+	return [shared(orderId()), shared(partnerUserId(true)), shared(notifyUrl()), shared(body()), ...(own.email ? [] : [shared(email(true))]), ...(own.subject ? [] : [shared(subject())])];
 }
 
 const exactTwo = (min = '0.01'): Case => ({
@@ -35,7 +36,7 @@ const plainNameCase: Case = { field: 'name', ok: ['Ali Khan', 'Ayşe Yılmaz', x
 const accountTypes = (ok: string[], bad: string[]): Case => ({ field: 'accountType', ok, bad: [...bad.map((value): [string, string] => [value, 'enum']), ['', 'required']] });
 const anyText = (field: string, value: string): Case => ({ field, ok: [value], bad: [['', 'required']] });
 
-const CASES: Record<RailCurrency, Case[]> = {
+const CASES: Record<RailCurrency, Array<Case | SharedUse>> = {
 	BRL: [
 		...common(),
 		{
@@ -51,7 +52,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 		{ field: 'accountNo', with: { identifyType: 'EMAIL' }, ok: ['joao@example.com'], bad: [['09876543210', 'pattern'], ['joao@example', 'pattern']] },
 		{ field: 'accountNo', with: { identifyType: 'PHONE' }, ok: ['+5511987654321', '11987654321'], bad: [] },
 		lettersNameCase,
-		required(phoneCase),
+		shared(phone(true)),
 	],
 	INR: [
 		...common({ email: true }),
@@ -82,7 +83,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 		anyText('bankCode', 'BCA'),
 		anyText('accountNo', '1234567890'),
 		lettersNameCase,
-		required(phoneCase),
+		shared(phone(true)),
 	],
 	PHP: [
 		...common(),
@@ -106,7 +107,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 		},
 		{ field: 'accountNo', with: { accountType: 'BANK_CARD' }, ok: ['4111111111111111'], bad: [['41111111111111112', 'pattern'], ['646180157000000004', 'pattern'], ['4111 1111 1111 1111', 'pattern']] },
 		plainNameCase,
-		{ ...phoneCase, ok: [...phoneCase.ok, ''] },
+		shared(phone(false)),
 	],
 	EUR: [
 		...common(),
@@ -122,7 +123,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 			],
 		},
 		lettersNameCase,
-		required(phoneCase),
+		shared(phone(true)),
 		{ field: 'swiftCode', ok: ['BNPAFRPP', 'DEUTDEFF500'], bad: [['BNPAFRP', 'pattern'], ['BNPAFRPP5', 'pattern'], ['bnpafrpp', 'pattern'], ['BNP1FRPP', 'pattern'], ['', 'required']] },
 		anyText('city', 'Paris'),
 		anyText('street', '10 Rue de Rivoli'),
@@ -138,7 +139,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 		{ field: 'accountNo', with: { bankCode: 'WISE' }, ok: ['123465'], bad: [] },
 		{ field: 'name', ok: ['John Smith', 'John Ronald Smith'], bad: [['John', 'pattern'], ['John-Paul Smith', 'pattern'], ['John 2 Smith', 'pattern'], ['', 'required']] },
 		requiredSubject,
-		required(phoneCase),
+		shared(phone(true)),
 	],
 	THB: [
 		...common(),
@@ -160,7 +161,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 			ok: ['Nguyen Van An', 'Nguyễn Văn An', 'Đặng Thị Ánh', "O'Brien Le-Minh"],
 			bad: [['Nguyen Van 2', 'pattern'], ['An_B', 'pattern'], [letters(31), 'maxLength'], ['', 'required']],
 		},
-		required(phoneCase),
+		shared(phone(true)),
 	],
 	MYR: [
 		...common(),
@@ -169,7 +170,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 		anyText('bankCode', 'TNG'),
 		anyText('accountNo', '0123456789'),
 		lettersNameCase,
-		required(phoneCase),
+		shared(phone(true)),
 	],
 	PKR: [
 		...common({ subject: true }),
@@ -178,7 +179,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 		anyText('bankCode', 'JAZZCASH'),
 		anyText('accountNo', '03001234567'),
 		plainNameCase,
-		required(phoneCase),
+		shared(phone(true)),
 		requiredSubject,
 		{
 			field: 'birth',
@@ -196,7 +197,7 @@ const CASES: Record<RailCurrency, Case[]> = {
 		{ field: 'accountNo', ok: ['TR330006100519786457841326'], bad: [['09876543210', 'pattern'], ['tr330006100519786457841326', 'pattern'], ['', 'required']] },
 		{ field: 'accountNo', with: { accountType: 'EWALLET', bankCode: 'PAPARA', identifyType: 'PAPARA_NUMBER' }, ok: ['1234567890'], bad: [] },
 		plainNameCase,
-		required(phoneCase),
+		shared(phone(true)),
 		{ field: 'ibanAccount', ok: ['TR330006100519786457841326', ''], bad: [[x(256), 'maxLength']] },
 		{ field: 'identifyType', ok: ['', 'PAPARA_NUMBER'], bad: [['CPF', 'enum']] },
 		{ field: 'identifyType', with: { bankCode: 'PAPARA' }, ok: ['PAPARA_NUMBER', 'PHONE', 'EMAIL', 'TURKISH_ID'], bad: [['', 'required'], [null, 'required'], ['CPF', 'enum']] },

@@ -2,7 +2,8 @@ import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 import { checkRequest } from '../../nodes/HaiPay/validation/validate';
-import { bodyCase, emailCase, letters, notifyUrlCase, orderIdCase, partnerCase, phoneCase, ruleCases, subjectCase, x, type Case } from '../helpers/rule-cases';
+import { body, email, englishName, notifyUrl, orderId, partnerUserId, phone, subject } from '../../nodes/shared/contract/rules/common';
+import { ruleCases, shared, x, type Case, type SharedUse } from '../helpers/rule-cases';
 import { BASES } from '../helpers/rows';
 
 /*
@@ -12,15 +13,9 @@ import { BASES } from '../helpers/rows';
 
 const RULES: Record<string, RequestRules> = { ...PAYOUT_RULES, MIT: MIT_RULES };
 
-const englishNameCase: Case = {
-	field: 'name',
-	ok: ['Amina Juma', 'Amina Binti Juma', letters(30), ['  Amina Juma ', 'Amina Juma']],
-	bad: [['Amina', 'pattern'], ['Amina Juma2', 'pattern'], ['A B C D', 'pattern'], [letters(31), 'maxLength'], ['José Díaz', 'pattern'], ['Amina  Juma', 'pattern'], ['', 'required']],
-};
-
-const CASES: Record<string, Case[]> = {
+const CASES: Record<string, Array<Case | SharedUse>> = {
 	TZS: [
-		orderIdCase,
+		shared(orderId()),
 		{
 			field: 'amount',
 			ok: ['1000', '5000000', '1000.5', '1000.55', ['  2000 ', '2000'], [1000, '1000'], [1000.5, '1000.5'], [4999999.99, '4999999.99']],
@@ -33,30 +28,30 @@ const CASES: Record<string, Case[]> = {
 			ok: ['255712345678', [255712345678, '255712345678']],
 			bad: [['25571234567', 'pattern'], ['2557123456789', 'pattern'], ['254712345678', 'pattern'], ['255 712345678', 'pattern'], [2.5e20, 'type']],
 		},
-		englishNameCase,
-		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
-		emailCase(true),
-		{ ...partnerCase(), bad: [...partnerCase().bad, ['', 'required']] },
-		notifyUrlCase,
+		shared(englishName(true)),
+		shared(phone(true)),
+		shared(email(true)),
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
 		{ field: 'subject', ok: ['Salary November', '工资', ''], bad: [] },
 		{ field: 'body', ok: ['Any text at all', ''], bad: [[{ nested: true }, 'type']] },
 	],
 	ZAR: [
-		orderIdCase,
+		shared(orderId()),
 		{ field: 'amount', ok: ['1', '10000000', '1.01', [250.75, '250.75']], bad: [['0.99', 'amount'], ['10000000.01', 'amount'], ['1.001', 'amount'], ['0', 'amount']] },
 		{ field: 'accountType', ok: ['BANK_ACCOUNT'], bad: [['EWALLET', 'enum']] },
 		{ field: 'bankCode', ok: ['FNB'], bad: [['', 'required']] },
 		{ field: 'accountNo', ok: ['62000000000'], bad: [['', 'required']] },
-		englishNameCase,
-		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
-		emailCase(true),
-		partnerCase(),
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(englishName(true)),
+		shared(phone(true)),
+		shared(email(true)),
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 	NGN: [
-		orderIdCase,
+		shared(orderId()),
 		{
 			field: 'amount',
 			ok: ['0.5', '1', '100.25', '3000000', [5000, '5000']],
@@ -67,14 +62,14 @@ const CASES: Record<string, Case[]> = {
 		{ field: 'accountNo', ok: ['0123456789', [1234567890, '1234567890']], bad: [['012345678', 'pattern'], ['01234567890', 'pattern'], ['01234a6789', 'pattern']] },
 		{ field: 'name', ok: ['Ada Obi', 'Ada Chioma Obi Eze', ['ada obi', 'ada obi']], bad: [['Ada', 'pattern'], ['Ada-Obi Eze', 'pattern'], ['Ada Obi 2', 'pattern'], ['', 'required']] },
 		{ field: 'phone', ok: ['2348012345678', ''], bad: [['080-1234', 'pattern']] },
-		emailCase(false),
-		partnerCase(64),
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(email(false)),
+		shared(partnerUserId(false, 64)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 	EGP: [
-		orderIdCase,
+		shared(orderId()),
 		{ field: 'amount', ok: ['20', '30000', '100.50'], bad: [['100.505', 'amount'], ['0', 'amount'], ['abc', 'amount']] },
 		{
 			field: 'accountNo',
@@ -86,32 +81,32 @@ const CASES: Record<string, Case[]> = {
 		{ field: 'bankCode', ok: ['NBE'], bad: [['', 'required']] },
 		{ field: 'phone', ok: ['+201012345678', '+201512345678'], bad: [['01012345678', 'pattern'], ['+20101234567', 'pattern'], ['', 'required']] },
 		{ field: 'name', ok: ['Omar Hassan', 'عمر حسن'], bad: [['', 'required'], [x(101), 'maxLength']] },
-		emailCase(true),
-		partnerCase(),
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(email(true)),
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 	BDT: [
-		orderIdCase,
+		shared(orderId()),
 		{ field: 'amount', ok: ['1', '100', '50000', [100, '100']], bad: [['100.5', 'amount'], ['100.0', 'amount'], [100.5, 'amount'], ['0', 'amount'], ['1,000', 'amount']] },
 		{ field: 'accountType', ok: ['EWALLET', 'BANK_ACCOUNT'], bad: [['CARD', 'enum'], ['', 'required']] },
 		{ field: 'bankCode', ok: ['BKASH', 'NAGAD'], bad: [['', 'required']] },
 		{ field: 'accountNo', ok: ['01712345678', [1712345678, '1712345678']], bad: [['', 'required']] },
-		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
+		shared(phone(true)),
 		{
 			field: 'name',
 			ok: ["O'Brien Mc-Neil Jr.", 'Rahim', x(30), 'Abdul  Karim'],
 			bad: [['Rahim 2', 'pattern'], ['Rahim_Uddin', 'pattern'], [x(31), 'maxLength'], ['', 'required']],
 		},
-		emailCase(true),
-		partnerCase(),
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(email(true)),
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 	MIT: [
-		orderIdCase,
+		shared(orderId()),
 		{
 			field: 'amount',
 			ok: ['25.00', '0.01', '1000000.99', [25, '25.00'], [25.5, '25.50'], [0.1, '0.10']],
@@ -127,18 +122,18 @@ const CASES: Record<string, Case[]> = {
 			],
 		},
 		{ field: 'payType', ok: ['CARD'], bad: [['', 'required']] },
-		{ ...phoneCase, bad: [...phoneCase.bad, ['', 'required']] },
+		shared(phone(true)),
 		{ field: 'inBankCode', ok: ['VISA', 'MASTER'], bad: [['', 'required']] },
 		{ field: 'loadingType', ok: [[0, 0], [1, 1], ['1', 1], ['0', 0], ''], bad: [[2, 'enum'], ['yes', 'enum'], [-1, 'enum']] },
 		{ field: 'tokenID', ok: ['tok_123', ''], bad: [] },
 		{ field: 'callBackUrl', ok: ['https://shop.example/ok'], bad: [['shop.example/ok', 'format']] },
 		{ field: 'callBackFailUrl', ok: ['https://shop.example/fail'], bad: [['javascript:alert(1)', 'format']] },
 		{ field: 'cancelUrl', ok: ['https://shop.example/cancel'], bad: [['/cancel', 'format']] },
-		emailCase(true),
-		partnerCase(),
-		notifyUrlCase,
-		subjectCase,
-		bodyCase,
+		shared(email(true)),
+		shared(partnerUserId(true)),
+		shared(notifyUrl()),
+		shared(subject()),
+		shared(body()),
 	],
 };
 
