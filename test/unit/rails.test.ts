@@ -214,9 +214,9 @@ const CASES: Record<RailCurrency, Array<Case | SharedUse>> = {
 		anyText('bankCode', 'TRC20'),
 		anyText('accountNo', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8'),
 		lettersNameCase,
-		required(phoneCase),
+		shared(phone(true)),
 	],
-	KRW: [...common(), exactTwo(), accountTypes(['BANK_ACCOUNT'], ['EWALLET', 'BANK_CARD']), anyText('bankCode', '004'), anyText('accountNo', '12345678901234'), lettersNameCase, required(phoneCase)],
+	KRW: [...common(), exactTwo(), accountTypes(['BANK_ACCOUNT'], ['EWALLET', 'BANK_CARD']), anyText('bankCode', '004'), anyText('accountNo', '12345678901234'), lettersNameCase, shared(phone(true))],
 };
 
 /** The pages whose address is not `/<ccy>/api/payApply`. */
