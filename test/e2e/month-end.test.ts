@@ -125,7 +125,12 @@ function formulaCells(file: Buffer): string[] {
 /** The approval page's address as the page gives it for the approver, opened in the approver's own browser. */
 async function openAsApprover(uploaderPage: Page): Promise<Page> {
 	const link = await uploaderPage.locator('a', { hasText: '/form-waiting/' }).first().getAttribute('href');
-	expect(link).toMatch(/\/form-waiting\/\d+/);
+	expect(link).toMatch(/\/form-waiting\/\d+\?signature=/);
+	// Signed out, the page neither shows nor takes an answer: n8n sends the GET to its sign-in page, refuses the POST.
+	expect((await fetch(String(link), { redirect: 'manual' })).status).toBe(302);
+	const answer = new FormData();
+	answer.append('field-2', DECISION.approve);
+	expect((await fetch(String(link), { method: 'POST', body: answer })).status).toBe(401);
 	const { page } = approverBrowser;
 	await page.goto(String(link));
 	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) }).waitFor({ timeout: 60_000 });
@@ -175,7 +180,7 @@ function expectApproval(rows: SheetRow[], executionId: string, clicked: Date): v
 }
 
 describe('example 6: month-end payouts, approved in the browser', () => {
-	test('the approver sees the totals per currency; a rejection pays nothing and returns no file', async () => {
+	test('the approval page shows the totals per currency and who uploaded; a rejection pays nothing and returns no file', async () => {
 		const { page } = browser;
 		const downloads: string[] = [];
 		page.on('download', (download) => downloads.push(download.suggestedFilename()));
