@@ -49,7 +49,8 @@ export const APPROVAL_NOTE = [
 	`={{ (() => { const esc = (value) => String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);`,
 	`return '<p>Uploaded by <strong>' + esc(${PERSON}(${UPLOADER})) + '</strong>. Only an approver other than the uploader can approve ('`,
 	`+ esc(${LIST}.join(', ')) + '); an approval by anyone else is refused and pays nothing.</p>'`,
-	"+ '<p>Approver: open this page signed in to n8n as yourself: <a href=\"' + esc($execution.resumeFormUrl) + '\">' + esc($execution.resumeFormUrl) + '</a></p>'; })() }}",
+	// The address is the link's target, not its text: its signature would overflow the page.
+	"+ '<p>Send an approver <a href=\"' + esc($execution.resumeFormUrl) + '\">this page\\'s address</a> (copy the link); they open it signed in to n8n as themselves.</p>'; })() }}",
 ].join(' ');
 
 const ROW_CURRENCY = "String($('Approved rows').item.json.currency ?? '').trim().toUpperCase()";
