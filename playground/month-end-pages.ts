@@ -62,10 +62,15 @@ const COUNTS = "const counts = {}; for (const item of $('Result row').all()) cou
 /** The last page's title: "Nothing new was paid" unless HaiPay accepted a row of this run. */
 export const RESULT_TITLE = `={{ (() => { ${COUNTS} return counts.accepted > 0 ? 'Payouts sent' : 'Nothing new was paid'; })() }}`;
 
-/** The last page's message: the count of each outcome, and why nothing was sent when the sheet changed. */
-export const RESULT_MESSAGE = [
-	`={{ (() => { ${COUNTS}`,
-	"const changed = $('Result row').all().some((item) => item.json.field === 'approvedFingerprint');",
-	"const list = Object.entries(counts).map(([outcome, count]) => outcome + ': ' + count).join(', ');",
-	"return (changed ? 'The sheet changed after it was approved: nothing was sent. ' : '') + 'Rows by outcome: ' + list + '. Your browser downloads month-end-results.xlsx with every row.'; })() }}",
-].join(' ');
+/**
+ * The last page's message: `lead` (JavaScript giving text, such as who approved), the count of each outcome, and
+ * why nothing was sent when the sheet changed.
+ */
+export function resultMessage(lead = "''"): string {
+	return [
+		`={{ (() => { ${COUNTS}`,
+		"const changed = $('Result row').all().some((item) => item.json.field === 'approvedFingerprint');",
+		"const list = Object.entries(counts).map(([outcome, count]) => outcome + ': ' + count).join(', ');",
+		`return ${lead} + (changed ? 'The sheet changed after it was approved: nothing was sent. ' : '') + 'Rows by outcome: ' + list + '. Your browser downloads month-end-results.xlsx with every row.'; })() }}`,
+	].join(' ');
+}

@@ -1,12 +1,15 @@
 import { WorkflowBuilder, type NodeSpec, type Parameters, type WorkflowFile } from '../dev/workflow-builder';
 import { condition, conditions, ifNode, merge, setFields, stickyNote } from './lib/base-nodes';
 import { haiPay, mixedPayoutParameters } from './lib/haipay-nodes';
-import { APPROVAL_HTML, RESULT_FIELDS, RESULT_MESSAGE, RESULT_TITLE, SUMMARY_NODE } from './month-end-pages';
+import { APPROVAL_FIELDS, APPROVAL_LINE, APPROVAL_NOTE, ON_APPROVER_LIST, REFUSED_MESSAGE, SIGNED_IN_AND_NOT_UPLOADER, UPLOAD_NODE } from './month-end-approval';
+import { APPROVAL_HTML, RESULT_FIELDS, RESULT_TITLE, SUMMARY_NODE, resultMessage } from './month-end-pages';
 
 /**
  * Example 6, month-end payouts: the finance person uploads the month's XLSX sheet in an n8n form, sees the totals
  * per currency and the rows that break a rule, approves or rejects in the browser, and on approval one HaiPay node
  * pays every currency of the sheet; the browser then downloads the results as XLSX, in the sheet's row order.
+ * Maker-checker: both people sign in to n8n, and the approver must be another person on the approver list
+ * (month-end-approval.ts); the results name them.
  */
 
 export const MONTH_END_WORKFLOW_ID = 'haipayExMonthEnd';
@@ -59,19 +62,27 @@ export const MONTH_END_ROWS: readonly MonthEndRow[] = [
 
 // ---- n8n's form nodes ----------------------------------------------------------------------------------
 
-/** Version 2.3 of n8n's Form Trigger and Form: the newest that both n8n 1.x and 2.x have. */
+/** Version 2.3 of n8n's Form pages: the newest that both n8n 1.x and 2.x have. */
 const FORM_VERSION = 2.3;
+
+/**
+ * Version 2.6 of the Form Trigger, the first with "n8n User Auth": only a person signed in to this n8n can open the
+ * form, and n8n names them (`user`) in the trigger's output and in each later page's. n8n 1.x lacks it, so example
+ * 6 runs on n8n 2.x only.
+ */
+const FORM_TRIGGER_VERSION = 2.6;
 
 function formTrigger(name: string, position: [number, number]): NodeSpec {
 	return {
 		name,
 		type: 'n8n-nodes-base.formTrigger',
-		typeVersion: FORM_VERSION,
+		typeVersion: FORM_TRIGGER_VERSION,
 		position,
 		webhookId: MONTH_END_FORM_PATH,
 		parameters: {
+			authentication: 'n8nUserAuth',
 			formTitle: 'Month-end payouts',
-			formDescription: "Upload this month's payout sheet (XLSX). Nothing is paid before you approve the totals on the next page.",
+			formDescription: "Upload this month's payout sheet (XLSX). Nothing is paid before another person, an approver, approves the totals.",
 			formFields: { values: [{ fieldLabel: SHEET_FIELD, fieldType: 'file', multipleFiles: false, acceptFileTypes: '.xlsx', requiredField: true }] },
 			options: { path: MONTH_END_FORM_PATH, buttonLabel: 'Check the sheet' },
 		},
@@ -96,15 +107,16 @@ function about(b: WorkflowBuilder): void {
 				'## Month-end payouts, approved in the browser',
 				'1. **Upload the sheet** (n8n form, Publish the workflow first): the XLSX with a row per payee, columns named after the gateway\'s fields (`orderId`, `currency`, `amount`, `accountNo`, ...).',
 				'2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; nothing is signed or sent. It gives the exact decimal total and row count of each currency, every row that breaks a rule with its field and reason, and the fingerprint of the rows to pay.',
-				'3. **Approve** shows them. *Reject* ends the run: nothing is paid.',
-				'4. On *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
-				`5. The last page counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
+				'3. **Approve** shows them, who uploaded, and the page\'s address to send to an approver. *Reject* ends the run: nothing is paid.',
+				'4. **Approver allowed?** Both people sign in to n8n (the form\'s Authentication is *n8n User Auth*). An approval counts only from a person other than the uploader whose n8n email is on this node\'s list; any other ends at **Refused**: nothing is paid.',
+				'5. On an allowed *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
+				`6. The last page names the approver, the time and the execution, counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`, and the approval: \`approvedBy\`, \`approvedAt\`, \`uploadedBy\`, \`executionId\`, the currency's \`approvedRows\` and \`approvedTotal\`, the \`fingerprint\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
 				'',
 				'The credential holds an App ID per currency (Other Currencies). Give the sheet a `notifyUrl` column to have HaiPay post each result to the callbacks workflow.',
 			].join('\n'),
-			[-260, -520],
+			[-260, -620],
 			700,
-			380,
+			480,
 		),
 	);
 }
@@ -112,7 +124,7 @@ function about(b: WorkflowBuilder): void {
 export function monthEndPayouts(): WorkflowFile {
 	const b = new WorkflowBuilder(MONTH_END_WORKFLOW_ID);
 	about(b);
-	const upload = b.add(formTrigger('Upload the sheet', [-200, 0]));
+	const upload = b.add(formTrigger(UPLOAD_NODE, [-200, 0]));
 	const rows = b.add({
 		name: 'Rows',
 		type: 'n8n-nodes-base.extractFromFile',
@@ -126,6 +138,7 @@ export function monthEndPayouts(): WorkflowFile {
 			'Approve',
 			[
 				{ fieldLabel: 'Totals', fieldType: 'html', html: APPROVAL_HTML },
+				{ fieldLabel: 'Approver', fieldType: 'html', html: APPROVAL_NOTE },
 				{ fieldLabel: DECISION.field, fieldType: 'radio', fieldOptions: { values: [{ option: DECISION.approve }, { option: DECISION.reject }] }, requiredField: true },
 			],
 			{ formTitle: 'Approve the month-end payouts', buttonLabel: 'Submit decision' },
@@ -136,6 +149,10 @@ export function monthEndPayouts(): WorkflowFile {
 	const rejected = b.add(
 		formEnding('Rejected', { respondWith: 'text', completionTitle: 'Nothing was paid', completionMessage: 'The payouts were rejected: no row was sent to HaiPay.' }, [1120, -320]),
 	);
+	const allowed = b.add(
+		ifNode('Approver allowed?', conditions([condition(SIGNED_IN_AND_NOT_UPLOADER, 'true', '', 'boolean'), condition(ON_APPROVER_LIST, 'true', '', 'boolean')]), [1120, -160]),
+	);
+	const refused = b.add(formEnding('Refused', { respondWith: 'text', completionTitle: 'Approval refused: nothing was paid', completionMessage: REFUSED_MESSAGE }, [1340, -320]));
 	// The sheet's rows wait at the merge's first input while the approver decides; the approval lets them through.
 	const chosen = b.add({ ...merge('Approved rows', 2, [1120, 0]), parameters: { mode: 'chooseBranch', useDataOfInput: 1, chooseBranchMode: 'waitForAll', output: 'specifiedInput' } });
 	b.connect(upload, rows);
@@ -143,8 +160,10 @@ export function monthEndPayouts(): WorkflowFile {
 	b.connect(rows, chosen, 0, 0);
 	b.connect(check, approve);
 	b.connect(approve, approved);
-	b.connect(approved, chosen, 0, 1);
+	b.connect(approved, allowed);
 	b.connect(approved, rejected, 1);
+	b.connect(allowed, chosen, 0, 1);
+	b.connect(allowed, refused, 1);
 	payAndReturn(b, chosen);
 	return b.file('HaiPay example: month-end payouts, approved in the browser', 'Checks an uploaded XLSX, shows the totals per currency for approval, pays every currency with one HaiPay node and returns the results as XLSX.');
 }
@@ -160,7 +179,7 @@ function payAndReturn(b: WorkflowBuilder, chosen: string): void {
 			{ onError: 'continueRegularOutput' },
 		),
 	);
-	const result = b.add(setFields('Result row', RESULT_FIELDS, [1560, 0]));
+	const result = b.add(setFields('Result row', [...RESULT_FIELDS, ...APPROVAL_FIELDS], [1560, 0]));
 	const file = b.add({
 		name: 'To XLSX',
 		type: 'n8n-nodes-base.convertToFile',
@@ -174,7 +193,7 @@ function payAndReturn(b: WorkflowBuilder, chosen: string): void {
 			{
 				respondWith: 'returnBinary',
 				completionTitle: RESULT_TITLE,
-				completionMessage: RESULT_MESSAGE,
+				completionMessage: resultMessage(APPROVAL_LINE),
 				inputDataFieldName: 'data',
 			},
 			[2000, 0],

@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox';
 import { callbackUrl, FILES } from './examples';
 import { ensureN8n } from './lib/install';
 import { assertPortFree, examplesFor, prepareFiles, provision } from './lib/instance';
-import { OWNER, spawnN8nServer, tailOf, whenReady, type N8nOptions, type N8nServer } from './lib/n8n';
+import { CONTROLLER, OWNER, spawnN8nServer, tailOf, whenReady, type N8nOptions, type N8nServer } from './lib/n8n';
 import { EXAMPLES, N8N_PORT, ROOT, START_FILES, START_HOME, START_PORTS } from './lib/paths';
 import { N8nRest } from './lib/rest';
 import { buildPackage, onStopSignal, say, startSandboxGateway } from './lib/session';
@@ -77,6 +77,7 @@ function printReady(server: N8nServer, sandbox: Sandbox, seconds: number): void 
 	say('');
 	say(`  Open     ${server.url}`);
 	say(`  Sign in  ${OWNER.email} / ${OWNER.password}   (test-only account of this local n8n)`);
+	say(`           ${CONTROLLER.email} / ${CONTROLLER.password}   (example 6's approver, a member)`);
 	say('');
 	say('  Workflows (Overview):');
 	say('   - "HaiPay example: bulk payouts from a spreadsheet": click "Execute workflow". It pays the rows of');
@@ -90,8 +91,9 @@ function printReady(server: N8nServer, sandbox: Sandbox, seconds: number): void 
 	say('   - "HaiPay example: USD card collection (MIT)": run it, open the payUrl of "Send the payer to payUrl",');
 	say('     click Pay; run it again to charge the stored card token.');
 	say('   - "HaiPay example: month-end payouts, approved in the browser": Publish it, open');
-	say(`     ${server.url}/form/haipay-month-end, upload examples/data/month-end.xlsx, read the totals, Approve;`);
-	say('     the browser downloads month-end-results.xlsx (Reject pays nothing).');
+	say(`     ${server.url}/form/haipay-month-end signed in as the owner, upload examples/data/month-end.xlsx, read`);
+	say('     the totals; open the page\'s approver link in a private window signed in as the controller and Approve;');
+	say('     the browser downloads month-end-results.xlsx. The owner approving their own upload is refused.');
 	say('');
 	say(`  Credentials: "HaiPay Sandbox payouts" (TZS, ZAR, NGN, EGP, BDT in one), "HaiPay Sandbox TZS" ... (Custom base URL ${sandbox.baseUrl})`);
 	say(`  Sandbox control API: ${sandbox.baseUrl}/__sandbox/orders   n8n log: ${relative(ROOT, LOG_FILE)}`);
@@ -130,7 +132,10 @@ async function main(): Promise<void> {
 		const server = spawnN8nServer(options, LOG_FILE);
 		running.server = server;
 		await whenReady(server);
-		await new N8nRest(server.url).ensureOwner();
+		const rest = new N8nRest(server.url);
+		await rest.ensureOwner();
+		// Example 6's approver: the owner uploads, and a second person must approve.
+		await rest.ensureMember(CONTROLLER);
 		printReady(server, running.sandbox as Sandbox, Math.round((Date.now() - started) / 1000));
 		watchN8n(running, server);
 	} catch (error) {

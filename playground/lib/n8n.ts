@@ -15,6 +15,14 @@ export const OWNER = {
 	lastName: 'Owner',
 } as const;
 
+/** Test-only member of the playground and test n8n: the approver of example 6, who did not upload the sheet. */
+export const CONTROLLER = {
+	email: 'controller@haipay-playground.test',
+	password: 'Playground-Controller-1',
+	firstName: 'Pat',
+	lastName: 'Controller',
+} as const;
+
 export interface N8nOptions {
 	/** N8N_USER_FOLDER: n8n keeps its database, encryption key and community packages under `<home>/.n8n`. */
 	home: string;

@@ -83,6 +83,23 @@ export class N8nRest {
 		await this.login();
 	}
 
+	/**
+	 * Adds a member to this n8n as its owner would (an invitation, accepted with a password), unless one can log in
+	 * with that email and password already. n8n sends no email here: the accept link's token comes back in the answer.
+	 */
+	async ensureMember(member: { email: string; password: string; firstName: string; lastName: string }): Promise<void> {
+		const login = await httpRequest(`${this.baseUrl}/rest/login`, { body: { emailOrLdapLoginId: member.email, password: member.password }, headers: { 'browser-id': 'haipay-playground' } });
+		if (login.status === 200) return;
+		const invited = await this.call('POST', '/invitations', [{ email: member.email, role: 'global:member' }]);
+		if (invited.status !== 200) throw new Error(`inviting ${member.email} failed: HTTP ${invited.status} ${invited.body.slice(0, 300)}`);
+		const [{ user }] = (invited.json as { data: Array<{ user: { inviteAcceptUrl?: string } }> }).data;
+		const token = new URL(user.inviteAcceptUrl ?? '', this.baseUrl).searchParams.get('token');
+		if (!token) throw new Error(`n8n gave no invitation token for ${member.email}: ${invited.body.slice(0, 300)}`);
+		const { email: _email, ...profile } = member;
+		const accepted = await httpRequest(`${this.baseUrl}/rest/invitations/accept`, { body: { token, ...profile }, headers: { 'browser-id': 'haipay-playground' } });
+		if (accepted.status !== 200) throw new Error(`accepting the invitation of ${member.email} failed: HTTP ${accepted.status} ${accepted.body.slice(0, 300)}`);
+	}
+
 	async login(): Promise<void> {
 		const answer = await this.call('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
 		if (answer.status !== 200) throw new Error(`login failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);

@@ -53,10 +53,10 @@ export async function openBrowser(): Promise<Browser> {
 	};
 }
 
-export async function signIn(page: Page, baseUrl: string): Promise<void> {
+export async function signIn(page: Page, baseUrl: string, user: { email: string; password: string } = OWNER): Promise<void> {
 	await page.goto(`${baseUrl}/signin`);
-	await page.locator('#emailOrLdapLoginId').fill(OWNER.email);
-	await page.locator('#password').fill(OWNER.password);
+	await page.locator('#emailOrLdapLoginId').fill(user.email);
+	await page.locator('#password').fill(user.password);
 	await page.locator('[data-test-id="form-submit-button"]').click();
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 }

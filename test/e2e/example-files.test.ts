@@ -5,7 +5,8 @@
  * - Example 6: the approval page's totals are the exact decimal sums of the valid rows, its invalid rows named with
  *   field and reason; the rows paid are the rows approved, and a sheet edited between Check and pay is not paid;
  *   the results are amounts as numbers with the exact text beside them; a second upload ends "Nothing new was paid",
- *   each duplicate row naming HaiPay's existing orderNo.
+ *   each duplicate row naming HaiPay's existing orderNo. Maker-checker: the results name the approver, the time, the
+ *   run and the totals approved; an approval by the uploader, or by a person not on the approver list, pays nothing.
  * - Every results file, XLSX or CSV: no cell is a formula, no text cell starts with =, +, -, @, a tab or a CR.
  */
 import DecimalJs from 'decimal.js';
@@ -13,6 +14,7 @@ import { read, utils, type WorkBook } from '@e965/xlsx';
 import type { IConnections, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { MONTH_END_COLUMNS, MONTH_END_ROWS, MONTH_END_SHEET } from '../../playground/month-end';
+import { CONTROLLER, OWNER } from '../../playground/lib/n8n';
 import { sheetFile } from '../../playground/lib/sheet';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { binaryBuffer, connect, runWorkflow, type NodeSpec, type RunResult } from '../harness';
@@ -84,25 +86,41 @@ const SHEET_ROWS: IDataObject[] = [
 const INVALID = new Set(['ME-2026-06-0007', 'ME-2026-06-0009', '+ME-2026-06-0015']);
 
 const monthEnd = readExample('6-month-end-payouts.json');
-const PAID_PATH = ['Rows', 'Check', 'Approve', 'Approved?', 'Approved rows', 'Pay', 'Result row', 'To XLSX'];
+const PAID_PATH = ['Rows', 'Check', 'Approve', 'Approved?', 'Approver allowed?', 'Approved rows', 'Pay', 'Result row', 'To XLSX'];
 
-/** Example 6 from the upload to the results file; the approval page and the last page as Set nodes of their expressions. */
-function monthEndWorkflow(edit?: string): { nodes: NodeSpec[]; connections: IConnections } {
+/** n8n users as n8n's form names them (`user`): the uploader, an approver on the list, and a clerk who is not on it. */
+const OWNER_USER = { id: 'u-owner', email: OWNER.email, firstName: OWNER.firstName, lastName: OWNER.lastName };
+const CONTROLLER_USER = { id: 'u-controller', email: CONTROLLER.email, firstName: CONTROLLER.firstName, lastName: CONTROLLER.lastName };
+const CLERK_USER = { id: 'u-clerk', email: 'clerk@haipay-playground.test', firstName: 'Sam', lastName: 'Clerk' };
+const APPROVED_AT = '2026-06-30T17:45:00.000+00:00';
+
+/**
+ * Example 6 from the upload to the results file; the form trigger a step that names the uploader, the approval page,
+ * the refusal and the last page Set nodes of their expressions, the approval submitted by `approver`.
+ */
+function monthEndWorkflow(edit?: string, approver: IDataObject = CONTROLLER_USER): { nodes: NodeSpec[]; connections: IConnections } {
 	const approvePage = monthEnd.node('Approve').parameters as { formFields: { values: Array<{ html?: string }> } };
 	const html = approvePage.formFields.values[0].html as string;
 	const ending = monthEnd.node('Download the results').parameters as { completionTitle: string; completionMessage: string };
+	const refusal = monthEnd.node('Refused').parameters as { completionMessage: string };
+	const signedIn = step('the uploader signed in', (items: INodeExecutionData[]) => items.map((item, index) => ({ ...item, json: { ...item.json, user: OWNER_USER }, pairedItem: { item: index } })));
 	const nodes: NodeSpec[] = [
-		...['Rows', 'Check', 'Approved?', 'Approved rows', 'Pay', 'Result row', 'To XLSX'].map((name) => monthEnd.spec(name)),
-		{ name: 'Approve', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([['html', html], ['Decision', 'Approve']]) },
+		...['Rows', 'Check', 'Approved?', 'Approver allowed?', 'Approved rows', 'Pay', 'Result row', 'To XLSX'].map((name) => monthEnd.spec(name)),
+		{ name: 'Upload the sheet', type: STEP_NODE_TYPE, parameters: { step: signedIn } },
+		{ name: 'Approve', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([['html', html], ['Decision', 'Approve'], ['user', JSON.stringify(approver), 'object'], ['submittedAt', APPROVED_AT]]) },
+		{ name: 'Refused page', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([['message', refusal.completionMessage]]) },
 		{ name: 'Last page', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([['title', ending.completionTitle], ['message', ending.completionMessage]]) },
 	];
 	const connections: IConnections = {};
-	connect(connections, 'Start', 'Rows');
+	connect(connections, 'Start', 'Upload the sheet');
+	connect(connections, 'Upload the sheet', 'Rows');
 	connect(connections, 'Rows', 'Check');
 	connect(connections, 'Rows', 'Approved rows', 0, 0);
 	connect(connections, 'Check', 'Approve');
 	connect(connections, 'Approve', 'Approved?');
-	connect(connections, 'Approved?', 'Approved rows', 0, 1);
+	connect(connections, 'Approved?', 'Approver allowed?');
+	connect(connections, 'Approver allowed?', 'Approved rows', 0, 1);
+	connect(connections, 'Approver allowed?', 'Refused page', 1);
 	if (edit === undefined) connect(connections, 'Approved rows', 'Pay');
 	else {
 		nodes.push({ name: 'Edit the sheet', type: STEP_NODE_TYPE, parameters: { step: edit } });
@@ -113,12 +131,12 @@ function monthEndWorkflow(edit?: string): { nodes: NodeSpec[]; connections: ICon
 	return { nodes, connections };
 }
 
-function setParameters(fields: Array<[string, string]>): IDataObject {
-	return { mode: 'manual', assignments: { assignments: fields.map(([name, value], index) => ({ id: String(index), name, value, type: 'string' })) }, includeOtherFields: false, options: {} };
+function setParameters(fields: Array<[string, string, string?]>): IDataObject {
+	return { mode: 'manual', assignments: { assignments: fields.map(([name, value, type], index) => ({ id: String(index), name, value, type: type ?? 'string' })) }, includeOtherFields: false, options: {} };
 }
 
-async function upload(edit?: string): Promise<RunResult> {
-	const { nodes, connections } = monthEndWorkflow(edit);
+async function upload(edit?: string, approver?: IDataObject): Promise<RunResult> {
+	const { nodes, connections } = monthEndWorkflow(edit, approver);
 	const sheet = sheetFile(SHEET_ROWS, MONTH_END_COLUMNS, 'June');
 	return await run('6-month-end-payouts.json', nodes, connections, [{ json: {}, binary: { Payout_sheet: { data: sheet, fileName: MONTH_END_SHEET } } }]);
 }
@@ -153,6 +171,37 @@ describe('example 6, month-end payouts', () => {
 		expect(written[1]).toMatchObject({ amount: 2500.5, amountText: '2500.50', outcome: 'accepted', orderNo: expect.stringMatching(/^HP\d+$/) });
 		expect(written[4]).toMatchObject({ currency: 'BDT', amount: 500, amountText: '500' });
 		expect(result.jsonOf('Last page')[0]).toEqual({ title: 'Payouts sent', message: expect.stringContaining('Rows by outcome: accepted: 12, invalid: 3.') });
+		expect(String(result.jsonOf('Last page')[0].message)).toMatch(/^Approved by Pat Controller \(controller@haipay-playground\.test\) at 2026-06-30T17:45:00\.000\+00:00, execution \S+\. /);
+		const fingerprint = String(result.jsonOf('Check')[0].fingerprint);
+		for (const row of written) {
+			const currency = String(row.currency).replace(/^'/, '').trim();
+			const approved = valid.filter((entry) => String(entry.currency).trim() === currency);
+			const total = approved.reduce((sum, entry) => sum.plus(asText(entry.amount)), new Decimal(0)).toFixed(currency === 'BDT' ? 0 : 2);
+			expect(row).toMatchObject({
+				approvedBy: 'Pat Controller (controller@haipay-playground.test)',
+				approvedAt: APPROVED_AT,
+				uploadedBy: 'Playground Owner (owner@haipay-playground.test)',
+				approvedRows: approved.length,
+				approvedTotal: total,
+				fingerprint,
+			});
+			expect(String(row.executionId)).not.toBe('');
+		}
+	});
+
+	it('an approval by the uploader, or by a person not on the approver list, is refused and pays nothing', async () => {
+		const before = sentOrderIds().length;
+		for (const [approver, reason] of [
+			[OWNER_USER, 'owner@haipay-playground.test uploaded this sheet; the uploader cannot approve it.'],
+			[CLERK_USER, 'clerk@haipay-playground.test is not on the list of month-end approvers'],
+			[{}, 'a person not signed in to n8n is not on the list'],
+		] as const) {
+			const result = await upload(undefined, approver);
+			expect(result.executedNodes).not.toContain('Pay');
+			expect(String(result.jsonOf('Refused page')[0].message)).toContain(reason);
+			expect(String(result.jsonOf('Refused page')[0].message)).toContain('Nothing was paid.');
+		}
+		expect(sentOrderIds().length).toBe(before);
 	});
 
 	it('a sheet edited between Check and pay is not paid: every row comes out invalid, nothing is sent', async () => {

@@ -5,17 +5,20 @@ import { copyFileSync, mkdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import type { Page } from 'playwright-core';
 
+import { CONTROLLER, OWNER } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
 import { sheetRows, type SheetRow } from '../../playground/lib/sheet';
 import { DECISION, MONTH_END_FORM_PATH, MONTH_END_RESULTS, MONTH_END_SHEET, MONTH_END_WORKFLOW_ID } from '../../playground/month-end';
 import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
-import { openBrowser, type Browser } from './browser';
+import { openBrowser, signIn, type Browser } from './browser';
 import { eventually, startStack, type Stack } from './stack';
 
 /**
- * Example 6 on a real n8n server, as the finance person uses it: the workflow published, its form opened in
- * Chromium, the sample XLSX uploaded, the totals read off the approval page, Approve or Reject clicked, and the
- * results file the browser downloads read as XLSX. The sandbox says what HaiPay received.
+ * Example 6 on a real n8n server, as the finance people use it: the workflow published, its form opened in
+ * Chromium by the uploader signed in to n8n (the owner), the sample XLSX uploaded, the totals read off the approval
+ * page, and the page's address opened by the approver signed in as themselves (a member, in a second Chromium)
+ * who clicks Approve; or the uploader clicks Approve on their own sheet and is refused. The results file the
+ * browser downloads is read as XLSX. The sandbox says what HaiPay received.
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -28,19 +31,27 @@ const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
 const INVALID: Record<string, string> = { 'ME-2026-06-0007': 'accountNo', 'ME-2026-06-0009': 'amount' };
 
 let stack: Stack;
+/** The uploader's browser (signed in as the owner) and the approver's (signed in as the controller). */
 let browser: Browser;
+let approverBrowser: Browser;
 const sheet = sheetRows(readFileSync(SHEET)).rows;
 const validRows = sheet.filter((row) => !(String(row.orderId) in INVALID));
 
 beforeAll(async () => {
 	stack = await startStack(log);
 	await publish(MONTH_END_WORKFLOW_ID);
-	await eventually('the published form', async () => ((await fetch(formUrl())).status === 200 ? true : undefined), 60_000);
+	// Signed out, the published form sends the browser to n8n's sign-in page instead of showing itself.
+	await eventually('the published form', async () => ((await fetch(formUrl(), { redirect: 'manual' })).status === 302 ? true : undefined), 60_000);
+	await stack.rest.ensureMember(CONTROLLER);
 	browser = await openBrowser();
+	await signIn(browser.page, stack.server.url, OWNER);
+	approverBrowser = await openBrowser();
+	await signIn(approverBrowser.page, stack.server.url, CONTROLLER);
 }, 20 * 60_000);
 
 afterAll(async () => {
 	await browser?.close();
+	await approverBrowser?.close();
 	await stack?.stop();
 }, 60_000);
 
@@ -72,6 +83,10 @@ function payoutRequests(): string[] {
 /** Uploads the sample sheet in the form and waits for the approval page. */
 async function uploadSheet(page: Page): Promise<void> {
 	await page.goto(formUrl());
+	// n8n asks a signed-in person once whether the form may run with their n8n login (n8n User Auth).
+	const allow = page.getByRole('button', { name: 'Allow access' });
+	await page.locator('input[type="file"]').or(allow).first().waitFor();
+	if (await allow.isVisible()) await allow.click();
 	await page.locator('input[type="file"]').setInputFiles(SHEET);
 	await page.locator('#submit-btn').click();
 	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) }).waitFor({ timeout: 120_000 });
@@ -107,13 +122,28 @@ function formulaCells(file: Buffer): string[] {
 		.map(([address]) => address);
 }
 
+/** The approval page's address as the page gives it for the approver, opened in the approver's own browser. */
+async function openAsApprover(uploaderPage: Page): Promise<Page> {
+	const link = await uploaderPage.locator('a[href*="/form-waiting/"]').first().getAttribute('href');
+	expect(link).toMatch(/\/form-waiting\/\d+\?signature=/);
+	// Signed out, the page neither shows nor takes an answer: n8n sends the GET to its sign-in page, refuses the POST.
+	expect((await fetch(String(link), { redirect: 'manual' })).status).toBe(302);
+	const answer = new FormData();
+	answer.append('field-2', DECISION.approve);
+	expect((await fetch(String(link), { method: 'POST', body: answer })).status).toBe(401);
+	const { page } = approverBrowser;
+	await page.goto(String(link));
+	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) }).waitFor({ timeout: 60_000 });
+	return page;
+}
+
 async function decide(page: Page, decision: string): Promise<void> {
 	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${decision}$`) }).click();
 	await page.locator('#submit-btn').click();
 }
 
 /** The execution of the workflow that finished last, once every one listed has finished, and its run data. */
-async function finishedRun(count: number): Promise<{ status: string; runData: Record<string, unknown> }> {
+async function finishedRun(count: number): Promise<{ id: string; status: string; runData: Record<string, unknown> }> {
 	const listed = await eventually(`${count} finished month-end executions`, async () => {
 		const executions = await stack.rest.executions(MONTH_END_WORKFLOW_ID);
 		return executions.length >= count && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status)) ? executions : undefined;
@@ -122,11 +152,35 @@ async function finishedRun(count: number): Promise<{ status: string; runData: Re
 	const latest = listed.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
 	const execution = (await stack.rest.execution(latest.id)) as { data: string };
 	const data = parse(execution.data) as { resultData: { runData: Record<string, unknown> } };
-	return { status: latest.status, runData: data.resultData.runData };
+	return { id: latest.id, status: latest.status, runData: data.resultData.runData };
+}
+
+/**
+ * Every results row names the approval: the controller, the time they submitted (between their click and now), the
+ * owner as uploader, this run's execution id, the currency's rows and exact total as approved, the fingerprint.
+ */
+function expectApproval(rows: SheetRow[], executionId: string, clicked: Date): void {
+	const totals = new Map(sheetTotals().map((line) => [line.currency, line]));
+	const fingerprints = new Set(rows.map((row) => row.fingerprint));
+	expect(fingerprints.size).toBe(1);
+	expect(String([...fingerprints][0])).toMatch(/^v1:[0-9a-f]{64}$/);
+	for (const row of rows) {
+		expect({ orderId: row.orderId, approvedBy: row.approvedBy, uploadedBy: row.uploadedBy, executionId: String(row.executionId) }).toEqual({
+			orderId: row.orderId,
+			approvedBy: `${CONTROLLER.firstName} ${CONTROLLER.lastName} (${CONTROLLER.email})`,
+			uploadedBy: `${OWNER.firstName} ${OWNER.lastName} (${OWNER.email})`,
+			executionId,
+		});
+		const at = Date.parse(String(row.approvedAt));
+		expect(at).toBeGreaterThanOrEqual(clicked.getTime() - 1000);
+		expect(at).toBeLessThanOrEqual(Date.now());
+		const line = totals.get(String(row.currency));
+		expect({ orderId: row.orderId, rows: row.approvedRows, total: row.approvedTotal }).toEqual({ orderId: row.orderId, rows: line?.rows, total: line?.total });
+	}
 }
 
 describe('example 6: month-end payouts, approved in the browser', () => {
-	test('the approver sees the totals per currency; a rejection pays nothing and returns no file', async () => {
+	test('the approval page shows the totals per currency and who uploaded; a rejection pays nothing and returns no file', async () => {
 		const { page } = browser;
 		const downloads: string[] = [];
 		page.on('download', (download) => downloads.push(download.suggestedFilename()));
@@ -154,12 +208,34 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		expect(stack.sandbox.orders).toEqual([]);
 	});
 
-	test('on approval one HaiPay node pays every valid row once, and the download holds every row in the sheet\'s order', async () => {
+	test('the uploader approving their own sheet is refused: nothing is paid and the page says why', async () => {
 		const { page } = browser;
+		const downloads: string[] = [];
+		page.on('download', (download) => downloads.push(download.suggestedFilename()));
 		await uploadSheet(page);
+		const shown = await page.locator('body').innerText();
+		expect(shown).toContain(`Uploaded by ${OWNER.firstName} ${OWNER.lastName} (${OWNER.email})`);
+
+		await decide(page, DECISION.approve);
+		await page.getByText('Approval refused: nothing was paid').waitFor({ timeout: 60_000 });
+		expect(await page.locator('body').innerText()).toContain(`${OWNER.email} uploaded this sheet; the uploader cannot approve it.`);
+		const run = await finishedRun(2);
+		expect(run.status).toBe('success');
+		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Approve', 'Approver allowed?', 'Refused']));
+		for (const node of ['Approved rows', 'Pay', 'To XLSX', 'Download the results']) expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
+		await page.waitForLoadState('load');
+		expect(downloads).toEqual([]);
+		expect(payoutRequests()).toEqual([]);
+		expect(stack.sandbox.orders).toEqual([]);
+	});
+
+	test('approved by another approver, one HaiPay node pays every valid row once; the download holds every row in the sheet\'s order and names the approval', async () => {
+		await uploadSheet(browser.page);
+		const page = await openAsApprover(browser.page);
 		expect(await shownTotals(page)).toEqual(sheetTotals());
 
 		const download = page.waitForEvent('download', { timeout: 120_000 });
+		const clicked = new Date();
 		await decide(page, DECISION.approve);
 		const file = await download;
 		expect(file.suggestedFilename()).toBe(MONTH_END_RESULTS);
@@ -188,15 +264,17 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		expect([...payoutRequests()].sort()).toEqual(paid);
 		expect(stack.sandbox.orders.map((order) => order.orderId).sort()).toEqual(paid);
 		for (const row of validRows) expect(stack.sandbox.control.order({ orderId: String(row.orderId) })?.appId).toBe(APP_IDS[row.currency as PayoutCurrency]);
-		const run = await finishedRun(2);
+		const run = await finishedRun(3);
 		expect(run.status).toBe('success');
 		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Pay', 'To XLSX', 'Download the results']));
+		expectApproval(results.rows, run.id, clicked);
+		await page.getByText(`Approved by ${CONTROLLER.firstName} ${CONTROLLER.lastName} (${CONTROLLER.email}) at `).waitFor({ timeout: 60_000 });
 	});
 
 	test('the same sheet approved again pays nothing new: every valid row comes back duplicate, and the last page says so', async () => {
-		const { page } = browser;
 		const before = payoutRequests().length;
-		await uploadSheet(page);
+		await uploadSheet(browser.page);
+		const page = await openAsApprover(browser.page);
 		const download = page.waitForEvent('download', { timeout: 120_000 });
 		await decide(page, DECISION.approve);
 		const results = sheetRows(readFileSync(await (await download).path())).rows;
@@ -205,6 +283,6 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		expect(stack.sandbox.orders).toHaveLength(validRows.length);
 		await page.getByText('Nothing new was paid').waitFor({ timeout: 60_000 });
 		expect(await page.locator('body').innerText()).toContain(`duplicate: ${validRows.length}, invalid: ${Object.keys(INVALID).length}`);
-		expect((await finishedRun(3)).status).toBe('success');
+		expect((await finishedRun(4)).status).toBe('success');
 	});
 });
