@@ -33,6 +33,8 @@ import { krwPayApply } from './krw-pay-apply';
 import { usdtPayApply } from './usdt-pay-apply';
 import { usdtCollectApply } from './usdt-collect-apply';
 import { usdcCollectApply } from './usdc-collect-apply';
+import { cashierCollectApply } from './cashier-collect-apply';
+import { cashierCollectQuery } from './cashier-collect-query';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -66,6 +68,8 @@ export const SCHEMAS = {
 	usdRefundQuery,
 	usdtCollectApply,
 	usdcCollectApply,
+	cashierCollectApply,
+	cashierCollectQuery,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;

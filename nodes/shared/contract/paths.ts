@@ -27,3 +27,10 @@ export function collectApplyPath(currency: string): string {
 /** Card refunds belong to the USD card collections (docs/haipay-facts.md, "Card refunds"). */
 export const REFUND_APPLY_PATH = '/usd/refund/apply';
 export const REFUND_QUERY_PATH = '/usd/refund/refundQuery';
+
+/**
+ * The global cashier (docs/haipay-facts.md, "Global cashier collections") has no currency in its path: its prefix is
+ * `global`, and the App ID that signs it is the merchant's Cashier-specific one (signing/apps.ts).
+ */
+export const CASHIER_APPLY_PATH = '/global/cashier/collect/apply';
+export const CASHIER_QUERY_PATH = '/global/cashier/collect/query';
