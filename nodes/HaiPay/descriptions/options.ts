@@ -50,7 +50,7 @@ export const createOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { show: { operation: ['create', 'refund'] } },
+	displayOptions: { show: { operation: ['create', 'refund', 'createCashier'] } },
 	options: [
 		{
 			displayName: 'Allow Use by AI Agents',
@@ -109,7 +109,7 @@ export const readOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { hide: { operation: ['create', 'check', 'refund'] } },
+	displayOptions: { hide: { operation: ['create', 'check', 'refund', 'createCashier'] } },
 	options: [
 		concurrency,
 		requestsPerSecond,
