@@ -50,8 +50,10 @@ export const getCashierCollection: Operation = {
 	distrust: distrustQuery,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		// The query names no path currency; a `currency` HaiPay's answer carries (query v2) stays as it came.
-		const { currency, ...json } = dataItem(answer, prepared, 'collection');
+		const json = dataItem(answer, prepared, 'collection');
 		const theirs = answer.type === 'data' ? answer.data.currency : undefined;
-		return { json: theirs === undefined ? json : { ...json, currency: theirs } };
+		if (theirs === undefined) delete json.currency;
+		else json.currency = theirs;
+		return { json };
 	},
 };
