@@ -7,9 +7,12 @@ import type {
 } from 'n8n-workflow';
 
 import { CURRENCIES, CURRENCY_OPTIONS } from '../nodes/shared/contract/currencies';
-import { appFieldNames, OTHER_CURRENCIES_FIELD } from '../nodes/shared/signing/apps';
+import { appFieldNames, CASHIER_APP, OTHER_CURRENCIES_FIELD, PRODUCT_APPS } from '../nodes/shared/signing/apps';
 import { signRequest } from '../nodes/shared/signing/authenticate';
 import { PRODUCTION_URL } from '../nodes/shared/signing/credential';
+
+/** HaiPay's global cashier signs with an App ID of its own, whose "currency is CASHIER" (its collectApply page). */
+const APP_OPTIONS = [...CURRENCY_OPTIONS, { name: `${CASHIER_APP} (${PRODUCT_APPS[CASHIER_APP]})`, value: CASHIER_APP }];
 
 /** The App ID and secret key of one further currency, shown once it is listed under Other Currencies. */
 function appFields(currency: string): INodeProperties[] {
@@ -90,7 +93,7 @@ export class HaiPayApi implements ICredentialType {
 			displayName: 'Currency',
 			name: 'currency',
 			type: 'options',
-			options: [{ name: 'Not Set (No Check)', value: '' }, ...CURRENCY_OPTIONS],
+			options: [{ name: 'Not Set (No Check)', value: '' }, ...APP_OPTIONS],
 			default: '',
 			description:
 				'The currency this App ID belongs to. When set, an operation in a currency the credential holds no App ID for fails before anything is sent, and the credential test reads this balance. Needed with Other Currencies.',
@@ -108,12 +111,12 @@ export class HaiPayApi implements ICredentialType {
 			displayName: 'Other Currencies',
 			name: OTHER_CURRENCIES_FIELD,
 			type: 'multiOptions',
-			options: CURRENCY_OPTIONS,
+			options: APP_OPTIONS,
 			default: [],
 			description:
-				'Further currencies of the same merchant, each with its own App ID and secret key (the private key and HaiPay public key are shared). One node then pays a sheet of mixed currencies and one trigger receives every currency\'s callbacks. Set the Currency above too.',
+				'Further currencies of the same merchant, each with its own App ID and secret key (the private key and HaiPay public key are shared). One node then pays a sheet of mixed currencies and one trigger receives every currency\'s callbacks. CASHIER is the App ID HaiPay issues for its global cashier. Set the Currency above too.',
 		},
-		...Object.keys(CURRENCIES).flatMap(appFields),
+		...[...Object.keys(CURRENCIES), CASHIER_APP].flatMap(appFields),
 		{
 			displayName: 'Merchant Private Key',
 			name: 'privateKey',

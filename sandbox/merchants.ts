@@ -64,6 +64,12 @@ export const DEFAULT_APP_IDS: ReadonlyArray<[number, string]> = [
 	[1021, 'KRW'],
 ];
 
+/**
+ * HaiPay's global cashier signs with an App ID of its own, "currency is CASHIER": a merchant of the sandbox, but no
+ * currency of its paths (no ledger or order query of `/cashier/`), so it is kept apart from the list above.
+ */
+export const CASHIER_APP_ID: [number, string] = [1022, 'CASHIER'];
+
 export const DEFAULT_BALANCE = '1000000000.00';
 
 export function defaultSecret(currency: string): string {
@@ -72,7 +78,7 @@ export function defaultSecret(currency: string): string {
 
 /** The default merchants, all sharing one public key unless a per-appId key is given. */
 export function defaultMerchants(publicKeys: (appId: number) => string | KeyObject): MerchantConfig[] {
-	return DEFAULT_APP_IDS.map(([appId, currency]) => ({
+	return [...DEFAULT_APP_IDS, CASHIER_APP_ID].map(([appId, currency]) => ({
 		appId,
 		currency,
 		secretKey: defaultSecret(currency),

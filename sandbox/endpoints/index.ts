@@ -1,4 +1,5 @@
 import { BALANCE_ENDPOINTS } from './balance';
+import { CASHIER_ENDPOINTS } from './cashier';
 import { COLLECTION_ENDPOINTS } from './collection';
 import { LOCAL_COLLECTION_ENDPOINTS } from './local-collection';
 import { REFUND_ENDPOINTS } from './refund';
@@ -19,6 +20,7 @@ const ROUTES = new Map<string, Endpoint>(
 		...LOCAL_COLLECTION_ENDPOINTS,
 		...REFUND_ENDPOINTS,
 		...SUBSCRIPTION_ENDPOINTS,
+		...CASHIER_ENDPOINTS,
 	].map((endpoint) => [
 		endpoint.path,
 		endpoint,

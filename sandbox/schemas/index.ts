@@ -36,6 +36,8 @@ import { usdcCollectApply } from './usdc-collect-apply';
 import { subscriptionApply } from './subscription-apply';
 import { subscriptionCancel } from './subscription-cancel';
 import { subscriptionQuery } from './subscription-query';
+import { cashierCollectApply } from './cashier-collect-apply';
+import { cashierCollectQuery } from './cashier-collect-query';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -72,6 +74,8 @@ export const SCHEMAS = {
 	subscriptionApply,
 	subscriptionQuery,
 	subscriptionCancel,
+	cashierCollectApply,
+	cashierCollectQuery,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;

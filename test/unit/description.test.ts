@@ -28,7 +28,7 @@ describe('node description', () => {
 		const operations = description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => (property.options ?? []).map((option) => `${property.displayOptions?.show?.resource}:${(option as { value: string }).value}`));
-		expect(operations.sort()).toEqual(['account:getBalance', 'collection:create', 'collection:get', 'collection:getRefund', 'collection:refund', 'payout:check', 'payout:create', 'payout:get', 'subscription:cancel', 'subscription:create', 'subscription:get', 'voucher:download']);
+		expect(operations.sort()).toEqual(['account:getBalance', 'collection:create', 'collection:createCashier', 'collection:get', 'collection:getCashier', 'collection:getRefund', 'collection:refund', 'payout:check', 'payout:create', 'payout:get', 'subscription:cancel', 'subscription:create', 'subscription:get', 'voucher:download']);
 	});
 
 	it.each(Object.entries(PAYOUT_RULES))('shows exactly the %s payout fields, required ones on top', (currency, rules: RequestRules) => {

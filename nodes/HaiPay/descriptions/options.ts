@@ -50,7 +50,7 @@ export const createOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { show: { operation: ['create', 'refund', 'cancel'] } },
+	displayOptions: { show: { operation: ['create', 'refund', 'cancel', 'createCashier'] } },
 	options: [
 		{
 			displayName: 'Allow Use by AI Agents',
@@ -109,7 +109,7 @@ export const readOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { hide: { operation: ['create', 'check', 'refund', 'cancel'] } },
+	displayOptions: { hide: { operation: ['create', 'check', 'refund', 'cancel', 'createCashier'] } },
 	options: [
 		concurrency,
 		requestsPerSecond,

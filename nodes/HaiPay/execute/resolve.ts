@@ -125,7 +125,7 @@ function stillOpen(open: Open, how: ResolveSettings): Resolution {
  */
 export async function resolveAll(ctx: GatewayContext, unsettled: Unsettled[], how: ResolveSettings): Promise<Map<number, Resolution>> {
 	const ends = Date.now() + how.withinMs;
-	const open: Open[] = unsettled.map((entry) => ({ ...entry, attempts: 0, nextAt: 0, why: 'no query was answered in time' }));
+	const open: Open[] = unsettled.map((entry) => ({ ...entry, attempts: 0, nextAt: 0, why: 'no query was answered in time', resolution: unaskable(entry, how) }));
 	for (;;) {
 		const now = Date.now();
 		await pool(
@@ -142,6 +142,18 @@ export async function resolveAll(ctx: GatewayContext, unsettled: Unsettled[], ho
 		await sleep(Math.max(0, next - Date.now()));
 	}
 	return new Map(open.map((entry) => [entry.itemIndex, entry.resolution ?? stillOpen(entry, how)]));
+}
+
+/**
+ * A request its query cannot be asked about (the cashier's, without HaiPay's orderNo) stays unknown at once: waiting
+ * would change nothing, and neither a resend nor "no such order" is ever concluded from silence.
+ */
+function unaskable(entry: Unsettled, how: ResolveSettings): Resolution | undefined {
+	const why = how.settlement.unaskable?.(entry.prepared);
+	if (why === undefined) return undefined;
+	const { failure } = entry;
+	const refused = failure.kind === 'rejected' ? '; that refusal is not signed, so it does not show that nothing was created' : '';
+	return { type: 'failed', failure: new ItemFailure('unknown', `${failure.message}${refused}; it cannot be settled by a query: ${why}`, failure.details) };
 }
 
 /** Without the HaiPay public key no answer proves anything: an unknown outcome stays unknown, at once. */

@@ -122,6 +122,7 @@ async function sendOne(
 	} catch (error) {
 		return { failure: failureOf(error, 'send', operation.kind), endedAt: Date.now() };
 	}
+	if (answer.type === 'data' && answer.verification === 'verified') request.signedData = answer.data;
 	const failure = answerFailure(operation, answer, request);
 	if (failure !== undefined) return { failure, endedAt: Date.now() };
 	try {

@@ -1,14 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OrderKind } from '../../shared/contract/statuses';
-import { lookupOrder } from '../../shared/gateway/lookup';
+import { CASHIER_QUERY_PATH } from '../../shared/contract/paths';
+import { isNotFound, lookupOrder, provenData, unproven } from '../../shared/gateway/lookup';
 import { gatewayText } from '../../shared/gateway/outcome';
 import { lookupRefund } from '../../shared/gateway/refundLookup';
 import { lookupSubscription } from '../../shared/gateway/subscriptionLookup';
 import { CANCELLED_STATUS } from '../../shared/contract/rules/subscription';
 import { compareDecimal } from '../validation/amount';
 import { dataItem, refundItem } from './present';
-import type { Judged, Settlement } from './types';
+import type { Judged, Prepared, Settlement } from './types';
 
 /**
  * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): one settlement per thing
@@ -91,4 +92,40 @@ export const cancelSettlement: Settlement = {
 		return { verdict: 'pending', why: `HaiPay shows the subscription in status ${gatewayText(text(data.status)) || '(none)'}, not cancelled (${CANCELLED_STATUS})` };
 	},
 	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
+};
+
+/** The orderNo of HaiPay's signed answer to this create, when that answer named the create's own orderId. */
+function signedOrderNo(prepared: Prepared): string {
+	const data = prepared.signedData;
+	if (data === undefined || text(data.orderId) !== prepared.orderId) return '';
+	return text(data.orderNo).trim();
+}
+
+/**
+ * A query asked by orderNo may echo it: a status 3 with no amount names no order HaiPay has, and, as HaiPay publishes
+ * no "no such order" answer for the cashier's query, not its absence either.
+ */
+function echoOnly(data: IDataObject): string | undefined {
+	if (!isNotFound(data)) return undefined;
+	const said = gatewayText(data.errorMsg);
+	return `the answer has status 3 and no order behind it${said === '' ? '' : ` ("${said}")`}, and HaiPay publishes no "no such order" answer for the cashier query, so it proves nothing`;
+}
+
+/**
+ * A global cashier order: its query (`/global/cashier/collect/query`) requires the orderNo as well as the orderId, so
+ * only a create whose signed answer named its orderNo can be asked about. No page publishes the query's answer for an
+ * order HaiPay does not have: a status 3 without an order proves nothing, and no cashier order is ever `not_found`.
+ */
+export const cashierSettlement: Settlement = {
+	unaskable(prepared) {
+		if (signedOrderNo(prepared) !== '') return undefined;
+		return "HaiPay's cashier query needs the order's orderNo as well as its orderId, and no signed answer of HaiPay's gave this order's orderNo";
+	},
+	async lookup(ctx, signer, prepared, call) {
+		const ref = { orderId: prepared.orderId, orderNo: signedOrderNo(prepared), absence: false };
+		const query = { path: CASHIER_QUERY_PATH, body: { orderId: ref.orderId, orderNo: ref.orderNo }, what: 'cashier order' };
+		return { found: true, data: await provenData(ctx, query, signer, call, (data) => unproven(ref, data) ?? echoOnly(data)) };
+	},
+	judge: (data, prepared) => orderSettlement('collection').judge(data, prepared),
+	item: (data, prepared, outcome) => orderSettlement('collection').item(data, prepared, outcome),
 };

@@ -33,6 +33,8 @@ export interface Prepared {
 	absence?: boolean;
 	/** When the request left (ms since the epoch): nothing HaiPay made for it is older, as a deposit address's life. */
 	sentAt?: number;
+	/** A sent-once request's answer data when HaiPay's signature on it verified, acceptance or not (the orderNo it names). */
+	signedData?: IDataObject;
 }
 
 /** A settlement's judgement of what a proven query answer shows (kinds.ts `Verdict`), with why when it is not `done`. */
@@ -48,6 +50,11 @@ export interface Settlement {
 	lookup(ctx: GatewayContext, signer: HaiPaySettings, prepared: Prepared, call: Omit<CallOptions, 'kind' | 'acceptFile'>): Promise<LookupResult>;
 	/** What HaiPay shows under the request's ID, judged: this request's effect, another's, not yet, or beyond reach. */
 	judge(data: IDataObject, prepared: Prepared): Judged;
+	/**
+	 * Why the query cannot be asked about this request at all, or undefined when it can: the cashier's query needs
+	 * HaiPay's orderNo, which only a signed answer carries. Such a request's outcome stays unknown at once.
+	 */
+	unaskable?(prepared: Prepared): string | undefined;
 	/** The output item of a request HaiPay's query showed, with the outcome its table gives. */
 	item(data: IDataObject, prepared: Prepared, outcome: string): IDataObject;
 }

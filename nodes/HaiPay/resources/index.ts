@@ -2,7 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../execute/types';
 import { getBalance } from './account/getBalance';
+import { createCashierCollection } from './collection/cashier';
 import { createCollection } from './collection/create';
+import { getCashierCollection } from './collection/getCashier';
 import { getCollection } from './collection/get';
 import { getRefund } from './collection/getRefund';
 import { refundCollection } from './collection/refund';
@@ -25,6 +27,8 @@ export const OPERATIONS: Operation[] = [
 	createSubscription,
 	getSubscription,
 	cancelSubscription,
+	createCashierCollection,
+	getCashierCollection,
 	downloadVoucher,
 	getBalance,
 ];

@@ -124,7 +124,10 @@ function checkField(rule: FieldRule, value: unknown, fields: Record<string, unkn
 	const field = rule.name;
 	if (rule.amount !== undefined) {
 		const result = checkAmount(value, rule.amount);
-		return 'problem' in result ? { field, rule: result.rule ?? 'amount', message: `"${field}" ${result.problem}` } : result;
+		if ('problem' in result) return { field, rule: result.rule ?? 'amount', message: `"${field}" ${result.problem}` };
+		// A least amount that depends on another field (the cashier's USD minimum) is the rule's own check.
+		const reason = rule.check?.(String(result.value), fields);
+		return reason === undefined ? result : { field, rule: 'amount', message: `"${field}" ${reason}` };
 	}
 	if (rule.integerEnum !== undefined) {
 		const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;

@@ -1,7 +1,8 @@
 import { CANCEL_ACCEPTANCE, ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, SUBSCRIPTION_ACCEPTANCE, type Acceptance } from './acceptance';
 import { CURRENCIES, type Currency } from './currencies';
-import { applyPath, balancePath, collectApplyPath, MIT_APPLY_PATH, queryPath, REFUND_APPLY_PATH, REFUND_QUERY_PATH, VOUCHER_PATH } from './paths';
+import { applyPath, balancePath, CASHIER_APPLY_PATH, CASHIER_QUERY_PATH, collectApplyPath, MIT_APPLY_PATH, queryPath, REFUND_APPLY_PATH, REFUND_QUERY_PATH, VOUCHER_PATH } from './paths';
 import { SUBSCRIPTION_CANCEL_PATH, SUBSCRIPTION_QUERY_PATH } from './paths';
+import { CASHIER_ANSWER, CASHIER_QUERY_ANSWER, CASHIER_QUERY_KEYS, CASHIER_RULES, TRANSACTION_CURRENCY } from './rules/cashierCollection';
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
 import { COIN_COLLECTION_ANSWER, COIN_COLLECTION_CURRENCIES, COIN_COLLECTION_RULES } from './rules/coinCollection';
@@ -162,5 +163,26 @@ export const ENDPOINTS = {
 		path: () => SUBSCRIPTION_CANCEL_PATH,
 		request: ['subscriptionNo'],
 		response: ['appId', 'subscriptionNo', 'status', 'payType', 'inBankCode'],
+	},
+	/**
+	 * HaiPay's global cashier (docs/haipay-facts.md, "Global cashier collections"): no currency in its path, signed
+	 * with the Cashier-specific App ID; its rules are checked by its operation (they are keyed by no currency).
+	 */
+	cashierApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		accepts: ORDER_ACCEPTANCE,
+		currencies: [],
+		path: () => CASHIER_APPLY_PATH,
+		request: CASHIER_RULES.fields.map((field) => (field.name === TRANSACTION_CURRENCY ? 'currency' : field.name)),
+		response: ['orderId', 'orderNo', ...CASHIER_ANSWER],
+	},
+	cashierQuery: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: [],
+		path: () => CASHIER_QUERY_PATH,
+		request: [...CASHIER_QUERY_KEYS],
+		response: [...CASHIER_QUERY_ANSWER],
 	},
 } satisfies Record<string, Endpoint>;

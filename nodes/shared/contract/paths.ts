@@ -35,3 +35,10 @@ export const REFUND_QUERY_PATH = '/usd/refund/refundQuery';
 export const SUBSCRIPTION_APPLY_PATH = '/subscription/apply';
 export const SUBSCRIPTION_CANCEL_PATH = '/subscription/cancel';
 export const SUBSCRIPTION_QUERY_PATH = '/subscription/query';
+
+/**
+ * The global cashier (docs/haipay-facts.md, "Global cashier collections") has no currency in its path: its prefix is
+ * `global`, and the App ID that signs it is the merchant's Cashier-specific one (signing/apps.ts).
+ */
+export const CASHIER_APPLY_PATH = '/global/cashier/collect/apply';
+export const CASHIER_QUERY_PATH = '/global/cashier/collect/query';

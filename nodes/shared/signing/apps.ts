@@ -14,6 +14,25 @@ export interface HaiPayApp {
 	secretKey: string;
 }
 
+/**
+ * App IDs that belong to a product rather than a currency: HaiPay's global cashier "must use the Cashier-specific
+ * APPID, currency is CASHIER" (api-reference cashier: collectApply). Its paths start with `/global/`, which names
+ * no currency, so the prefix is mapped to the App ID that signs it.
+ */
+export const CASHIER_APP = 'CASHIER';
+export const PRODUCT_APPS: Readonly<Record<string, string>> = { [CASHIER_APP]: 'Global Cashier' };
+const APP_OF_PATH_PREFIX: Readonly<Record<string, string>> = { GLOBAL: CASHIER_APP };
+
+/** The App ID's currency a path's first segment (upper-cased) is signed with: its own, or the product's. */
+export function appOfPathPrefix(segment: string): string {
+	return APP_OF_PATH_PREFIX[segment] ?? segment;
+}
+
+/** Whether HaiPay publishes a balance read for this App ID: a product's App ID (CASHIER) has none. */
+export function hasBalanceRead(currency: string): boolean {
+	return !Object.prototype.hasOwnProperty.call(PRODUCT_APPS, currency);
+}
+
 /** The credential field listing the currencies of the further App IDs. */
 export const OTHER_CURRENCIES_FIELD = 'otherCurrencies';
 

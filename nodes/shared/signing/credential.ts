@@ -2,7 +2,7 @@ import { createHash, type KeyObject } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { appFieldNames, appsLacking, appsOf, OTHER_CURRENCIES_FIELD, type HaiPayApp } from './apps';
+import { appFieldNames, appOfPathPrefix, appsLacking, appsOf, OTHER_CURRENCIES_FIELD, type HaiPayApp } from './apps';
 import type { ArrayStyle } from './canonical';
 import { parsePrivateKey, parsePublicKey } from './keys';
 
@@ -203,6 +203,11 @@ export function signerFor(settings: HaiPaySettings, url: string, appId?: unknown
 	}
 	if (CURRENCY_NEUTRAL.has(pathCurrency.toLowerCase())) return signerOfAppId(settings, appId) ?? settings;
 	if (settings.apps.length === 1 && settings.currency === '') return settings;
+	return signerOfCurrency(settings, appOfPathPrefix(pathCurrency));
+}
+
+/** The App ID of one currency (or product, CASHIER), or why the credential cannot sign for it. */
+function signerOfCurrency(settings: HaiPaySettings, pathCurrency: string): HaiPaySettings {
 	const app = settings.apps.find((candidate) => candidate.currency === pathCurrency);
 	if (app !== undefined) return through(settings, app);
 	if (settings.apps.length === 1) {
