@@ -1,5 +1,6 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { TEST_KEY_DIR } from '../../sandbox/keys';
+import { CASHIER_APP_ID } from '../../sandbox/merchants';
 import { loadPublicKey } from '../../sandbox/signing';
 import {
 	APP,
@@ -271,7 +272,8 @@ describe('merchant configuration', () => {
 		expect(status).toBe(200);
 		const list = json as Body[];
 		expect(list.map((m) => `${String(m.appId)} ${String(m.currency)}`)).toEqual(
-			Object.entries(APP).map(([currency, appId]) => `${appId} ${currency}`),
+			// The global cashier's merchant comes last: it has an App ID of its own, but no currency of the paths.
+			[...Object.entries(APP).map(([currency, appId]) => `${appId} ${currency}`), CASHIER_APP_ID.join(' ')],
 		);
 		expect(JSON.stringify(list)).not.toContain('test-only-secret');
 		expect(list[0]).toHaveProperty('availableBal');

@@ -113,6 +113,7 @@ describe('every create takes the rule by declaring its identifier', () => {
 			['collection.refund', 'refundNo'],
 			['subscription.create', 'subscriptionNo'],
 			['subscription.cancel', 'subscriptionNo'],
+			['collection.createCashier', 'orderNo'],
 		]);
 	});
 });

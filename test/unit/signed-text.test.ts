@@ -8,6 +8,7 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { canonicalFields } from '../../nodes/shared/signing/canonical';
 import { settingsOf } from '../../nodes/shared/signing/credential';
 import { MIT_RULES } from '../../nodes/shared/contract/rules/collection';
+import { CASHIER_RULES } from '../../nodes/shared/contract/rules/cashierCollection';
 import { LOCAL_COLLECTION_RULES } from '../../nodes/shared/contract/rules/localCollection';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import { SUBSCRIPTION_RULES } from '../../nodes/shared/contract/rules/subscription';
@@ -84,7 +85,24 @@ const settings = settingsOf({
 /** Subscriptions are signed by the credential's USD App ID, which the other operations' credential lacks. */
 const usdSettings = { ...settings, ...settingsOf({ environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1001, currency: 'USD', secretKey: 'test-only-secret', privateKey: TEST_KEYS.merchantPkcs8 }) };
 
-const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES, SUBSCRIPTION: SUBSCRIPTION_RULES };
+/** The global cashier is signed by the credential's CASHIER App ID. */
+const cashierSettings = { ...settings, ...settingsOf({ environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1022, currency: 'CASHIER', secretKey: 'test-only-secret', privateKey: TEST_KEYS.merchantPkcs8 }) };
+
+const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES, SUBSCRIPTION: SUBSCRIPTION_RULES, CASHIER: CASHIER_RULES };
+
+/** A valid global cashier payment, as Collection → Create Cashier Payment reads it from an input item. */
+const CASHIER_ITEM: Record<string, unknown> = {
+	orderId: 'CASHIER-1',
+	name: 'Maria Santos',
+	email: 'maria@example.com',
+	amount: '19.99',
+	transactionCurrency: 'USD',
+	callBackUrl: 'https://shop.example/paid',
+	callBackFailUrl: 'https://shop.example/failed',
+	subject: 'Order 42',
+	region: 'US',
+	partnerUserId: '10042',
+};
 
 /** A valid subscription, as Subscription → Create reads it from an input item. */
 const SUBSCRIPTION_ITEM: Record<string, unknown> = {
@@ -107,12 +125,14 @@ const SUBSCRIPTION_ITEM: Record<string, unknown> = {
 const ITEMS: Record<string, Record<string, unknown>> = {
 	...BASES,
 	SUBSCRIPTION: SUBSCRIPTION_ITEM,
+	CASHIER: CASHIER_ITEM,
 	...Object.fromEntries(Object.entries(LOCAL_COLLECTIONS).map(([currency, fields]) => [`local:${currency}`, { orderId: `${currency}-1`, ...fields }])),
 };
 
 /** The currencies an operation takes, as it would be asked for them: a create's own, and reads of several kinds. */
 function currenciesOf(operation: Operation): string[] {
 	if (operation.resource === 'subscription') return ['USD', 'TZS'];
+	if (operation.operation === 'createCashier') return ['CASHIER'];
 	if (operation.kind === 'read') return ['TZS', 'USDC', 'BRL', 'USD', 'TZS&x=1'];
 	if (operation.resource === 'payout') return Object.keys(PAYOUT_RULES);
 	return operation.operation === 'create' ? ['USD', ...Object.keys(LOCAL_COLLECTION_RULES)] : ['USD'];
@@ -137,7 +157,7 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 			// The USD card collection's rules and base item are MIT's (a payout in USD has its own); the other
 			// collections are the local ones.
 			const local = operation.resource === 'collection' && operation.operation === 'create' && currency !== 'USD';
-			const key = operation.resource === 'subscription' ? 'SUBSCRIPTION' : operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
+			const key = operation.operation === 'createCashier' ? 'CASHIER' : operation.resource === 'subscription' ? 'SUBSCRIPTION' : operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
 			const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[key];
 			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : ITEMS[key]) };
 			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
@@ -154,7 +174,7 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 				lang: 'en',
 				options: next() < 0.3 ? { extraFields: JSON.stringify({ [text(next) || 'note']: text(next) }) } : {},
 			};
-			const using = operation.resource === 'subscription' ? usdSettings : settings;
+			const using = operation.resource === 'subscription' ? usdSettings : operation.operation === 'createCashier' ? cashierSettings : settings;
 			const outcome = prepare(context(parameters, json), operation, using);
 			if ('problem' in outcome) {
 				refused++;
