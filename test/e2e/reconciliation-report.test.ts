@@ -77,6 +77,29 @@ function formulaCells(book: WorkBook): string[] {
 
 const sum = (values: string[]) => values.reduce((total, value) => total.plus(value === '' ? 0 : value), new Decimal(0));
 
+/** Totals: one row per currency and status, its count and exact sums equal to decimal.js over the order rows. */
+function expectExactTotals(report: Array<Record<string, unknown>>, orders: Array<Record<string, unknown>>, rows: SheetRow[]): void {
+	const totals = report.filter((row) => row.section === 'total');
+	const groups = new Map<string, Array<Record<string, unknown>>>();
+	for (const row of orders) groups.set(`${row.currency} ${row.statusLabel}`, [...(groups.get(`${row.currency} ${row.statusLabel}`) ?? []), row]);
+	expect(totals.map((row) => `${row.currency} ${row.statusLabel}`).sort()).toEqual([...groups.keys()].sort());
+	expect(totals.reduce((count, row) => count + Number(row.rows), 0)).toBe(rows.length);
+	for (const total of totals) {
+		const members = groups.get(`${total.currency} ${total.statusLabel}`) ?? [];
+		expect(total.rows).toBe(members.length);
+		const exact = (field: 'amount' | 'fee') =>
+			members.map((row) => {
+				const order = stack.sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
+				if (order !== undefined && total.statusLabel !== 'not sent (rejected)') return field === 'amount' ? order.amount : order.fee;
+				const source = rows.find((candidate) => candidate.orderId === row.orderId);
+				return field === 'amount' ? String(source?.amountText ?? '') : '';
+			});
+		expect(typeof total.totalAmount).toBe('string');
+		expect(new Decimal(String(total.totalAmount)).equals(sum(exact('amount')))).toBe(true);
+		expect(new Decimal(String(total.totalFee)).equals(sum(exact('fee')))).toBe(true);
+	}
+}
+
 describe('example 8: reconciliation report', () => {
 	test('every row of the results file in the report, each order as HaiPay shows it, exact totals, no formula', async () => {
 		await stack.execute(WORKFLOW_IDS.bulkPayouts);
@@ -121,25 +144,6 @@ describe('example 8: reconciliation report', () => {
 		expect(orders.find((row) => row.orderId === 'PAY-2026-05-0006')).toMatchObject({ statusLabel: 'not sent (rejected)' });
 		expect(orders.find((row) => row.orderId === "'-ME-0042")).toMatchObject({ statusLabel: 'not sent (invalid)', currency: 'TZS' });
 
-		// Totals: one row per currency and status, its count and exact sums equal to decimal.js over the order rows.
-		const totals = report.filter((row) => row.section === 'total');
-		const groups = new Map<string, Array<Record<string, unknown>>>();
-		for (const row of orders) groups.set(`${row.currency} ${row.statusLabel}`, [...(groups.get(`${row.currency} ${row.statusLabel}`) ?? []), row]);
-		expect(totals.map((row) => `${row.currency} ${row.statusLabel}`).sort()).toEqual([...groups.keys()].sort());
-		expect(totals.reduce((count, row) => count + Number(row.rows), 0)).toBe(rows.length);
-		for (const total of totals) {
-			const members = groups.get(`${total.currency} ${total.statusLabel}`) ?? [];
-			expect(total.rows).toBe(members.length);
-			const exact = (field: 'amount' | 'fee') =>
-				members.map((row) => {
-					const order = stack.sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
-					if (order !== undefined && total.statusLabel !== 'not sent (rejected)') return field === 'amount' ? order.amount : order.fee;
-					const source = rows.find((candidate) => candidate.orderId === row.orderId);
-					return field === 'amount' ? String(source?.amountText ?? '') : '';
-				});
-			expect(typeof total.totalAmount).toBe('string');
-			expect(new Decimal(String(total.totalAmount)).equals(sum(exact('amount')))).toBe(true);
-			expect(new Decimal(String(total.totalFee)).equals(sum(exact('fee')))).toBe(true);
-		}
+		expectExactTotals(report, orders, rows);
 	}, 10 * 60_000);
 });

@@ -46,6 +46,19 @@ function workflowsToImport(work: string, workflows: WorkflowFile[]): string {
 	return dir;
 }
 
+/** The stack's sandbox gateway, in this process, keeping its state and keys in `work`. */
+async function stackGateway(work: string): ReturnType<typeof startSandboxGateway> {
+	return await startSandboxGateway({
+		port: 0,
+		stateDir: join(work, 'sandbox'),
+		persist: false,
+		processingMs: 100,
+		finalMs: 600,
+		// Two quick retries instead of HaiPay's five minutes: enough to see that an acknowledged callback stops.
+		callbackSchedule: [500, 500],
+	});
+}
+
 export async function startStack(log: (line: string) => void, stackOptions: StackOptions = {}): Promise<Stack> {
 	await assertPortFree(N8N_PORT, 'n8n');
 	// The runner ports of the server and of the CLI commands beside it.
@@ -60,15 +73,7 @@ export async function startStack(log: (line: string) => void, stackOptions: Stac
 		rmSync(work, { recursive: true, force: true });
 	};
 	try {
-		const gateway = await startSandboxGateway({
-			port: 0,
-			stateDir: join(work, 'sandbox'),
-			persist: false,
-			processingMs: 100,
-			finalMs: 600,
-			// Two quick retries instead of HaiPay's five minutes: enough to see that an acknowledged callback stops.
-			callbackSchedule: [500, 500],
-		});
+		const gateway = await stackGateway(work);
 		sandbox = gateway.sandbox;
 		const options: N8nOptions = { home: join(work, 'n8n'), filesDir: join(work, 'files'), port: N8N_PORT, runnerPort: RUNNER_PORT };
 		prepareFiles(options.filesDir, true);
