@@ -93,10 +93,13 @@ export class N8nRest {
 		const invited = await this.call('POST', '/invitations', [{ email: member.email, role: 'global:member' }]);
 		if (invited.status !== 200) throw new Error(`inviting ${member.email} failed: HTTP ${invited.status} ${invited.body.slice(0, 300)}`);
 		const [{ user }] = (invited.json as { data: Array<{ user: { inviteAcceptUrl?: string } }> }).data;
-		const token = new URL(user.inviteAcceptUrl ?? '', this.baseUrl).searchParams.get('token');
-		if (!token) throw new Error(`n8n gave no invitation token for ${member.email}: ${invited.body.slice(0, 300)}`);
+		const link = new URL(user.inviteAcceptUrl ?? '', this.baseUrl).searchParams;
+		const [token, inviterId, inviteeId] = [link.get('token'), link.get('inviterId'), link.get('inviteeId')];
 		const { email: _email, ...profile } = member;
-		const accepted = await httpRequest(`${this.baseUrl}/rest/invitations/accept`, { body: { token, ...profile }, headers: { 'browser-id': 'haipay-playground' } });
+		// n8n 2.x signs the invitation into a token; 1.x names the inviter and the invitee, and takes them in the path.
+		const acceptance = token ? { path: '/rest/invitations/accept', body: { token, ...profile } } : inviterId && inviteeId ? { path: `/rest/invitations/${inviteeId}/accept`, body: { inviterId, ...profile } } : undefined;
+		if (acceptance === undefined) throw new Error(`n8n gave no invitation to accept for ${member.email}: ${invited.body.slice(0, 300)}`);
+		const accepted = await httpRequest(`${this.baseUrl}${acceptance.path}`, { body: acceptance.body, headers: { 'browser-id': 'haipay-playground' } });
 		if (accepted.status !== 200) throw new Error(`accepting the invitation of ${member.email} failed: HTTP ${accepted.status} ${accepted.body.slice(0, 300)}`);
 	}
 
