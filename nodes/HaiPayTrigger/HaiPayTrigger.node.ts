@@ -132,7 +132,10 @@ export class HaiPayTrigger implements INodeType {
 		announceNewFields(fields.unknownFields.map((name) => redactText(name, signer.secrets)), (message) => this.logger.warn(message));
 		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
 		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
-		const confirm = options.confirm || fields.settle !== undefined;
+		// No published query shows a subscription's charge: Confirm With HaiPay cannot ask, and 503 until HaiPay gives up
+		// would lose a verified result. It runs flagged `confirmed: false`; a deciding field in doubt still needs HaiPay.
+		const unconfirmable = kind === 'subscription' && fields.settle === undefined;
+		const confirm = !unconfirmable && (options.confirm || fields.settle !== undefined);
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
 		const memory = openMemory(this, options, callback, deadline);
@@ -145,6 +148,7 @@ export class HaiPayTrigger implements INodeType {
 		await memory.remember();
 
 		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split, fields, secrets: signer.secrets });
+		if (options.confirm && unconfirmable) item.confirmed = false;
 		return reply.emit(item, options.verifySignature, memory.resaver());
 	}
 }

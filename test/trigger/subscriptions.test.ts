@@ -66,10 +66,21 @@ describe('subscription charges reaching the trigger in n8n', () => {
 		expect(server.executions).toHaveLength(0);
 	});
 
-	it('with Confirm With HaiPay a charge is answered 503 and starts nothing: no published query shows a charge', async () => {
+	it('with Confirm With HaiPay a verified charge runs once, flagged unconfirmed: no published query shows a charge, and waiting would lose it', async () => {
 		server = await serve({ kind: 'subscription', options: { confirmWithHaiPay: true } });
-		const reply = await server.send(TRIGGER, charge({ orderNo: 'S100-9' }));
-		expect(reply.status).toBe(503);
+		const body = charge({ orderNo: 'S100-9' });
+		const reply = await server.send(TRIGGER, body);
+		expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+		expect(server.executions).toHaveLength(1);
+		expect(server.executions[0].items[0].json).toMatchObject({ kind: 'subscription', confirmed: false, orderNo: 'S100-9' });
+		expect((await server.send(TRIGGER, body)).text).toBe('SUCCESS');
+		expect(server.executions).toHaveLength(1);
+	});
+
+	it('with Confirm With HaiPay a forged charge is still refused: the signature is the proof', async () => {
+		server = await serve({ kind: 'subscription', options: { confirmWithHaiPay: true } });
+		const forged = { ...charge({ orderNo: 'S100-10' }), amount: '999.99' };
+		expect((await server.send(TRIGGER, forged)).status).toBe(401);
 		expect(server.executions).toHaveLength(0);
 	});
 });
