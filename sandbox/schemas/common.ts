@@ -69,3 +69,33 @@ export function oneOf(...values: string[]): Schema {
 export function when(field: string, value: string, then: Schema): Schema {
 	return { if: { type: 'object', required: [field], properties: { [field]: { const: value } } }, then: { type: 'object', ...then } };
 }
+
+/** The payee fields most rails' payout pages list, in the pages' order, all required but the three texts. */
+const RAIL_PAYOUT_REQUIRED = ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'];
+
+/**
+ * A rail's payout request whose page lists that payee block: the page's own shapes for the amount and account type,
+ * and for the fields it narrows; every other field as most pages give it.
+ */
+export function railPayApply(own: { amount: Schema; accountType: Schema; phone?: Schema }): Schema {
+	return {
+		type: 'object',
+		required: RAIL_PAYOUT_REQUIRED,
+		properties: {
+			appId,
+			orderId,
+			amount: own.amount,
+			accountType: own.accountType,
+			bankCode: nonEmptyText,
+			accountNo: nonEmptyText,
+			name: lettersName,
+			phone: own.phone ?? phone,
+			email,
+			partnerUserId,
+			sign,
+			notifyUrl: url,
+			subject: text,
+			body: text,
+		},
+	};
+}

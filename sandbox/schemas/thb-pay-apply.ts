@@ -1,23 +1,8 @@
-import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, lettersName, nonEmptyText, oneOf, orderId, partnerUserId, sign, text, url, type Schema } from './common';
+import { amount, EXACT_TWO_DECIMALS_PATTERN, oneOf, railPayApply, type Schema } from './common';
 
 /** HaiPay's THB payout page: amounts with exactly two decimals, a mobile number of 10 digits from 0. */
-export const thbPayApply: Schema = {
-	type: 'object',
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'],
-	properties: {
-		appId,
-		orderId,
-		amount: amount(EXACT_TWO_DECIMALS_PATTERN, { minExclusive: '0' }),
-		accountType: oneOf('EWALLET', 'BANK_ACCOUNT'),
-		bankCode: nonEmptyText,
-		accountNo: nonEmptyText,
-		name: lettersName,
-		phone: { type: 'string', pattern: '^0\\d{9}$' },
-		email,
-		partnerUserId,
-		sign,
-		notifyUrl: url,
-		subject: text,
-		body: text,
-	},
-};
+export const thbPayApply: Schema = railPayApply({
+	amount: amount(EXACT_TWO_DECIMALS_PATTERN, { minExclusive: '0' }),
+	accountType: oneOf('EWALLET', 'BANK_ACCOUNT'),
+	phone: { type: 'string', pattern: '^0\\d{9}$' },
+});
