@@ -5,7 +5,7 @@
  * on the App ID (never on the body's currency), and under Confirm With HaiPay asks the cashier query, or runs it
  * flagged `confirmed: false` when it lacks the orderNo that query needs. A forged one is still refused.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CASHIER_APP_ID } from '../../sandbox/merchants';
 import { APP_IDS } from '../fixtures/bodies';
@@ -23,7 +23,7 @@ const QUERY = '/global/cashier/collect/query';
 
 describe('global cashier callbacks reaching the trigger in n8n', () => {
 	const trigger = sandboxTrigger({ callbackTimeoutMs: 10_000, prefix: 'CASHIER-CB' });
-	const serve = async (parameters: IDataObject = {}) => await trigger.serve(parameters, APP_IDS.TZS, undefined, WITH_CASHIER);
+	const serve = async (parameters: INodeParameters = {}) => await trigger.serve(parameters, APP_IDS.TZS, undefined, WITH_CASHIER);
 
 	/** A cashier order made through the sandbox's own endpoint, its result to be posted to `notifyUrl`. */
 	async function cashierOrder(notifyUrl: string): Promise<{ orderId: string; orderNo: string }> {
@@ -96,7 +96,7 @@ describe('global cashier callbacks reaching the trigger in n8n', () => {
 	});
 
 	describe('with Confirm With HaiPay', () => {
-		const confirming = async (parameters: IDataObject = {}) => await serve({ ...parameters, options: { confirmWithHaiPay: true } });
+		const confirming = async (parameters: INodeParameters = {}) => await serve({ ...parameters, options: { confirmWithHaiPay: true } });
 
 		it('asks the cashier query, signed with the Cashier App ID, whatever the currency field says; never a currency\'s query', async () => {
 			const server = await confirming();
