@@ -106,8 +106,8 @@ export function filteredOutBy(
 }
 
 /**
- * The currency filter. A product's App ID (CASHIER) is chosen by the App ID that signed the callback alone: the
- * cashier's `currency` field is the transaction's, and a callback of another App ID that names CASHIER is not one.
+ * The currency filter. A product's App ID (CASHIER) is chosen by the App ID the callback names alone: no page says
+ * what a cashier callback's `currency` holds, and a callback of another App ID that names CASHIER is not one.
  */
 function currencyFilteredOut(body: Record<string, unknown>, wanted: string, credentialCurrency: string): string | undefined {
 	if (isProductApp(wanted) || isProductApp(credentialCurrency)) {
