@@ -6,13 +6,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { CURRENCIES, CURRENCY_OPTIONS } from '../nodes/shared/contract/currencies';
-import { appFieldNames, CASHIER_APP, OTHER_CURRENCIES_FIELD, PRODUCT_APPS } from '../nodes/shared/signing/apps';
+import { CURRENCIES } from '../nodes/shared/contract/currencies';
+import { APP_OPTIONS, appFieldNames, OTHER_CURRENCIES_FIELD, PRODUCT_APPS } from '../nodes/shared/signing/apps';
 import { signRequest } from '../nodes/shared/signing/authenticate';
 import { PRODUCTION_URL } from '../nodes/shared/signing/credential';
-
-/** HaiPay's global cashier signs with an App ID of its own, whose "currency is CASHIER" (its collectApply page). */
-const APP_OPTIONS = [...CURRENCY_OPTIONS, { name: `${CASHIER_APP} (${PRODUCT_APPS[CASHIER_APP]})`, value: CASHIER_APP }];
 
 /** The App ID and secret key of one further currency, shown once it is listed under Other Currencies. */
 function appFields(currency: string): INodeProperties[] {
@@ -116,7 +113,7 @@ export class HaiPayApi implements ICredentialType {
 			description:
 				'Further currencies of the same merchant, each with its own App ID and secret key (the private key and HaiPay public key are shared). One node then pays a sheet of mixed currencies and one trigger receives every currency\'s callbacks. CASHIER is the App ID HaiPay issues for its global cashier. Set the Currency above too.',
 		},
-		...[...Object.keys(CURRENCIES), CASHIER_APP].flatMap(appFields),
+		...[...Object.keys(CURRENCIES), ...Object.keys(PRODUCT_APPS)].flatMap(appFields),
 		{
 			displayName: 'Merchant Private Key',
 			name: 'privateKey',

@@ -47,7 +47,7 @@ function payee(orderId: string, currency: string, amount: number, account: strin
  */
 export const MONTH_END_ROWS: readonly MonthEndRow[] = [
 	payee('ME-2026-06-0001', 'TZS', 150000, ['EWALLET', 'VODACOM', '255712345678', 'Amina Juma'], ['255712345678', 'amina.juma@example.com', 'emp-0001']),
-	payee('ME-2026-06-0002', 'ZAR', 2500.5, ['BANK_ACCOUNT', 'FNB', '62000000000', 'Thabo Nkosi'], ['27821234567', 'thabo.nkosi@example.com', 'emp-0002']),
+	payee('ME-2026-06-0002', 'ZAR', 2500.5, ['BANK_ACCOUNT', '051001', '62000000000', 'Thabo Nkosi'], ['27821234567', 'thabo.nkosi@example.com', 'emp-0002']),
 	payee('ME-2026-06-0003', 'NGN', 5000, ['BANK_ACCOUNT', '058', '0123456789', 'Ada Obi'], ['2348031234567', 'ada.obi@example.com', 'emp-0003']),
 	payee('ME-2026-06-0004', 'EGP', 300, ['EWALLET', 'VODAFONE_CASH', '+201012345678', 'Omar Hassan'], ['+201012345678', 'omar.hassan@example.com', 'emp-0004']),
 	payee('ME-2026-06-0005', 'BDT', 500, ['EWALLET', 'BKASH', '01712345678', 'Rahim Uddin'], ['8801712345678', 'rahim.uddin@example.com', 'emp-0005']),

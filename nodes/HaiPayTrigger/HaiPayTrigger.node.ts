@@ -14,7 +14,7 @@ import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
 import { readCallback } from './body';
 import { parseCallback } from './callback';
-import { ANSWER_DEADLINE_MS, confirmCallback } from './confirm';
+import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
@@ -126,15 +126,16 @@ export class HaiPayTrigger implements INodeType {
 
 		const filteredOut = filteredOutBy(callback.output, options, signer.currency);
 		if (filteredOut !== undefined) return reply.acknowledge(filteredOut);
-		const kind = kindOf(callback.output, options.kind);
+		const kind = kindOf(callback.output, options.kind, signer.currency);
 		const fields = checkFields(callback, signer, options);
 		if (fields.refused !== undefined) return reply.ambiguous(fields.refused);
 		announceNewFields(fields.unknownFields.map((name) => redactText(name, signer.secrets)), (message) => this.logger.warn(message));
 		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
 		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
-		// No published query shows a subscription's charge: Confirm With HaiPay cannot ask, and 503 until HaiPay gives up
-		// would lose a verified result. It runs flagged `confirmed: false`; a deciding field in doubt still needs HaiPay.
-		const unconfirmable = kind === 'subscription' && fields.settle === undefined;
+		// No published query shows a subscription's charge, and the cashier's needs an orderNo the callback may lack: Confirm
+		// With HaiPay cannot ask, and 503 until HaiPay gives up would lose a verified result. It runs flagged
+		// `confirmed: false`; a deciding field in doubt still needs HaiPay.
+		const unconfirmable = unaskableWhy(kind, callback.order, signer) !== undefined && fields.settle === undefined;
 		const confirm = !unconfirmable && (options.confirm || fields.settle !== undefined);
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 

@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { lookupCashierOrder } from '../shared/gateway/cashierLookup';
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
 import { ItemFailure } from '../shared/gateway/outcome';
 import { lookupRefund } from '../shared/gateway/refundLookup';
@@ -9,7 +10,7 @@ import type { HaiPaySettings } from '../shared/signing/credential';
 import { CURRENCIES } from '../shared/contract/currencies';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
-import type { OutputKind } from './filters';
+import { isCashierApp, type OutputKind } from './filters';
 import { shown } from './reply';
 
 /**
@@ -88,6 +89,53 @@ async function confirmRefund(
 }
 
 /**
+ * Why no query HaiPay publishes can confirm this verified callback, or undefined when one can. Such a callback runs
+ * flagged `confirmed: false` under Confirm With HaiPay (HaiPayTrigger.node.ts): a 503 until HaiPay gives up would lose
+ * a result whose signature HaiPay made.
+ */
+export function unaskableWhy(kind: OutputKind, facts: OrderFacts, settings: HaiPaySettings): string | undefined {
+	if (kind === 'subscription') return SUBSCRIPTION_UNASKABLE;
+	if (kind !== 'refund' && isCashierApp(settings.currency) && (facts.orderId === undefined || facts.orderNo === undefined)) return CASHIER_UNASKABLE;
+	return undefined;
+}
+
+const SUBSCRIPTION_UNASKABLE = 'HaiPay publishes no query that shows a subscription charge, so it cannot be confirmed';
+const CASHIER_UNASKABLE = "HaiPay's cashier query needs the orderId and the orderNo, and the callback lacks one, so it cannot be confirmed";
+
+/** What HaiPay's current status makes of the callback's, once a proven answer shows the order. */
+function judged(data: IDataObject, facts: OrderFacts & { status: number }, kind: OrderKind, settings: HaiPaySettings): Confirmation {
+	const current = exactStatus(data.status);
+	if (current === facts.status) return { result: 'confirmed', data, kind };
+	const said = `HaiPay says the order's status is ${told(data.status, settings)}, the callback says ${facts.status}`;
+	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
+	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
+	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
+}
+
+/**
+ * A global cashier collection (signed with the Cashier App ID): its own query, which takes the orderId and the orderNo
+ * together and is signed with the Cashier App ID; never a currency's collection query.
+ */
+async function confirmCashier(
+	ctx: GatewayContext,
+	settings: HaiPaySettings,
+	facts: OrderFacts & { status: number },
+	how: { deadline: number; credential?: ICredentialsDecrypted },
+): Promise<Confirmation> {
+	const { orderId, orderNo } = facts;
+	if (orderId === undefined || orderNo === undefined) return { result: 'retry', log: CASHIER_UNASKABLE };
+	let data: IDataObject;
+	try {
+		const options = { timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline: how.deadline, ...(how.credential !== undefined ? { credential: how.credential } : {}) };
+		data = await lookupCashierOrder(ctx, settings, { orderId, orderNo }, options);
+	} catch (error) {
+		const failure = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
+		return { result: 'retry', log: `HaiPay's cashier query could not confirm it (${told(failure, settings)})` };
+	}
+	return judged(data, facts, 'collection', settings);
+}
+
+/**
  * Asks HaiPay for the callback's order, all queries within `deadline` (ms since the epoch; see
  * ANSWER_DEADLINE_MS), and says what its answer makes of the callback.
  */
@@ -102,8 +150,9 @@ export async function confirmWithHaiPay(
 	}
 	if (how.kind === 'refund') return await confirmRefund(ctx, settings, facts, how);
 	// No published query shows a subscription's charge, so none can confirm one.
-	if (how.kind === 'subscription') return { result: 'retry', log: 'HaiPay publishes no query that shows a subscription charge, so it cannot be confirmed' };
+	if (how.kind === 'subscription') return { result: 'retry', log: SUBSCRIPTION_UNASKABLE };
 	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
+	if (isCashierApp(settings.currency)) return await confirmCashier(ctx, settings, { ...facts, status: facts.status }, how);
 	const currency = facts.currency ?? settings.currency.toUpperCase();
 	if (!isCurrency(currency)) {
 		const why = facts.currency !== undefined ? `its currency ${told(facts.currency, settings)} is no currency code` : 'its currency is unknown (no currency field, and the credential has no currency set)';
@@ -133,12 +182,7 @@ export async function confirmWithHaiPay(
 		}
 	}
 	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
-	const current = exactStatus(answer.data.status);
-	if (current === facts.status) return { result: 'confirmed', data: answer.data, kind };
-	const said = `HaiPay says the order's status is ${told(answer.data.status, settings)}, the callback says ${facts.status}`;
-	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
-	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
-	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
+	return judged(answer.data, { ...facts, status: facts.status }, kind, settings);
 }
 
 /**

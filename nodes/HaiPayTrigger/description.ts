@@ -2,7 +2,7 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
 
-import { CURRENCY_OPTIONS } from '../shared/contract/currencies';
+import { APP_OPTIONS } from '../shared/signing/apps';
 import { MEMORY_CAPACITY } from './memory';
 import { DEFAULT_WINDOW_MINUTES } from './triggerOptions';
 
@@ -22,7 +22,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Collections',
 				value: 'collection',
-				description: 'Card (USD MIT) and local-currency collections: statuses include partially and over-collected',
+				description: 'Card (USD MIT), local-currency, USDT/USDC and global cashier collections: statuses include partially and over-collected',
 			},
 			{
 				name: 'Subscriptions',
@@ -42,7 +42,7 @@ export const triggerProperties: INodeProperties[] = [
 		],
 		default: 'either',
 		description:
-			'What the callbacks sent to this URL are. HaiPay\'s callback does not say, so this sets the status names and the kind on each item. A callback that names a refund (refundNo) is kind "refund", and one that names a subscription (subscriptionNo) kind "subscription", whatever this says: never a payout or a one-off collection.',
+			'What the callbacks sent to this URL are. HaiPay\'s callback does not say, so this sets the status names and the kind on each item; one whose appId is the credential\'s CASHIER App ID is a collection. A callback that names a refund (refundNo) is kind "refund", and one that names a subscription (subscriptionNo) kind "subscription", whatever this says: never a payout or a one-off collection.',
 	},
 	{
 		displayName: 'Statuses',
@@ -71,10 +71,10 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Currency',
 		name: 'currency',
 		type: 'options',
-		options: [{ name: 'Any', value: '' }, ...CURRENCY_OPTIONS],
+		options: [{ name: 'Any', value: '' }, ...APP_OPTIONS],
 		default: '',
 		description:
-			'Start the workflow only for this currency. Read from the callback\'s currency field, or from the credential\'s currency when the callback has none.',
+			'Start the workflow only for this currency. Read from the callback\'s currency field, or from the credential\'s currency when the callback has none. CASHIER (Global Cashier) takes the callbacks whose appId is the credential\'s CASHIER App ID, whatever their currency field says, and only those.',
 	},
 	{
 		displayName: 'Verify Signature',
@@ -105,7 +105,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. A callback with a field in ambiguousText or unknownFields then carries the fields of HaiPay\'s answer; a refund-shaped one (refundNo) runs once its refund query shows that refund with the same status.',
+					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. A callback with a field in ambiguousText or unknownFields then carries the fields of HaiPay\'s answer; a refund-shaped one (refundNo) runs once its refund query shows that refund with the same status. A global cashier collection (CASHIER App ID) is asked through the cashier query; one that lacks the orderNo or orderId that query needs, like a subscription charge (no query shows one), runs flagged confirmed: false.',
 			},
 			{
 				displayName: 'Ignore Repeated Callbacks',

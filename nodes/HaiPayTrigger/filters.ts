@@ -1,4 +1,5 @@
 import { statusGroup } from '../shared/contract/statuses';
+import { CASHIER_APP, isProductApp } from '../shared/signing/apps';
 import { shown } from './reply';
 
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
@@ -45,10 +46,21 @@ export function isSubscriptionEvidently(body: Record<string, unknown>): boolean 
 	return present(body.subscriptionNo);
 }
 
-export function kindOf(body: Record<string, unknown>, setting: KindSetting): OutputKind {
+/**
+ * A callback HaiPay signed with the Cashier App ID: the global cashier makes collections only (docs/haipay-facts.md,
+ * "Global cashier collections"). The App ID it names says so, never the body's `currency`: no page says whether a
+ * cashier callback's currency is the transaction's or CASHIER, and a callback of another App ID may name CASHIER there.
+ */
+export function isCashierApp(app: string | undefined): boolean {
+	return app === CASHIER_APP;
+}
+
+/** `app`: the currency of the credential's App ID that the callback's appId named (signing/apps.ts). */
+export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?: string): OutputKind {
 	if (isRefundEvidently(body)) return 'refund';
 	if (isSubscriptionEvidently(body)) return 'subscription';
 	if (setting === 'subscription') return 'unknown';
+	if (isCashierApp(app)) return 'collection';
 	if (setting !== 'either') return setting;
 	return isCollectionEvidently(body) ? 'collection' : 'unknown';
 }
@@ -78,6 +90,9 @@ export function filteredOutBy(
 	if (filters.kind === 'subscription' && !isSubscriptionEvidently(body)) {
 		return 'it names no subscription (subscriptionNo), and this trigger takes subscription results only';
 	}
+	if (filters.kind === 'payout' && isCashierApp(credentialCurrency)) {
+		return 'it is signed with the Cashier App ID (CASHIER), whose callbacks are global cashier collections, and this trigger takes payouts only';
+	}
 	if (filters.kind === 'payout' && isCollectionEvidently(body)) {
 		return 'it is a collection callback (it carries a card token or a partial/over-collected status) and this trigger takes payouts only';
 	}
@@ -86,12 +101,23 @@ export function filteredOutBy(
 		const choice = statusChoiceOf(body);
 		if (!statuses.includes(choice)) return `its status (${shown(body.status)}) is not one of the selected statuses`;
 	}
-	if (filters.currency !== '') {
-		// The appId already matched the credential's, and HaiPay issues one appId per currency.
-		const received = typeof body.currency === 'string' && body.currency.trim() !== '' ? body.currency : credentialCurrency;
-		const currency = received.trim().toUpperCase();
-		if (currency === '') return `its currency is unknown (no currency field, and the credential has no currency set) and the trigger takes ${filters.currency} only`;
-		if (currency !== filters.currency) return `its currency ${shown(currency)} is not ${filters.currency}`;
+	if (filters.currency !== '') return currencyFilteredOut(body, filters.currency, credentialCurrency);
+	return undefined;
+}
+
+/**
+ * The currency filter. A product's App ID (CASHIER) is chosen by the App ID the callback names alone: no page says
+ * what a cashier callback's `currency` holds, and a callback of another App ID that names CASHIER is not one.
+ */
+function currencyFilteredOut(body: Record<string, unknown>, wanted: string, credentialCurrency: string): string | undefined {
+	if (isProductApp(wanted) || isProductApp(credentialCurrency)) {
+		if (credentialCurrency === wanted) return undefined;
+		return `its appId is the credential's ${credentialCurrency === '' ? 'first' : shown(credentialCurrency)} App ID, and the trigger takes the ${wanted} App ID's callbacks only`;
 	}
+	// The appId already matched the credential's, and HaiPay issues one appId per currency.
+	const received = typeof body.currency === 'string' && body.currency.trim() !== '' ? body.currency : credentialCurrency;
+	const currency = received.trim().toUpperCase();
+	if (currency === '') return `its currency is unknown (no currency field, and the credential has no currency set) and the trigger takes ${wanted} only`;
+	if (currency !== wanted) return `its currency ${shown(currency)} is not ${wanted}`;
 	return undefined;
 }

@@ -4,7 +4,7 @@
  * orders that call it back, and the attempts the gateway made. Each test file calls `sandboxTrigger()` inside its
  * describe, which starts the sandbox once and closes what each test opened.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { startSandbox, type CallbackAttempt, type CallbackJob, type Order, type Sandbox } from '../../sandbox';
@@ -33,8 +33,8 @@ export interface SandboxTrigger {
 	server: WebhookServer | undefined;
 	/** Relays the running test opened: closed after it. */
 	relays: Relay[];
-	/** Serves a trigger for the sandbox's App ID `appId`, in place of the test's earlier one. */
-	serve(parameters?: INodeParameters, appId?: number, staticData?: IDataObject): Promise<WebhookServer>;
+	/** Serves a trigger for the sandbox's App ID `appId` (and what `credential` adds), in place of the test's earlier one. */
+	serve(parameters?: INodeParameters, appId?: number, staticData?: IDataObject, credential?: ICredentialDataDecryptedObject): Promise<WebhookServer>;
 	/** A payout order that calls back to `notifyUrl` once it is settled. */
 	payout(notifyUrl: string, appId?: number): Order;
 	/** A settled payout whose genuine callback has started its one execution in the test's trigger. */
@@ -92,10 +92,10 @@ export function sandboxTrigger(options: SandboxTriggerOptions): SandboxTrigger {
 		},
 		server: undefined,
 		relays: [],
-		async serve(parameters = {}, appId = APP_IDS.TZS, staticData) {
+		async serve(parameters = {}, appId = APP_IDS.TZS, staticData, credential) {
 			trigger.server = await webhookServer({
 				nodeTypes: [HaiPayTrigger],
-				credentials: { haipay: { type: 'haiPayApi', data: sandboxCredential(trigger.sandbox, appId) } },
+				credentials: { haipay: { type: 'haiPayApi', data: sandboxCredential(trigger.sandbox, appId, credential) } },
 				nodes: [
 					{ name: TRIGGER, type: 'haiPayTrigger', parameters: { ...options.parameters, ...parameters } },
 					{ name: 'Next', type: NO_OP_NODE_TYPE },

@@ -40,7 +40,7 @@ const CASES: Record<string, Array<Case | SharedUse>> = {
 		shared(orderId()),
 		{ field: 'amount', ok: ['1', '10000000', '1.01', [250.75, '250.75']], bad: [['0.99', 'amount'], ['10000000.01', 'amount'], ['1.001', 'amount'], ['0', 'amount']] },
 		{ field: 'accountType', ok: ['BANK_ACCOUNT'], bad: [['EWALLET', 'enum']] },
-		{ field: 'bankCode', ok: ['FNB'], bad: [['', 'required']] },
+		{ field: 'bankCode', ok: ['051001'], bad: [['', 'required']] },
 		{ field: 'accountNo', ok: ['62000000000'], bad: [['', 'required']] },
 		shared(englishName(true)),
 		shared(phone(true)),

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OrderKind } from '../../shared/contract/statuses';
-import { CASHIER_QUERY_PATH } from '../../shared/contract/paths';
-import { isNotFound, lookupOrder, provenData, unproven } from '../../shared/gateway/lookup';
+import { lookupCashierOrder } from '../../shared/gateway/cashierLookup';
+import { lookupOrder } from '../../shared/gateway/lookup';
 import { gatewayText } from '../../shared/gateway/outcome';
 import { lookupRefund } from '../../shared/gateway/refundLookup';
 import { lookupSubscription } from '../../shared/gateway/subscriptionLookup';
@@ -102,16 +102,6 @@ function signedOrderNo(prepared: Prepared): string {
 }
 
 /**
- * A query asked by orderNo may echo it: a status 3 with no amount names no order HaiPay has, and, as HaiPay publishes
- * no "no such order" answer for the cashier's query, not its absence either.
- */
-function echoOnly(data: IDataObject): string | undefined {
-	if (!isNotFound(data)) return undefined;
-	const said = gatewayText(data.errorMsg);
-	return `the answer has status 3 and no order behind it${said === '' ? '' : ` ("${said}")`}, and HaiPay publishes no "no such order" answer for the cashier query, so it proves nothing`;
-}
-
-/**
  * A global cashier order: its query (`/global/cashier/collect/query`) requires the orderNo as well as the orderId, so
  * only a create whose signed answer named its orderNo can be asked about. No page publishes the query's answer for an
  * order HaiPay does not have: a status 3 without an order proves nothing, and no cashier order is ever `not_found`.
@@ -122,9 +112,7 @@ export const cashierSettlement: Settlement = {
 		return "HaiPay's cashier query needs the order's orderNo as well as its orderId, and no signed answer of HaiPay's gave this order's orderNo";
 	},
 	async lookup(ctx, signer, prepared, call) {
-		const ref = { orderId: prepared.orderId, orderNo: signedOrderNo(prepared), absence: false };
-		const query = { path: CASHIER_QUERY_PATH, body: { orderId: ref.orderId, orderNo: ref.orderNo }, what: 'cashier order' };
-		return { found: true, data: await provenData(ctx, query, signer, call, (data) => unproven(ref, data) ?? echoOnly(data)) };
+		return { found: true, data: await lookupCashierOrder(ctx, signer, { orderId: prepared.orderId, orderNo: signedOrderNo(prepared) }, call) };
 	},
 	judge: (data, prepared) => orderSettlement('collection').judge(data, prepared),
 	item: (data, prepared, outcome) => orderSettlement('collection').item(data, prepared, outcome),

@@ -1,4 +1,6 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodePropertyOptions } from 'n8n-workflow';
+
+import { CURRENCY_OPTIONS } from '../contract/currencies';
 
 /*
  * HaiPay issues one App ID, with its own secret key, per currency; the merchant's RSA keys are the same for all of
@@ -28,10 +30,21 @@ export function appOfPathPrefix(segment: string): string {
 	return APP_OF_PATH_PREFIX[segment] ?? segment;
 }
 
+/** Whether the App ID of this currency is a product's (CASHIER) rather than a currency's. */
+export function isProductApp(currency: string): boolean {
+	return Object.prototype.hasOwnProperty.call(PRODUCT_APPS, currency);
+}
+
 /** Whether HaiPay publishes a balance read for this App ID: a product's App ID (CASHIER) has none. */
 export function hasBalanceRead(currency: string): boolean {
-	return !Object.prototype.hasOwnProperty.call(PRODUCT_APPS, currency);
+	return !isProductApp(currency);
 }
+
+/** Every App ID a credential can hold, as choices: the currencies', then the products' (CASHIER, Global Cashier). */
+export const APP_OPTIONS: INodePropertyOptions[] = [
+	...CURRENCY_OPTIONS,
+	...Object.entries(PRODUCT_APPS).map(([value, product]) => ({ name: `${value} (${product})`, value })),
+];
 
 /** The credential field listing the currencies of the further App IDs. */
 export const OTHER_CURRENCIES_FIELD = 'otherCurrencies';

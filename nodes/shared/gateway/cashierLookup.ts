@@ -1,0 +1,40 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { CASHIER_QUERY_PATH } from '../contract/paths';
+import type { HaiPaySettings } from '../signing/credential';
+import { isNotFound, provenData, unproven } from './lookup';
+import { gatewayText } from './outcome';
+import type { CallOptions, GatewayContext } from './request';
+
+/** A global cashier order asked about: its query takes both numbers (docs/haipay-facts.md, "Global cashier collections"). */
+export interface CashierRef {
+	/** Optional only as a prepared request types it (execute/types.ts): every caller has one. */
+	orderId?: string;
+	orderNo: string;
+}
+
+/**
+ * A query asked by orderNo may echo it: a status 3 with no amount names no order HaiPay has, and, as HaiPay publishes
+ * no "no such order" answer for the cashier's query, not its absence either.
+ */
+function echoOnly(data: IDataObject): string | undefined {
+	if (!isNotFound(data)) return undefined;
+	const said = gatewayText(data.errorMsg);
+	return `the answer has status 3 and no order behind it${said === '' ? '' : ` ("${said}")`}, and HaiPay publishes no "no such order" answer for the cashier query, so it proves nothing`;
+}
+
+/**
+ * Queries one cashier order (`/global/cashier/collect/query`, signed with the Cashier App ID by its `/global/` prefix)
+ * and proves the answer shows it: signed by HaiPay, naming both numbers, with an order behind it. Never concludes
+ * "no such order". Throws an ItemFailure otherwise, as every proven lookup does (gateway/lookup.ts `provenData`).
+ */
+export async function lookupCashierOrder(
+	ctx: GatewayContext,
+	settings: HaiPaySettings,
+	ref: CashierRef,
+	options: Omit<CallOptions, 'kind' | 'acceptFile'>,
+): Promise<IDataObject> {
+	const asked = { ...ref, absence: false };
+	const query = { path: CASHIER_QUERY_PATH, body: { orderId: ref.orderId, orderNo: ref.orderNo }, what: 'cashier order' };
+	return await provenData(ctx, query, settings, options, (data) => unproven(asked, data) ?? echoOnly(data));
+}
