@@ -1,17 +1,18 @@
 import { safeCell } from './lib/cells';
 
 /**
- * What example 6 shows and writes, as n8n expressions: the approval page (exact totals per currency from Payout →
- * Check's approval summary, every row that breaks a rule with its field and reason, the fingerprint approved), the
- * results row (amounts as numbers, the exact text beside them, every text cell safe to open), and the last page
- * (counts per outcome, and "Nothing new was paid" when no row was accepted).
+ * What example 6 shows and writes, as n8n expressions: the approval page (first, in large type, the rows HaiPay
+ * already has and those it could not be asked about, from Check's Look Up Existing Orders; then the exact totals to pay
+ * per currency from Payout → Check's approval summary, every row that breaks a rule with its field and reason, the
+ * fingerprint approved), the results row (amounts as numbers, the exact text beside them, every text cell safe to
+ * open), and the last page (counts per outcome, and "Nothing new was paid" when no row was accepted).
  */
 
 /** The node whose approval summary the page shows and the pay step holds the payment to. */
 export const SUMMARY_NODE = 'Check';
 
-/** The most invalid rows the approval page lists; the count of the others follows. */
-export const LISTED_INVALID = 100;
+/** The most rows of each list the approval page shows (invalid, at HaiPay, not checked); the count of the others follows. */
+export const LISTED = 100;
 
 const SUMMARY = `$('${SUMMARY_NODE}').first().json`;
 
@@ -19,18 +20,40 @@ const SUMMARY = `$('${SUMMARY_NODE}').first().json`;
 const ESCAPE = "const esc = (value) => String(value ?? '').replace(/[&<>\"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;' })[c]);";
 /** Groups the whole part of an exact total in thousands, leaving its decimals as they are. */
 const GROUP = "const group = (total) => { const [whole, fraction] = String(total).split('.'); const grouped = whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); return fraction === undefined ? grouped : grouped + '.' + fraction; };";
+/** A table of at most LISTED rows, each a list of cells already escaped, and the count of those left out. */
+const TABLE = `const table = (head, rows, what) => '<table><thead><tr>' + head.map((name) => '<th>' + name + '</th>').join('') + '</tr></thead><tbody>' + rows.slice(0, ${LISTED}).map((cells) => '<tr>' + cells.map((cell) => '<td>' + cell + '</td>').join('') + '</tr>').join('') + '</tbody></table>' + (rows.length > ${LISTED} ? '<p>and ' + (rows.length - ${LISTED}) + ' more ' + what + '.</p>' : '');`;
 
-/** The approval page: per currency the valid rows and their exact total; the invalid rows; the fingerprint. */
+/**
+ * The warnings above everything else on the page: the rows HaiPay already has (not to pay: the pay step sends them
+ * and HaiPay refuses each as a duplicate), and the rows HaiPay could not be asked about for certain (counted to pay).
+ */
+const WARNINGS = [
+	"const existing = s.existing ?? []; const unchecked = s.unchecked ?? [];",
+	// A row's amount in its currency's places and grouped, as the totals are written, then the currency.
+	"const money = (row) => { const places = (s.currencies.find((line) => line.currency === row.currency) ?? {}).decimals ?? 0; const [whole, fraction = ''] = String(row.amount).split('.'); return group(places === 0 && fraction === '' ? whole : whole + '.' + fraction.padEnd(places, '0')) + ' ' + esc(row.currency); };",
+	"const state = (row) => row.statusLabel ?? (row.status === null ? 'status not stated' : 'status ' + row.status);",
+	"const held = existing.length === 0 ? '' : '<h2>Warning: HaiPay already has ' + existing.length + (existing.length === 1 ? ' row' : ' rows') + ' of this sheet</h2>'",
+	"+ '<p><strong>They are not in To pay. HaiPay refuses each again as a duplicate, so none is paid twice; make sure this is not a sheet paid before.</strong></p>'",
+	"+ table(['Sheet row', 'Order ID', 'Amount', 'HaiPay order', 'Status'], existing.map((row) => [row.itemIndex + 2, esc(row.orderId), money(row), esc(row.orderNo), esc(state(row))]), 'rows HaiPay already has');",
+	"const open = unchecked.length === 0 ? '' : '<h2>Warning: ' + unchecked.length + (unchecked.length === 1 ? ' row' : ' rows') + ' could not be checked with HaiPay</h2>'",
+	"+ '<p><strong>They are counted in To pay, but HaiPay may already have them. Look them up before approving.</strong></p>'",
+	"+ table(['Sheet row', 'Order ID', 'Amount', 'Why'], unchecked.map((row) => [row.itemIndex + 2, esc(row.orderId), money(row), esc(row.reason)]), 'rows not checked');",
+	"const asked = s.existing === undefined ? '<p>HaiPay was not asked which rows it already has (Check: Options, Look Up Existing Orders).</p>' : '';",
+].join(' ');
+
+/** The approval page: the warnings; per currency the rows to pay and their exact total; the invalid rows; the fingerprint. */
 export const APPROVAL_HTML = [
-	`={{ (() => { const s = ${SUMMARY}; ${ESCAPE} ${GROUP}`,
-	"const lines = s.currencies.filter((line) => line.rows > 0).map((line) => '<tr><td>' + esc(line.currency) + '</td><td>' + line.rows + '</td><td>' + group(line.total) + '</td></tr>').join('');",
-	"const invalid = s.invalid.slice(0, " + LISTED_INVALID + ").map((row) => '<tr><td>' + (row.itemIndex + 2) + '</td><td>' + esc(row.orderId) + '</td><td>' + esc(row.field) + '</td><td>' + esc(row.error) + '</td></tr>').join('');",
-	`const more = s.invalidRows > ${LISTED_INVALID} ? '<p>and ' + (s.invalidRows - ${LISTED_INVALID}) + ' more rows that break a rule.</p>' : '';`,
+	`={{ (() => { const s = ${SUMMARY}; ${ESCAPE} ${GROUP} ${TABLE} ${WARNINGS}`,
+	// A currency whose every valid row HaiPay has stays listed, with 0 to pay.
+	"const lines = s.currencies.filter((line) => line.rows > 0 || line.existingRows > 0).map((line) => '<tr><td>' + esc(line.currency) + '</td><td>' + line.rows + '</td><td>' + group(line.total) + '</td></tr>').join('');",
+	"const invalid = s.invalid.slice(0, " + LISTED + ").map((row) => '<tr><td>' + (row.itemIndex + 2) + '</td><td>' + esc(row.orderId) + '</td><td>' + esc(row.field) + '</td><td>' + esc(row.error) + '</td></tr>').join('');",
+	`const more = s.invalidRows > ${LISTED} ? '<p>and ' + (s.invalidRows - ${LISTED}) + ' more rows that break a rule.</p>' : '';`,
 	"const refused = s.invalidRows === 0 ? '' : '<table class=\"invalid\"><thead><tr><th>Sheet row</th><th>Order ID</th><th>Field</th><th>Reason</th></tr></thead><tbody>' + invalid + '</tbody></table>' + more;",
-	"return '<h3>To pay</h3><table class=\"totals\"><thead><tr><th>Currency</th><th>Rows</th><th>Total</th></tr></thead><tbody>' + lines + '</tbody></table>'",
+	"const sends = existing.length === 0 ? 'pays exactly these ' + s.validRows + ' rows' : 'sends the ' + s.validRows + ' valid rows: ' + s.toPayRows + ' to pay, and the ' + existing.length + ' HaiPay already has, which it refuses as duplicates';",
+	"return held + open + asked + '<h3>To pay</h3><table class=\"totals\"><thead><tr><th>Currency</th><th>Rows</th><th>Total</th></tr></thead><tbody>' + lines + '</tbody></table>'",
 	"+ '<p>Rows that break a rule, not paid: <strong>' + s.invalidRows + '</strong></p>' + refused",
 	// The fingerprint's first 16 hex digits fit the page and tell two approvals apart; the pay step compares all 64.
-	"+ '<p>Approving pays exactly these ' + s.validRows + ' rows; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
+	"+ '<p>Approving ' + sends + '; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
 ].join(' ');
 
 /** The row of the pay step's input: the sheet's row as it was approved. */

@@ -106,17 +106,17 @@ function about(b: WorkflowBuilder): void {
 			[
 				'## Month-end payouts, approved in the browser',
 				'1. **Upload the sheet** (n8n form, Publish the workflow first): the XLSX with a row per payee, columns named after the gateway\'s fields (`orderId`, `currency`, `amount`, `accountNo`, ...).',
-				'2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; nothing is signed or sent. It gives the exact decimal total and row count of each currency, every row that breaks a rule with its field and reason, and the fingerprint of the rows to pay.',
-				'3. **Approve** shows them, who uploaded, and the page\'s address to send to an approver. *Reject* ends the run: nothing is paid.',
+				'2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; no payout is signed or sent. With Options → *Look Up Existing Orders* it asks HaiPay\'s signed order query about each valid row: the rows HaiPay already has (a sheet uploaded twice) are listed with HaiPay\'s orderNo and status and left out of the totals to pay, and rows it could not answer for are counted to pay and listed as not checked. It gives the exact decimal total and row count to pay of each currency, every row that breaks a rule with its field and reason, and the fingerprint of the rows to send.',
+				'3. **Approve** shows first, as warnings, the rows HaiPay already has and those not checked; then the totals to pay, who uploaded, and the page\'s address to send to an approver. *Reject* ends the run: nothing is paid.',
 				'4. **Approver allowed?** Both people sign in to n8n (the form\'s Authentication is *n8n User Auth*). An approval counts only from a person other than the uploader whose n8n email is on this node\'s list; any other ends at **Refused**: nothing is paid.',
 				'5. On an allowed *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
 				`6. The last page names the approver, the time and the execution, counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`, and the approval: \`approvedBy\`, \`approvedAt\`, \`uploadedBy\`, \`executionId\`, the currency's \`approvedRows\` and \`approvedTotal\`, the \`fingerprint\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
 				'',
 				'The credential holds an App ID per currency (Other Currencies). Give the sheet a `notifyUrl` column to have HaiPay post each result to the callbacks workflow.',
 			].join('\n'),
-			[-260, -620],
+			[-260, -700],
 			700,
-			480,
+			560,
 		),
 	);
 }
@@ -132,7 +132,7 @@ export function monthEndPayouts(): WorkflowFile {
 		position: [20, 0],
 		parameters: { operation: 'xlsx', binaryPropertyName: SHEET_FIELD.replace(/\W/g, '_'), options: { headerRow: true } },
 	});
-	const check = b.add(haiPay(SUMMARY_NODE, 'payouts', { ...mixedPayoutParameters('check'), options: { output: 'summary' } }, [240, -160]));
+	const check = b.add(haiPay(SUMMARY_NODE, 'payouts', { ...mixedPayoutParameters('check'), options: { output: 'summary', lookUpExisting: true } }, [240, -160]));
 	const approve = b.add(
 		formPage(
 			'Approve',

@@ -11,6 +11,7 @@ export type FaultType =
 	| 'timeout'
 	| 'badSignature'
 	| 'replaceData'
+	| 'echo'
 	| 'statusZero'
 	| 'redirect'
 	| 'slowBody'
@@ -49,10 +50,10 @@ export interface ActiveFault extends FaultRule {
 	hits: number;
 }
 
-const TYPES: FaultType[] = ['latency', 'httpError', 'drop', 'timeout', 'badSignature', 'replaceData', 'statusZero', 'redirect', 'slowBody', 'endlessBody'];
+const TYPES: FaultType[] = ['latency', 'httpError', 'drop', 'timeout', 'badSignature', 'replaceData', 'echo', 'statusZero', 'redirect', 'slowBody', 'endlessBody'];
 
 /** Faults that spoil an answer the gateway made, so they apply after handling whatever `when` says. */
-const ALWAYS_AFTER = new Set<FaultType>(['badSignature', 'replaceData']);
+const ALWAYS_AFTER = new Set<FaultType>(['badSignature', 'replaceData', 'echo']);
 
 export function checkRule(rule: unknown): FaultRule {
 	if (rule === null || typeof rule !== 'object') throw new Error('a fault rule must be an object');

@@ -16,7 +16,7 @@ const BAD_GATEWAY_PAGE = (status: number) =>
 	`<html>\r\n<head><title>${status} Bad Gateway</title></head>\r\n<body>\r\n<center><h1>${status} Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 
 /** Faults that spoil an answer the gateway made rather than lose it. */
-const SPOILERS = new Set<FaultType>(['badSignature', 'replaceData']);
+const SPOILERS = new Set<FaultType>(['badSignature', 'replaceData', 'echo']);
 
 type Log = (entry: Pick<RequestLogEntry, 'outcome' | 'error' | 'msg'>) => void;
 
@@ -88,7 +88,7 @@ export class SandboxServer {
 		const outcome = await this.outcomeOf(method, parseError, path, body);
 		const after = this.gateway.faults.take(path, 'after');
 		await delay(after.latencyMs);
-		await this.answer(req, res, path, outcome, after.fault, log);
+		await this.answer(req, res, { path, body }, outcome, after.fault, log);
 	}
 
 	/** Logs the request once its fate is known, with what identifies it in its body. */
@@ -120,7 +120,8 @@ export class SandboxServer {
 	}
 
 	/** Answers with the outcome, unless a fault (a rule, or a magic value in the request) loses or spoils the answer. */
-	private async answer(req: IncomingMessage, res: ServerResponse, path: string, outcome: Outcome, fault: ActiveFault | undefined, log: Log): Promise<void> {
+	private async answer(req: IncomingMessage, res: ServerResponse, request: { path: string; body: unknown }, outcome: Outcome, fault: ActiveFault | undefined, log: Log): Promise<void> {
+		const { path } = request;
 		const lost = outcome.type === 'ok' || outcome.type === 'error' ? outcome.lose : undefined;
 		const losing = fault && SPOILERS.has(fault.type) ? undefined : fault;
 		if (losing || lost) {
@@ -134,6 +135,12 @@ export class SandboxServer {
 			const replaced = typeof data === 'string' ? data : { ...data, sign: await this.gateway.signDataAsync(data ?? {}, outcome.merchant) };
 			sendEnvelope(res, replaced);
 			log({ outcome: 'fault', msg: 'replaceData' });
+			return;
+		}
+		if (fault?.type === 'echo') {
+			// A proxy or a stub that answers success with the request itself: its orderId, and the merchant's own sign.
+			sendEnvelope(res, request.body);
+			log({ outcome: 'fault', msg: 'echo' });
 			return;
 		}
 		await this.deliver(res, outcome, fault?.type === 'badSignature', log);

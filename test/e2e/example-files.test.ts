@@ -1,77 +1,31 @@
 /**
- * Examples 1, 3 and 6 as saved, their HaiPay nodes and n8n's own nodes (Set, If, Merge, Filter, Extract from File,
- * Convert to File, from the pinned n8n) run in real n8n-core executions against the sandbox; the files they write
- * read back with SheetJS. What a form shows is n8n expressions, evaluated here by a Set node in the form's place.
- * - Example 6: the approval page's totals are the exact decimal sums of the valid rows, its invalid rows named with
- *   field and reason; the rows paid are the rows approved, and a sheet edited between Check and pay is not paid;
- *   the results are amounts as numbers with the exact text beside them; a second upload ends "Nothing new was paid",
- *   each duplicate row naming HaiPay's existing orderNo. Maker-checker: the results name the approver, the time, the
- *   run and the totals approved; an approval by the uploader, or by a person not on the approver list, pays nothing.
- * - Every results file, XLSX or CSV: no cell is a formula, no text cell starts with =, +, -, @, a tab or a CR.
+ * Example 6 as saved, its HaiPay nodes and n8n's own nodes (Set, If, Merge, Extract from File, Convert to File, from
+ * the pinned n8n) run in real n8n-core executions against the sandbox; the file it writes read back with SheetJS.
+ * What a form shows is n8n expressions, evaluated here by a Set node in the form's place. The approval page's totals
+ * are the exact decimal sums of the valid rows, its invalid rows named with field and reason; the rows paid are the
+ * rows approved, and a sheet edited between Check and pay is not paid; the results are amounts as numbers with the
+ * exact text beside them, no cell a formula; a second upload warns first, naming every row HaiPay already has, shows
+ * 0 to pay in each currency, and ends "Nothing new was paid", each duplicate row naming HaiPay's existing orderNo.
+ * Maker-checker: the results name the approver, the time, the run and the totals approved; an approval by the
+ * uploader, or by a person not on the approver list, pays nothing. Examples 1 and 3: example-csv-files.test.ts.
  */
 import DecimalJs from 'decimal.js';
-import { read, utils, type WorkBook } from '@e965/xlsx';
+import { read, utils } from '@e965/xlsx';
 import type { IConnections, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { MONTH_END_COLUMNS, MONTH_END_ROWS, MONTH_END_SHEET } from '../../playground/month-end';
 import { CONTROLLER, OWNER } from '../../playground/lib/n8n';
 import { sheetFile } from '../../playground/lib/sheet';
-import { startSandbox, type Sandbox } from '../../sandbox';
-import { binaryBuffer, connect, runWorkflow, type NodeSpec, type RunResult } from '../harness';
-import { multiCurrencyCredential } from '../helpers/credentials';
-import { baseNodeTypes, HarnessStep, step, STEP_NODE_TYPE } from '../helpers/n8n-base-nodes';
-import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
-import { readFileSync } from 'fs';
-import { join } from 'path';
-import { EXAMPLES } from '../../playground/lib/paths';
+import { binaryBuffer, connect, type NodeSpec, type RunResult } from '../harness';
+import { step, STEP_NODE_TYPE } from '../helpers/n8n-base-nodes';
+import { CURRENCIES, exampleRuns, formulaCells, readExample } from './example-runs';
 
 const Decimal = DecimalJs.clone({ precision: 100 });
-const CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-let sandbox: Sandbox;
-let types: Awaited<ReturnType<typeof baseNodeTypes>>;
-beforeAll(async () => {
-	sandbox = await startSandbox({ manual: true });
-	types = await baseNodeTypes();
-});
-afterAll(async () => await sandbox?.close());
-
-/** Every cell of a workbook's first sheet that is a formula, or text a spreadsheet would start one with. */
-function formulaCells(book: WorkBook): string[] {
-	const sheet = book.Sheets[book.SheetNames[0]];
-	return Object.entries(sheet)
-		.filter(([address]) => !address.startsWith('!'))
-		.filter(([, cell]) => (cell as { f?: string }).f !== undefined || ((cell as { t: string }).t === 's' && FORMULA_START.test(String((cell as { v: unknown }).v))))
-		.map(([address, cell]) => `${address}: ${JSON.stringify(cell)}`);
-}
-
-async function run(file: string, nodes: NodeSpec[], connections: IConnections, items: Array<{ json?: IDataObject; binary?: Record<string, { data: Buffer; fileName: string }> }>): Promise<RunResult> {
-	const result = await runWorkflow({
-		nodeTypes: [HaiPay, HarnessStep, ...types],
-		credentials: { hpsandboxpayouts: { type: 'haiPayApi', name: 'HaiPay Sandbox payouts', data: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES) } },
-		nodes,
-		connections,
-		items,
-		timeoutMs: 120_000,
-	});
-	if (result.status !== 'success') throw new Error(`${file}: ${JSON.stringify(result.error)}`);
-	return result;
-}
+const examples = exampleRuns();
+const run = examples.run;
 
 function sentOrderIds(): string[] {
-	return sandbox.requests.filter((request) => request.path.endsWith('/pay/apply')).map((request) => String((request.body as IDataObject).orderId));
-}
-
-/** An example file's nodes, by name, as the harness takes them. */
-function readExample(file: string): { node(name: string): IDataObject; spec(name: string): NodeSpec } {
-	const saved = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as { nodes: Array<NodeSpec & IDataObject> };
-	const node = (name: string) => {
-		const found = saved.nodes.find((candidate) => candidate.name === name);
-		if (found === undefined) throw new Error(`${file} has no node "${name}"`);
-		return found;
-	};
-	return { node, spec: (name) => structuredClone(node(name)) as NodeSpec };
+	return examples.sandbox().requests.filter((request) => request.path.endsWith('/pay/apply')).map((request) => String((request.body as IDataObject).orderId));
 }
 
 // ---- example 6 -------------------------------------------------------------------------------------------
@@ -142,6 +96,9 @@ async function upload(edit?: string, approver?: IDataObject): Promise<RunResult>
 }
 
 const asText = (amount: unknown) => (typeof amount === 'number' ? String(amount) : String(amount).trim());
+/** An exact amount as the approval page writes it: in the currency's places, the whole part grouped in thousands. */
+const shownAmount = (amount: InstanceType<typeof Decimal>, currency: string) =>
+	amount.toFixed(currency === 'BDT' ? 0 : 2).replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 
 describe('example 6, month-end payouts', () => {
 	it('shows exact totals and the invalid rows, pays the approved rows once, and writes a results file safe to open', async () => {
@@ -149,11 +106,12 @@ describe('example 6, month-end payouts', () => {
 		expect(PAID_PATH.every((name) => result.executedNodes.includes(name))).toBe(true);
 		const valid = SHEET_ROWS.filter((row) => !INVALID.has(String(row.orderId)));
 		const html = String(result.jsonOf('Approve')[0].html);
+		// HaiPay has none of the rows yet, and said so, signed: no warning comes before the totals.
+		expect(html.startsWith('<h3>To pay</h3>')).toBe(true);
 		for (const currency of CURRENCIES) {
 			const rows = valid.filter((row) => String(row.currency).trim() === currency);
-			const total = rows.reduce((sum, row) => sum.plus(asText(row.amount)), new Decimal(0)).toFixed(currency === 'BDT' ? 0 : 2);
-			const grouped = total.replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
-			expect(html).toContain(`<tr><td>${currency}</td><td>${rows.length}</td><td>${grouped}</td></tr>`);
+			const total = rows.reduce((sum, row) => sum.plus(asText(row.amount)), new Decimal(0));
+			expect(html).toContain(`<tr><td>${currency}</td><td>${rows.length}</td><td>${shownAmount(total, currency)}</td></tr>`);
 		}
 		expect(html).toContain('Rows that break a rule, not paid: <strong>3</strong>');
 		expect(html).toMatch(/<td>8<\/td><td>ME-2026-06-0007<\/td><td>accountNo<\/td><td>[^<]+<\/td>/);
@@ -217,80 +175,32 @@ describe('example 6, month-end payouts', () => {
 		expect(result.jsonOf('Last page')[0]).toEqual({ title: 'Nothing new was paid', message: expect.stringContaining('The sheet changed after it was approved: nothing was sent.') });
 	});
 
-	it('the same sheet uploaded again pays nothing new: every valid row is a duplicate', async () => {
-		const result = await upload();
+	it('the same sheet uploaded again warns first, naming each row HaiPay has and each it could not be asked about; 0 to pay for the rows it has; nothing new paid', async () => {
+		// BDT's order query fails while Check asks it, then mends before Pay.
+		examples.sandbox().control.addFault({ type: 'httpError', path: '/bdt/pay/query' });
+		const mended = step('the gateway mends', (items: INodeExecutionData[]) => {
+			examples.sandbox().control.clearFaults();
+			return items.map((item, index) => ({ json: item.json, pairedItem: { item: index } }));
+		});
+		const result = await upload(mended);
+		const html = String(result.jsonOf('Approve')[0].html);
+		expect(html.startsWith('<h2>Warning: HaiPay already has 10 rows of this sheet</h2>')).toBe(true);
+		expect(html.indexOf('<h2>Warning: 2 rows could not be checked with HaiPay</h2>')).toBeLessThan(html.indexOf('<h3>To pay</h3>'));
+		SHEET_ROWS.forEach((row, index) => {
+			const order = examples.sandbox().orders.find((entry) => entry.orderId === row.orderId);
+			if (INVALID.has(String(row.orderId))) return expect(order).toBeUndefined();
+			const currency = String(row.currency).trim();
+			const listed = `<tr><td>${index + 2}</td><td>${row.orderId}</td><td>${shownAmount(new Decimal(asText(row.amount)), currency)} ${currency}</td><td>`;
+			expect(html).toContain(currency === 'BDT' ? `${listed}HaiPay answered HTTP 502 instead of 200</td></tr>` : `${listed}${order?.orderNo}</td><td>processing</td></tr>`);
+		});
+		for (const currency of CURRENCIES) expect(html).toContain(`<tr><td>${currency}</td><td>${currency === 'BDT' ? '2</td><td>1,750' : '0</td><td>0.00'}</td></tr>`);
 		const outcomes = result.jsonOf('Result row').map((row) => row.outcome);
 		expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(12);
 		// Each duplicate names the order HaiPay already has, from the node's signed query.
 		for (const row of result.jsonOf('Result row').filter((entry) => entry.outcome === 'duplicate')) {
 			const orderId = String(row.orderId).replace(/^'/, '');
-			expect(row.orderNo).toBe(sandbox.orders.find((order) => order.orderId === orderId)?.orderNo);
+			expect(row.orderNo).toBe(examples.sandbox().orders.find((order) => order.orderId === orderId)?.orderNo);
 		}
 		expect(result.jsonOf('Last page')[0]).toEqual({ title: 'Nothing new was paid', message: expect.stringContaining('duplicate: 12, invalid: 3.') });
-	});
-});
-
-// ---- examples 1 and 3 --------------------------------------------------------------------------------------
-
-const bulk = readExample('1-bulk-payouts.json');
-const reconciliation = readExample('3-reconciliation.json');
-const CSV_COLUMNS = ['orderId', 'currency', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId'];
-const HOSTILE = '=HYPERLINK("http://evil.example/","Open")';
-
-function csvOf(rows: IDataObject[]): Buffer {
-	const lines = rows.map((row) => CSV_COLUMNS.map((column) => `"${String(row[column] ?? '').replace(/"/g, '""')}"`).join(','));
-	return Buffer.from([CSV_COLUMNS.join(','), ...lines].join('\n'));
-}
-
-/** Nodes of an example in a line from Start, as saved; the bulk example's callback URL left out (no n8n listens here). */
-function line(example: ReturnType<typeof readExample>, names: string[]): { nodes: NodeSpec[]; connections: IConnections } {
-	const nodes = names.map((name) => example.spec(name));
-	const numbered = nodes.find((node) => node.name === 'Number rows');
-	if (numbered !== undefined) {
-		const assignments = (numbered.parameters as { assignments: { assignments: Array<{ name: string }> } }).assignments;
-		assignments.assignments = assignments.assignments.filter((assignment) => assignment.name !== 'notifyUrl');
-	}
-	const connections: IConnections = {};
-	['Start', ...names].forEach((name, index, all) => index > 0 && connect(connections, all[index - 1], name));
-	return { nodes, connections };
-}
-
-describe('examples 1 and 3: the results CSVs', () => {
-	it('hold no formula, whether the text came from a row or from HaiPay (errorMsg), and example 3 reads example 1\'s file back', async () => {
-		const tzs = MONTH_END_ROWS[0];
-		const rows: IDataObject[] = [
-			{ ...tzs, orderId: '-BULK-0001' },
-			{ ...MONTH_END_ROWS[1], orderId: '@BULK-0002' },
-			{ ...tzs, orderId: 'BULK-0003', amount: '=1+2' },
-			{ ...tzs, orderId: "'BULK-0004", name: 'Neema Said' },
-		];
-		const paid = await run('1-bulk-payouts.json', ...Object.values(line(bulk, ['Rows', 'Number rows', 'Pay', 'Result row', 'To CSV'])) as [NodeSpec[], IConnections], [
-			{ binary: { data: { data: csvOf(rows), fileName: 'payouts.csv' } } },
-		]);
-		const results = await binaryBuffer(paid, 'To CSV');
-		const book = read(results, { type: 'buffer' });
-		expect(formulaCells(book)).toEqual([]);
-		const written = utils.sheet_to_json<IDataObject>(book.Sheets[book.SheetNames[0]], { defval: '', raw: false });
-		expect(written.map((row) => [row.orderId, row.outcome])).toEqual([
-			["'-BULK-0001", 'accepted'],
-			["'@BULK-0002", 'accepted'],
-			['BULK-0003', 'invalid'],
-			["''BULK-0004", 'accepted'],
-		]);
-
-		sandbox.control.settle({ orderId: '-BULK-0001' }, 'failed', { errorMsg: HOSTILE });
-		const states = await run('3-reconciliation.json', ...Object.values(line(reconciliation, ['Rows', 'Sent, result not known', 'Query', 'Order state', 'To CSV'])) as [NodeSpec[], IConnections], [
-			{ binary: { data: { data: results, fileName: 'payout-results.csv' } } },
-		]);
-		const report = read(await binaryBuffer(states, 'To CSV'), { type: 'buffer' });
-		expect(formulaCells(report)).toEqual([]);
-		const reconciled = utils.sheet_to_json<IDataObject>(report.Sheets[report.SheetNames[0]], { defval: '', raw: false });
-		expect(reconciled.map((row) => [row.orderId, row.status, row.errorMsg])).toEqual([
-			["'-BULK-0001", '3', `'${HOSTILE}`],
-			["'@BULK-0002", '1', ''],
-			["''BULK-0004", '1', ''],
-		]);
-		// Found by the orderId as it was paid: the file's apostrophe is not part of it.
-		for (const row of reconciled) expect(row.orderNo).toMatch(/^HP\d+$/);
 	});
 });

@@ -11,6 +11,7 @@ import { sheetRows, type SheetRow } from '../../playground/lib/sheet';
 import { DECISION, MONTH_END_FORM_PATH, MONTH_END_RESULTS, MONTH_END_SHEET, MONTH_END_WORKFLOW_ID } from '../../playground/month-end';
 import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
 import { openBrowser, signIn, type Browser } from './browser';
+import { formulaCells } from './cells';
 import { eventually, startStack, type Stack } from './stack';
 
 /**
@@ -92,11 +93,11 @@ async function uploadSheet(page: Page): Promise<void> {
 	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) }).waitFor({ timeout: 120_000 });
 }
 
-/** The approval page's table, as the approver reads it: currency, rows and total per line. */
+/** The approval page's To pay table, as the approver reads it: currency, rows and total per line. */
 async function shownTotals(page: Page): Promise<Array<{ currency: string; rows: number; total: string }>> {
 	// The page's own text of each cell (this file is compiled without the DOM's types).
 	type Cells = { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
-	const lines = await page.locator('table').first().locator('tbody tr').evaluateAll((rows) =>
+	const lines = await page.locator('h3:has-text("To pay") + table').locator('tbody tr').evaluateAll((rows) =>
 		rows.map((row) => Array.from((row as unknown as Cells).querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())),
 	);
 	return lines.map(([currency, rows, total]) => ({ currency, rows: Number(rows), total: total.replace(/,/g, '') }));
@@ -110,16 +111,6 @@ function sheetTotals(): Array<{ currency: string; rows: number; total: string }>
 		byCurrency.set(String(row.currency), { rows: entry.rows + 1, total: entry.total.plus(String(row.amount)) });
 	}
 	return [...byCurrency].map(([currency, { rows, total }]) => ({ currency, rows, total: total.toFixed(currency === 'BDT' ? 0 : 2) }));
-}
-
-/** Every cell of the results that a spreadsheet would run: a formula, or text that starts one. */
-function formulaCells(file: Buffer): string[] {
-	const book = read(file, { type: 'buffer' });
-	const sheet = book.Sheets[book.SheetNames[0]];
-	return Object.entries(sheet)
-		.filter(([address]) => !address.startsWith('!'))
-		.filter(([, cell]) => (cell as { f?: string }).f !== undefined || ((cell as { t: string }).t === 's' && /^[=+\-@\t\r]/.test(String((cell as { v: unknown }).v))))
-		.map(([address]) => address);
 }
 
 /** The approval page's address as the page gives it for the approver, opened in the approver's own browser. */
@@ -240,7 +231,7 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		const file = await download;
 		expect(file.suggestedFilename()).toBe(MONTH_END_RESULTS);
 		const bytes = readFileSync(await file.path());
-		expect(formulaCells(bytes)).toEqual([]);
+		expect(formulaCells(read(bytes, { type: 'buffer' }))).toEqual([]);
 		const results = sheetRows(bytes);
 		expect(results.sheetName).toBe('Results');
 		expect(results.rows.map((row) => row.orderId)).toEqual(sheet.map((row) => row.orderId));
@@ -271,10 +262,20 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		await page.getByText(`Approved by ${CONTROLLER.firstName} ${CONTROLLER.lastName} (${CONTROLLER.email}) at `).waitFor({ timeout: 60_000 });
 	});
 
-	test('the same sheet approved again pays nothing new: every valid row comes back duplicate, and the last page says so', async () => {
+	test('the same sheet again: the page warns first, naming each row HaiPay has, with 0 to pay; approved, every valid row comes back duplicate', async () => {
 		const before = payoutRequests().length;
 		await uploadSheet(browser.page);
 		const page = await openAsApprover(browser.page);
+		const shown = await page.locator('body').innerText();
+		const warning = shown.indexOf(`Warning: HaiPay already has ${validRows.length} rows of this sheet`);
+		expect(warning).toBeGreaterThanOrEqual(0);
+		expect(warning).toBeLessThan(shown.indexOf('To pay'));
+		for (const row of validRows) {
+			const orderNo = stack.sandbox.control.order({ orderId: String(row.orderId) })?.orderNo;
+			expect(shown).toMatch(new RegExp(`${row.orderId}\\s+[\\d,.]+ ${row.currency}\\s+${orderNo}\\s+(processing|success)`));
+		}
+		expect(await shownTotals(page)).toEqual(sheetTotals().map(({ currency }) => ({ currency, rows: 0, total: currency === 'BDT' ? '0' : '0.00' })));
+		await screenshot(page, 'month-end-existing.png');
 		const download = page.waitForEvent('download', { timeout: 120_000 });
 		await decide(page, DECISION.approve);
 		const results = sheetRows(readFileSync(await (await download).path())).rows;

@@ -123,6 +123,17 @@ describe('injected faults', () => {
 		expect(dataVerifies(good, APP.TZS)).toBe(true);
 	});
 
+	it('an echo answers success with the request itself, whose merchant signature HaiPay\'s key does not verify', async () => {
+		sandbox.control.addFault({ type: 'echo', path: '/tzs/pay/query', times: 1 });
+		const asked = signed({ appId: APP.TZS, orderId: 'ECHO-1' });
+		const raw = await rawPost(sandbox.baseUrl, '/tzs/pay/query', asked);
+		expect(raw.json).toEqual({ status: '1', error: '00000000', msg: 'success', data: asked });
+		expect(dataVerifies(raw.json as Parameters<typeof dataVerifies>[0], APP.TZS)).toBe(false);
+		const real = await call(sandbox, '/tzs/pay/query', { appId: APP.TZS, orderId: 'ECHO-1' });
+		expect(real.data).toMatchObject({ orderId: 'ECHO-1', status: 3 });
+		expect(dataVerifies(real, APP.TZS)).toBe(true);
+	});
+
 	it('applies per path or prefix, for N requests or until cleared', async () => {
 		sandbox.control.setFaults([{ type: 'httpError', path: '/tzs/*' }]);
 		expect((await rawPost(sandbox.baseUrl, '/zar/pay/apply', signed(payoutFor('ZAR')))).httpStatus).toBe(200);

@@ -44,7 +44,7 @@ describe('node description', () => {
 		expect((collection?.options ?? []).map((option) => (option as { name: string }).name).sort()).toEqual([...optional].sort());
 	});
 
-	it.each(Object.keys(PAYOUT_RULES))('shows Payout → Check exactly the %s fields of Payout → Create, with its own notice and only Extra Fields and Output as options', (currency) => {
+	it.each(Object.keys(PAYOUT_RULES))('shows Payout → Check exactly the %s fields of Payout → Create, with its own notice; as options Extra Fields, Output and how Look Up Existing Orders asks (no create option)', (currency) => {
 		const create = resolved({ resource: 'payout', operation: 'create', currency });
 		const check = resolved({ resource: 'payout', operation: 'check', currency });
 		const fields = (parameters: Record<string, unknown>) => Object.keys(parameters).filter((name) => !['operation', 'createNotice', 'checkNotice', 'options'].includes(name)).sort();
@@ -52,7 +52,7 @@ describe('node description', () => {
 		expect(check).toHaveProperty('checkNotice');
 		expect(check).not.toHaveProperty('createNotice');
 		const options = description.properties.filter((property) => property.name === 'options' && property.displayOptions?.show?.operation?.includes('check'));
-		expect(options.map((property) => (property.options ?? []).map((option) => (option as { name: string }).name))).toEqual([['extraFields', 'output']]);
+		expect(options.map((property) => (property.options ?? []).map((option) => (option as { name: string }).name))).toEqual([['concurrency', 'extraFields', 'lookUpExisting', 'lookUpWithin', 'output', 'retries', 'timeout']]);
 	});
 
 	it('lets n8n require, under a currency given by an expression, only the fields every payout has', () => {

@@ -4,12 +4,14 @@ import { PAYOUT_RULES } from '../../shared/contract/rules/payout';
 import type { ItemFailure } from '../../shared/gateway/outcome';
 import type { Prepared } from '../execute/types';
 import { DecimalTotal } from './decimalTotal';
+import { listedRow, type Standing } from './existing';
 import { rowsFingerprint } from './fingerprint';
 
 /**
  * What an approver signs off, as one item: per currency the rows that pass every rule, counted, and their exact
- * total; every row that breaks a rule, with the field and the reason; and the fingerprint of the rows that would
- * be paid, for Payout → Create to hold the payment to.
+ * total; every row that breaks a rule, with the field and the reason; with Look Up Existing Orders, the rows HaiPay
+ * already has and those its query could not answer for; and the fingerprint of the rows that would be sent, for
+ * Payout → Create to hold the payment to.
  */
 
 /** A row that breaks a rule, where the approver can find it in the sheet. */
@@ -23,11 +25,18 @@ export interface RefusedRow {
 	error: string;
 }
 
-interface CurrencyLine {
-	currency: string;
+/** A count of rows and the exact total of their amounts. */
+interface Tally {
 	rows: number;
 	total: DecimalTotal;
+}
+
+interface CurrencyLine extends Tally {
+	currency: string;
 	invalid: number;
+	/** With Look Up Existing Orders: the rows HaiPay already has, and those its query could not answer for. */
+	existing: Tally;
+	unchecked: Tally;
 }
 
 /** The places a currency's amounts are written with: as many as HaiPay accepts for it (BDT none, ZAR two). */
@@ -39,7 +48,8 @@ export function currencyDecimals(currency: string): number {
 function lineOf(lines: Map<string, CurrencyLine>, currency: string): CurrencyLine {
 	let line = lines.get(currency);
 	if (line === undefined) {
-		line = { currency, rows: 0, total: new DecimalTotal(currencyDecimals(currency)), invalid: 0 };
+		const tally = (): Tally => ({ rows: 0, total: new DecimalTotal(currencyDecimals(currency)) });
+		line = { currency, ...tally(), invalid: 0, existing: tally(), unchecked: tally() };
 		lines.set(currency, line);
 	}
 	return line;
@@ -48,15 +58,54 @@ function lineOf(lines: Map<string, CurrencyLine>, currency: string): CurrencyLin
 /** One entry per input item: the request it would send, or why it may not be sent (with what it declared). */
 export type Checked = { prepared: Prepared } | { failure: ItemFailure; orderId?: string; currency?: string };
 
-export function approvalSummary(checked: readonly Checked[]): IDataObject {
+function count(tally: Tally, amount: string): void {
+	tally.rows++;
+	tally.total.add(amount);
+}
+
+/** The rows HaiPay already has and those not checked, listed; what each currency line counts of them. */
+interface Lookups {
+	standings: ReadonlyMap<number, Standing>;
+	existing: IDataObject[];
+	unchecked: IDataObject[];
+}
+
+/** Counts a valid row: to pay, unless HaiPay has it; a row not checked is counted to pay and listed. */
+function countValid(line: CurrencyLine, prepared: Prepared, itemIndex: number, lookups: Lookups | undefined): void {
+	const amount = String(prepared.body.amount);
+	const standing = lookups?.standings.get(itemIndex);
+	if (standing?.atHaiPay === 'exists') {
+		count(line.existing, amount);
+		lookups?.existing.push(listedRow(itemIndex, prepared, standing));
+		return;
+	}
+	count(line, amount);
+	if (standing?.atHaiPay === 'unchecked') {
+		count(line.unchecked, amount);
+		lookups?.unchecked.push(listedRow(itemIndex, prepared, standing));
+	}
+}
+
+function currencyOf(line: CurrencyLine, lookups: Lookups | undefined): IDataObject {
+	const own = { currency: line.currency, rows: line.rows, total: line.total.toString(), decimals: currencyDecimals(line.currency), invalidRows: line.invalid };
+	if (lookups === undefined) return own;
+	const { existing, unchecked } = line;
+	return { ...own, existingRows: existing.rows, existingTotal: existing.total.toString(), uncheckedRows: unchecked.rows, uncheckedTotal: unchecked.total.toString() };
+}
+
+/**
+ * The summary; with `standings` (Look Up Existing Orders) each currency's `rows` and `total` are those to pay, the
+ * rows HaiPay already has apart. The fingerprint stays that of every valid row, since Payout → Create sends them all
+ * and HaiPay refuses those it has as duplicates.
+ */
+export function approvalSummary(checked: readonly Checked[], standings?: ReadonlyMap<number, Standing>): IDataObject {
 	const lines = new Map<string, CurrencyLine>();
 	const valid: Prepared[] = [];
 	const invalidRows: RefusedRow[] = [];
+	const lookups: Lookups | undefined = standings === undefined ? undefined : { standings, existing: [], unchecked: [] };
 	checked.forEach((entry, itemIndex) => {
 		if ('prepared' in entry) {
-			const line = lineOf(lines, entry.prepared.currency);
-			line.rows++;
-			line.total.add(String(entry.prepared.body.amount));
+			countValid(lineOf(lines, entry.prepared.currency), entry.prepared, itemIndex, lookups);
 			valid.push(entry.prepared);
 			return;
 		}
@@ -70,14 +119,12 @@ export function approvalSummary(checked: readonly Checked[]): IDataObject {
 		rows: checked.length,
 		validRows: valid.length,
 		invalidRows: invalidRows.length,
-		currencies: [...lines.values()].map((line) => ({
-			currency: line.currency,
-			rows: line.rows,
-			total: line.total.toString(),
-			decimals: currencyDecimals(line.currency),
-			invalidRows: line.invalid,
-		})),
+		...(lookups === undefined
+			? {}
+			: { toPayRows: valid.length - lookups.existing.length, existingRows: lookups.existing.length, uncheckedRows: lookups.unchecked.length }),
+		currencies: [...lines.values()].map((line) => currencyOf(line, lookups)),
 		invalid: invalidRows as unknown as IDataObject[],
+		...(lookups === undefined ? {} : { existing: lookups.existing, unchecked: lookups.unchecked }),
 		fingerprint: rowsFingerprint(valid),
 	};
 }

@@ -6,6 +6,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_READ_RETRIES = 2;
 export const DEFAULT_RESOLVE_WITHIN_SECONDS = 60;
 export const DEFAULT_NOT_FOUND_AFTER_SECONDS = 30;
+export const DEFAULT_LOOK_UP_WITHIN_SECONDS = 60;
 
 /*
  * Run-wide settings: how fast and how politely a run talks to the gateway. Creates and reads each have their own
@@ -39,6 +40,10 @@ const extraFields: INodeProperties = {
 	description:
 		'Gateway fields this node does not list yet, as a JSON object of text or number values. They are checked, signed and sent as given. A name that reads as a field of the operation (amount, a_mount, AMOUNT …) is refused, and so is a number JSON cannot carry exactly: write it as a string. TZS payouts accept no extra fields.',
 };
+
+function readRetries(description: string): INodeProperties {
+	return { displayName: 'Retries for Reads', name: 'retries', type: 'number', typeOptions: { minValue: 0, maxValue: 10 }, default: DEFAULT_READ_RETRIES, description };
+}
 
 function timeout(description: string): INodeProperties {
 	return { displayName: 'Timeout (Ms)', name: 'timeout', type: 'number', typeOptions: { minValue: 1000 }, default: DEFAULT_TIMEOUT_MS, description };
@@ -113,19 +118,16 @@ export const readOptions: INodeProperties = {
 	options: [
 		concurrency,
 		requestsPerSecond,
-		{
-			displayName: 'Retries for Reads',
-			name: 'retries',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 10 },
-			default: DEFAULT_READ_RETRIES,
-			description: 'Extra attempts after a time-out, a 5xx or an unreadable answer, with backoff. Creates are never retried.',
-		},
+		readRetries('Extra attempts after a time-out, a 5xx or an unreadable answer, with backoff. Creates are never retried.'),
 		timeout('A deadline for each request, its whole answer included'),
 	],
 };
 
-/** A check sends nothing: of the create's options only what changes the request, which the check runs through. */
+/**
+ * A check sends no payout: of the create's options only what changes the request, which the check runs through, and
+ * how its order queries are asked when it looks up the orders HaiPay already has (reads only, off by default, so that
+ * a saved check sends nothing, in every node version).
+ */
 export const checkOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -134,7 +136,24 @@ export const checkOptions: INodeProperties = {
 	default: {},
 	displayOptions: { show: { operation: ['check'] } },
 	options: [
+		{ ...concurrency, description: 'With Look Up Existing Orders: how many order queries are in flight at once, for the whole check' },
 		extraFields,
+		{
+			displayName: 'Look Up Existing Orders',
+			name: 'lookUpExisting',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to ask HaiPay's signed order query, for each valid row, whether it already has an order with the row's orderId. A row it has is listed apart and left out of the totals to pay; a row its query cannot answer for certain (a failure, a time-out, an answer that is not signed or not about the row, a currency whose query publishes no \"no such order\") is counted to pay and listed as not checked. Only queries are sent, never a payout.",
+		},
+		{
+			displayName: 'Look Up Within (Seconds)',
+			name: 'lookUpWithin',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: DEFAULT_LOOK_UP_WITHIN_SECONDS,
+			description: 'With Look Up Existing Orders: how long all the queries together may take, retries included. A row not asked by then is listed as not checked.',
+		},
 		{
 			displayName: 'Output',
 			name: 'output',
@@ -151,5 +170,7 @@ export const checkOptions: INodeProperties = {
 			default: 'rows',
 			description: 'What the check outputs',
 		},
+		readRetries('With Look Up Existing Orders: extra attempts of an order query after a time-out, a 5xx or an unreadable answer, with backoff, within Look Up Within'),
+		timeout('With Look Up Existing Orders: a deadline for each order query, its whole answer included'),
 	],
 };

@@ -1,7 +1,9 @@
 /*
  * The versions of the HaiPay node. A saved workflow keeps the version it was made with and n8n runs it with that
  * version's parameters, defaults included (a saved workflow stores only the values that differ from a default); a new
- * node gets the latest. What changed, version by version, is in docs/haipay-node.md ("Node versions").
+ * node gets the latest. What changed, version by version, is in docs/haipay-node.md ("Node versions"). An option
+ * added with a default that keeps what a saved workflow does (Payout → Check's Look Up Existing Orders, off) needs
+ * no new version: a saved workflow lacks it, so it runs with the default.
  *
  * 1: the first.
  * 2: a drop-down that decides who is paid (a field with `decidesPayee`) starts with nothing chosen, so that an item is

@@ -1,15 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { OrderKind } from '../../shared/contract/statuses';
 import { CREATE_ADVICE, ItemFailure } from '../../shared/gateway/outcome';
+import { standingFields, standingOf, type Standing } from '../approval/existing';
 import { approvalSummary, type Checked } from '../approval/summary';
 import { declared } from './failures';
+import { queryOrders } from './orderQueries';
 import { parameterValue } from './parameters';
+import { runOptionsOf } from './runOptions';
 import { checkAll, loadSettings } from './runner';
 import type { Operation, Prepared } from './types';
 
+type Loaded = Awaited<ReturnType<typeof loadSettings>>;
+
 /*
  * A check runs a sheet through everything a create would refuse it for, the contract's rules, the credential's App
- * IDs and orderIds repeated within the run, and stops there: nothing is signed and nothing is sent. Every item
+ * IDs and orderIds repeated within the run, and stops there: no payout is signed or sent (with Look Up Existing
+ * Orders, only HaiPay's order query is asked, whether it already has each valid row's order). Every item
  * comes out, valid or invalid, with the input row's own fields, so that a reviewer can count and total it and
  * the same items can go on to the create once approved. A valid item may carry warnings: what deserves a look but is
  * HaiPay's to refuse (a code outside the method catalogue). Or, as Output "Approval Summary", one item with the
@@ -19,7 +26,7 @@ import type { Operation, Prepared } from './types';
 /** The value of Options → Output that gives one summary item instead of one item per row. */
 export const SUMMARY_OUTPUT = 'summary';
 
-function validItem(row: IDataObject, prepared: Prepared): IDataObject {
+function validItem(row: IDataObject, prepared: Prepared, standing: Standing | undefined): IDataObject {
 	const amount = prepared.body.amount;
 	return {
 		...row,
@@ -32,6 +39,7 @@ function validItem(row: IDataObject, prepared: Prepared): IDataObject {
 		amountValue: amount === undefined ? null : Number(amount),
 		appId: prepared.signer?.appId ?? null,
 		warnings: prepared.warnings ?? [],
+		...standingFields(standing),
 	};
 }
 
@@ -51,24 +59,44 @@ function invalidItem(ctx: IExecuteFunctions, row: IDataObject, failure: ItemFail
 	};
 }
 
-function summaryItem(ctx: IExecuteFunctions, checked: Array<Prepared | ItemFailure>): INodeExecutionData {
+function summaryItem(ctx: IExecuteFunctions, checked: Array<Prepared | ItemFailure>, standings: Map<number, Standing> | undefined): INodeExecutionData {
 	const entries: Checked[] = checked.map((entry, itemIndex) =>
 		entry instanceof ItemFailure
 			? { failure: entry, orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') }
 			: { prepared: entry },
 	);
-	return { json: approvalSummary(entries), pairedItem: checked.map((_, item) => ({ item })) };
+	return { json: approvalSummary(entries, standings), pairedItem: checked.map((_, item) => ({ item })) };
+}
+
+/**
+ * Look Up Existing Orders: HaiPay's signed order query asked about every valid row, as reads, by the pool and within
+ * the time of the check's options; the rows it answered for judged by the truth table of approval/existing.ts.
+ * Without HaiPay's public key no answer could be proven, so nothing is asked and every row is unchecked.
+ */
+async function standingsOf(ctx: IExecuteFunctions, operation: Operation, checked: Array<Prepared | ItemFailure>, loaded: Loaded): Promise<Map<number, Standing>> {
+	const { settings, credential } = loaded;
+	const options = runOptionsOf(ctx);
+	const valid = checked.flatMap((entry, itemIndex): Array<[number, Prepared]> => (entry instanceof ItemFailure ? [] : [[itemIndex, entry]]));
+	if (settings.haipayPublicKey === '') {
+		const reason = "HaiPay was not asked: the credential has no HaiPay public key, so no answer of HaiPay's could be proven";
+		return new Map(valid.map(([itemIndex]) => [itemIndex, { atHaiPay: 'unchecked', reason }]));
+	}
+	const queries = { ctx, kind: operation.resource as OrderKind, settings, credential, concurrency: options.concurrency, withinMs: options.lookUpWithinMs, timeoutMs: options.timeoutMs, retries: options.retries };
+	const answers = await queryOrders(queries, valid);
+	const notAsked = `HaiPay was not asked: Look Up Within (${options.lookUpWithinMs / 1000} s) ran out before this row's turn`;
+	return new Map(valid.map(([itemIndex]) => [itemIndex, standingOf(answers.get(itemIndex), notAsked)]));
 }
 
 /** One output item per input item, in input order, each valid or invalid; or one summary of them all. None is sent. */
 export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
-	const { settings } = await loadSettings(ctx);
-	const checked = checkAll(ctx, operation, settings, items.length);
-	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT) return [summaryItem(ctx, checked)];
+	const loaded = await loadSettings(ctx);
+	const checked = checkAll(ctx, operation, loaded.settings, items.length);
+	const standings = runOptionsOf(ctx).lookUpExisting ? await standingsOf(ctx, operation, checked, loaded) : undefined;
+	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT) return [summaryItem(ctx, checked, standings)];
 	return checked.map((entry, itemIndex) => {
 		const row = items[itemIndex]?.json ?? {};
-		const json = entry instanceof ItemFailure ? invalidItem(ctx, row, entry, itemIndex) : validItem(row, entry);
+		const json = entry instanceof ItemFailure ? invalidItem(ctx, row, entry, itemIndex) : validItem(row, entry, standings?.get(itemIndex));
 		return { json, pairedItem: { item: itemIndex } };
 	});
 }

@@ -1,13 +1,12 @@
 import type { ICredentialsDecrypted, INodeExecutionData } from 'n8n-workflow';
 
-import { exactStatus, statusLabel, type OrderKind } from '../../shared/contract/statuses';
+import type { OrderKind } from '../../shared/contract/statuses';
 import type { LookupResult } from '../../shared/gateway/lookup';
-import { ItemFailure, gatewayText, type ExistingOrder } from '../../shared/gateway/outcome';
+import { ItemFailure } from '../../shared/gateway/outcome';
 import type { GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
-import { pool } from './pool';
+import { existingOrder, queryOrders } from './orderQueries';
 import type { RunOptions } from './runOptions';
-import { orderSettlement } from './settle';
 import type { Operation, Prepared } from './types';
 
 /**
@@ -26,16 +25,6 @@ interface DuplicateRun {
 	options: RunOptions;
 	prepared: Array<Prepared | undefined>;
 	results: Array<{ output: INodeExecutionData } | { failure: ItemFailure; endedAt?: number } | undefined>;
-}
-
-/** The order a signed answer shows, as a duplicate item carries it. */
-export function existingOrder(data: Record<string, unknown>, kind: OrderKind): ExistingOrder | undefined {
-	const orderNo = typeof data.orderNo === 'string' ? gatewayText(data.orderNo) : '';
-	if (orderNo === '') return undefined;
-	const status = exactStatus(data.status);
-	const label = statusLabel(status, kind);
-	const amount = typeof data.amount === 'string' || typeof data.amount === 'number' ? gatewayText(String(data.amount)) : '';
-	return { orderNo, ...(status !== undefined ? { status } : {}), ...(label !== undefined ? { statusLabel: label } : {}), ...(amount !== '' ? { amount } : {}) };
 }
 
 /** The duplicate's failure with what the query proved, or with why it proved nothing; never another outcome. */
@@ -60,22 +49,14 @@ export async function showExistingOrders(run: DuplicateRun, sendable: number[]):
 	// Refunds have their own settlement and a change's repeat is no duplicate: order creates only.
 	if (operation.kind !== 'create' || operation.settlement !== undefined || settings.haipayPublicKey === '') return;
 	const kind = operation.resource as OrderKind;
-	const settlement = orderSettlement(kind);
 	const duplicates = sendable.filter((itemIndex) => {
 		const result = run.results[itemIndex];
 		return result !== undefined && 'failure' in result && result.failure.kind === 'duplicate' && result.failure.details.existing === undefined;
 	});
-	const ends = Date.now() + options.resolveWithinMs;
-	await pool(duplicates, options.concurrency, () => Date.now() >= ends, async (itemIndex) => {
-		const prepared = run.prepared[itemIndex] as Prepared;
+	const queries = { ctx: run.ctx, kind, settings, credential: run.credential, concurrency: options.concurrency, withinMs: options.resolveWithinMs, timeoutMs: options.timeoutMs, retries: 0 };
+	const answers = await queryOrders(queries, duplicates.map((itemIndex): [number, Prepared] => [itemIndex, run.prepared[itemIndex] as Prepared]));
+	for (const [itemIndex, result] of answers) {
 		const { failure } = run.results[itemIndex] as { failure: ItemFailure };
-		const call = { timeoutMs: Math.max(1, Math.min(options.timeoutMs, ends - Date.now())), retries: 0, credential: run.credential };
-		let result: LookupResult | Error;
-		try {
-			result = await settlement.lookup(run.ctx, prepared.signer ?? settings, prepared, call);
-		} catch (error) {
-			result = error instanceof Error ? error : new Error(String(error));
-		}
 		run.results[itemIndex] = { failure: shown(failure, result, kind) };
-	});
+	}
 }

@@ -77,7 +77,7 @@ export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, operatio
 }
 
 /** A duplicate's existing order, under the names a Get gives them; its amount apart, since this item's may differ. */
-function existingFields(existing: ExistingOrder | undefined): IDataObject {
+export function existingFields(existing: ExistingOrder | undefined): IDataObject {
 	if (existing === undefined) return {};
 	const { orderNo, status, statusLabel, amount } = existing;
 	return { orderNo, ...(status !== undefined ? { status } : {}), ...(statusLabel !== undefined ? { statusLabel } : {}), ...(amount !== undefined ? { existingAmount: amount } : {}) };

@@ -7,6 +7,7 @@ import {
 	DEFAULT_NOT_FOUND_AFTER_SECONDS,
 	DEFAULT_RESOLVE_WITHIN_SECONDS,
 	DEFAULT_TIMEOUT_MS,
+	DEFAULT_LOOK_UP_WITHIN_SECONDS,
 } from '../descriptions/options';
 
 /** Run-wide settings of one execution of the node, read from its Options. */
@@ -20,6 +21,9 @@ export interface RunOptions {
 	resolveWithinMs: number;
 	/** Creates only: "no such order" counts only from a query sent this long after the create's request ended. */
 	notFoundAfterMs: number;
+	/** Payout → Check only: ask HaiPay's order query whether it has each valid row's order, all within `lookUpWithinMs`. */
+	lookUpExisting: boolean;
+	lookUpWithinMs: number;
 }
 
 function bounded(value: unknown, fallback: number, min: number, max: number): number {
@@ -37,5 +41,7 @@ export function runOptionsOf(ctx: IExecuteFunctions): RunOptions {
 		resolveUnknown: options.resolveUnknown !== false,
 		resolveWithinMs: Math.floor(bounded(options.resolveWithin, DEFAULT_RESOLVE_WITHIN_SECONDS, 1, 3600) * 1000),
 		notFoundAfterMs: Math.floor(bounded(options.notFoundAfter, DEFAULT_NOT_FOUND_AFTER_SECONDS, 1, 3600) * 1000),
+		lookUpExisting: options.lookUpExisting === true,
+		lookUpWithinMs: Math.floor(bounded(options.lookUpWithin, DEFAULT_LOOK_UP_WITHIN_SECONDS, 1, 3600) * 1000),
 	};
 }

@@ -8,7 +8,7 @@ const scope = { resource: 'payout', operation: 'check' };
 
 const notice: INodeProperties = {
 	displayName:
-		'Nothing is signed or sent. Every item comes out with outcome "valid" or "invalid" (with the field and rule it breaks), its own fields, amountValue for totals, and warnings (a bankCode outside HaiPay\'s method catalogue): review them, then send the same items to Payout → Create.',
+		'No payout is signed or sent (with Options → Look Up Existing Orders, only HaiPay\'s order query, about each valid row). Every item comes out with outcome "valid" or "invalid" (with the field and rule it breaks), its own fields, amountValue for totals, and warnings (a bankCode outside HaiPay\'s method catalogue): review them, then send the same items to Payout → Create.',
 	name: 'checkNotice',
 	type: 'notice',
 	default: '',

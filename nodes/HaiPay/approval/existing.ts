@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ExistingOrder } from '../../shared/gateway/outcome';
+import { existingFields } from '../execute/failures';
+import { existingOrder, type QueryAnswer } from '../execute/orderQueries';
+import type { Prepared } from '../execute/types';
+
+/**
+ * What Payout → Check's Look Up Existing Orders makes of HaiPay's answer about one valid row. Only a proven answer
+ * decides: HaiPay's signed order, named by the row's orderId, is an order HaiPay has (`exists`), and its signed "no
+ * such order", where the currency's query publishes one, is an order it has not (`absent`). Anything else (a failure,
+ * a time-out, an answer not signed or not about the row, a status 3 without an order where no absence is published,
+ * a row not asked in time) is `unchecked`: counted to pay, and flagged, never taken for absent.
+ */
+export type Standing = { atHaiPay: 'exists'; order: ExistingOrder } | { atHaiPay: 'absent' } | { atHaiPay: 'unchecked'; reason: string };
+
+/** The standing of a row from its query's answer; `notAsked` says why a row without one was not asked. */
+export function standingOf(answer: QueryAnswer | undefined, notAsked: string): Standing {
+	if (answer === undefined) return { atHaiPay: 'unchecked', reason: notAsked };
+	if (answer instanceof Error) return { atHaiPay: 'unchecked', reason: answer.message };
+	if (!answer.found) return { atHaiPay: 'absent' };
+	const order = existingOrder(answer.data, 'payout');
+	if (order === undefined) return { atHaiPay: 'unchecked', reason: "HaiPay's answer names no order number of HaiPay's" };
+	return { atHaiPay: 'exists', order };
+}
+
+/** What a valid row's item of the check carries of its standing: the existing order under a duplicate's names. */
+export function standingFields(standing: Standing | undefined): IDataObject {
+	if (standing === undefined) return {};
+	if (standing.atHaiPay === 'exists') return { atHaiPay: 'exists', ...existingFields(standing.order) };
+	if (standing.atHaiPay === 'unchecked') return { atHaiPay: 'unchecked', lookupError: standing.reason };
+	return { atHaiPay: 'absent' };
+}
+
+/** A row of the summary's `existing` or `unchecked` list, where the approver can find it in the sheet. */
+export function listedRow(itemIndex: number, prepared: Prepared, standing: Exclude<Standing, { atHaiPay: 'absent' }>): IDataObject {
+	const row = { itemIndex, orderId: prepared.orderId ?? null, currency: prepared.currency, amount: String(prepared.body.amount) };
+	if (standing.atHaiPay === 'unchecked') return { ...row, reason: standing.reason };
+	const { orderNo, status, statusLabel, amount } = standing.order;
+	return { ...row, orderNo, status: status ?? null, statusLabel: statusLabel ?? null, existingAmount: amount ?? null };
+}
