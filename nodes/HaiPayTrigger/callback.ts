@@ -1,5 +1,5 @@
 import { exactNumberStatus, exactStatus } from '../shared/contract/statuses';
-import type { BodyProblem, ExactBody, ReadResult } from './body';
+import type { BodyProblem, ExactBody, ReadResult } from '../shared/callback/body';
 import { repeatKeys, type RepeatKeys } from './memory';
 
 /*
@@ -97,7 +97,7 @@ function parsed(body: ExactBody): Callback {
 	return { body, signed, output, order, keys: repeatKeys(output, status) };
 }
 
-/** The callback of a body read as exactly the text received (body.ts), or why it could not be read. */
+/** The callback of a body read as exactly the text received (shared/callback/body.ts), or why it could not be read. */
 export function parseCallback(read: ReadResult): Received {
 	return read.ok ? { ok: true, callback: parsed(read.body) } : read;
 }

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { TOKEN_FIELDS } from '../shared/contract/callback';
 import { redactText, redactValue } from '../shared/gateway/redact';
 import { statusGroup, statusLabel } from '../shared/contract/statuses';
-import { redactedText } from './body';
+import { redactedText } from '../shared/callback/body';
 import type { FieldsCheck } from './ambiguity';
 import { isPrototypeName, type Callback } from './callback';
 import type { OutputKind } from './filters';

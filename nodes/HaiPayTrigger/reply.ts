@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
 import { redactText, redactValue } from '../shared/gateway/redact';
-import type { BodyProblem } from './body';
+import type { BodyProblem } from '../shared/callback/body';
 import type { Received } from './callback';
 import { carrying } from './memory';
 
