@@ -9,7 +9,7 @@ import type { HaiPaySettings } from '../shared/signing/credential';
 import { CURRENCIES } from '../shared/contract/currencies';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
-import type { OutputKind } from './filters';
+import type { CallbackKind } from './filters';
 import { shown } from './reply';
 
 /**
@@ -39,7 +39,7 @@ function told(value: unknown, settings: HaiPaySettings): string {
  *   show yet or shows behind the callback): answer 503 so that HaiPay resends it within its retry series.
  */
 export type Confirmation =
-	| { result: 'confirmed'; data: IDataObject; kind: OrderKind | 'refund' }
+	| { result: 'confirmed'; data: IDataObject }
 	| { result: 'stale'; log: string }
 	| { result: 'retry'; log: string };
 
@@ -49,7 +49,7 @@ function isCurrency(code: string): boolean {
 }
 
 /** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
-function kindsToAsk(kind: Exclude<OutputKind, 'refund' | 'subscription'>): OrderKind[] {
+function kindsToAsk(kind: Exclude<CallbackKind, 'refund' | 'subscription'>): OrderKind[] {
 	return kind === 'unknown' ? ['payout', 'collection'] : [kind];
 }
 
@@ -83,7 +83,7 @@ async function confirmRefund(
 		const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${told(why, settings)})` };
 	}
-	if (text(data.status) === facts.statusText) return { result: 'confirmed', data, kind: 'refund' };
+	if (text(data.status) === facts.statusText) return { result: 'confirmed', data };
 	return { result: 'retry', log: `HaiPay says the refund's status is ${told(data.status, settings)}, the callback says ${told(facts.statusText, settings)}; not confirmed` };
 }
 
@@ -95,7 +95,7 @@ export async function confirmWithHaiPay(
 	ctx: GatewayContext,
 	settings: HaiPaySettings,
 	facts: OrderFacts,
-	how: { kind: OutputKind; deadline: number; credential?: ICredentialsDecrypted },
+	how: { kind: CallbackKind; deadline: number; credential?: ICredentialsDecrypted },
 ): Promise<Confirmation> {
 	if (facts.orderId === undefined && facts.orderNo === undefined) {
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
@@ -110,31 +110,31 @@ export async function confirmWithHaiPay(
 		return { result: 'retry', log: why };
 	}
 	let answer: (LookupResult & { found: true }) | undefined;
-	let kind: OrderKind = 'payout';
+	let asked: OrderKind = 'payout';
 	const misses: string[] = [];
 	const { credential, deadline } = how;
-	for (kind of kindsToAsk(how.kind)) {
+	for (asked of kindsToAsk(how.kind)) {
 		try {
 			const result = await lookupOrder(
 				ctx,
 				settings,
-				{ kind, currency, orderId: facts.orderId, orderNo: facts.orderNo },
+				{ kind: asked, currency, orderId: facts.orderId, orderNo: facts.orderNo },
 				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline, ...(credential !== undefined ? { credential } : {}) },
 			);
 			if (result.found) {
 				answer = result;
 				break;
 			}
-			misses.push(`the ${kind} query does not know the order (yet)`);
+			misses.push(`the ${asked} query does not know the order (yet)`);
 		} catch (error) {
 			const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-			misses.push(`the ${kind} query gave no trusted answer (${told(why, settings)})`);
+			misses.push(`the ${asked} query gave no trusted answer (${told(why, settings)})`);
 			if (toldToWait(error, deadline)) break;
 		}
 	}
 	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
 	const current = exactStatus(answer.data.status);
-	if (current === facts.status) return { result: 'confirmed', data: answer.data, kind };
+	if (current === facts.status) return { result: 'confirmed', data: answer.data };
 	const said = `HaiPay says the order's status is ${told(answer.data.status, settings)}, the callback says ${facts.status}`;
 	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
 	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
@@ -151,7 +151,7 @@ export async function confirmCallback(
 	how: {
 		signer: HaiPaySettings;
 		credentialData: ICredentialDataDecryptedObject;
-		kind: OutputKind;
+		kind: CallbackKind;
 		deadline: number;
 		/** Why HaiPay is asked although Confirm With HaiPay is off (ambiguity.ts `settle`): said in the log. */
 		why?: string;

@@ -9,7 +9,7 @@ export type KindSetting = 'payout' | 'collection' | 'subscription' | 'either';
  * refund-shaped callback (it names a `refundNo`) is a `refund` whatever the setting: HaiPay documents no refund
  * callback (docs/haipay-facts.md, "Card refunds"), so such a body is never reported as a payment.
  */
-export type OutputKind = 'payout' | 'collection' | 'refund' | 'subscription' | 'unknown';
+export type CallbackKind = 'payout' | 'collection' | 'refund' | 'subscription' | 'unknown';
 
 export type StatusChoice = 'any' | 'success' | 'failed' | 'partial' | 'other';
 
@@ -45,7 +45,7 @@ export function isSubscriptionEvidently(body: Record<string, unknown>): boolean 
 	return present(body.subscriptionNo);
 }
 
-export function kindOf(body: Record<string, unknown>, setting: KindSetting): OutputKind {
+export function kindOf(body: Record<string, unknown>, setting: KindSetting): CallbackKind {
 	if (isRefundEvidently(body)) return 'refund';
 	if (isSubscriptionEvidently(body)) return 'subscription';
 	if (setting === 'subscription') return 'unknown';

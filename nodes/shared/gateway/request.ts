@@ -15,9 +15,6 @@ export interface GatewayContext {
 	helpers: Pick<RequestHelperFunctions, 'httpRequestWithAuthentication'>;
 }
 
-/** The kind of request (kinds.ts): every kind but a read is sent once, whatever happens; a read may be sent again. */
-export type CallKind = OperationKind;
-
 /** Largest JSON answer read: HaiPay's answers are a few hundred bytes. */
 export const JSON_ANSWER_LIMIT = 1024 * 1024;
 
@@ -28,7 +25,8 @@ export const JSON_ANSWER_LIMIT = 1024 * 1024;
 export const VOUCHER_ANSWER_LIMIT = 64 * 1024 * 1024;
 
 export interface CallOptions {
-	kind: CallKind;
+	/** The kind of request (kinds.ts): every kind but a read is sent once, whatever happens; a read may be sent again. */
+	kind: OperationKind;
 	/** A deadline for each attempt: connecting, sending, and reading the whole answer. */
 	timeoutMs: number;
 	/**
@@ -148,7 +146,7 @@ function transient(message: string, details: ItemFailure['details']): ItemFailur
 }
 
 /** A status-"0" answer as the kind's table reads it: a repeat is a duplicate of a create, and open for a change. */
-function refusal(kind: CallKind, code: string, message: string): ItemFailure {
+function refusal(kind: OperationKind, code: string, message: string): ItemFailure {
 	const details = { errorCode: code, gatewayMessage: message };
 	const said = `${message || 'no message'} (error ${code || 'none'})`;
 	const outcome = refusalOutcome(code, message);
@@ -242,7 +240,7 @@ function pastDeadline(options: CallOptions, waitMs = 0): boolean {
 	return options.deadline !== undefined && Date.now() + waitMs + MIN_ATTEMPT_MS > options.deadline;
 }
 
-function tooLate(kind: CallKind): ItemFailure {
+function tooLate(kind: OperationKind): ItemFailure {
 	const message = `HaiPay was not asked: less than ${MIN_ATTEMPT_MS} ms remained before the deadline`;
 	return new ItemFailure(sentOnce(kind) ? 'not_sent' : 'unavailable', message, { cause: 'DEADLINE' });
 }
