@@ -106,8 +106,6 @@ export async function lookupOrder(
 }
 
 /** Why a lookup without the HaiPay public key proves nothing. */
-export const UNSIGNED_LOOKUP = unsignedLookup('order');
-
 function unsignedLookup(what: string): string {
 	return `HaiPay's answer to the ${what} query is not signed (the credential has no HaiPay public key), so it proves nothing about the ${what}`;
 }
