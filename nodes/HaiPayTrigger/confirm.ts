@@ -11,6 +11,7 @@ import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/s
 import type { Callback, OrderFacts } from './callback';
 import type { CallbackKind } from './filters';
 import { shown } from './reply';
+import { exactText } from '../shared/text';
 
 /**
  * The trigger's deadline for its answer to one callback: every order query of Confirm With HaiPay, retries and
@@ -59,10 +60,6 @@ function toldToWait(error: unknown, deadline: number): boolean {
 	return wait !== undefined && Date.now() + wait >= deadline;
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-}
-
 /**
  * A refund-shaped callback (HaiPay documents none): confirmed only when HaiPay's signed refund query shows the refund
  * it names with the very status it carries. Refund status values are not published, so no order between them is
@@ -83,7 +80,7 @@ async function confirmRefund(
 		const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${told(why, settings)})` };
 	}
-	if (text(data.status) === facts.statusText) return { result: 'confirmed', data };
+	if (exactText(data.status) === facts.statusText) return { result: 'confirmed', data };
 	return { result: 'retry', log: `HaiPay says the refund's status is ${told(data.status, settings)}, the callback says ${told(facts.statusText, settings)}; not confirmed` };
 }
 

@@ -7,6 +7,7 @@ import type { ExistingOrder, FailureKind } from '../../shared/gateway/outcome';
 import { sentOnce, type OperationKind } from '../../shared/gateway/kinds';
 import { parameterValue } from './parameters';
 import type { Prepared } from './types';
+import { trimmedText } from '../../shared/text';
 
 /** What advice a failed item gets: a sent-once request's or a read's, and an operation's own where it has one (a refund's). */
 export interface Advised {
@@ -44,7 +45,7 @@ export function declared(ctx: IExecuteFunctions, itemIndex: number, name: string
 	} catch {
 		value = undefined;
 	}
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const text = trimmedText(value);
 	return text === '' ? undefined : text;
 }
 

@@ -5,6 +5,7 @@ import type { HaiPaySettings } from '../signing/credential';
 import { gatewayText } from './outcome';
 import { provenData } from './lookup';
 import type { CallOptions, GatewayContext } from './request';
+import { exactText } from '../text';
 
 /**
  * A card refund asked about (docs/haipay-facts.md, "Card refunds"): by the merchant's refund ID (`orderId`), by
@@ -15,18 +16,14 @@ export interface RefundRef {
 	refundNo?: string;
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
 /**
  * Why a refund answer is not about the refund asked for, or undefined when it is: a member that is present and
  * non-empty must equal what was asked, and an answer that names a refund must name it by what was asked. For
  * Collection → Get Refund, where an answer that names no refund is shown as it came.
  */
 export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | undefined {
-	const orderId = text(data.orderId);
-	const refundNo = text(data.refundNo);
+	const orderId = exactText(data.orderId);
+	const refundNo = exactText(data.refundNo);
 	if (ref.orderId !== undefined && orderId !== '' && orderId !== ref.orderId) {
 		return `the answer is about the refund ID "${gatewayText(orderId)}", not "${ref.orderId}"`;
 	}
@@ -45,9 +42,9 @@ export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | un
 export function unprovenRefund(ref: RefundRef, data: IDataObject): string | undefined {
 	const mismatch = refundMismatchOf(ref, data);
 	if (mismatch !== undefined) return mismatch;
-	if (ref.orderId !== undefined && text(data.orderId) !== ref.orderId) return `the answer does not name the refund ID "${ref.orderId}"`;
-	if (ref.orderId === undefined && text(data.refundNo) !== ref.refundNo) return `the answer does not name the refund number "${ref.refundNo ?? ''}"`;
-	if (text(data.refundNo) === '') return 'the answer names no HaiPay refund number, so it shows no refund';
+	if (ref.orderId !== undefined && exactText(data.orderId) !== ref.orderId) return `the answer does not name the refund ID "${ref.orderId}"`;
+	if (ref.orderId === undefined && exactText(data.refundNo) !== ref.refundNo) return `the answer does not name the refund number "${ref.refundNo ?? ''}"`;
+	if (exactText(data.refundNo) === '') return 'the answer names no HaiPay refund number, so it shows no refund';
 	return undefined;
 }
 

@@ -9,6 +9,7 @@ import { refusalOutcome } from '../contract/refusals';
 import { OUTCOME_TABLES, sentOnce, type OperationKind } from './kinds';
 import type { HaiPaySettings } from '../signing/credential';
 import { verifySigned, withoutSign, type Verification } from '../signing/verification';
+import { exactText } from '../text';
 
 /** What a gateway call needs of n8n: the node's execution context or a trigger's webhook context. */
 export interface GatewayContext {
@@ -161,8 +162,7 @@ function refusal(kind: OperationKind, code: string, message: string): ItemFailur
  * any `key=` tail removed first, then cut to GATEWAY_TEXT_LIMIT, so that no cut can keep part of the secret.
  */
 function said(value: unknown, settings: HaiPaySettings): string {
-	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-	return gatewayText(redactText(text, settings.secrets));
+	return gatewayText(redactText(exactText(value), settings.secrets));
 }
 
 async function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {

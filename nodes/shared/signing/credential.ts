@@ -5,6 +5,7 @@ import { UserError } from 'n8n-workflow';
 import { appFieldNames, appOfPathPrefix, appsLacking, appsOf, OTHER_CURRENCIES_FIELD, type HaiPayApp } from './apps';
 import type { ArrayStyle } from './canonical';
 import { parsePrivateKey, parsePublicKey } from './keys';
+import { trimmedText } from '../text';
 
 export const SANDBOX_URL = 'https://uat-interface.haipay.asia';
 export const PRODUCTION_URL = 'https://interface.haipay.asia';
@@ -58,20 +59,16 @@ export interface HaiPaySettings {
 	readonly lacking?: string;
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
-
 export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPaySettings {
-	const environment = text(credentials.environment) || 'sandbox';
+	const environment = trimmedText(credentials.environment) || 'sandbox';
 	const baseUrl =
 		environment === 'production'
-			? text(credentials.productionUrl) || PRODUCTION_URL
+			? trimmedText(credentials.productionUrl) || PRODUCTION_URL
 			: environment === 'custom'
-				? text(credentials.baseUrl)
+				? trimmedText(credentials.baseUrl)
 				: SANDBOX_URL;
-	const privateKey = text(credentials.privateKey);
-	const haipayPublicKey = text(credentials.haipayPublicKey);
+	const privateKey = trimmedText(credentials.privateKey);
+	const haipayPublicKey = trimmedText(credentials.haipayPublicKey);
 	const apps = appsOf(credentials);
 	const fields = {
 		baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -79,7 +76,7 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 		privateKey,
 		haipayPublicKey,
 		arrayStyle: (credentials.arrayStyle === 'list' ? 'list' : 'json') as ArrayStyle,
-		defaultNotifyUrl: text(credentials.defaultNotifyUrl),
+		defaultNotifyUrl: trimmedText(credentials.defaultNotifyUrl),
 	};
 	const secrets = apps.map((app) => app.secretKey).filter((secret) => secret !== '');
 	const lacking = lackingOf(fields) ?? appsLacking(apps);
