@@ -20,8 +20,8 @@ import { exactText } from '../shared/text';
  */
 export const ANSWER_DEADLINE_MS = 10_000;
 /** How long one query attempt may take (less when the deadline is nearer), and how often a failed one is tried again. */
-export const CONFIRM_TIMEOUT_MS = 4_000;
-export const CONFIRM_RETRIES = 1;
+const CONFIRM_TIMEOUT_MS = 4_000;
+const CONFIRM_RETRIES = 1;
 
 /**
  * A value for a log line, its secrets redacted before it is shortened: a secret cut short by `shown` would no longer
@@ -39,7 +39,7 @@ function told(value: unknown, settings: HaiPaySettings): string {
  * - `retry`: no trusted answer yet (HaiPay unreachable, an unverified answer, or an order HaiPay's query does not
  *   show yet or shows behind the callback): answer 503 so that HaiPay resends it within its retry series.
  */
-export type Confirmation =
+type Confirmation =
 	| { result: 'confirmed'; data: IDataObject }
 	| { result: 'stale'; log: string }
 	| { result: 'retry'; log: string };
@@ -88,7 +88,7 @@ async function confirmRefund(
  * Asks HaiPay for the callback's order, all queries within `deadline` (ms since the epoch; see
  * ANSWER_DEADLINE_MS), and says what its answer makes of the callback.
  */
-export async function confirmWithHaiPay(
+async function confirmWithHaiPay(
 	ctx: GatewayContext,
 	settings: HaiPaySettings,
 	facts: OrderFacts,

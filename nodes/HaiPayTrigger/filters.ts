@@ -28,12 +28,12 @@ function present(value: unknown): boolean {
  * Only a collection carries a card token or ends partially or over-collected (docs/haipay-facts.md, "Order status
  * values"); nothing in a body proves it is a payout.
  */
-export function isCollectionEvidently(body: Record<string, unknown>): boolean {
+function isCollectionEvidently(body: Record<string, unknown>): boolean {
 	return present(body.tokenID) || present(body.tokenId) || statusGroup(body.status) === 'partial';
 }
 
 /** A body that names a refund: the refund API's own number, which no payout or collection result carries. */
-export function isRefundEvidently(body: Record<string, unknown>): boolean {
+function isRefundEvidently(body: Record<string, unknown>): boolean {
 	return present(body.refundNo);
 }
 
@@ -41,7 +41,7 @@ export function isRefundEvidently(body: Record<string, unknown>): boolean {
  * A body that names a subscription: a recurring charge, which is neither a payout nor a one-off collection. HaiPay
  * publishes no such callback (docs/haipay-facts.md, "Subscriptions"); every charge is tied to its subscriptionNo.
  */
-export function isSubscriptionEvidently(body: Record<string, unknown>): boolean {
+function isSubscriptionEvidently(body: Record<string, unknown>): boolean {
 	return present(body.subscriptionNo);
 }
 

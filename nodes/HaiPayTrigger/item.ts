@@ -12,7 +12,7 @@ import type { CallbackKind } from './filters';
 import type { TriggerOptions } from './triggerOptions';
 
 /** What the steps before found out about an accepted callback. */
-export interface Emission {
+interface Emission {
 	kind: CallbackKind;
 	/** HaiPay's signed query answer, when Confirm With HaiPay confirmed the callback. */
 	confirmed?: IDataObject;

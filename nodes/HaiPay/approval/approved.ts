@@ -16,7 +16,7 @@ import { trimmedText } from '../../shared/text';
 const FIELD = { field: 'approvedFingerprint', rule: 'approval' };
 
 /** Why this run may not send anything, or undefined when it may (no approval asked for, or the rows match it). */
-export function approvalRefusal(ctx: IExecuteFunctions, prepared: ReadonlyArray<Prepared | undefined>): ItemFailure | undefined {
+function approvalRefusal(ctx: IExecuteFunctions, prepared: ReadonlyArray<Prepared | undefined>): ItemFailure | undefined {
 	if (!hasCollectionEntry(ctx, 'options', 'approvedFingerprint') || prepared.length === 0) return undefined;
 	let value: unknown;
 	try {

@@ -17,7 +17,7 @@ import type { Operation, Prepared } from './types';
  */
 
 /** The value of Options → Output that gives one summary item instead of one item per row. */
-export const SUMMARY_OUTPUT = 'summary';
+const SUMMARY_OUTPUT = 'summary';
 
 function validItem(row: IDataObject, prepared: Prepared): IDataObject {
 	const amount = prepared.body.amount;

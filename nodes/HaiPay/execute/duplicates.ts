@@ -29,7 +29,7 @@ interface DuplicateRun {
 }
 
 /** The order a signed answer shows, as a duplicate item carries it. */
-export function existingOrder(data: Record<string, unknown>, kind: OrderKind): ExistingOrder | undefined {
+function existingOrder(data: Record<string, unknown>, kind: OrderKind): ExistingOrder | undefined {
 	const orderNo = typeof data.orderNo === 'string' ? gatewayText(data.orderNo) : '';
 	if (orderNo === '') return undefined;
 	const status = exactStatus(data.status);

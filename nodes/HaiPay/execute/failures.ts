@@ -16,7 +16,7 @@ export interface Advised {
 }
 
 /** The advice that fits the operation: reads create nothing and carry no orderId to resend. */
-export function adviceFor(failure: ItemFailure, operation: Advised): string {
+function adviceFor(failure: ItemFailure, operation: Advised): string {
 	if (!sentOnce(operation.kind)) return READ_ADVICE[failure.kind];
 	const outcome = createOutcome(failure.kind);
 	return operation.advice?.[outcome] ?? CREATE_ADVICE[outcome];

@@ -9,7 +9,7 @@ import { exactStatus, type OrderKind } from '../contract/statuses';
 import { exactText } from '../text';
 
 /** One order to ask HaiPay about: by orderNo (faster), by orderId, or both. */
-export interface OrderRef {
+interface OrderRef {
 	kind: OrderKind;
 	/** Upper-case ISO code of the order's currency. */
 	currency: string;

@@ -51,7 +51,7 @@ export class ItemFailure extends Error {
 }
 
 /** Longest piece of the gateway's own text (a message, a code, an order ID it named) that a failure repeats. */
-export const GATEWAY_TEXT_LIMIT = 200;
+const GATEWAY_TEXT_LIMIT = 200;
 
 /**
  * Gateway text as a failure may repeat it: at most GATEWAY_TEXT_LIMIT characters. An answer can be up to 1 MiB, and

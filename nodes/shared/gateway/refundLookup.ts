@@ -11,7 +11,7 @@ import { exactText } from '../text';
  * A card refund asked about (docs/haipay-facts.md, "Card refunds"): by the merchant's refund ID (`orderId`), by
  * HaiPay's refund number (`refundNo`, which HaiPay looks up first), or both.
  */
-export interface RefundRef {
+interface RefundRef {
 	orderId?: string;
 	refundNo?: string;
 }
@@ -39,7 +39,7 @@ export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | un
  * refund by the refund ID asked for (and by the refund number, when one is known), and carry HaiPay's refund number.
  * HaiPay publishes no "no such refund" answer, so an answer without a refund number shows nothing either way.
  */
-export function unprovenRefund(ref: RefundRef, data: IDataObject): string | undefined {
+function unprovenRefund(ref: RefundRef, data: IDataObject): string | undefined {
 	const mismatch = refundMismatchOf(ref, data);
 	if (mismatch !== undefined) return mismatch;
 	if (ref.orderId !== undefined && exactText(data.orderId) !== ref.orderId) return `the answer does not name the refund ID "${ref.orderId}"`;

@@ -17,13 +17,13 @@ export interface GatewayContext {
 }
 
 /** Largest JSON answer read: HaiPay's answers are a few hundred bytes. */
-export const JSON_ANSWER_LIMIT = 1024 * 1024;
+const JSON_ANSWER_LIMIT = 1024 * 1024;
 
 /**
  * Largest voucher answer read: a ZIP of 100 vouchers, or the same as base64 in a JSON envelope. A voucher PDF
  * with an embedded font is a few hundred KB at most, so 100 of them stay well below this.
  */
-export const VOUCHER_ANSWER_LIMIT = 64 * 1024 * 1024;
+const VOUCHER_ANSWER_LIMIT = 64 * 1024 * 1024;
 
 export interface CallOptions {
 	/** The kind of request (kinds.ts): every kind but a read is sent once, whatever happens; a read may be sent again. */
@@ -48,7 +48,7 @@ export interface CallOptions {
 }
 
 /** The least time worth an attempt before a call's deadline: HaiPay rarely answers faster over the internet. */
-export const MIN_ATTEMPT_MS = 1_000;
+const MIN_ATTEMPT_MS = 1_000;
 
 /** How long the next attempt may take: its own timeout, clipped to what remains before the call's deadline. */
 function attemptMs(options: CallOptions, now = Date.now()): number {

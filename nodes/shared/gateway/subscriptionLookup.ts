@@ -8,7 +8,7 @@ import type { CallOptions, GatewayContext } from './request';
 import { exactText } from '../text';
 
 /** A subscription asked about: by the merchant's subscriptionOrderId, HaiPay's subscriptionNo, or both. */
-export interface SubscriptionRef {
+interface SubscriptionRef {
 	subscriptionOrderId?: string;
 	subscriptionNo?: string;
 }

@@ -14,7 +14,7 @@ export const PRODUCTION_URL = 'https://interface.haipay.asia';
 const CURRENCY_NEUTRAL = new Set(['common', 'subscription']);
 
 /** The marker the credential test puts in its path when no currency is set, so the test can say what is missing. */
-export const NO_CURRENCY_SEGMENT = '-';
+const NO_CURRENCY_SEGMENT = '-';
 
 /** A credential's keys, each parsed the first time it is needed and kept for as long as the settings live. */
 class ParsedKeys {
@@ -151,7 +151,7 @@ export function publicKeyOf(settings: HaiPaySettings): KeyObject {
 }
 
 /** The currency segment of a gateway path such as `/tzs/pay/apply`, upper-cased. */
-export function currencyOfPath(url: string): string {
+function currencyOfPath(url: string): string {
 	const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '');
 	return (path.split('/').find((segment) => segment !== '') ?? '').toUpperCase();
 }

@@ -20,7 +20,7 @@ const displayOptions = { show: { resource: [scope.resource], operation: [scope.o
  * Beyond the acceptance every create needs (its Refund ID, HaiPay's refundNo, no failed status): a refund's answer
  * that names a collection must name the one asked to be refunded.
  */
-export function distrustRefund(answer: Answer, prepared: Prepared): string | undefined {
+function distrustRefund(answer: Answer, prepared: Prepared): string | undefined {
 	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
 	const orderNo = exactText(answer.data.orderNo);
 	const asked = exactText(prepared.body.orderNo);

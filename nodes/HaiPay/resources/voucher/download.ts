@@ -13,7 +13,7 @@ const scope = { resource: 'voucher', operation: 'download' };
 const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
 
 /** Order numbers from a list, a JSON array string, or text separated by commas, semicolons, spaces or lines. */
-export function parseOrderNos(value: unknown): string[] {
+function parseOrderNos(value: unknown): string[] {
 	let list: unknown[];
 	if (Array.isArray(value)) list = value;
 	else if (typeof value === 'number') list = [String(value)];

@@ -22,7 +22,7 @@ export function sourceOf(entry: MethodEntry | { source: string }): CatalogueSour
 	return SOURCES[entry.source as SourceKey];
 }
 
-export function methodsOf(kind: OrderKind, currency?: string): MethodEntry[] {
+function methodsOf(kind: OrderKind, currency?: string): MethodEntry[] {
 	return METHODS.filter((entry) => entry.kind === kind && (currency === undefined || entry.currency === currency));
 }
 
@@ -37,7 +37,7 @@ export function cataloguedCurrencies(kind: OrderKind): string[] {
 }
 
 /** One entry of a searchable list: the value sent, what a person reads, and where it came from. */
-export interface CatalogueChoice {
+interface CatalogueChoice {
 	value: string;
 	name: string;
 	description: string;
