@@ -36,7 +36,8 @@ export {
 export { MIT_CUSTOMER, mitCollection } from './workflows/mit-collection';
 export { reconciliation } from './workflows/reconciliation';
 export { QUERIED_OUTCOMES, RECONCILIATION_REPORT, reconciliationReport } from './workflows/reconciliation-report';
-export { callbackUrl, callbackWebhookId, FILES, PAYOUT_CURRENCIES, WORKFLOW_IDS } from './workflows/shared';
+export { callbackUrl, callbackWebhookId, FILES, WORKFLOW_IDS } from './workflows/shared';
+export { PAYOUTS_CREDENTIAL_CURRENCIES } from '../sandbox/credentials';
 
 export function allExamples(): Array<{ file: string; workflow: WorkflowFile }> {
 	return [

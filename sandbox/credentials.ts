@@ -5,8 +5,11 @@ import type { MerchantConfig } from './merchants';
  * the merchant would fill it in for this gateway.
  */
 
-/** The payout currencies, in the order a multi-currency credential lists them. */
-export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
+/**
+ * The currencies the payouts credential holds, in the order it lists them: the contract's own payout currencies
+ * (the node pays more, nodes/shared/contract/rules/payout.ts `PAYOUT_CURRENCIES`; this credential holds these).
+ */
+export const PAYOUTS_CREDENTIAL_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
 
 /** The id and name of the credential that holds one App ID per payout currency. */
 export const PAYOUTS_CREDENTIAL = { id: 'hpsandboxpayouts', name: 'HaiPay Sandbox payouts' } as const;
@@ -43,7 +46,7 @@ function credentialData(merchant: PreparedMerchant, platformPublicPem: string, b
  * first one's key and array style can be held together; none when fewer than two currencies qualify.
  */
 function payoutsCredential(state: PreparedState, baseUrl: string): unknown[] {
-	const byCurrency = PAYOUT_CURRENCIES.map((currency) => state.merchants.find((merchant) => merchant.currency === currency));
+	const byCurrency = PAYOUTS_CREDENTIAL_CURRENCIES.map((currency) => state.merchants.find((merchant) => merchant.currency === currency));
 	const [first, ...rest] = byCurrency.filter((merchant): merchant is PreparedMerchant => merchant !== undefined);
 	const others = rest.filter((merchant) => merchant.publicKey === first?.publicKey && (merchant.arrayStyle ?? 'json') === (first.arrayStyle ?? 'json'));
 	if (first === undefined || others.length === 0) return [];

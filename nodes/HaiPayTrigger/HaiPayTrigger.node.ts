@@ -12,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
-import { readCallback } from './body';
+import { readCallback } from '../shared/callback/body';
 import { parseCallback } from './callback';
 import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';

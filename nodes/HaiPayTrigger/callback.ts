@@ -1,5 +1,6 @@
 import { exactNumberStatus, exactStatus } from '../shared/contract/statuses';
-import type { BodyProblem, ExactBody, ReadResult } from './body';
+import { exactText, trimmedText } from '../shared/text';
+import type { BodyProblem, ExactBody, ReadResult } from '../shared/callback/body';
 import { repeatKeys, type RepeatKeys } from './memory';
 
 /*
@@ -58,10 +59,10 @@ function numberOut(text: string): number | string {
 	return Number.isFinite(value) && String(value) === text ? value : text;
 }
 
-function textOf(value: unknown): string | undefined {
-	if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return undefined;
+/** An ID or status as HaiPay signed it, undefined when absent: " X " names another order than "X" (shared/text.ts). */
+function signedText(value: unknown): string | undefined {
+	const text = exactText(value);
+	return text === '' ? undefined : text;
 }
 
 /**
@@ -87,17 +88,18 @@ function parsed(body: ExactBody): Callback {
 		define(output, member.name, value);
 	}
 	const order: OrderFacts = {
-		orderId: textOf(signed.orderId),
-		orderNo: textOf(signed.orderNo),
+		orderId: signedText(signed.orderId),
+		orderNo: signedText(signed.orderNo),
 		status,
-		currency: textOf(signed.currency)?.toUpperCase(),
+		// The currency only picks the query's path among known ones, and a code that is not one is refused there.
+		currency: trimmedText(signed.currency).toUpperCase() || undefined,
 	};
-	const refundNo = textOf(signed.refundNo);
-	if (refundNo !== undefined) Object.assign(order, { refundNo, statusText: textOf(signed.status) });
+	const refundNo = signedText(signed.refundNo);
+	if (refundNo !== undefined) Object.assign(order, { refundNo, statusText: signedText(signed.status) });
 	return { body, signed, output, order, keys: repeatKeys(output, status) };
 }
 
-/** The callback of a body read as exactly the text received (body.ts), or why it could not be read. */
+/** The callback of a body read as exactly the text received (shared/callback/body.ts), or why it could not be read. */
 export function parseCallback(read: ReadResult): Received {
 	return read.ok ? { ok: true, callback: parsed(read.body) } : read;
 }

@@ -10,8 +10,9 @@ import type { HaiPaySettings } from '../shared/signing/credential';
 import { CURRENCIES } from '../shared/contract/currencies';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
-import { isCashierApp, type OutputKind } from './filters';
+import { isCashierApp, type CallbackKind } from './filters';
 import { shown } from './reply';
+import { exactText } from '../shared/text';
 
 /**
  * The trigger's deadline for its answer to one callback: every order query of Confirm With HaiPay, retries and
@@ -20,8 +21,8 @@ import { shown } from './reply';
  */
 export const ANSWER_DEADLINE_MS = 10_000;
 /** How long one query attempt may take (less when the deadline is nearer), and how often a failed one is tried again. */
-export const CONFIRM_TIMEOUT_MS = 4_000;
-export const CONFIRM_RETRIES = 1;
+const CONFIRM_TIMEOUT_MS = 4_000;
+const CONFIRM_RETRIES = 1;
 
 /**
  * A value for a log line, its secrets redacted before it is shortened: a secret cut short by `shown` would no longer
@@ -39,8 +40,8 @@ function told(value: unknown, settings: HaiPaySettings): string {
  * - `retry`: no trusted answer yet (HaiPay unreachable, an unverified answer, or an order HaiPay's query does not
  *   show yet or shows behind the callback): answer 503 so that HaiPay resends it within its retry series.
  */
-export type Confirmation =
-	| { result: 'confirmed'; data: IDataObject; kind: OrderKind | 'refund' }
+type Confirmation =
+	| { result: 'confirmed'; data: IDataObject }
 	| { result: 'stale'; log: string }
 	| { result: 'retry'; log: string };
 
@@ -50,7 +51,7 @@ function isCurrency(code: string): boolean {
 }
 
 /** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
-function kindsToAsk(kind: Exclude<OutputKind, 'refund' | 'subscription'>): OrderKind[] {
+function kindsToAsk(kind: Exclude<CallbackKind, 'refund' | 'subscription'>): OrderKind[] {
 	return kind === 'unknown' ? ['payout', 'collection'] : [kind];
 }
 
@@ -58,10 +59,6 @@ function kindsToAsk(kind: Exclude<OutputKind, 'refund' | 'subscription'>): Order
 function toldToWait(error: unknown, deadline: number): boolean {
 	const wait = error instanceof ItemFailure ? error.details.retryAfterMs : undefined;
 	return wait !== undefined && Date.now() + wait >= deadline;
-}
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 }
 
 /**
@@ -84,7 +81,7 @@ async function confirmRefund(
 		const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${told(why, settings)})` };
 	}
-	if (text(data.status) === facts.statusText) return { result: 'confirmed', data, kind: 'refund' };
+	if (exactText(data.status) === facts.statusText) return { result: 'confirmed', data };
 	return { result: 'retry', log: `HaiPay says the refund's status is ${told(data.status, settings)}, the callback says ${told(facts.statusText, settings)}; not confirmed` };
 }
 
@@ -93,7 +90,7 @@ async function confirmRefund(
  * flagged `confirmed: false` under Confirm With HaiPay (HaiPayTrigger.node.ts): a 503 until HaiPay gives up would lose
  * a result whose signature HaiPay made.
  */
-export function unaskableWhy(kind: OutputKind, facts: OrderFacts, settings: HaiPaySettings): string | undefined {
+export function unaskableWhy(kind: CallbackKind, facts: OrderFacts, settings: HaiPaySettings): string | undefined {
 	if (kind === 'subscription') return SUBSCRIPTION_UNASKABLE;
 	if (kind !== 'refund' && isCashierApp(settings.currency) && (facts.orderId === undefined || facts.orderNo === undefined)) return CASHIER_UNASKABLE;
 	return undefined;
@@ -103,9 +100,9 @@ const SUBSCRIPTION_UNASKABLE = 'HaiPay publishes no query that shows a subscript
 const CASHIER_UNASKABLE = "HaiPay's cashier query needs the orderId and the orderNo, and the callback lacks one, so it cannot be confirmed";
 
 /** What HaiPay's current status makes of the callback's, once a proven answer shows the order. */
-function judged(data: IDataObject, facts: OrderFacts & { status: number }, kind: OrderKind, settings: HaiPaySettings): Confirmation {
+function judged(data: IDataObject, facts: OrderFacts & { status: number }, settings: HaiPaySettings): Confirmation {
 	const current = exactStatus(data.status);
-	if (current === facts.status) return { result: 'confirmed', data, kind };
+	if (current === facts.status) return { result: 'confirmed', data };
 	const said = `HaiPay says the order's status is ${told(data.status, settings)}, the callback says ${facts.status}`;
 	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
 	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
@@ -132,18 +129,18 @@ async function confirmCashier(
 		const failure = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 		return { result: 'retry', log: `HaiPay's cashier query could not confirm it (${told(failure, settings)})` };
 	}
-	return judged(data, facts, 'collection', settings);
+	return judged(data, facts, settings);
 }
 
 /**
  * Asks HaiPay for the callback's order, all queries within `deadline` (ms since the epoch; see
  * ANSWER_DEADLINE_MS), and says what its answer makes of the callback.
  */
-export async function confirmWithHaiPay(
+async function confirmWithHaiPay(
 	ctx: GatewayContext,
 	settings: HaiPaySettings,
 	facts: OrderFacts,
-	how: { kind: OutputKind; deadline: number; credential?: ICredentialsDecrypted },
+	how: { kind: CallbackKind; deadline: number; credential?: ICredentialsDecrypted },
 ): Promise<Confirmation> {
 	if (facts.orderId === undefined && facts.orderNo === undefined) {
 		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
@@ -159,30 +156,30 @@ export async function confirmWithHaiPay(
 		return { result: 'retry', log: why };
 	}
 	let answer: (LookupResult & { found: true }) | undefined;
-	let kind: OrderKind = 'payout';
+	let asked: OrderKind = 'payout';
 	const misses: string[] = [];
 	const { credential, deadline } = how;
-	for (kind of kindsToAsk(how.kind)) {
+	for (asked of kindsToAsk(how.kind)) {
 		try {
 			const result = await lookupOrder(
 				ctx,
 				settings,
-				{ kind, currency, orderId: facts.orderId, orderNo: facts.orderNo },
+				{ kind: asked, currency, orderId: facts.orderId, orderNo: facts.orderNo },
 				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline, ...(credential !== undefined ? { credential } : {}) },
 			);
 			if (result.found) {
 				answer = result;
 				break;
 			}
-			misses.push(`the ${kind} query does not know the order (yet)`);
+			misses.push(`the ${asked} query does not know the order (yet)`);
 		} catch (error) {
 			const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-			misses.push(`the ${kind} query gave no trusted answer (${told(why, settings)})`);
+			misses.push(`the ${asked} query gave no trusted answer (${told(why, settings)})`);
 			if (toldToWait(error, deadline)) break;
 		}
 	}
 	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
-	return judged(answer.data, { ...facts, status: facts.status }, kind, settings);
+	return judged(answer.data, { ...facts, status: facts.status }, settings);
 }
 
 /**
@@ -195,7 +192,7 @@ export async function confirmCallback(
 	how: {
 		signer: HaiPaySettings;
 		credentialData: ICredentialDataDecryptedObject;
-		kind: OutputKind;
+		kind: CallbackKind;
 		deadline: number;
 		/** Why HaiPay is asked although Confirm With HaiPay is off (ambiguity.ts `settle`): said in the log. */
 		why?: string;

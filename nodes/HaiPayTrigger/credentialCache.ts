@@ -10,10 +10,10 @@ import { settingsFor, type HaiPaySettings } from '../shared/signing/credential';
  * private key.
  */
 
-export const CREDENTIAL_TTL_MS = 10_000;
+const CREDENTIAL_TTL_MS = 10_000;
 
 /** The credential as n8n gives it (Confirm With HaiPay hands it on to its query), and the settings derived from it. */
-export interface TriggerCredential {
+interface TriggerCredential {
 	data: ICredentialDataDecryptedObject;
 	settings: HaiPaySettings;
 }

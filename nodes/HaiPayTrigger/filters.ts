@@ -10,7 +10,7 @@ export type KindSetting = 'payout' | 'collection' | 'subscription' | 'either';
  * refund-shaped callback (it names a `refundNo`) is a `refund` whatever the setting: HaiPay documents no refund
  * callback (docs/haipay-facts.md, "Card refunds"), so such a body is never reported as a payment.
  */
-export type OutputKind = 'payout' | 'collection' | 'refund' | 'subscription' | 'unknown';
+export type CallbackKind = 'payout' | 'collection' | 'refund' | 'subscription' | 'unknown';
 
 export type StatusChoice = 'any' | 'success' | 'failed' | 'partial' | 'other';
 
@@ -29,12 +29,12 @@ function present(value: unknown): boolean {
  * Only a collection carries a card token or ends partially or over-collected (docs/haipay-facts.md, "Order status
  * values"); nothing in a body proves it is a payout.
  */
-export function isCollectionEvidently(body: Record<string, unknown>): boolean {
+function isCollectionEvidently(body: Record<string, unknown>): boolean {
 	return present(body.tokenID) || present(body.tokenId) || statusGroup(body.status) === 'partial';
 }
 
 /** A body that names a refund: the refund API's own number, which no payout or collection result carries. */
-export function isRefundEvidently(body: Record<string, unknown>): boolean {
+function isRefundEvidently(body: Record<string, unknown>): boolean {
 	return present(body.refundNo);
 }
 
@@ -42,7 +42,7 @@ export function isRefundEvidently(body: Record<string, unknown>): boolean {
  * A body that names a subscription: a recurring charge, which is neither a payout nor a one-off collection. HaiPay
  * publishes no such callback (docs/haipay-facts.md, "Subscriptions"); every charge is tied to its subscriptionNo.
  */
-export function isSubscriptionEvidently(body: Record<string, unknown>): boolean {
+function isSubscriptionEvidently(body: Record<string, unknown>): boolean {
 	return present(body.subscriptionNo);
 }
 
@@ -56,7 +56,7 @@ export function isCashierApp(app: string | undefined): boolean {
 }
 
 /** `app`: the currency of the credential's App ID that the callback's appId named (signing/apps.ts). */
-export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?: string): OutputKind {
+export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?: string): CallbackKind {
 	if (isRefundEvidently(body)) return 'refund';
 	if (isSubscriptionEvidently(body)) return 'subscription';
 	if (setting === 'subscription') return 'unknown';

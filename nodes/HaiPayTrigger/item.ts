@@ -5,15 +5,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { TOKEN_FIELDS } from '../shared/contract/callback';
 import { redactText, redactValue } from '../shared/gateway/redact';
 import { statusGroup, statusLabel } from '../shared/contract/statuses';
-import { redactedText } from './body';
+import { redactedText } from '../shared/callback/body';
 import type { FieldsCheck } from './ambiguity';
 import { isPrototypeName, type Callback } from './callback';
-import type { OutputKind } from './filters';
+import type { CallbackKind } from './filters';
 import type { TriggerOptions } from './triggerOptions';
 
 /** What the steps before found out about an accepted callback. */
-export interface Emission {
-	kind: OutputKind;
+interface Emission {
+	kind: CallbackKind;
 	/** HaiPay's signed query answer, when Confirm With HaiPay confirmed the callback. */
 	confirmed?: IDataObject;
 	/** Whether the callback's own fields cannot be told apart (ambiguity.ts): then the answer's stand in for them. */

@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
 import { redactText, redactValue } from '../shared/gateway/redact';
-import type { BodyProblem } from './body';
+import type { BodyProblem } from '../shared/callback/body';
 import type { Received } from './callback';
 import { carrying } from './memory';
 
@@ -19,7 +19,7 @@ type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 export type RejectReason = BodyProblem | 'appIdMismatch' | 'noAppIdInCredential' | 'noPublicKey' | 'unreadablePublicKey' | 'badSignature';
 
 /** What the caller of the URL is told: enough to debug a misconfiguration, nothing about the keys. */
-export const REJECTION_TEXT: Record<RejectReason, string> = {
+const REJECTION_TEXT: Record<RejectReason, string> = {
 	notJson: 'Rejected: the body is not a JSON object',
 	tooLarge: 'Rejected: the body is too large',
 	tooManyFields: 'Rejected: the body has too many fields',
@@ -32,7 +32,7 @@ export const REJECTION_TEXT: Record<RejectReason, string> = {
 };
 
 /** The HTTP status of each refusal: 413 for a body refused by size before it is read, 401 otherwise. */
-export const REJECTION_STATUS: Record<RejectReason, number> = {
+const REJECTION_STATUS: Record<RejectReason, number> = {
 	notJson: 401,
 	tooLarge: 413,
 	tooManyFields: 413,
@@ -63,7 +63,7 @@ export function shown(value: unknown): string {
 }
 
 /** Identifying fields of a callback for a log line; never its signature, never a key. */
-export function logContext(body: Record<string, unknown> | undefined): IDataObject {
+function logContext(body: Record<string, unknown> | undefined): IDataObject {
 	if (body === undefined) return {};
 	const context: IDataObject = { fields: Object.keys(body).slice(0, 40).map(shown).join(',') };
 	for (const name of IDENTIFYING_FIELDS) {
@@ -80,7 +80,7 @@ function answer(res: Response, code: number, text: string): IWebhookResponseData
 }
 
 /** Every answer a callback can get, each logged with why. */
-export interface Replies {
+interface Replies {
 	/** Refused: HaiPay sends it again, and a forged one never gets through. */
 	refuse(reason: RejectReason, why: string): IWebhookResponseData;
 	/** SUCCESS, so HaiPay stops sending it, though nothing runs. */

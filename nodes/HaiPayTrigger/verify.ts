@@ -6,7 +6,7 @@ import type { Callback } from './callback';
 import type { RejectReason } from './reply';
 
 /** A callback HaiPay is proven to have sent (or taken as sent, with verification off), or why it is refused. */
-export type Verdict = { ok: true; signer: HaiPaySettings } | Rejection;
+type Verdict = { ok: true; signer: HaiPaySettings } | Rejection;
 
 type Rejection = { ok: false; reason: RejectReason; log: string };
 

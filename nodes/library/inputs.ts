@@ -2,6 +2,7 @@ import { createHash, KeyObject } from 'crypto';
 
 import type { ArrayStyle } from '../shared/signing/canonical';
 import { parsePrivateKey, parsePublicKey } from '../shared/signing/keys';
+import { trimmedText } from '../shared/text';
 
 /**
  * What a merchant hands the signing library, checked before anything is signed or verified. A mistake here is the
@@ -62,7 +63,7 @@ export function publicKeyFrom(input: unknown): KeyObject {
 
 /** Trimmed, as the n8n credential trims it: a secret copied with a trailing line break still signs. */
 export function secretFrom(input: unknown): string {
-	const secret = typeof input === 'string' ? input.trim() : '';
+	const secret = trimmedText(input);
 	if (secret === '') throw new SigningError('secretKey is missing: pass the secret key HaiPay issued with the App ID.');
 	return secret;
 }

@@ -1,4 +1,4 @@
-import { readCallback } from '../HaiPayTrigger/body';
+import { readCallback } from '../shared/callback/body';
 import { CALLBACK_SHAPE } from '../shared/contract/callback';
 import { ambiguityOf, type ArrayStyle } from '../shared/signing/canonical';
 import { badNameOf, decidingDoubt } from '../shared/signing/readings';

@@ -2,8 +2,6 @@ import { N8N_PORT } from '../lib/paths';
 
 /** What the example workflows share: their ids, the folder they read and write, where HaiPay posts their results. */
 
-export const PAYOUT_CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
-
 export const WORKFLOW_IDS = {
 	bulkPayouts: 'haipayExBulkPays',
 	callbacks: 'haipayExCallback',

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
-import { callbackUrl, MIT_CUSTOMER, PAYOUT_CURRENCIES, PAYOUTS_CREDENTIAL, WORKFLOW_IDS } from '../../playground/examples';
+import { callbackUrl, MIT_CUSTOMER, PAYOUTS_CREDENTIAL_CURRENCIES, PAYOUTS_CREDENTIAL, WORKFLOW_IDS } from '../../playground/examples';
 import { nodeOutput } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
 import { httpRequest } from '../../playground/lib/rest';
@@ -52,15 +52,15 @@ describe('n8n with n8n-nodes-haipay', () => {
 		const before = stack.sandbox.requests.length;
 		const ok = (await credentialTest(stack, payouts, payouts.data)).data;
 		expect(ok?.status).toBe('OK');
-		for (const currency of PAYOUT_CURRENCIES) expect(ok?.message).toContain(`${APP_IDS[currency]} (${currency})`);
+		for (const currency of PAYOUTS_CREDENTIAL_CURRENCIES) expect(ok?.message).toContain(`${APP_IDS[currency]} (${currency})`);
 		// One signed balance read per App ID reached the gateway, each on its currency's path.
 		const reads = stack.sandbox.requests.slice(before).map((request) => request.path).sort();
-		expect(reads).toEqual(PAYOUT_CURRENCIES.map((currency) => `/${currency.toLowerCase()}/account/ledger`).sort());
+		expect(reads).toEqual(PAYOUTS_CREDENTIAL_CURRENCIES.map((currency) => `/${currency.toLowerCase()}/account/ledger`).sort());
 
 		const wrong = (await credentialTest(stack, payouts, { ...payouts.data, secretKeyZar: 'wrong-test-only-secret' })).data;
 		expect(wrong?.status).toBe('Error');
 		expect(wrong?.message).toContain(`App ID ${APP_IDS.ZAR} (ZAR): HaiPay refused the signed request`);
-		for (const currency of PAYOUT_CURRENCIES.filter((c) => c !== 'ZAR')) expect(wrong?.message).not.toContain(`App ID ${APP_IDS[currency]} (${currency})`);
+		for (const currency of PAYOUTS_CREDENTIAL_CURRENCIES.filter((c) => c !== 'ZAR')) expect(wrong?.message).not.toContain(`App ID ${APP_IDS[currency]} (${currency})`);
 	});
 });
 
@@ -72,7 +72,7 @@ describe('example 1: bulk payouts from a spreadsheet', () => {
 		const fileOrder = csvRows(join(ROOT, 'examples', 'data', 'payouts.csv')).map((row) => row.orderId);
 		expect(rows.map((row) => row.orderId)).toEqual(fileOrder);
 		expect([...fileOrder].sort()).toEqual(Object.keys(EXPECTED).sort());
-		expect(new Set(rows.map((row) => row.currency)).size).toBeGreaterThan(PAYOUT_CURRENCIES.length);
+		expect(new Set(rows.map((row) => row.currency)).size).toBeGreaterThan(PAYOUTS_CREDENTIAL_CURRENCIES.length);
 		for (const row of rows) {
 			const expected = EXPECTED[String(row.orderId)];
 			expect({ orderId: row.orderId, outcome: row.outcome }).toEqual({ orderId: row.orderId, outcome: expected.outcome });

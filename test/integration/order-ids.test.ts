@@ -78,6 +78,36 @@ describe('Payout → Check and Create', () => {
 	});
 });
 
+describe('an orderId with spaces around it', () => {
+	// HaiPay takes an ID as sent and compares IDs as sent: the create sends " X " as "X", so "X" is the order HaiPay
+	// holds, and its answers are compared as HaiPay reads them (nodes/shared/text.ts).
+	const padded = (base: string) => ` ${base} `;
+	const creating = { ...sheet('create'), options: { notFoundAfter: 1, resolveWithin: 3 } };
+
+	it('is sent trimmed, and the query that settles its lost answer asks for that ID: accepted', async () => {
+		const sandbox = running();
+		const id = uniqueOrderId('pad');
+		// The order is made, then the answer is lost (HTTP 502): only HaiPay's query can settle it.
+		const out = (await runNode(sandbox, { parameters: creating, items: [{ ...row(padded(id)), name: 'Server Error' }], settings: keepGoing })).jsonOf(NODE);
+		expect(out[0]).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderId: id });
+		expect(sandbox.orders.filter((order) => order.orderId === id)).toHaveLength(1);
+		const queried = sandbox.requests.filter((entry) => entry.path === '/tzs/pay/query').map((entry) => (entry.body as IDataObject).orderId);
+		expect(queried).toContain(id);
+		expect(queried).not.toContain(padded(id));
+	});
+
+	it('a signed query answer naming it with the spaces is about another order: the create stays unknown', async () => {
+		const sandbox = running();
+		const id = uniqueOrderId('pad');
+		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
+		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data: { orderId: padded(id), orderNo: 'HP-PADDED-1', amount: PAYOUTS.TZS.amount, fee: '0', status: 2 } });
+		const out = (await runNode(sandbox, { parameters: creating, items: [row(padded(id))], settings: keepGoing })).jsonOf(NODE);
+		expect(out[0]).toMatchObject({ outcome: 'unknown', orderId: id });
+		expect(out[0]).not.toHaveProperty('orderNo');
+		expect(String(out[0].error)).toContain(`the answer is about orderId "${padded(id)}", not "${id}"`);
+	});
+});
+
 describe('Collection → Refund', () => {
 	it('refuses a Refund ID with an invisible character, or one that reads as an earlier Refund ID of the run', async () => {
 		const sandbox = running();

@@ -129,6 +129,18 @@ describe('a cancel whose answer proves nothing', () => {
 		const out = await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: { resolveWithin: 8 } });
 		expect(out).toMatchObject({ outcome: 'changed', resolvedBy: 'query', status: '4' });
 	});
+
+	it('a query answer naming the subscriptionNo with spaces around it is about another subscription: unknown', async () => {
+		const id = uniqueOrderId('SUB');
+		await run(createParameters(id));
+		const [sub] = subscriptionOf(id);
+		sandbox.control.addFault({ type: 'drop', when: 'after', path: '/subscription/cancel', times: 1 });
+		const padded = { subscriptionNo: ` ${sub.subscriptionNo} `, subscriptionOrderId: id, status: '4' };
+		sandbox.control.addFault({ type: 'replaceData', path: '/subscription/query', data: padded, times: 20 });
+		const out = await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: { resolveWithin: 3 } });
+		expect(out.outcome).toBe('unknown');
+		expect(String(out.error)).toContain(`the answer is about the subscriptionNo "${padded.subscriptionNo}"`);
+	});
 });
 
 describe('one run, one subscription', () => {

@@ -2,7 +2,7 @@
  * The trigger's callback parts on their own, without n8n: the repeat keys and the earlier-status rule, reading the
  * body, the kind and status filters, and what marks a subscription's recurring charge.
  */
-import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/HaiPayTrigger/body';
+import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/shared/callback/body';
 import { parseCallback } from '../../nodes/HaiPayTrigger/callback';
 import { finalBefore, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';

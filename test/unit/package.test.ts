@@ -47,7 +47,8 @@ describe('published package', () => {
 	it('points n8n at built files that exist', () => {
 		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
 		// Strict mode would require eslint.config.mjs to be n8n-node's default, which lints the sandbox, tests and
-		// benchmarks as published code; the published code is held to the same rules by this repository's config.
+		// benchmarks as published code (docs/n8n-coming-rules.md, "Strict mode"); the published code is held to the same
+		// rules by this repository's config.
 		expect(pkg.n8n.strict).toBe(false);
 		// `main` is for code outside n8n (test/package/tarball.test.ts requires it from the packed tarball).
 		expect(pkg.main).toBe('dist/index.js');

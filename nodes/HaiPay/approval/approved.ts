@@ -5,6 +5,7 @@ import { ItemFailure } from '../../shared/gateway/outcome';
 import { hasCollectionEntry, parameterValue } from '../execute/parameters';
 import type { Prepared } from '../execute/types';
 import { isFingerprint, rowsFingerprint } from './fingerprint';
+import { trimmedText } from '../../shared/text';
 
 /**
  * "Approved is what is paid": with Options → Approved Fingerprint, a create sends nothing unless the rows it would
@@ -15,7 +16,7 @@ import { isFingerprint, rowsFingerprint } from './fingerprint';
 const FIELD = { field: 'approvedFingerprint', rule: 'approval' };
 
 /** Why this run may not send anything, or undefined when it may (no approval asked for, or the rows match it). */
-export function approvalRefusal(ctx: IExecuteFunctions, prepared: ReadonlyArray<Prepared | undefined>): ItemFailure | undefined {
+function approvalRefusal(ctx: IExecuteFunctions, prepared: ReadonlyArray<Prepared | undefined>): ItemFailure | undefined {
 	if (!hasCollectionEntry(ctx, 'options', 'approvedFingerprint') || prepared.length === 0) return undefined;
 	let value: unknown;
 	try {
@@ -24,7 +25,7 @@ export function approvalRefusal(ctx: IExecuteFunctions, prepared: ReadonlyArray<
 		const why = error instanceof Error ? error.message : String(error);
 		return new ItemFailure('invalid', `"Approved Fingerprint" could not be read (${why}): nothing was sent`, FIELD);
 	}
-	const approved = typeof value === 'string' ? value.trim() : '';
+	const approved = trimmedText(value);
 	if (!isFingerprint(approved)) {
 		const why = approved === '' ? 'is empty' : `is not a fingerprint Payout → Check gives (got "${approved.slice(0, 80)}")`;
 		return new ItemFailure('invalid', `"Approved Fingerprint" ${why}: nothing was sent`, FIELD);

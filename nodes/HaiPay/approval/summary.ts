@@ -15,7 +15,7 @@ import { rowsFingerprint } from './fingerprint';
  */
 
 /** A row that breaks a rule, where the approver can find it in the sheet. */
-export interface RefusedRow {
+interface RefusedRow {
 	/** n8n's item index (0 for the first row under a header). */
 	itemIndex: number;
 	orderId: string | null;
@@ -40,7 +40,7 @@ interface CurrencyLine extends Tally {
 }
 
 /** The places a currency's amounts are written with: as many as HaiPay accepts for it (BDT none, ZAR two). */
-export function currencyDecimals(currency: string): number {
+function currencyDecimals(currency: string): number {
 	const rules = (PAYOUT_RULES as Record<string, { fields: Array<{ amount?: { maxDecimals: number } }> } | undefined>)[currency];
 	return rules?.fields.find((field) => field.amount !== undefined)?.amount?.maxDecimals ?? 0;
 }

@@ -10,8 +10,8 @@ export const SEARCH_METHODS: Record<CatalogueField, string> = {
 	inBankCode: 'searchPaymentMethods',
 };
 
-export const FROM_CATALOGUE = 'list';
-export const BY_CODE = 'id';
+const FROM_CATALOGUE = 'list';
+const BY_CODE = 'id';
 
 export function isCatalogueField(name: string): name is CatalogueField {
 	return name in SEARCH_METHODS;

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { hasCatalogue, type CatalogueKind } from '../../shared/contract/catalogue';
+import { hasCatalogue } from '../../shared/contract/catalogue';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
+import type { OrderKind } from '../../shared/contract/statuses';
 import { catalogueParameter, isCatalogueField, plainValue } from './catalogue';
 import { CATALOGUE_LISTS_FROM, LATEST_VERSION, NO_PAYEE_DEFAULTS_FROM, NODE_VERSIONS, type NodeVersion } from './versions';
 
@@ -16,7 +17,7 @@ interface Scope {
 	/** Currencies these rules apply to, or none for a single-currency operation. */
 	currency?: string[];
 	/** Whose codes the method catalogue lists for this operation's code fields (node version 3 on). */
-	catalogue?: CatalogueKind;
+	catalogue?: OrderKind;
 }
 
 /**

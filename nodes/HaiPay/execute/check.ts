@@ -24,7 +24,7 @@ type Loaded = Awaited<ReturnType<typeof loadSettings>>;
  */
 
 /** The value of Options → Output that gives one summary item instead of one item per row. */
-export const SUMMARY_OUTPUT = 'summary';
+const SUMMARY_OUTPUT = 'summary';
 
 function validItem(row: IDataObject, prepared: Prepared, standing: Standing | undefined): IDataObject {
 	const amount = prepared.body.amount;

@@ -7,6 +7,7 @@ import type { ExistingOrder, FailureKind } from '../../shared/gateway/outcome';
 import { sentOnce, type OperationKind } from '../../shared/gateway/kinds';
 import { parameterValue } from './parameters';
 import type { Prepared } from './types';
+import { trimmedText } from '../../shared/text';
 
 /** What advice a failed item gets: a sent-once request's or a read's, and an operation's own where it has one (a refund's). */
 export interface Advised {
@@ -15,7 +16,7 @@ export interface Advised {
 }
 
 /** The advice that fits the operation: reads create nothing and carry no orderId to resend. */
-export function adviceFor(failure: ItemFailure, operation: Advised): string {
+function adviceFor(failure: ItemFailure, operation: Advised): string {
 	if (!sentOnce(operation.kind)) return READ_ADVICE[failure.kind];
 	const outcome = createOutcome(failure.kind);
 	return operation.advice?.[outcome] ?? CREATE_ADVICE[outcome];
@@ -44,7 +45,7 @@ export function declared(ctx: IExecuteFunctions, itemIndex: number, name: string
 	} catch {
 		value = undefined;
 	}
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const text = trimmedText(value);
 	return text === '' ? undefined : text;
 }
 

@@ -13,7 +13,7 @@ import type { Operation } from './types';
  * Whether an AI agent is calling this node as a tool: n8n runs it then as the generated `…Tool` node type (and
  * newer n8n versions say so through `isToolExecution`).
  */
-export function calledByAgent(ctx: IExecuteFunctions): boolean {
+function calledByAgent(ctx: IExecuteFunctions): boolean {
 	const asTool = (ctx as { isToolExecution?: () => boolean }).isToolExecution;
 	return ctx.getNode().type.endsWith('Tool') || (typeof asTool === 'function' && asTool.call(ctx) === true);
 }

@@ -10,6 +10,7 @@ import { checkRequest, type RequestBody, type Violation } from '../validation/va
 import { hasCollectionEntry, parameterValue } from './parameters';
 import { payeeConflicts } from './payee';
 import type { Prepared } from './types';
+import { trimmedText } from '../../shared/text';
 
 /** How an item's parameters become a checked request body, for the operations that share a shape. */
 
@@ -92,11 +93,7 @@ const ORDER_KEYS: readonly [LookupKey, LookupKey] = [
 
 /** The lookup keys of a query: orderId, orderNo, or both (orderNo is the faster one); a refund's orderId and refundNo. */
 export function lookupBody(ctx: IExecuteFunctions, itemIndex: number, keys: readonly [LookupKey, LookupKey] = ORDER_KEYS): IDataObject {
-	const text = (name: string) => {
-		const value = parameterValue(ctx, itemIndex, name, '');
-		return typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	};
-	const values = keys.map((key) => text(key.name));
+	const values = keys.map((key) => trimmedText(parameterValue(ctx, itemIndex, key.name, '')));
 	if (values.every((value) => value === '')) {
 		throw new ItemFailure('invalid', `Give "${keys[0].name}" (${keys[0].what}) or "${keys[1].name}" (${keys[1].what}), or both`, {
 			field: keys[0].name,

@@ -54,7 +54,7 @@ function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettin
  * credential must hold an App ID for the item's currency, and the string to sign must read back as exactly these
  * fields (no value may carry the `&` or `=` that join them).
  */
-export function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiPaySettings | ItemFailure {
+function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiPaySettings | ItemFailure {
 	let signer: HaiPaySettings;
 	try {
 		signer = namedSigner(prepared, settings) ?? signerFor(settings, prepared.path);
@@ -155,7 +155,7 @@ function failedAt(run: Run, itemIndex: number): FailedAt {
 }
 
 /** An item checked against every rule and the credential, or why it may not be sent. */
-export function checkedItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared | ItemFailure {
+function checkedItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared | ItemFailure {
 	try {
 		return preparedRequest(ctx, operation, settings, itemIndex);
 	} catch (error) {

@@ -10,6 +10,7 @@ import { CANCELLED_STATUS } from '../../shared/contract/rules/subscription';
 import { compareDecimal } from '../validation/amount';
 import { dataItem, refundItem } from './present';
 import type { Judged, Prepared, Settlement } from './types';
+import { exactText, trimmedText } from '../../shared/text';
 
 /**
  * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): one settlement per thing
@@ -19,10 +20,6 @@ import type { Judged, Prepared, Settlement } from './types';
 function plainDecimal(value: unknown): string | undefined {
 	const text = typeof value === 'number' ? String(value) : value;
 	return typeof text === 'string' && /^\d+(?:\.\d{1,10})?$/.test(text) ? text : undefined;
-}
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
 /**
@@ -54,8 +51,8 @@ export function orderSettlement(kind: OrderKind): Settlement {
 export const refundSettlement: Settlement = {
 	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call) }),
 	judge(data, prepared): Judged {
-		const theirs = text(data.orderNo);
-		const ours = text(prepared.body.orderNo);
+		const theirs = exactText(data.orderNo);
+		const ours = exactText(prepared.body.orderNo);
 		if (theirs === '' || theirs === ours) return { verdict: 'done' };
 		return {
 			verdict: 'other',
@@ -88,8 +85,8 @@ export const subscriptionSettlement: Settlement = {
 export const cancelSettlement: Settlement = {
 	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupSubscription(ctx, signer, { subscriptionNo: prepared.orderId }, call) }),
 	judge(data): Judged {
-		if (text(data.status) === CANCELLED_STATUS) return { verdict: 'done' };
-		return { verdict: 'pending', why: `HaiPay shows the subscription in status ${gatewayText(text(data.status)) || '(none)'}, not cancelled (${CANCELLED_STATUS})` };
+		if (exactText(data.status) === CANCELLED_STATUS) return { verdict: 'done' };
+		return { verdict: 'pending', why: `HaiPay shows the subscription in status ${gatewayText(exactText(data.status)) || '(none)'}, not cancelled (${CANCELLED_STATUS})` };
 	},
 	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
 };
@@ -97,8 +94,8 @@ export const cancelSettlement: Settlement = {
 /** The orderNo of HaiPay's signed answer to this create, when that answer named the create's own orderId. */
 function signedOrderNo(prepared: Prepared): string {
 	const data = prepared.signedData;
-	if (data === undefined || text(data.orderId) !== prepared.orderId) return '';
-	return text(data.orderNo).trim();
+	if (data === undefined || exactText(data.orderId) !== prepared.orderId) return '';
+	return trimmedText(data.orderNo);
 }
 
 /**

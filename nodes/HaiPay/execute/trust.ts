@@ -3,10 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { mismatchOf } from '../../shared/gateway/lookup';
 import type { Answer } from '../../shared/gateway/request';
 import type { Prepared } from './types';
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
+import { exactText } from '../../shared/text';
 
 /** A query's answer must be a data object about the order asked for. */
 export function distrustQuery(answer: Answer, prepared: Prepared): string | undefined {
@@ -18,6 +15,6 @@ export function distrustQuery(answer: Answer, prepared: Prepared): string | unde
 export function distrustBalance(answer: Answer): string | undefined {
 	if (answer.type !== 'data') return 'HaiPay answered without a data object';
 	const data: IDataObject = answer.data;
-	if (text(data.orderId) !== '' || text(data.orderNo) !== '') return 'the answer is about an order, not a balance';
+	if (exactText(data.orderId) !== '' || exactText(data.orderNo) !== '') return 'the answer is about an order, not a balance';
 	return undefined;
 }

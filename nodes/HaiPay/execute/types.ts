@@ -87,7 +87,7 @@ interface OperationParts {
 }
 
 /** A read: sent, retried when it may be, and its answer shown once it is about what was asked. */
-export interface ReadOperation extends OperationParts {
+interface ReadOperation extends OperationParts {
 	kind: Extract<OperationKind, 'read'>;
 	/**
 	 * Why an answer that HaiPay signed as a success is still not proof for this request (it names another order,
@@ -102,7 +102,7 @@ export interface ReadOperation extends OperationParts {
  * else leaves the item's outcome unknown, for its settlement. What each ending is called is its kind's truth table
  * (gateway/kinds.ts).
  */
-export interface CreateOperation extends OperationParts {
+interface CreateOperation extends OperationParts {
 	kind: Exclude<OperationKind, 'read'>;
 	accepts: Acceptance;
 	/** What else an acceptance must show for this create (a refund: the payment it was asked to refund), or undefined. */

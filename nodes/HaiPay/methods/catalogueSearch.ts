@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { searchCatalogue, type CatalogueField, type CatalogueKind } from '../../shared/contract/catalogue';
+import { searchCatalogue, type CatalogueField } from '../../shared/contract/catalogue';
+import type { OrderKind } from '../../shared/contract/statuses';
 import { SEARCH_METHODS } from '../descriptions/catalogue';
 
 /**
@@ -14,7 +15,7 @@ function fixedText(value: unknown): string | undefined {
 	return value.trim().toUpperCase();
 }
 
-function kindOf(ctx: ILoadOptionsFunctions): CatalogueKind {
+function kindOf(ctx: ILoadOptionsFunctions): OrderKind {
 	return ctx.getCurrentNodeParameter('resource') === 'collection' ? 'collection' : 'payout';
 }
 

@@ -8,7 +8,8 @@ import { getCashierCollection } from './collection/getCashier';
 import { getCollection } from './collection/get';
 import { getRefund } from './collection/getRefund';
 import { refundCollection } from './collection/refund';
-import { checkPayout, createPayoutShared } from './payout/check';
+import { checkPayout } from './payout/check';
+import { createPayout } from './payout/create';
 import { cancelSubscription } from './subscription/cancel';
 import { createSubscription } from './subscription/create';
 import { getSubscription } from './subscription/get';
@@ -17,7 +18,7 @@ import { downloadVoucher } from './voucher/download';
 
 /** Every operation of the node, in the order the panel lists resources and their operations. */
 export const OPERATIONS: Operation[] = [
-	createPayoutShared,
+	createPayout,
 	checkPayout,
 	getPayout,
 	createCollection,

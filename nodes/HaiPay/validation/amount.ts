@@ -30,7 +30,7 @@ function grouped(decimal: string): string {
 }
 
 /** A refused amount says why, and names its rule when it is not the currency's own ("amount"). */
-export type AmountResult = { value: string } | { problem: string; rule?: string };
+type AmountResult = { value: string } | { problem: string; rule?: string };
 
 function fromNumber(value: number, rule: AmountRule): AmountResult {
 	if (!Number.isFinite(value)) return { problem: 'must be a number' };

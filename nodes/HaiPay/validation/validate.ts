@@ -16,7 +16,7 @@ export interface Violation {
 
 export type RequestBody = Record<string, string | number>;
 
-export interface Checked {
+interface Checked {
 	body: RequestBody;
 	violations: Violation[];
 }
@@ -25,7 +25,7 @@ export interface Checked {
 const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Longest text an extra field may carry, as for the listed free-text fields. */
-export const EXTRA_FIELD_MAX_LENGTH = 1024;
+const EXTRA_FIELD_MAX_LENGTH = 1024;
 
 /**
  * The field of the operation, or the field the signing itself uses (shared/signing/signable.ts, as the library's
@@ -52,8 +52,8 @@ function refusedExtraName(name: string, known: readonly string[]): Violation | u
 }
 
 /** Caps for text fields the contract gives no length for: far above any real value, far below a flood. */
-export const TEXT_MAX_LENGTH = 255;
-export const URL_MAX_LENGTH = 1024;
+const TEXT_MAX_LENGTH = 255;
+const URL_MAX_LENGTH = 1024;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

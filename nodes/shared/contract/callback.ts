@@ -11,7 +11,7 @@ export const IDENTIFYING_FIELDS = ['appId', 'orderId', 'orderNo', 'status', 'cur
 export const TOKEN_FIELDS = ['tokenID', 'tokenId', 'tokenid', 'token_id'] as const;
 
 /** Members that decide what kind of result a callback is: a refund's number, a card token. */
-export const KIND_FIELDS: readonly string[] = ['refundNo', 'subscriptionNo', ...TOKEN_FIELDS];
+const KIND_FIELDS: readonly string[] = ['refundNo', 'subscriptionNo', ...TOKEN_FIELDS];
 
 /** What a run acts on: a callback whose other reading could change one of these is never taken on its signature alone. */
 export const DECIDING_FIELDS: readonly string[] = [...IDENTIFYING_FIELDS, ...KIND_FIELDS];
@@ -41,7 +41,7 @@ export const CALLBACK_FIELDS: readonly string[] = [
 ];
 
 /** The published member whose value is text (a bank's or HaiPay's words): the only one that can hold `&`. */
-export const TEXT_FIELDS: readonly string[] = ['errorMsg'];
+const TEXT_FIELDS: readonly string[] = ['errorMsg'];
 
 /**
  * What bounds the readings of a callback's signed string (shared/signing/readings.ts, decidingDoubt): the fields a

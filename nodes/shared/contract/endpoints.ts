@@ -1,7 +1,19 @@
 import { CANCEL_ACCEPTANCE, ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, SUBSCRIPTION_ACCEPTANCE, type Acceptance } from './acceptance';
 import { CURRENCIES, type Currency } from './currencies';
-import { applyPath, balancePath, CASHIER_APPLY_PATH, CASHIER_QUERY_PATH, collectApplyPath, MIT_APPLY_PATH, queryPath, REFUND_APPLY_PATH, REFUND_QUERY_PATH, VOUCHER_PATH } from './paths';
-import { SUBSCRIPTION_CANCEL_PATH, SUBSCRIPTION_QUERY_PATH } from './paths';
+import {
+	applyPath,
+	balancePath,
+	CASHIER_APPLY_PATH,
+	CASHIER_QUERY_PATH,
+	collectApplyPath,
+	MIT_APPLY_PATH,
+	queryPath,
+	REFUND_APPLY_PATH,
+	REFUND_QUERY_PATH,
+	SUBSCRIPTION_CANCEL_PATH,
+	SUBSCRIPTION_QUERY_PATH,
+	VOUCHER_PATH,
+} from './paths';
 import { CASHIER_ANSWER, CASHIER_QUERY_ANSWER, CASHIER_QUERY_KEYS, CASHIER_RULES, TRANSACTION_CURRENCY } from './rules/cashierCollection';
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';

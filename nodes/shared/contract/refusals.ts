@@ -7,9 +7,9 @@
  * lists this table, and test/unit/refusals.test.ts holds it to these rules.
  */
 
-export type RefusalOutcome = 'unknown' | 'duplicate' | 'rejected';
+type RefusalOutcome = 'unknown' | 'duplicate' | 'rejected';
 
-export interface RefusalRule {
+interface RefusalRule {
 	outcome: RefusalOutcome;
 	/** What the rule recognises, in the words of that table. */
 	meaning: string;
@@ -43,7 +43,7 @@ export const REFUSAL_RULES: RefusalRule[] = [
 ];
 
 /** The first rule that matches a status-"0" answer, or undefined: an unrecognised refusal is `unknown`. */
-export function refusalRuleOf(code: string, message: string): RefusalRule | undefined {
+function refusalRuleOf(code: string, message: string): RefusalRule | undefined {
 	return REFUSAL_RULES.find((rule) => rule.codes?.includes(code) === true || rule.pattern?.test(message) === true);
 }
 

@@ -33,7 +33,7 @@ const FINAL = new Set(FINAL_STATUSES);
 export const REPEATING_STATUSES: readonly number[] = [4, 5];
 
 /** Outcome groups a workflow routes on. */
-export type StatusGroup = 'success' | 'failed' | 'partial' | 'pending' | 'abnormal' | 'unknown';
+type StatusGroup = 'success' | 'failed' | 'partial' | 'pending' | 'abnormal' | 'unknown';
 
 /**
  * An order status as the integer it states, or undefined. Only a JSON number whose value is a safe integer, or a

@@ -4,6 +4,7 @@ import { FAILURE_TEXTS, FAILURE_WORDS, NOT_FOUND_PAIRS, type Acceptance } from '
 import { exactStatus, statusGroup } from '../contract/statuses';
 import { gatewayText } from './outcome';
 import type { Answer } from './request';
+import { exactText } from '../text';
 
 /*
  * A create's answer is HaiPay's acceptance only when it says so. A genuine signature proves HaiPay wrote the data,
@@ -14,10 +15,6 @@ import type { Answer } from './request';
  */
 
 const FAILURE = new Set(FAILURE_WORDS);
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
 
 /** A text's words, upper-cased: split at anything but letters and digits, and where camelCase turns upper. */
 function wordsOf(value: string): string[] {
@@ -67,7 +64,7 @@ function statusDoubt(status: unknown): string | undefined {
 export function whyNotAccepted(answer: Answer, ownId: string | undefined, accepts: Acceptance): string | undefined {
 	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
 	const data: IDataObject = answer.data;
-	const named = text(data[accepts.ownMember ?? 'orderId']);
+	const named = exactText(data[accepts.ownMember ?? 'orderId']);
 	if (named === '') return `the answer does not name the request's ${accepts.ownId}`;
 	if (named !== ownId) return `the answer is about the ${accepts.ownId} "${gatewayText(named)}", not "${ownId ?? ''}"`;
 	if (identifierOf(data[accepts.identifier]) === '') {
@@ -75,7 +72,7 @@ export function whyNotAccepted(answer: Answer, ownId: string | undefined, accept
 	}
 	const status = statusDoubt(data.status);
 	if (status !== undefined) return `${status}, so it does not show the ${accepts.makes} made`;
-	const errorMsg = text(data.errorMsg);
+	const errorMsg = exactText(data.errorMsg);
 	if (saysFailure(errorMsg)) return `its errorMsg "${gatewayText(errorMsg)}" says the request failed, so it does not show the ${accepts.makes} made`;
 	return undefined;
 }

@@ -22,7 +22,7 @@ interface StreamedResponse {
 	body: BodyStream | Buffer | ArrayBuffer | string;
 }
 
-export interface ReadLimits {
+interface ReadLimits {
 	/** Aborts when the whole answer, body included, has not arrived in time. */
 	deadline: AbortSignal;
 	/** Largest body in bytes. */

@@ -24,7 +24,7 @@ export type Outcome = 'accepted' | 'changed' | FailureKind;
  */
 export type Verdict = 'done' | 'other' | 'pending' | 'refused';
 
-export interface OutcomeTable {
+interface OutcomeTable {
 	/** Sent exactly once, never retried and never resent by the node; a read is retried on failures it may retry. */
 	sentOnce: boolean;
 	/** HaiPay's signed answer that proves the request took effect. */

@@ -6,9 +6,10 @@ import type { HaiPaySettings } from '../signing/credential';
 import { queryShowsAbsence } from '../contract/absence';
 import { queryPath } from '../contract/paths';
 import { exactStatus, type OrderKind } from '../contract/statuses';
+import { exactText } from '../text';
 
 /** One order to ask HaiPay about: by orderNo (faster), by orderId, or both. */
-export interface OrderRef {
+interface OrderRef {
 	kind: OrderKind;
 	/** Upper-case ISO code of the order's currency. */
 	currency: string;
@@ -28,18 +29,14 @@ export interface OrderRef {
  */
 export type LookupResult = { found: true; data: IDataObject } | { found: false; errorMsg: string };
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
 /**
  * Why an answer's data is not about the order asked for, or undefined when it is. A member that is present and
  * non-empty must equal what was asked; an answer that names an order must name it by what was asked. Used for the
  * Get operations, where an answer that names no order is shown as it came.
  */
 export function mismatchOf(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDataObject): string | undefined {
-	const orderId = text(data.orderId);
-	const orderNo = text(data.orderNo);
+	const orderId = exactText(data.orderId);
+	const orderNo = exactText(data.orderNo);
 	if (ref.orderId !== undefined && orderId !== '' && orderId !== ref.orderId) {
 		return `the answer is about orderId "${gatewayText(orderId)}", not "${ref.orderId}"`;
 	}
@@ -58,7 +55,7 @@ export function mismatchOf(ref: Pick<OrderRef, 'orderId' | 'orderNo'>, data: IDa
  * orderNo may echo the number asked for).
  */
 export function isNotFound(data: IDataObject): boolean {
-	return exactStatus(data.status) === 3 && (text(data.orderNo) === '' || text(data.amount) === '');
+	return exactStatus(data.status) === 3 && (exactText(data.orderNo) === '' || exactText(data.amount) === '');
 }
 
 /**
@@ -70,14 +67,14 @@ export function isNotFound(data: IDataObject): boolean {
 export function unproven(ref: Pick<OrderRef, 'orderId' | 'orderNo' | 'absence'>, data: IDataObject): string | undefined {
 	const mismatch = mismatchOf(ref, data);
 	if (mismatch !== undefined) return mismatch;
-	const orderId = text(data.orderId);
-	const orderNo = text(data.orderNo);
+	const orderId = exactText(data.orderId);
+	const orderNo = exactText(data.orderNo);
 	if (ref.orderId !== undefined && orderId !== ref.orderId) return `the answer does not name the orderId "${ref.orderId}"`;
 	if (ref.orderId === undefined && orderNo !== ref.orderNo) return `the answer does not name the orderNo "${ref.orderNo ?? ''}"`;
 	if (orderNo !== '') return undefined;
 	if (!isNotFound(data)) return 'the answer names no HaiPay order number, so it shows no order';
 	if (ref.absence === false) {
-		const said = gatewayText(text(data.errorMsg));
+		const said = gatewayText(exactText(data.errorMsg));
 		return `the answer has status 3 and no HaiPay order number${said === '' ? '' : ` ("${said}")`}, and HaiPay publishes no "no such order" answer for this query, so it proves nothing`;
 	}
 	return undefined;
@@ -101,13 +98,11 @@ export async function lookupOrder(
 	const asked = { ...ref, absence };
 	const data = await provenData(ctx, { path: queryPath(ref.kind, ref.currency), body, what: 'order' }, settings, options, (answer) => unproven(asked, answer));
 	// A status 3 that names HaiPay's order is that order failed wherever absence is not published: found, not absent.
-	if (absence && isNotFound(data)) return { found: false, errorMsg: text(data.errorMsg) };
+	if (absence && isNotFound(data)) return { found: false, errorMsg: exactText(data.errorMsg) };
 	return { found: true, data };
 }
 
 /** Why a lookup without the HaiPay public key proves nothing. */
-export const UNSIGNED_LOOKUP = unsignedLookup('order');
-
 function unsignedLookup(what: string): string {
 	return `HaiPay's answer to the ${what} query is not signed (the credential has no HaiPay public key), so it proves nothing about the ${what}`;
 }

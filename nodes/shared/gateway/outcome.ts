@@ -1,3 +1,5 @@
+import { exactText } from '../text';
+
 /**
  * Why an item did not get a trusted answer, in terms a workflow can act on. Every failure of a create ends in
  * exactly one of `invalid`, `not_sent` (nothing left this machine), `rejected` (nothing was created),
@@ -49,7 +51,7 @@ export class ItemFailure extends Error {
 }
 
 /** Longest piece of the gateway's own text (a message, a code, an order ID it named) that a failure repeats. */
-export const GATEWAY_TEXT_LIMIT = 200;
+const GATEWAY_TEXT_LIMIT = 200;
 
 /**
  * Gateway text as a failure may repeat it: at most GATEWAY_TEXT_LIMIT characters. An answer can be up to 1 MiB, and
@@ -57,7 +59,7 @@ export const GATEWAY_TEXT_LIMIT = 200;
  * can reach an error, a log line or an output item.
  */
 export function gatewayText(value: unknown): string {
-	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+	const text = exactText(value);
 	return text.length > GATEWAY_TEXT_LIMIT ? `${text.slice(0, GATEWAY_TEXT_LIMIT)}…` : text;
 }
 

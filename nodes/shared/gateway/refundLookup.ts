@@ -5,18 +5,15 @@ import type { HaiPaySettings } from '../signing/credential';
 import { gatewayText } from './outcome';
 import { provenData } from './lookup';
 import type { CallOptions, GatewayContext } from './request';
+import { exactText } from '../text';
 
 /**
  * A card refund asked about (docs/haipay-facts.md, "Card refunds"): by the merchant's refund ID (`orderId`), by
  * HaiPay's refund number (`refundNo`, which HaiPay looks up first), or both.
  */
-export interface RefundRef {
+interface RefundRef {
 	orderId?: string;
 	refundNo?: string;
-}
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
 /**
@@ -25,8 +22,8 @@ function text(value: unknown): string {
  * Collection → Get Refund, where an answer that names no refund is shown as it came.
  */
 export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | undefined {
-	const orderId = text(data.orderId);
-	const refundNo = text(data.refundNo);
+	const orderId = exactText(data.orderId);
+	const refundNo = exactText(data.refundNo);
 	if (ref.orderId !== undefined && orderId !== '' && orderId !== ref.orderId) {
 		return `the answer is about the refund ID "${gatewayText(orderId)}", not "${ref.orderId}"`;
 	}
@@ -42,12 +39,12 @@ export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | un
  * refund by the refund ID asked for (and by the refund number, when one is known), and carry HaiPay's refund number.
  * HaiPay publishes no "no such refund" answer, so an answer without a refund number shows nothing either way.
  */
-export function unprovenRefund(ref: RefundRef, data: IDataObject): string | undefined {
+function unprovenRefund(ref: RefundRef, data: IDataObject): string | undefined {
 	const mismatch = refundMismatchOf(ref, data);
 	if (mismatch !== undefined) return mismatch;
-	if (ref.orderId !== undefined && text(data.orderId) !== ref.orderId) return `the answer does not name the refund ID "${ref.orderId}"`;
-	if (ref.orderId === undefined && text(data.refundNo) !== ref.refundNo) return `the answer does not name the refund number "${ref.refundNo ?? ''}"`;
-	if (text(data.refundNo) === '') return 'the answer names no HaiPay refund number, so it shows no refund';
+	if (ref.orderId !== undefined && exactText(data.orderId) !== ref.orderId) return `the answer does not name the refund ID "${ref.orderId}"`;
+	if (ref.orderId === undefined && exactText(data.refundNo) !== ref.refundNo) return `the answer does not name the refund number "${ref.refundNo ?? ''}"`;
+	if (exactText(data.refundNo) === '') return 'the answer names no HaiPay refund number, so it shows no refund';
 	return undefined;
 }
 

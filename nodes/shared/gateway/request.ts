@@ -9,26 +9,25 @@ import { refusalOutcome } from '../contract/refusals';
 import { OUTCOME_TABLES, sentOnce, type OperationKind } from './kinds';
 import type { HaiPaySettings } from '../signing/credential';
 import { verifySigned, withoutSign, type Verification } from '../signing/verification';
+import { exactText } from '../text';
 
 /** What a gateway call needs of n8n: the node's execution context or a trigger's webhook context. */
 export interface GatewayContext {
 	helpers: Pick<RequestHelperFunctions, 'httpRequestWithAuthentication'>;
 }
 
-/** The kind of request (kinds.ts): every kind but a read is sent once, whatever happens; a read may be sent again. */
-export type CallKind = OperationKind;
-
 /** Largest JSON answer read: HaiPay's answers are a few hundred bytes. */
-export const JSON_ANSWER_LIMIT = 1024 * 1024;
+const JSON_ANSWER_LIMIT = 1024 * 1024;
 
 /**
  * Largest voucher answer read: a ZIP of 100 vouchers, or the same as base64 in a JSON envelope. A voucher PDF
  * with an embedded font is a few hundred KB at most, so 100 of them stay well below this.
  */
-export const VOUCHER_ANSWER_LIMIT = 64 * 1024 * 1024;
+const VOUCHER_ANSWER_LIMIT = 64 * 1024 * 1024;
 
 export interface CallOptions {
-	kind: CallKind;
+	/** The kind of request (kinds.ts): every kind but a read is sent once, whatever happens; a read may be sent again. */
+	kind: OperationKind;
 	/** A deadline for each attempt: connecting, sending, and reading the whole answer. */
 	timeoutMs: number;
 	/**
@@ -49,7 +48,7 @@ export interface CallOptions {
 }
 
 /** The least time worth an attempt before a call's deadline: HaiPay rarely answers faster over the internet. */
-export const MIN_ATTEMPT_MS = 1_000;
+const MIN_ATTEMPT_MS = 1_000;
 
 /** How long the next attempt may take: its own timeout, clipped to what remains before the call's deadline. */
 function attemptMs(options: CallOptions, now = Date.now()): number {
@@ -148,7 +147,7 @@ function transient(message: string, details: ItemFailure['details']): ItemFailur
 }
 
 /** A status-"0" answer as the kind's table reads it: a repeat is a duplicate of a create, and open for a change. */
-function refusal(kind: CallKind, code: string, message: string): ItemFailure {
+function refusal(kind: OperationKind, code: string, message: string): ItemFailure {
 	const details = { errorCode: code, gatewayMessage: message };
 	const said = `${message || 'no message'} (error ${code || 'none'})`;
 	const outcome = refusalOutcome(code, message);
@@ -163,8 +162,7 @@ function refusal(kind: CallKind, code: string, message: string): ItemFailure {
  * any `key=` tail removed first, then cut to GATEWAY_TEXT_LIMIT, so that no cut can keep part of the secret.
  */
 function said(value: unknown, settings: HaiPaySettings): string {
-	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-	return gatewayText(redactText(text, settings.secrets));
+	return gatewayText(redactText(exactText(value), settings.secrets));
 }
 
 async function interpret(response: RawResponse, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
@@ -242,7 +240,7 @@ function pastDeadline(options: CallOptions, waitMs = 0): boolean {
 	return options.deadline !== undefined && Date.now() + waitMs + MIN_ATTEMPT_MS > options.deadline;
 }
 
-function tooLate(kind: CallKind): ItemFailure {
+function tooLate(kind: OperationKind): ItemFailure {
 	const message = `HaiPay was not asked: less than ${MIN_ATTEMPT_MS} ms remained before the deadline`;
 	return new ItemFailure(sentOnce(kind) ? 'not_sent' : 'unavailable', message, { cause: 'DEADLINE' });
 }

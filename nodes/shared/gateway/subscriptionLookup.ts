@@ -5,15 +5,12 @@ import type { HaiPaySettings } from '../signing/credential';
 import { provenData } from './lookup';
 import { gatewayText } from './outcome';
 import type { CallOptions, GatewayContext } from './request';
+import { exactText } from '../text';
 
 /** A subscription asked about: by the merchant's subscriptionOrderId, HaiPay's subscriptionNo, or both. */
-export interface SubscriptionRef {
+interface SubscriptionRef {
 	subscriptionOrderId?: string;
 	subscriptionNo?: string;
-}
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 }
 
 /**
@@ -24,11 +21,11 @@ export function subscriptionMismatchOf(ref: SubscriptionRef, data: IDataObject):
 	for (const name of ['subscriptionOrderId', 'subscriptionNo'] as const) {
 		const asked = ref[name];
 		if (asked === undefined) continue;
-		const named = text(data[name]);
+		const named = exactText(data[name]);
 		if (named === '') return `the answer does not name the ${name} "${asked}"`;
 		if (named !== asked) return `the answer is about the ${name} "${gatewayText(named)}", not "${asked}"`;
 	}
-	if (text(data.subscriptionNo) === '') return 'the answer names no subscriptionNo, so it shows no subscription';
+	if (exactText(data.subscriptionNo) === '') return 'the answer names no subscriptionNo, so it shows no subscription';
 	return undefined;
 }
 

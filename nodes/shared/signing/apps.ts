@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { CURRENCY_OPTIONS } from '../contract/currencies';
+import { trimmedText } from '../text';
 
 /*
  * HaiPay issues one App ID, with its own secret key, per currency; the merchant's RSA keys are the same for all of
@@ -55,27 +56,23 @@ export function appFieldNames(currency: string): { appId: string; secretKey: str
 	return { appId: `appId${suffix}`, secretKey: `secretKey${suffix}` };
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
-
 /** The currencies listed under "Other Currencies", upper-cased, in the order given, each once. */
 function otherCurrencies(credentials: ICredentialDataDecryptedObject): string[] {
 	const listed = credentials[OTHER_CURRENCIES_FIELD];
 	const values = Array.isArray(listed) ? listed : typeof listed === 'string' ? listed.split(',') : [];
-	return [...new Set(values.map((value) => text(value).toUpperCase()).filter((value) => value !== ''))];
+	return [...new Set(values.map((value) => trimmedText(value).toUpperCase()).filter((value) => value !== ''))];
 }
 
 /** Every App ID the credential holds, the first one first. Fields of currencies no longer listed are ignored. */
 export function appsOf(credentials: ICredentialDataDecryptedObject): HaiPayApp[] {
 	const first: HaiPayApp = {
 		appId: Number(credentials.appId),
-		currency: text(credentials.currency).toUpperCase(),
-		secretKey: text(credentials.secretKey),
+		currency: trimmedText(credentials.currency).toUpperCase(),
+		secretKey: trimmedText(credentials.secretKey),
 	};
 	const others = otherCurrencies(credentials).map((currency) => {
 		const names = appFieldNames(currency);
-		return { appId: Number(credentials[names.appId]), currency, secretKey: text(credentials[names.secretKey]) };
+		return { appId: Number(credentials[names.appId]), currency, secretKey: trimmedText(credentials[names.secretKey]) };
 	});
 	return [first, ...others];
 }

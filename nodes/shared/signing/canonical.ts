@@ -97,7 +97,7 @@ function firstListBreaker(value: Json[]): string | undefined {
 }
 
 /** Why one signed field is ambiguous in the string to sign, or undefined when it is not. */
-export interface Ambiguity {
+interface Ambiguity {
 	field: string;
 	/** `name` when the field's name is at fault, `value` when its value is. */
 	part: 'name' | 'value';

@@ -5,6 +5,7 @@ import { UserError } from 'n8n-workflow';
 import { appFieldNames, appOfPathPrefix, appsLacking, appsOf, OTHER_CURRENCIES_FIELD, type HaiPayApp } from './apps';
 import type { ArrayStyle } from './canonical';
 import { parsePrivateKey, parsePublicKey } from './keys';
+import { trimmedText } from '../text';
 
 export const SANDBOX_URL = 'https://uat-interface.haipay.asia';
 export const PRODUCTION_URL = 'https://interface.haipay.asia';
@@ -13,7 +14,7 @@ export const PRODUCTION_URL = 'https://interface.haipay.asia';
 const CURRENCY_NEUTRAL = new Set(['common', 'subscription']);
 
 /** The marker the credential test puts in its path when no currency is set, so the test can say what is missing. */
-export const NO_CURRENCY_SEGMENT = '-';
+const NO_CURRENCY_SEGMENT = '-';
 
 /** A credential's keys, each parsed the first time it is needed and kept for as long as the settings live. */
 class ParsedKeys {
@@ -58,20 +59,16 @@ export interface HaiPaySettings {
 	readonly lacking?: string;
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
-}
-
 export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPaySettings {
-	const environment = text(credentials.environment) || 'sandbox';
+	const environment = trimmedText(credentials.environment) || 'sandbox';
 	const baseUrl =
 		environment === 'production'
-			? text(credentials.productionUrl) || PRODUCTION_URL
+			? trimmedText(credentials.productionUrl) || PRODUCTION_URL
 			: environment === 'custom'
-				? text(credentials.baseUrl)
+				? trimmedText(credentials.baseUrl)
 				: SANDBOX_URL;
-	const privateKey = text(credentials.privateKey);
-	const haipayPublicKey = text(credentials.haipayPublicKey);
+	const privateKey = trimmedText(credentials.privateKey);
+	const haipayPublicKey = trimmedText(credentials.haipayPublicKey);
 	const apps = appsOf(credentials);
 	const fields = {
 		baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -79,7 +76,7 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 		privateKey,
 		haipayPublicKey,
 		arrayStyle: (credentials.arrayStyle === 'list' ? 'list' : 'json') as ArrayStyle,
-		defaultNotifyUrl: text(credentials.defaultNotifyUrl),
+		defaultNotifyUrl: trimmedText(credentials.defaultNotifyUrl),
 	};
 	const secrets = apps.map((app) => app.secretKey).filter((secret) => secret !== '');
 	const lacking = lackingOf(fields) ?? appsLacking(apps);
@@ -154,7 +151,7 @@ export function publicKeyOf(settings: HaiPaySettings): KeyObject {
 }
 
 /** The currency segment of a gateway path such as `/tzs/pay/apply`, upper-cased. */
-export function currencyOfPath(url: string): string {
+function currencyOfPath(url: string): string {
 	const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '');
 	return (path.split('/').find((segment) => segment !== '') ?? '').toUpperCase();
 }

@@ -11,7 +11,7 @@ import { byteOrder, render, type ArrayStyle, type Json } from './canonical';
  */
 
 /** One received field whose text another body could have signed as this field cut short plus other fields. */
-export interface OtherReading {
+interface OtherReading {
 	field: string;
 	/** The names another reading would add (each one a split of this field's value). */
 	adds: string[];
@@ -20,7 +20,7 @@ export interface OtherReading {
 }
 
 /** Why a received body cannot have come from HaiPay as it stands: a name no HaiPay field could have. */
-export interface BadName {
+interface BadName {
 	field: string;
 	/** The first offending character, spelled so it can be shown (`&`, `=`, `U+000A`), or `empty`. */
 	character: string;
@@ -123,7 +123,7 @@ export function otherReadings(signed: Record<string, unknown>, options: { arrayS
  */
 
 /** What HaiPay's callbacks are known to hold; see the comment above. */
-export interface CallbackShape {
+interface CallbackShape {
 	deciding: ReadonlySet<string>;
 	carried: ReadonlySet<string>;
 	plain: ReadonlySet<string>;

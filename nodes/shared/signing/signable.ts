@@ -9,7 +9,7 @@
  * Fields a body to sign may not carry as its own: `appId` and `sign`, which the signing sets, and `key`, which the
  * signed text ends with (`&key=<secret>`): a field `key` would sign as if it were the secret's place.
  */
-export const RESERVED_FIELDS: ReadonlyMap<string, string> = new Map([
+const RESERVED_FIELDS: ReadonlyMap<string, string> = new Map([
 	['appId', 'which is set from the App ID that signs'],
 	['sign', 'which carries the signature'],
 	['key', 'where the signed text holds the secret key'],

@@ -10,23 +10,20 @@ import { refundItem } from '../../execute/present';
 import { refundSettlement } from '../../execute/settle';
 import type { Operation, Prepared } from '../../execute/types';
 import type { Answer } from '../../../shared/gateway/request';
+import { exactText } from '../../../shared/text';
 
 const scope = { resource: 'collection', operation: 'refund' };
 const { currencies, rules, accepts } = ENDPOINTS.refundApply;
 const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
-}
-
 /**
  * Beyond the acceptance every create needs (its Refund ID, HaiPay's refundNo, no failed status): a refund's answer
  * that names a collection must name the one asked to be refunded.
  */
-export function distrustRefund(answer: Answer, prepared: Prepared): string | undefined {
+function distrustRefund(answer: Answer, prepared: Prepared): string | undefined {
 	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
-	const orderNo = text(answer.data.orderNo);
-	const asked = text(prepared.body.orderNo);
+	const orderNo = exactText(answer.data.orderNo);
+	const asked = exactText(prepared.body.orderNo);
 	if (orderNo !== '' && orderNo !== asked) return `the answer is about the collection "${gatewayText(orderNo)}", not "${asked}"`;
 	return undefined;
 }

@@ -15,13 +15,6 @@ const notice: INodeProperties = {
 	displayOptions: { show: { resource: [scope.resource], operation: [scope.operation] } },
 };
 
-/** The create's fields, shown for the check as well: a check reads an item exactly as the create would. */
-function sharedWithCheck(property: INodeProperties): INodeProperties {
-	const operations = property.displayOptions?.show?.operation;
-	if (property.type === 'notice' || !Array.isArray(operations)) return property;
-	return { ...property, displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, operation: [...operations, scope.operation] } } };
-}
-
 /** A bankCode outside HaiPay's method catalogue is the reviewer's to look at and HaiPay's to refuse, never the check's. */
 function withCatalogueWarnings(prepared: Prepared): Prepared {
 	const { bankCode, accountType } = prepared.body;
@@ -29,7 +22,10 @@ function withCatalogueWarnings(prepared: Prepared): Prepared {
 	return warning === undefined ? prepared : { ...prepared, warnings: [...(prepared.warnings ?? []), warning] };
 }
 
-/** Payout → Check: the sheet run through every rule of Payout → Create, with nothing signed and nothing sent. */
+/**
+ * Payout → Check: the sheet run through every rule of Payout → Create, with nothing signed and nothing sent. Its
+ * fields are the create's, which create.ts shows for this operation too.
+ */
 export const checkPayout: Operation = {
 	...createPayout,
 	...scope,
@@ -38,6 +34,3 @@ export const checkPayout: Operation = {
 	properties: [notice],
 	prepare: (ctx, itemIndex) => withCatalogueWarnings(createPayout.prepare(ctx, itemIndex)),
 };
-
-/** Payout → Create's properties, also shown for Payout → Check. */
-export const createPayoutShared: Operation = { ...createPayout, properties: createPayout.properties.map(sharedWithCheck) };

@@ -11,6 +11,7 @@ import { parameterValue } from '../../execute/parameters';
 import { refundItem } from '../../execute/present';
 import { cancelSettlement } from '../../execute/settle';
 import type { Operation } from '../../execute/types';
+import { exactText, trimmedText } from '../../../shared/text';
 
 const scope = { resource: 'subscription', operation: 'cancel' };
 const endpoint = ENDPOINTS.subscriptionCancel;
@@ -35,10 +36,6 @@ const parameters: INodeProperties[] = [
 	},
 ];
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-}
-
 /**
  * Subscription → Cancel: a change, sent once. Only a signed answer in the cancelled state proves it; anything else
  * is settled by the subscription query, where a subscription found unchanged is never called cancelled.
@@ -51,7 +48,7 @@ export const cancelSubscription: Operation = {
 	properties: [currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Subscriptions are in USD.'), ...parameters],
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, endpoint.currencies);
-		const subscriptionNo = text(parameterValue(ctx, itemIndex, 'subscriptionNo', ''));
+		const subscriptionNo = trimmedText(parameterValue(ctx, itemIndex, 'subscriptionNo', ''));
 		if (subscriptionNo === '') throw new ItemFailure('invalid', '"subscriptionNo" is required', { field: 'subscriptionNo', rule: 'required' });
 		if (subscriptionNo.length > ORDER_NO_MAX_LENGTH) {
 			throw new ItemFailure('invalid', `"subscriptionNo" must be at most ${ORDER_NO_MAX_LENGTH} characters (got ${subscriptionNo.length})`, { field: 'subscriptionNo', rule: 'maxLength' });
@@ -60,7 +57,7 @@ export const cancelSubscription: Operation = {
 	},
 	distrust(answer) {
 		if (answer.type !== 'data') return 'HaiPay answered success without a data object';
-		const status = text(answer.data.status);
+		const status = exactText(answer.data.status);
 		if (status !== CANCELLED_STATUS) return `its status ${gatewayText(status) || '(none)'} is not the cancelled one (${CANCELLED_STATUS}), so it does not show the cancel`;
 		return undefined;
 	},

@@ -7,12 +7,13 @@ import { ItemFailure, gatewayText } from '../../../shared/gateway/outcome';
 import { parameterValue } from '../../execute/parameters';
 import { dataItem } from '../../execute/present';
 import type { Operation, Prepared } from '../../execute/types';
+import { trimmedText } from '../../../shared/text';
 
 const scope = { resource: 'voucher', operation: 'download' };
 const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
 
 /** Order numbers from a list, a JSON array string, or text separated by commas, semicolons, spaces or lines. */
-export function parseOrderNos(value: unknown): string[] {
+function parseOrderNos(value: unknown): string[] {
 	let list: unknown[];
 	if (Array.isArray(value)) list = value;
 	else if (typeof value === 'number') list = [String(value)];
@@ -25,7 +26,7 @@ export function parseOrderNos(value: unknown): string[] {
 		}
 	} else if (typeof value === 'string') list = value.split(/[\s,;]+/);
 	else list = [];
-	const cleaned = list.map((entry) => (typeof entry === 'number' ? String(entry) : typeof entry === 'string' ? entry.trim() : ''));
+	const cleaned = list.map(trimmedText);
 	return [...new Set(cleaned.filter((entry) => entry !== ''))];
 }
 

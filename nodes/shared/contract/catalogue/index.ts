@@ -1,9 +1,10 @@
 import { COLLECTION_METHODS } from './collection';
 import { PAYOUT_METHODS } from './payout';
 import { SOURCES, type SourceKey } from './sources';
-import type { CatalogueField, CatalogueKind, CatalogueSource, MethodEntry } from './types';
+import type { OrderKind } from '../statuses';
+import type { CatalogueField, CatalogueSource, MethodEntry } from './types';
 
-export type { CatalogueField, CatalogueKind, Certainty, MethodEntry } from './types';
+export type { CatalogueField, Certainty, MethodEntry } from './types';
 export { SOURCES } from './sources';
 
 /**
@@ -15,28 +16,28 @@ export const CATALOGUE_VERSION = '1 (2026-11-27)';
 export const METHODS: readonly MethodEntry[] = [...PAYOUT_METHODS, ...COLLECTION_METHODS];
 
 /** The field of a request whose codes the catalogue holds, per kind. */
-const FIELDS: Record<CatalogueKind, readonly CatalogueField[]> = { payout: ['bankCode'], collection: ['payType', 'inBankCode'] };
+const FIELDS: Record<OrderKind, readonly CatalogueField[]> = { payout: ['bankCode'], collection: ['payType', 'inBankCode'] };
 
 export function sourceOf(entry: MethodEntry | { source: string }): CatalogueSource {
 	return SOURCES[entry.source as SourceKey];
 }
 
-export function methodsOf(kind: CatalogueKind, currency?: string): MethodEntry[] {
+function methodsOf(kind: OrderKind, currency?: string): MethodEntry[] {
 	return METHODS.filter((entry) => entry.kind === kind && (currency === undefined || entry.currency === currency));
 }
 
 /** Whether the catalogue lists codes of this field for this currency. */
-export function hasCatalogue(kind: CatalogueKind, field: string, currency: string): boolean {
+export function hasCatalogue(kind: OrderKind, field: string, currency: string): boolean {
 	return (FIELDS[kind] as readonly string[]).includes(field) && methodsOf(kind, currency).length > 0;
 }
 
 /** The currencies with a catalogue of this kind, in catalogue order. */
-export function cataloguedCurrencies(kind: CatalogueKind): string[] {
+export function cataloguedCurrencies(kind: OrderKind): string[] {
 	return [...new Set(methodsOf(kind).map((entry) => entry.currency))];
 }
 
 /** One entry of a searchable list: the value sent, what a person reads, and where it came from. */
-export interface CatalogueChoice {
+interface CatalogueChoice {
 	value: string;
 	name: string;
 	description: string;
@@ -71,7 +72,7 @@ function payTypeChoices(entries: MethodEntry[], withCurrency: boolean): Catalogu
  * expression: then every currency's, each named with its currency), and to those whose code, name, pay type or
  * currency holds the filter, ignoring case.
  */
-export function searchCatalogue(kind: CatalogueKind, field: CatalogueField, currency: string | undefined, filter = ''): CatalogueChoice[] {
+export function searchCatalogue(kind: OrderKind, field: CatalogueField, currency: string | undefined, filter = ''): CatalogueChoice[] {
 	const wanted = filter.trim().toLowerCase();
 	const matches = methodsOf(kind, currency).filter((entry) =>
 		[entry.code, entry.name, entry.payType ?? '', entry.currency].some((text) => text.toLowerCase().includes(wanted)),

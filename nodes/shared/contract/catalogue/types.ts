@@ -1,11 +1,11 @@
+import type { OrderKind } from '../statuses';
+
 /**
  * HaiPay's method codes as data: which `bankCode` a payout names, which `payType` and `inBankCode` a collection
  * names, per currency, each with the page it was read from. The node offers them as a searchable list and Payout →
  * Check compares a row's code with them; neither refuses a code the catalogue lacks, since HaiPay adds methods and
  * enables them per merchant (docs/method-catalogue.md).
  */
-
-export type CatalogueKind = 'payout' | 'collection';
 
 /** The request fields whose codes the catalogue lists: a payout's `bankCode`, a collection's `payType` and `inBankCode`. */
 export type CatalogueField = 'bankCode' | 'payType' | 'inBankCode';
@@ -34,7 +34,7 @@ export interface MethodLimits {
 }
 
 export interface MethodEntry {
-	kind: CatalogueKind;
+	kind: OrderKind;
 	currency: string;
 	/** The code sent: a payout's `bankCode`, a collection's `inBankCode`. */
 	code: string;

@@ -18,7 +18,7 @@ import type { FieldRule, RequestRules } from './types';
  */
 
 export const COIN_COLLECTION_CURRENCIES = ['USDT', 'USDC'] as const;
-export type CoinCollectionCurrency = (typeof COIN_COLLECTION_CURRENCIES)[number];
+type CoinCollectionCurrency = (typeof COIN_COLLECTION_CURRENCIES)[number];
 
 /** How long HaiPay keeps a deposit address open after making it (version2 coinpay: "valid for 60 minutes"). */
 export const COIN_ADDRESS_VALID_MS = 60 * 60 * 1000;

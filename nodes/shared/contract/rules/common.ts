@@ -29,7 +29,7 @@ export function isIpAddress(text: string): boolean {
 	return halves.length === 2 ? groups.length < width : groups.length === width;
 }
 
-export const PARTNER_USER_ID_PATTERN = /^[A-Za-z0-9\-~!@#$%&*()_]+$/;
+const PARTNER_USER_ID_PATTERN = /^[A-Za-z0-9\-~!@#$%&*()_]+$/;
 
 export function orderId(): FieldRule {
 	return {

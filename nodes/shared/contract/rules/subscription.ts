@@ -14,7 +14,7 @@ import type { RequestRules } from './types';
 const PAGE = 'https://doc.haipay.net/docs/en/api-reference/subscription/api/subscriptionApply';
 
 /** The page's `recurringInterval`: D(day), W(week), M(month), Y(year). */
-export const RECURRING_INTERVALS = ['D', 'W', 'M', 'Y'] as const;
+const RECURRING_INTERVALS = ['D', 'W', 'M', 'Y'] as const;
 
 export const SUBSCRIPTION_RULES: RequestRules = {
 	path: SUBSCRIPTION_APPLY_PATH,

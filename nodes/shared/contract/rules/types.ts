@@ -44,7 +44,7 @@ export interface FieldRule {
 	identifier?: boolean;
 }
 
-export interface RequiredWhen {
+interface RequiredWhen {
 	/** The condition in words, for the error and docs/haipay-node.md's tables: "bankCode is PAPARA". */
 	when: string;
 	/** Whether it holds for an item's values, as given (untrimmed, any case). */

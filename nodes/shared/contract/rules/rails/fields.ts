@@ -8,11 +8,11 @@ import type { AmountRule, FieldRule, PageSource, RequestRules } from '../types';
  */
 
 /** HaiPay's payout page of a currency. */
-export function payApplyPage(currency: string): string {
+function payApplyPage(currency: string): string {
 	return `https://doc.haipay.net/docs/en/api-reference/${currency.toLowerCase()}/api/payApply`;
 }
 
-export function source(currency: string, certainty: PageSource['certainty'], page = payApplyPage(currency)): PageSource {
+function source(currency: string, certainty: PageSource['certainty'], page = payApplyPage(currency)): PageSource {
 	return { certainty, page };
 }
 

@@ -14,7 +14,7 @@ import { USDT } from './usdt';
  */
 const OWN_RAILS = [USDT, KRW] as const;
 
-export type OwnRailCurrency = (typeof OWN_RAILS)[number]['currency'];
+type OwnRailCurrency = (typeof OWN_RAILS)[number]['currency'];
 
 /** The names of the rails in files of their own, for the currency lists (currencies.ts). */
 export const OWN_RAIL_NAMES = Object.fromEntries(OWN_RAILS.map((own) => [own.currency, own.name])) as Record<OwnRailCurrency, string>;

@@ -10,9 +10,9 @@
 export const MAX_BODY_BYTES = 65_536;
 export const MAX_FIELDS = 200;
 /** Objects and arrays nested inside a top-level value; HaiPay's callbacks are flat. */
-export const MAX_DEPTH = 16;
+const MAX_DEPTH = 16;
 
-export interface Member {
+interface Member {
 	/** The member's name, decoded (`"\u0073ign"` is `sign`). */
 	name: string;
 	/** The decoded value; a number is kept as its text, in `numberText`, and here as that text too. */
@@ -183,7 +183,7 @@ class Reader {
 }
 
 /** Reads one JSON object from text already known to be within the size cap. */
-export function readExact(text: string): ReadResult {
+function readExact(text: string): ReadResult {
 	try {
 		return { ok: true, body: { text, members: new Reader(text).read() } };
 	} catch (error) {
