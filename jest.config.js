@@ -8,4 +8,6 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
 	},
 	testTimeout: 30000,
+	// jest's default on a 2-core machine is one worker (cores − 1); most tests wait on loopback HTTP, so two overlap well.
+	maxWorkers: 2,
 };
