@@ -1,4 +1,4 @@
-import { amount, appId, email, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import { amount, appId, nonEmptyText, orderId, payoutTail, phone, type Schema } from './common';
 
 /** Contract 4.6: whole taka only, and a name that may carry ' . - besides letters and spaces. */
 export const bdtPayApply: Schema = {
@@ -13,11 +13,6 @@ export const bdtPayApply: Schema = {
 		accountNo: nonEmptyText,
 		name: { type: 'string', minLength: 1, maxLength: 30, pattern: "^[A-Za-z\\s'.-]+$" },
 		phone,
-		email,
-		partnerUserId,
-		sign,
-		notifyUrl: url,
-		subject: text,
-		body: text,
+		...payoutTail,
 	},
 };

@@ -1,4 +1,4 @@
-import { amount, appId, email, lettersName, nonEmptyText, oneOf, orderId, partnerUserId, phone, sign, text, url, when, type Schema } from './common';
+import { amount, appId, lettersName, nonEmptyText, oneOf, orderId, payoutTail, phone, when, type Schema } from './common';
 
 /**
  * HaiPay's BRL payout page: PIX to an e-wallet, the kind of PIX key in `identifyType`. The amount pattern is the page's
@@ -17,12 +17,7 @@ export const brlPayApply: Schema = {
 		accountNo: nonEmptyText,
 		name: lettersName,
 		phone,
-		email,
-		partnerUserId,
-		sign,
-		notifyUrl: url,
-		subject: text,
-		body: text,
+		...payoutTail,
 	},
 	allOf: [
 		when('identifyType', 'CPF', { properties: { accountNo: { type: 'string', pattern: '^\\d{11}$', hint: 'a CPF key is 11 digits' } } }),

@@ -70,6 +70,9 @@ export function when(field: string, value: string, then: Schema): Schema {
 	return { if: { type: 'object', required: [field], properties: { [field]: { const: value } } }, then: { type: 'object', ...then } };
 }
 
+/** What most payout pages list after the payee's phone, in their order: the email, the merchant's user, the signature and three optional texts. */
+export const payoutTail: Schema = { email, partnerUserId, sign, notifyUrl: url, subject: text, body: text };
+
 /** The payee fields most rails' payout pages list, in the pages' order, all required but the three texts. */
 const RAIL_PAYOUT_REQUIRED = ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'];
 
@@ -90,12 +93,7 @@ export function railPayApply(own: { amount: Schema; accountType: Schema; phone?:
 			accountNo: nonEmptyText,
 			name: lettersName,
 			phone: own.phone ?? phone,
-			email,
-			partnerUserId,
-			sign,
-			notifyUrl: url,
-			subject: text,
-			body: text,
+			...payoutTail,
 		},
 	};
 }

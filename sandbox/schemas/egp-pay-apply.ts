@@ -1,4 +1,4 @@
-import { amount, appId, email, nonEmptyText, orderId, partnerUserId, sign, text, TWO_DECIMALS_PATTERN, url, type Schema } from './common';
+import { amount, appId, nonEmptyText, orderId, payoutTail, TWO_DECIMALS_PATTERN, type Schema } from './common';
 
 /**
  * Contract 4.5. A wallet account is a mobile number in +2 format on the 010/011/012 carriers; a bank account is
@@ -16,11 +16,6 @@ export const egpPayApply: Schema = {
 		accountNo: { type: 'string', minLength: 1, pattern: '^(\\+201[012][0-9]{8}|[^+].*)$' },
 		name: nonEmptyText,
 		phone: { type: 'string', pattern: '^\\+20[0-9]{10}$' },
-		email,
-		partnerUserId,
-		sign,
-		notifyUrl: url,
-		subject: text,
-		body: text,
+		...payoutTail,
 	},
 };

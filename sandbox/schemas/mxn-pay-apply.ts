@@ -1,4 +1,4 @@
-import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, nonEmptyText, oneOf, orderId, partnerUserId, phone, sign, text, url, when, type Schema } from './common';
+import { amount, appId, EXACT_TWO_DECIMALS_PATTERN, nonEmptyText, oneOf, orderId, payoutTail, phone, when, type Schema } from './common';
 
 /**
  * HaiPay's MXN payout page (partly legible): exactly two decimals; a debit card of 16 digits (BANK_CARD) or a CLABE of
@@ -16,12 +16,7 @@ export const mxnPayApply: Schema = {
 		accountNo: nonEmptyText,
 		name: nonEmptyText,
 		phone,
-		email,
-		partnerUserId,
-		sign,
-		notifyUrl: url,
-		subject: text,
-		body: text,
+		...payoutTail,
 	},
 	allOf: [
 		when('accountType', 'BANK_CARD', { properties: { accountNo: { type: 'string', pattern: '^\\d{16}$', hint: 'a debit card number is 16 digits' } } }),

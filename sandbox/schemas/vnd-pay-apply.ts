@@ -1,4 +1,4 @@
-import { amount, appId, email, nonEmptyText, oneOf, orderId, partnerUserId, phone, sign, text, TWO_DECIMALS_PATTERN, url, type Schema } from './common';
+import { amount, appId, nonEmptyText, oneOf, orderId, payoutTail, phone, TWO_DECIMALS_PATTERN, type Schema } from './common';
 
 /** HaiPay's VND payout page: 50,000-10,000,000 dong to a bank account; a name in English or Vietnamese letters. */
 export const vndPayApply: Schema = {
@@ -13,11 +13,6 @@ export const vndPayApply: Schema = {
 		accountNo: nonEmptyText,
 		name: { type: 'string', minLength: 1, maxLength: 30, pattern: "^[\\p{L}\\p{M}\\s'.-]+$" },
 		phone,
-		email,
-		partnerUserId,
-		sign,
-		notifyUrl: url,
-		subject: text,
-		body: text,
+		...payoutTail,
 	},
 };

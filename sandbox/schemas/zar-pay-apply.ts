@@ -1,4 +1,4 @@
-import { amount, appId, email, englishName, nonEmptyText, orderId, partnerUserId, phone, sign, text, TWO_DECIMALS_PATTERN, url, type Schema } from './common';
+import { amount, appId, englishName, nonEmptyText, orderId, payoutTail, phone, TWO_DECIMALS_PATTERN, type Schema } from './common';
 
 /** Contract 4.2. Required flags and bank codes are not shown: the fields a payout cannot go without are required. */
 export const zarPayApply: Schema = {
@@ -13,11 +13,6 @@ export const zarPayApply: Schema = {
 		accountNo: nonEmptyText,
 		name: englishName,
 		phone,
-		email,
-		partnerUserId,
-		sign,
-		notifyUrl: url,
-		subject: text,
-		body: text,
+		...payoutTail,
 	},
 };
