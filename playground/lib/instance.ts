@@ -84,7 +84,9 @@ export async function executeWorkflow(options: N8nOptions, id: string, timeoutMs
 	const env = n8nEnv({ ...options, runnerPort: options.runnerPort + 11, logLevel: 'info' });
 	const result = await runN8nCli(['execute', `--id=${id}`, '--rawOutput'], env, options.filesDir, timeoutMs);
 	if (result.code !== 0) {
-		const message = /"message":\s*"([^"]+)"/.exec(result.stdout)?.[1] ?? (result.stderr + result.stdout).slice(-2000);
+		// n8n's own message where it printed one; else what it wrote to stderr, which says why it exited (the run it
+		// printed on stdout may be a success: the exit code is then about n8n, not the workflow).
+		const message = /"message":\s*"([^"]+)"/.exec(result.stdout)?.[1] ?? `exit ${result.code}; stderr: ${result.stderr.slice(-1500)}; stdout: ${result.stdout.slice(-500)}`;
 		throw new Error(`workflow ${id} failed: ${message}`);
 	}
 	return { run: parseRawOutput(result.stdout), ms: Date.now() - started };
