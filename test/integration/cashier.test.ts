@@ -16,6 +16,7 @@ import { CASHIER_APP_ID } from '../../sandbox/merchants';
 import { HarnessCredentialsHelper } from '../harness';
 import { buildAdditionalData } from '../harness/additional-data';
 import { HarnessCredentialTypes, HarnessNodeTypes } from '../harness/registry';
+import { until } from '../sandbox/helpers';
 import { credentialFor, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const APPLY = '/global/cashier/collect/apply';
@@ -165,8 +166,8 @@ describe('a hostile gateway: without a signed orderNo the cashier order cannot b
 		const slow = row();
 		sandbox.control.addFault({ type: 'latency', when: 'before', path: APPLY, times: 1, ms: 2_500 });
 		const [item] = await create([slow]);
-		// The late request is logged when the sandbox answers it, after the node has given up on it.
-		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		// The late request is logged when the sandbox answers it, after the node has given up on it: wait for that, not for a time.
+		await until(() => ordersWith(slow.orderId).length > 0);
 		expectUnknownAtOnce(item, slow.orderId);
 		expect(ordersWith(slow.orderId)).toHaveLength(1);
 	});
