@@ -10,7 +10,7 @@ import { CANCELLED_STATUS } from '../../shared/contract/rules/subscription';
 import { compareDecimal } from '../validation/amount';
 import { dataItem, refundItem } from './present';
 import type { Judged, Prepared, Settlement } from './types';
-import { exactText, trimmedText } from '../../shared/text';
+import { exactText } from '../../shared/text';
 
 /**
  * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): one settlement per thing
@@ -95,7 +95,7 @@ export const cancelSettlement: Settlement = {
 function signedOrderNo(prepared: Prepared): string {
 	const data = prepared.signedData;
 	if (data === undefined || exactText(data.orderId) !== prepared.orderId) return '';
-	return trimmedText(data.orderNo);
+	return exactText(data.orderNo);
 }
 
 /**
