@@ -45,15 +45,18 @@ export function orderSettlement(kind: OrderKind): Settlement {
 
 /**
  * A card refund: its refund query by the refund ID (`/usd/refund/refundQuery`). A refund of another payment under the
- * same refund ID is another request's. HaiPay publishes no "no such refund" answer, so a refund is never found absent:
- * one that no proven answer shows stays unknown, and is never sent again.
+ * same refund ID is another request's. HaiPay's query answers with the payment's orderNo, as its apply does; an answer
+ * without one does not show whose refund it is, so it settles nothing and is asked again (then unknown), never taken
+ * as this refund. HaiPay publishes no "no such refund" answer, so a refund is never found absent: one that no proven
+ * answer shows stays unknown, and is never sent again.
  */
 export const refundSettlement: Settlement = {
 	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call) }),
 	judge(data, prepared): Judged {
 		const theirs = exactText(data.orderNo);
 		const ours = exactText(prepared.body.orderNo);
-		if (theirs === '' || theirs === ours) return { verdict: 'done' };
+		if (theirs === ours) return { verdict: 'done' };
+		if (theirs === '') return { verdict: 'pending', why: `HaiPay shows a refund with this Refund ID but names no collection (orderNo), so it does not show a refund of ${ours}` };
 		return {
 			verdict: 'other',
 			why: `HaiPay has a refund with this Refund ID for the collection ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
