@@ -166,8 +166,9 @@ describe('a hostile gateway: without a signed orderNo the cashier order cannot b
 		const slow = row();
 		sandbox.control.addFault({ type: 'latency', when: 'before', path: APPLY, times: 1, ms: 2_500 });
 		const [item] = await create([slow]);
-		// The late request is logged when the sandbox answers it, after the node has given up on it: wait for that, not for a time.
-		await until(() => ordersWith(slow.orderId).length > 0);
+		// The late request makes its order and is logged once the sandbox answers it, both after the node gave up on it:
+		// wait for both, not for a time (the order alone can be there before the answer is logged).
+		await until(() => ordersWith(slow.orderId).length > 0 && requestsTo(APPLY, slow.orderId).length > 0);
 		expectUnknownAtOnce(item, slow.orderId);
 		expect(ordersWith(slow.orderId)).toHaveLength(1);
 	});

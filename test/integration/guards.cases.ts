@@ -1,7 +1,7 @@
 /**
  * Guards around the money paths: a create never runs under n8n's "Retry On Fail", and nothing the credential keeps
  * secret comes back out of what a gateway echoes. Real n8n-core executions against the sandbox over HTTP (the guards
- * on what the node is given: input-guards.test.ts).
+ * on what the node is given: input-guards.cases.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,6 +1,6 @@
 /**
  * The HaiPay node against a faulty gateway and a hostile network: every answer must be proven before it is
- * believed, and failures land where n8n's error handling expects them (waits and sizes: bounds.test.ts). Real
+ * believed, and failures land where n8n's error handling expects them (waits and sizes: bounds.cases.ts). Real
  * n8n-core executions against the sandbox over HTTP.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';

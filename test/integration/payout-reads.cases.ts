@@ -1,6 +1,6 @@
 /**
  * The HaiPay node's payout reads, and what never reaches an item, an error or a log line, in real n8n-core
- * executions against the sandbox gateway over HTTP (the creates: payout.test.ts).
+ * executions against the sandbox gateway over HTTP (the creates: payout.cases.ts).
  */
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS } from '../fixtures/bodies';

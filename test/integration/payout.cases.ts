@@ -1,6 +1,6 @@
 /**
  * The HaiPay node's payout creates in real n8n-core executions against the sandbox gateway over HTTP: one currency
- * at a time, expressions, bad input, the gateway's answers and lost answers (reads and secrets: payout-reads.test.ts).
+ * at a time, expressions, bad input, the gateway's answers and lost answers (reads and secrets: payout-reads.cases.ts).
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS, PAYOUTS } from '../fixtures/bodies';

@@ -136,6 +136,18 @@ describe('a refund whose answer is lost is settled by the refund query, never se
 		expect(requestsTo('/usd/refund/apply', refundId)).toHaveLength(1);
 	});
 
+	it('a signed refund answer that names no collection (orderNo) does not show this refund: unknown, not accepted, not resent', async () => {
+		const orderNo = await paidCollection();
+		const refundId = uniqueOrderId('RF');
+		sandbox.control.addFault({ type: 'drop', when: 'after', path: '/usd/refund/apply', times: 1 });
+		sandbox.control.addFault({ type: 'replaceData', path: '/usd/refund/refundQuery', data: { orderId: refundId, refundNo: 'RF-NO-COLLECTION', status: 'SUCCESS' } });
+		const out = await refundOne({ refundId, orderNo }, { ...resolving, resolveWithin: 2 });
+		expect(out).toMatchObject({ outcome: 'unknown', orderId: refundId });
+		expect(String(out.error)).toContain(`names no collection (orderNo), so it does not show a refund of ${orderNo}`);
+		expect(requestsTo('/usd/refund/apply', refundId)).toHaveLength(1);
+		expect(requestsTo('/usd/refund/refundQuery', refundId).length).toBeGreaterThanOrEqual(2);
+	});
+
 	it('HaiPay showing this Refund ID on another payment: duplicate, this request created nothing', async () => {
 		const orderNo = await paidCollection();
 		const other = await paidCollection();

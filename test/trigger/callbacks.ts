@@ -89,8 +89,8 @@ export interface Delivery {
  * The repeat memory saves at most once per FLUSH_MS: a callback within FLUSH_MS of the last save waits out the rest
  * (memory.ts, saveBurst). Tests that deliver one callback after another would wait about FLUSH_MS each on a real
  * clock; on this one each delivery comes FLUSH_MS after the one before, as HaiPay's callbacks of different orders
- * may. Callbacks sent together still arrive within FLUSH_MS of each other, so a burst still waits (memory.test.ts
- * and webhook-repeats.test.ts see it). A test that moves the memory's clock itself sets its own in place of this.
+ * may. Callbacks sent together still arrive within FLUSH_MS of each other, so a burst still waits (memory.cases.ts
+ * and webhook-repeats.cases.ts see it). A test that moves the memory's clock itself sets its own in place of this.
  */
 let stepped = 0;
 /** Puts back the clock of the deliveries below: real time plus FLUSH_MS for each delivery so far. */

@@ -1,5 +1,5 @@
 /**
- * Requests to the repeat memory without n8n around it (test/trigger/memory.test.ts, bench/memory.ts): what memory.ts
+ * Requests to the repeat memory without n8n around it (test/trigger/memory.cases.ts, bench/memory.ts): what memory.ts
  * reads of n8n's webhook context, a response n8n ends, and a workflow's static data as n8n keeps it in its database
  * (JSON, loaded fresh for a request and saved after it when the request changed it). A process is a workflow id: a new
  * one is what a restart, or another webhook processor, starts with.

@@ -1,7 +1,7 @@
 /**
  * Secrets a verified callback echoes never reach a log line: not in the warning that names a field HaiPay added,
  * not in the fields and values of a refusal's or a 503's log context, not in the reason a 503 gives. The item's
- * side (fields, unknownFields, rawBody) is test/trigger/readings.test.ts's.
+ * side (fields, unknownFields, rawBody) is test/trigger/readings.cases.ts's.
  */
 import { APP_IDS } from '../fixtures/bodies';
 import { credentials, deliver, expectEmitted, freshOrder, payoutCallback, SECRET, sharedTriggers, signedByPlatform, type Delivery } from './callbacks';

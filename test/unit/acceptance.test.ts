@@ -1,7 +1,7 @@
 /**
  * The one rule that decides whether a create's answer is HaiPay's acceptance (nodes/shared/gateway/acceptance.ts),
  * on both sides of each of its edges, and the declarations every create takes it by. The same cases run through real
- * HTTP and n8n-core in test/integration/acceptance-orders.test.ts and acceptance-refunds.test.ts.
+ * HTTP and n8n-core in test/integration/acceptance-orders.cases.ts and acceptance-refunds.cases.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -164,7 +164,7 @@ describe('credential settings', () => {
 		expect(byName.haipayPublicKey.typeOptions?.password).toBeUndefined();
 	});
 
-	it("is tested by both nodes' haiPayApiTest, one signed balance read per App ID (test/integration/currencies.test.ts)", () => {
+	it("is tested by both nodes' haiPayApiTest, one signed balance read per App ID (test/integration/currencies.cases.ts)", () => {
 		expect((credential as { test?: unknown }).test).toBeUndefined();
 		for (const node of [new HaiPay(), new HaiPayTrigger()]) {
 			expect(node.description.credentials).toEqual([{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }]);

@@ -1,5 +1,5 @@
 /**
- * The pieces behind the guards of test/integration/guards.test.ts, at their edges: what redaction leaves of a
+ * The pieces behind the guards of test/integration/guards.cases.ts, at their edges: what redaction leaves of a
  * gateway's text, which numbers of Extra Fields (JSON) would not reach the gateway as written, and which array
  * elements are ambiguous under the Java-list array style.
  */

@@ -1,5 +1,5 @@
 /**
- * Node and credential types that exist only to test the harness (harness.test.ts, harness-webhook.test.ts).
+ * Node and credential types that exist only to test the harness (harness.cases.ts, harness-webhook.cases.ts).
  */
 import type {
 	ICredentialType,

@@ -1,6 +1,6 @@
 /**
  * The test harness's runWorkflow: real n8n-core executions of test-only nodes, signing through the credential against
- * a local gateway stand-in (its webhookServer: harness-webhook.test.ts).
+ * a local gateway stand-in (its webhookServer: harness-webhook.cases.ts).
  */
 
 import { parsePublicKey } from '../../nodes/shared/signing/keys';
