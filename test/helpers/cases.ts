@@ -6,7 +6,7 @@ import { join } from 'path';
  * its hooks stay its own. jest gives every test file a module registry of its own: n8n-core and the nodes, which
  * nearly every file of integration/ and trigger/ loads (about a second of CPU each time), load once per part instead
  * of once per file. Part `part` of `parts` takes every parts-th file by name, so that jest spreads a folder over its
- * workers and every cases file is in exactly one part. One file alone: `npx jest --testMatch '**/trigger/memory.cases.ts'`.
+ * workers and every cases file is in exactly one part. One file alone: `npx jest --testMatch '<rootDir>/test/trigger/memory.cases.ts'`.
  */
 export function runCases(dir: string, part: number, parts: number): void {
 	const names = casesFiles(dir);

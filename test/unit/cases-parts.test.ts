@@ -37,6 +37,14 @@ describe('cases files', () => {
 		}
 	});
 
+	it('integration/ and trigger/ hold only cases files and their runners, so that none loads n8n-core on its own', () => {
+		for (const folder of ['integration', 'trigger']) {
+			const dir = join(TEST, folder);
+			const tests = readdirSync(dir).filter((name) => name.endsWith('.test.ts'));
+			expect({ folder, tests }).toEqual({ folder, tests: tests.filter((name) => CALL.test(readFileSync(join(dir, name), 'utf8'))) });
+		}
+	});
+
 	it('no runner is left in a folder without cases files', () => {
 		for (const dir of folders(TEST)) if (partsOf(dir).length > 0) expect(casesFiles(dir).length).toBeGreaterThan(0);
 	});
