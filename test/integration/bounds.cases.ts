@@ -4,32 +4,17 @@
  * executions against the sandbox over HTTP.
  */
 import type { Sandbox } from '../../sandbox';
-import { APP_IDS, PAYOUTS } from '../fixtures/bodies';
-import { credentialFor, NODE, sandboxPerFile, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import { APP_IDS } from '../fixtures/bodies';
+import { asIs, createTzs, faultyGatewayPerFile, keepGoing, ZAR_FIELDS, zarRow } from './faulty-gateway';
+import { credentialFor, NODE, payoutFromItem, runNode, tzsRow } from './helpers';
 
-const running = sandboxPerFile({ manual: true, hangMs: 4_000 });
+const gateway = faultyGatewayPerFile();
+const ordersWith = gateway.ordersWith;
 let sandbox: Sandbox;
 
 beforeAll(() => {
-	sandbox = running();
+	sandbox = gateway.sandbox();
 });
-
-/** Refused creates are confirmed by a query once Not Found After has passed: kept short here. */
-const createTzs = { ...payoutFromItem('TZS', TZS_FIELDS), options: { notFoundAfter: 1 } };
-const asIs = (parameters: Record<string, unknown>, options: Record<string, unknown> = {}) => ({
-	...parameters,
-	options: { resolveUnknown: false, ...options },
-});
-const keepGoing = { onError: 'continueRegularOutput' };
-
-const ZAR_FIELDS = TZS_FIELDS;
-function zarRow(overrides: Record<string, unknown> = {}) {
-	return { orderId: uniqueOrderId('ZAR'), ...PAYOUTS.ZAR, ...overrides };
-}
-
-function ordersWith(orderId: string) {
-	return sandbox.orders.filter((order) => order.orderId === orderId);
-}
 
 describe('deadlines and sizes', () => {
 	it('a create whose answer drips one byte at a time ends at its deadline, as unknown', async () => {

@@ -4,20 +4,18 @@
  * the others refuse it (422) unless Confirm With HaiPay finds the refund with that status through the refund query,
  * and it is then emitted as kind "refund", its status unlabelled, keyed on its own refund number.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { finalBefore, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
-import { startSandbox, type Refund, type Sandbox } from '../../sandbox';
+import type { Refund, Sandbox } from '../../sandbox';
 import { signBody, loadPrivateKey } from '../../sandbox/signing';
 import { APP_IDS, mitBody } from '../fixtures/bodies';
-import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
-import { sandboxCredential } from '../helpers/credentials';
+import type { WebhookServer } from '../harness';
 import { TEST_KEYS } from '../helpers/keys';
 import { signedByPlatform } from './callbacks';
+import { TRIGGER, usdTriggerPerDescribe } from './usd-trigger';
 
-const TRIGGER = 'HaiPay Trigger';
 const SECRET = 'test-only-secret-usd';
 
 function refundCallback(overrides: IDataObject = {}): IDataObject {
@@ -48,30 +46,14 @@ describe('what a refund-shaped body is', () => {
 });
 
 describe('refund-shaped callbacks reaching the trigger in n8n', () => {
+	const usd = usdTriggerPerDescribe();
+	const serve = usd.serve;
 	let sandbox: Sandbox;
-	let server: WebhookServer | undefined;
+	let server: WebhookServer;
 
-	beforeAll(async () => {
-		sandbox = await startSandbox({ manual: true, callbackSchedule: [] });
+	beforeAll(() => {
+		sandbox = usd.sandbox();
 	});
-	afterEach(async () => {
-		await server?.close();
-		server = undefined;
-	});
-	afterAll(async () => {
-		await sandbox.close();
-	});
-
-	async function serve(parameters: INodeParameters): Promise<WebhookServer> {
-		return await webhookServer({
-			nodeTypes: [HaiPayTrigger],
-			credentials: { hp: { type: 'haiPayApi', data: sandboxCredential(sandbox, APP_IDS.USD) } },
-			nodes: [
-				{ name: TRIGGER, type: 'haiPayTrigger', parameters },
-				{ name: 'Next', type: NO_OP_NODE_TYPE },
-			],
-		});
-	}
 
 	let sequence = 0;
 	/** A paid USD card collection and a refund of it, made through the sandbox's own HTTP API. */

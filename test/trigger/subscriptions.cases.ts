@@ -3,16 +3,13 @@
  * "subscription" (never a payout), each charge its own result; a payouts-only or subscriptions-only trigger filters
  * by what the body names; with Confirm With HaiPay a charge is answered 503, since no published query shows one.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
-import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS } from '../fixtures/bodies';
-import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
-import { sandboxCredential } from '../helpers/credentials';
+import type { WebhookServer } from '../harness';
 import { signedByPlatform } from './callbacks';
+import { TRIGGER, usdTriggerPerDescribe } from './usd-trigger';
 
-const TRIGGER = 'HaiPay Trigger';
 const SECRET = 'test-only-secret-usd';
 
 function charge(overrides: IDataObject = {}): Record<string, unknown> {
@@ -21,30 +18,8 @@ function charge(overrides: IDataObject = {}): Record<string, unknown> {
 }
 
 describe('subscription charges reaching the trigger in n8n', () => {
-	let sandbox: Sandbox;
-	let server: WebhookServer | undefined;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ manual: true, callbackSchedule: [] });
-	});
-	afterEach(async () => {
-		await server?.close();
-		server = undefined;
-	});
-	afterAll(async () => {
-		await sandbox.close();
-	});
-
-	async function serve(parameters: INodeParameters): Promise<WebhookServer> {
-		return await webhookServer({
-			nodeTypes: [HaiPayTrigger],
-			credentials: { hp: { type: 'haiPayApi', data: sandboxCredential(sandbox, APP_IDS.USD) } },
-			nodes: [
-				{ name: TRIGGER, type: 'haiPayTrigger', parameters },
-				{ name: 'Next', type: NO_OP_NODE_TYPE },
-			],
-		});
-	}
+	const serve = usdTriggerPerDescribe().serve;
+	let server: WebhookServer;
 
 	it('runs once per charge as kind "subscription", its status unlabelled; a resend of a charge is a repeat', async () => {
 		server = await serve({ kind: 'subscription' });
