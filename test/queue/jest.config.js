@@ -8,7 +8,7 @@ module.exports = {
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.e2e.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
 	},
 	maxWorkers: 1,
 	// 2,000 callbacks and their 2,000 resends took 19 minutes on 2 cores other work kept busy (load average 18).
