@@ -4,7 +4,7 @@ import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
 import { haiPay, haiPayTrigger } from '../../playground/lib/haipay-nodes';
 import { nodeOutput } from '../../playground/lib/n8n';
 import { N8N_PORT } from '../../playground/lib/paths';
-import { APP_IDS } from '../fixtures/bodies';
+import { APP_IDS, SUBSCRIPTION } from '../fixtures/bodies';
 import { eventually, startStack, type Stack } from './stack';
 
 /**
@@ -35,17 +35,7 @@ function createWorkflow(): WorkflowFile {
 		operation: 'create',
 		currency: 'USD',
 		subscriptionOrderId: SUBSCRIPTION_ORDER_ID,
-		amount: '9.99',
-		recurringInterval: 'M',
-		recurringIntervalCount: '1',
-		name: 'Donald John Trump',
-		email: 'donald@example.com',
-		subject: 'Monthly plan',
-		inBankCode: 'CREDIT_CARD',
-		payType: 'SUBSCRIPTION',
-		callBackUrl: 'https://shop.example.com/done',
-		partnerUserId: 'user-1',
-		referer: 'https://shop.example.com',
+		...SUBSCRIPTION,
 		additionalFields: { notifyUrl: NOTIFY_URL },
 	};
 	b.connect(manual(b), b.add(haiPay('Subscribe', 'USD', parameters, [220, 0], { credentials: USD })));

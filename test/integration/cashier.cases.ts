@@ -13,6 +13,7 @@ import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { testHaiPayCredential } from '../../nodes/shared/gateway/credentialTest';
 import type { Sandbox } from '../../sandbox';
 import { CASHIER_APP_ID } from '../../sandbox/merchants';
+import { CASHIER_PAYMENT } from '../fixtures/bodies';
 import { HarnessCredentialsHelper } from '../harness';
 import { buildAdditionalData } from '../harness/additional-data';
 import { HarnessCredentialTypes, HarnessNodeTypes } from '../harness/registry';
@@ -40,15 +41,7 @@ function credential(withCashier = true): ICredentialDataDecryptedObject {
 function row(overrides: IDataObject = {}): IDataObject {
 	return {
 		orderId: uniqueOrderId('CASHIER'),
-		name: 'Maria Santos',
-		email: 'maria@example.com',
-		amount: '19.99',
-		transactionCurrency: 'USD',
-		callBackUrl: 'https://shop.example/paid',
-		callBackFailUrl: 'https://shop.example/failed',
-		subject: 'Order 42',
-		region: 'US',
-		partnerUserId: '10042',
+		...CASHIER_PAYMENT,
 		...overrides,
 	};
 }

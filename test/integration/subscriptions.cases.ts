@@ -6,6 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
+import { SUBSCRIPTION } from '../fixtures/bodies';
 import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true, hangMs: 4_000 });
@@ -23,17 +24,7 @@ function createParameters(subscriptionOrderId: string, overrides: IDataObject = 
 		operation: 'create',
 		currency: 'USD',
 		subscriptionOrderId,
-		amount: '9.99',
-		recurringInterval: 'M',
-		recurringIntervalCount: '1',
-		name: 'Donald John Trump',
-		email: 'donald@example.com',
-		subject: 'Monthly plan',
-		inBankCode: 'CREDIT_CARD',
-		payType: 'SUBSCRIPTION',
-		callBackUrl: 'https://shop.example.com/done',
-		partnerUserId: 'user-1',
-		referer: 'https://shop.example.com',
+		...SUBSCRIPTION,
 		...overrides,
 		options: { timeout: 1500, resolveWithin: 8, ...options },
 	} as INodeParameters;

@@ -17,7 +17,7 @@ import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { preparedRequest } from '../../nodes/HaiPay/execute/runner';
 import type { Operation, Prepared } from '../../nodes/HaiPay/execute/types';
 import type { HaiPaySettings } from '../../nodes/shared/signing/credential';
-import { LOCAL_COLLECTIONS, PAYOUTS } from '../fixtures/bodies';
+import { CASHIER_PAYMENT, LOCAL_COLLECTIONS, PAYOUTS, SUBSCRIPTION } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { BASES } from '../helpers/rows';
 
@@ -91,35 +91,10 @@ const cashierSettings = { ...settings, ...settingsOf({ environment: 'custom', ba
 const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES, SUBSCRIPTION: SUBSCRIPTION_RULES, CASHIER: CASHIER_RULES };
 
 /** A valid global cashier payment, as Collection → Create Cashier Payment reads it from an input item. */
-const CASHIER_ITEM: Record<string, unknown> = {
-	orderId: 'CASHIER-1',
-	name: 'Maria Santos',
-	email: 'maria@example.com',
-	amount: '19.99',
-	transactionCurrency: 'USD',
-	callBackUrl: 'https://shop.example/paid',
-	callBackFailUrl: 'https://shop.example/failed',
-	subject: 'Order 42',
-	region: 'US',
-	partnerUserId: '10042',
-};
+const CASHIER_ITEM: Record<string, unknown> = { orderId: 'CASHIER-1', ...CASHIER_PAYMENT };
 
 /** A valid subscription, as Subscription → Create reads it from an input item. */
-const SUBSCRIPTION_ITEM: Record<string, unknown> = {
-	subscriptionOrderId: 'SUB-1',
-	amount: '9.99',
-	recurringInterval: 'M',
-	recurringIntervalCount: 1,
-	name: 'Donald John Trump',
-	email: 'donald@example.com',
-	subject: 'Monthly plan',
-	inBankCode: 'CREDIT_CARD',
-	payType: 'SUBSCRIPTION',
-	callBackUrl: 'https://shop.example.com/done',
-	currency: 'USD',
-	partnerUserId: 'user-1',
-	referer: 'https://shop.example.com',
-};
+const SUBSCRIPTION_ITEM: Record<string, unknown> = { subscriptionOrderId: 'SUB-1', ...SUBSCRIPTION, recurringIntervalCount: 1, currency: 'USD' };
 
 /** A valid item per currency: the payouts', the USD card collection's, and the local collections'. */
 const ITEMS: Record<string, Record<string, unknown>> = {
