@@ -1,4 +1,4 @@
-/** The cases files of this folder, part 1 of 2 (test/helpers/cases.ts says why they share a test file). */
+/** The cases files of this folder, part 1 of 3 (test/helpers/cases.ts says why they share a test file). */
 import { runCases } from '../helpers/cases';
 
-runCases(__dirname, 1, 2);
+runCases(__dirname, 1, 3);
