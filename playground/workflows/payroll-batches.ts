@@ -1,5 +1,5 @@
 import { WorkflowBuilder, type NodeSpec, type WorkflowFile } from '../../dev/workflow-builder';
-import { csvFromFile, manualTrigger, merge, readFile, setFields, stickyNote, writeFile } from '../lib/base-nodes';
+import { csvFromFile, manualTrigger, merge, readFile, setFields, stickyNote, textToFile, writeFile } from '../lib/base-nodes';
 import { csvLine, plainText } from '../lib/cells';
 import { haiPay, mixedPayoutParameters } from '../lib/haipay-nodes';
 import { PAYROLL_BATCH, PAYROLL_RESULTS, PAYROLL_SHEET } from '../payroll';
@@ -131,13 +131,7 @@ function payAndAppend(b: WorkflowBuilder): void {
 		...setFields('Batch text', [['text', `={{ (Number($('${BATCH}').first().json.row) === 1 ? ${header} + '\\n' : '') + $('Result line').all().map((item) => item.json.line).join('\\n') + '\\n' }}`]], [460, 400]),
 		executeOnce: true,
 	});
-	const file = b.add({
-		name: 'To text',
-		type: 'n8n-nodes-base.convertToFile',
-		typeVersion: 1.1,
-		position: [680, 400],
-		parameters: { operation: 'toText', sourceProperty: 'text', binaryPropertyName: 'data', options: { fileName: PAYROLL_RESULTS } },
-	});
+	const file = b.add(textToFile('To text', 'text', PAYROLL_RESULTS, [680, 400]));
 	const append = b.add(writeFile(`Append to ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [900, 400], true));
 	// What goes back to the calling execution: one small item per batch, not the batch's payouts.
 	const done = b.add(

@@ -13,21 +13,13 @@ import { join } from 'path';
 import { PAYROLL_RESULT_COLUMNS, WORKFLOW_IDS } from '../../playground/examples';
 import { PAYROLL_BATCH, PAYROLL_RESULTS, PAYROLL_SHEET, payrollCsv, payrollRows, type PayrollRow } from '../../playground/payroll';
 import { formulaCells } from './cells';
-import { runByRest, startStack, type Stack } from './stack';
+import { runByRest, stackPerFile } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const ROWS = 2_500;
 const PREFIX = 'PAYROLL-E2E';
 
-let stack: Stack;
-
-beforeAll(async () => {
-	stack = await startStack(log);
-}, 20 * 60_000);
-
-afterAll(async () => {
-	await stack?.stop();
-}, 60_000);
+const running = stackPerFile(log);
 
 /**
  * The sheet: 2,500 valid rows, four of whose orderIds a spreadsheet would run as a formula or read without its
@@ -41,7 +33,7 @@ function sheet(): PayrollRow[] {
 
 /** The results file as text lines, and its rows keyed by its header, every cell as the text written. */
 function results(): { lines: string[]; rows: Array<Record<string, string>>; formulas: string[] } {
-	const text = readFileSync(join(stack.files, PAYROLL_RESULTS), 'utf8');
+	const text = readFileSync(join(running().files, PAYROLL_RESULTS), 'utf8');
 	const book = read(text, { type: 'string', raw: true, cellFormula: true });
 	const rows = utils.sheet_to_json<Record<string, string>>(book.Sheets[book.SheetNames[0]], { defval: '', raw: false });
 	return { lines: text.split('\n').filter((line) => line !== ''), rows, formulas: formulaCells(book) };
@@ -51,7 +43,7 @@ const plain = (cell: string) => cell.replace(/^'/, '');
 
 /** The sandbox's orders of this sheet, by orderId; fails on an orderId it holds twice. */
 function ordersById(): Map<string, { orderNo: string }> {
-	const orders = stack.sandbox.orders.filter((order) => order.orderId.includes(PREFIX));
+	const orders = running().sandbox.orders.filter((order) => order.orderId.includes(PREFIX));
 	const byId = new Map(orders.map((order) => [order.orderId, order]));
 	expect(byId.size).toBe(orders.length);
 	return byId;
@@ -61,15 +53,15 @@ describe('example 9: a payroll-sized sheet in batches', () => {
 	const rows = sheet();
 
 	test('every row paid once, in batches of 1,000, every row in the results file once and safe to open', async () => {
-		writeFileSync(join(stack.files, PAYROLL_SHEET), payrollCsv(rows));
-		const appliesBefore = stack.sandbox.appliesReceived();
+		writeFileSync(join(running().files, PAYROLL_SHEET), payrollCsv(rows));
+		const appliesBefore = running().sandbox.appliesReceived();
 
-		const execution = await runByRest(stack, WORKFLOW_IDS.payrollBatches, 10 * 60_000);
+		const execution = await runByRest(running(), WORKFLOW_IDS.payrollBatches, 10 * 60_000);
 		expect(execution.status).toBe('success');
 
 		const orders = ordersById();
 		expect([...orders.keys()].sort()).toEqual(rows.map((row) => row.orderId).sort());
-		expect(stack.sandbox.appliesReceived() - appliesBefore).toBe(ROWS);
+		expect(running().sandbox.appliesReceived() - appliesBefore).toBe(ROWS);
 		const written = results();
 		expect(written.formulas).toEqual([]);
 		expect(written.lines[0]).toBe(PAYROLL_RESULT_COLUMNS.join(','));
@@ -81,30 +73,30 @@ describe('example 9: a payroll-sized sheet in batches', () => {
 		expect(written.rows[3].orderId).toBe(`'${rows[3].orderId}`);
 
 		// One execution for the sheet and one per batch, every one successful.
-		const executions = await stack.rest.executions(WORKFLOW_IDS.payrollBatches);
+		const executions = await running().rest.executions(WORKFLOW_IDS.payrollBatches);
 		expect(executions.map((run) => run.status)).toEqual(Array(1 + Math.ceil(ROWS / PAYROLL_BATCH)).fill('success'));
 	}, 12 * 60_000);
 
 	test('a second run sends nothing and writes nothing', async () => {
-		const before = readFileSync(join(stack.files, PAYROLL_RESULTS), 'utf8');
-		const appliesBefore = stack.sandbox.appliesReceived();
-		const execution = await runByRest(stack, WORKFLOW_IDS.payrollBatches, 5 * 60_000);
+		const before = readFileSync(join(running().files, PAYROLL_RESULTS), 'utf8');
+		const appliesBefore = running().sandbox.appliesReceived();
+		const execution = await runByRest(running(), WORKFLOW_IDS.payrollBatches, 5 * 60_000);
 		expect(execution.status).toBe('success');
-		expect(stack.sandbox.appliesReceived()).toBe(appliesBefore);
-		expect(readFileSync(join(stack.files, PAYROLL_RESULTS), 'utf8')).toBe(before);
+		expect(running().sandbox.appliesReceived()).toBe(appliesBefore);
+		expect(readFileSync(join(running().files, PAYROLL_RESULTS), 'utf8')).toBe(before);
 	}, 6 * 60_000);
 
 	test('after a crash that left only the first batch written, a rerun writes the rest once and pays nothing twice', async () => {
 		// n8n died after appending the first batch: the later batches reached HaiPay, their results never the file.
 		const { lines } = results();
-		writeFileSync(join(stack.files, PAYROLL_RESULTS), `${lines.slice(0, 1 + PAYROLL_BATCH).join('\n')}\n`);
-		const appliesBefore = stack.sandbox.appliesReceived();
+		writeFileSync(join(running().files, PAYROLL_RESULTS), `${lines.slice(0, 1 + PAYROLL_BATCH).join('\n')}\n`);
+		const appliesBefore = running().sandbox.appliesReceived();
 		const ordersBefore = ordersById();
 
-		const execution = await runByRest(stack, WORKFLOW_IDS.payrollBatches, 10 * 60_000);
+		const execution = await runByRest(running(), WORKFLOW_IDS.payrollBatches, 10 * 60_000);
 		expect(execution.status).toBe('success');
 
-		expect(stack.sandbox.appliesReceived() - appliesBefore).toBe(ROWS - PAYROLL_BATCH);
+		expect(running().sandbox.appliesReceived() - appliesBefore).toBe(ROWS - PAYROLL_BATCH);
 		const orders = ordersById();
 		expect(orders.size).toBe(ROWS);
 		const written = results();

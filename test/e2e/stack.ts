@@ -113,6 +113,21 @@ export async function startStack(log: (line: string) => void, stackOptions: Stac
 	}
 }
 
+/** The test file's stack: started before its tests, stopped after them; call at the top of the file. */
+export function stackPerFile(log: (line: string) => void, options: StackOptions = {}): () => Stack {
+	let stack: Stack | undefined;
+	beforeAll(async () => {
+		stack = await startStack(log, options);
+	}, 20 * 60_000);
+	afterAll(async () => {
+		await stack?.stop();
+	}, 60_000);
+	return () => {
+		if (stack === undefined) throw new Error('the stack is not running');
+		return stack;
+	};
+}
+
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` saying what it waited for. */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
