@@ -62,7 +62,7 @@ const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
 /** n8n's old-space limit for the capped runs, the way n8n's docs bound its memory (`--max-old-space-size`). */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
 /** The sheet part: its rows, the minutes each configuration may take, and the heap of n8n Cloud's smallest plan. */
-const SHEET = { rows: Number(process.env.BENCH_SHEET_ROWS ?? 50_000), capMinutes: Number(process.env.BENCH_SHEET_MINUTES ?? 12), smallHeapMb: Number(process.env.BENCH_SHEET_SMALL_HEAP_MB ?? 320) };
+const SHEET = { rows: Number(process.env.BENCH_SHEET_ROWS ?? 50_000), capMinutes: Number(process.env.BENCH_SHEET_MINUTES ?? 9), smallHeapMb: Number(process.env.BENCH_SHEET_SMALL_HEAP_MB ?? 320) };
 const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb);
 
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };

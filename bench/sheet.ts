@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import type { WorkflowBody, WorkflowBuilder } from '../dev/workflow-builder';
@@ -27,6 +27,8 @@ export interface SheetCase {
 	label: string;
 	kind: SheetKind;
 	heapMb?: number;
+	/** n8n settings for this run alone. */
+	env?: Record<string, string>;
 	workflowId?: string;
 }
 
@@ -99,8 +101,9 @@ async function start(stack: BenchStack, sheetCase: SheetCase, capMs: number): Pr
 		const status = await until(
 			`execution ${executionId} to end`,
 			async () => {
-				const execution = (await stack.rest.execution(executionId)) as { status: string };
-				return ['success', 'error', 'crashed', 'canceled'].includes(execution.status) ? execution.status : undefined;
+				// A main thread busy with the run's items may not answer in time: asked again at the next poll.
+				const execution = (await stack.rest.execution(executionId).catch(() => undefined)) as { status: string } | undefined;
+				return execution && ['success', 'error', 'crashed', 'canceled'].includes(execution.status) ? execution.status : undefined;
 			},
 			capMs,
 			2_000,
@@ -109,11 +112,24 @@ async function start(stack: BenchStack, sheetCase: SheetCase, capMs: number): Pr
 	};
 }
 
+/** What n8n's log says of the run, from `offset` on: the lines that explain an end other than success. */
+const LOG_REASONS: Array<[RegExp, string]> = [
+	[/heap out of memory|Reached heap limit/, 'out of memory'],
+	[/Task runner failed heartbeat check/, "the Code node's task runner missed n8n's heartbeat check and was restarted"],
+	[/Node ran out of memory|TaskRunnerOomError/, "the Code node's task runner ran out of memory"],
+];
+
+function logReason(stack: BenchStack, offset: number): string | undefined {
+	const text = readFileSync(stack.server.logFile).subarray(offset).toString('utf8');
+	return LOG_REASONS.find(([pattern]) => pattern.test(text))?.[1];
+}
+
 /** How a run that did not answer ended: n8n's process gone (out of memory, by its log), or the cap. */
-function endOf(stack: BenchStack, error: unknown): string {
+function endOf(stack: BenchStack, error: unknown, logOffset: number): string {
+	const message = String((error as Error).message);
 	const exited = stack.server.exited();
-	if (exited === undefined) return /timeout|timed out/i.test(String((error as Error).message)) ? 'stopped by the cap' : `failed: ${String((error as Error).message).slice(0, 120)}`;
-	return /heap out of memory|Reached heap limit/.test(readFileSync(stack.server.logFile, 'utf8').slice(-200_000)) ? 'out of memory' : `n8n ended (${exited})`;
+	if (exited === undefined) return /no answer within|timed out|timeout/i.test(message) ? 'stopped by the cap' : `failed: ${message.slice(0, 120)}`;
+	return logReason(stack, logOffset) === 'out of memory' ? 'out of memory' : `n8n ended (${exited})`;
 }
 
 /** MB of run data n8n stored for the run's executions: the newest one, or (example 9) every one. */
@@ -145,7 +161,8 @@ function ledger(stack: BenchStack, prefix: string): () => { paid: number; applie
 
 /** One configuration: a fresh n8n (with its heap limit), a fresh sheet of `rows` with orderIds of its own, the run. */
 export async function runSheet(stack: BenchStack, sheetCase: SheetCase, rows: number, capMinutes: number, runIndex: number): Promise<SheetFigures> {
-	await stack.restartN8n(sheetCase.heapMb === undefined ? undefined : [`--max-old-space-size=${sheetCase.heapMb}`]);
+	await stack.restartN8n(sheetCase.heapMb === undefined ? undefined : [`--max-old-space-size=${sheetCase.heapMb}`], sheetCase.env);
+	const logOffset = statSync(stack.server.logFile).size;
 	const prefix = `S${runIndex}${Date.now().toString(36).toUpperCase()}`;
 	const folder = join(stack.options.filesDir, FILES);
 	mkdirSync(folder, { recursive: true });
@@ -156,7 +173,9 @@ export async function runSheet(stack: BenchStack, sheetCase: SheetCase, rows: nu
 	const sampler = new TreeSampler(stack.server.pid).begin();
 	const started = process.hrtime.bigint();
 	const result = await start(stack, sheetCase, capMinutes * 60_000);
-	const ended = await result().catch((error: unknown) => endOf(stack, error));
+	const answered = await result().catch((error: unknown) => endOf(stack, error, logOffset));
+	const reason = answered.startsWith('n8n answered') || answered.startsWith('the execution ended') ? logReason(stack, logOffset) : undefined;
+	const ended = reason === undefined ? answered : `${answered.replace(/:.*$/, '')}: ${reason}`;
 	const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 	if (ended === 'stopped by the cap') await stack.server.stop();
 	else if (stack.server.exited() === undefined) await settle(stack.server.pid);
