@@ -42,7 +42,8 @@ export function sheetLines(all: SheetFigures[], settings: { rows: number; capMin
 	const rows = all.map((f) => {
 		const base = f.kind === 'baseline' ? undefined : baselineOf(all, f);
 		const ratio = base && f.ended === 'done' ? `${(f.itemsPerSecond / base.itemsPerSecond).toFixed(2)}x` : '';
-		const kept = f.storedMb === undefined ? '' : `${f1(f.storedMb)}${f.executions !== undefined && f.executions > 1 ? ` (${f.executions} executions)` : ''}`;
+		const unread = f.storedUnread === undefined ? '' : 'not read: n8n did not send it in time';
+		const kept = f.storedMb === undefined ? unread : `${f1(f.storedMb)}${f.executions !== undefined && f.executions > 1 ? ` (${f.executions} executions)` : ''}`;
 		const written = f.written === undefined ? '' : ` (${f0(f.written)} written)`;
 		return `| ${f.label} | ${heap(f)} | ${ending(f)} | ${f0(f.paid)}${written} | ${f1(f.wallSeconds)} | ${f1(f.itemsPerSecond)} | ${ratio} | ${f.cpuMsPerRow.toFixed(2)} | ${f0(f.peakRssMb.main)} / ${f0(f.peakRssMb.runner)} | ${kept} | ${f0(f.applies)} | ${f0(f.sentTwice)} |`;
 	});
