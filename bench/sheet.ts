@@ -127,8 +127,10 @@ function logReason(stack: BenchStack, offset: number): string | undefined {
 }
 
 /** How a run that did not answer ended: n8n's process gone (out of memory, by its log), or the cap. */
-function endOf(stack: BenchStack, error: unknown, logOffset: number): string {
+async function endOf(stack: BenchStack, error: unknown, logOffset: number): Promise<string> {
 	const message = String((error as Error).message);
+	// A connection n8n dropped as it died can end before its exit is seen: wait a little for it.
+	if (/hang up|ECONNRESET|ECONNREFUSED/.test(message)) await until('n8n to exit', () => stack.server.exited(), 10_000).catch(() => undefined);
 	const exited = stack.server.exited();
 	if (exited === undefined) return /no answer within|timed out|timeout/i.test(message) ? 'stopped by the cap' : `failed: ${message.slice(0, 120)}`;
 	return logReason(stack, logOffset) === 'out of memory' ? 'out of memory' : `n8n ended (${exited})`;
