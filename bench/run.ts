@@ -63,7 +63,9 @@ const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
 /** The sheet part: its rows, the minutes each configuration may take, and the heap of n8n Cloud's smallest plan. */
 const SHEET = { rows: Number(process.env.BENCH_SHEET_ROWS ?? 50_000), capMinutes: Number(process.env.BENCH_SHEET_MINUTES ?? 9), smallHeapMb: Number(process.env.BENCH_SHEET_SMALL_HEAP_MB ?? 320) };
-const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb);
+/** `BENCH_SHEET_CASES=batches` (say): only the configurations of those kinds. */
+const SHEET_KINDS = (process.env.BENCH_SHEET_CASES ?? '').split(',').filter((kind) => kind !== '');
+const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb).filter((c) => SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind));
 
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
 SETTINGS.limit = (SETTINGS.inFlight * 1000) / SETTINGS.latencyMs;

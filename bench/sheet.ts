@@ -167,6 +167,8 @@ function ledger(stack: BenchStack, prefix: string): () => { paid: number; applie
 export async function runSheet(stack: BenchStack, sheetCase: SheetCase, rows: number, capMinutes: number, runIndex: number): Promise<SheetFigures> {
 	await stack.restartN8n(sheetCase.heapMb === undefined ? undefined : [`--max-old-space-size=${sheetCase.heapMb}`], sheetCase.env);
 	const logOffset = statSync(stack.server.logFile).size;
+	// Each configuration pays from full balances: the sheets before it must not leave it short of funds.
+	for (const currency of ['TZS', 'NGN', 'ZAR'] as const) stack.sandbox.control.setBalance(APP_IDS[currency], '1000000000.00');
 	const prefix = `S${runIndex}${Date.now().toString(36).toUpperCase()}`;
 	const folder = join(stack.options.filesDir, FILES);
 	mkdirSync(folder, { recursive: true });
