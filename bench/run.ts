@@ -21,6 +21,9 @@ import { queueFailures, queueSection } from './queue-report';
 import { measureRefusal, type RefusalFigures } from './refusal';
 import { bulkLines, callbackLines, failedRun, sectionBody, signingLines, type Failure } from './report';
 import { commandLine, resultsHead, sectionMarkdown, WITH_SETTINGS, writeResults, type Section } from './results-file';
+import { attempter, partsOf, type Part } from './parts';
+import { addSheetWorkflows, runSheet, type SheetFigures } from './sheet';
+import { sheetCases, sheetLines, sheetTargets } from './sheet-report';
 import { measureSigning, signingMachineLine, type SigningFigures } from './signing';
 import { BENCH_PORTS, N8N_SETTINGS, startBenchStack, WORK, type BenchStack } from './stack';
 import { bulkTargets, callbackTargets, type Settings, type Target } from './targets';
@@ -36,8 +39,8 @@ import {
 } from './workflows';
 
 /**
- * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline,
- * signed callbacks into the HaiPay Trigger, a bulk payout whose callbacks go to a HaiPay Trigger on the same n8n
+ * `npm run bench`: bulk payouts through the HaiPay node and through a hand-made Code + HTTP Request baseline, a
+ * payroll-sized sheet in one execution and in batches through a sub-workflow (bench/sheet.ts), signed callbacks into the HaiPay Trigger, a bulk payout whose callbacks go to a HaiPay Trigger on the same n8n
  * (bench/e2e.ts), and the package's shipped sign() and verify() against openssl (bench/signing.ts), on one n8n
  * server and one sandbox in one run, then the same package in n8n's queue mode (bench/queue.ts). Writes the sections it measured into bench/results.md,
  * keeping the others, and prints them. A configuration that fails (an error answer, a crashed n8n) does not stop
@@ -58,6 +61,11 @@ const CONFIRMED = Number(process.env.BENCH_CONFIRMED_CALLBACKS ?? 500);
 const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
 /** n8n's old-space limit for the capped runs, the way n8n's docs bound its memory (`--max-old-space-size`). */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
+/** The sheet part: its rows, the minutes each configuration may take, and the heap of n8n Cloud's smallest plan. */
+const SHEET = { rows: Number(process.env.BENCH_SHEET_ROWS ?? 50_000), capMinutes: Number(process.env.BENCH_SHEET_MINUTES ?? 9), smallHeapMb: Number(process.env.BENCH_SHEET_SMALL_HEAP_MB ?? 320) };
+/** `BENCH_SHEET_CASES=batches` (say): only the configurations of those kinds. */
+const SHEET_KINDS = (process.env.BENCH_SHEET_CASES ?? '').split(',').filter((kind) => kind !== '');
+const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb).filter((c) => SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind));
 
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
 SETTINGS.limit = (SETTINGS.inFlight * 1000) / SETTINGS.latencyMs;
@@ -103,20 +111,9 @@ async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; con
 	};
 }
 
-/** The parts a run measures: `BENCH_PARTS` (comma-separated), all by default; `BENCH_QUEUE=0` leaves queue out. */
-export const PARTS = ['bulk', 'callbacks', 'e2e', 'signing', 'queue'] as const;
-export type Part = (typeof PARTS)[number];
-
-export function partsOf(env: NodeJS.ProcessEnv): Part[] {
-	const asked = (env.BENCH_PARTS ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
-	const unknown = asked.filter((part) => !(PARTS as readonly string[]).includes(part));
-	if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')} (known: ${PARTS.join(', ')})`);
-	const parts = asked.length > 0 ? (asked as Part[]) : [...PARTS];
-	return parts.filter((part) => part !== 'queue' || env.BENCH_QUEUE !== '0');
-}
-
 interface Measured {
 	bulk: BulkFigures[];
+	sheet: SheetFigures[];
 	callbacks?: CallbackFigures;
 	plainWebhook?: CallbackFigures;
 	confirmed?: CallbackFigures;
@@ -129,22 +126,8 @@ interface Measured {
 	minutes: Partial<Record<Part, number>>;
 }
 
-/** Runs one configuration; a failure is kept for the end of the run, and the benchmark goes on with the next. */
-function attempter(measured: Measured) {
-	return async <T>(part: Part, what: string, run: () => Promise<T>): Promise<T | undefined> => {
-		try {
-			return await run();
-		} catch (error) {
-			const message = ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 300);
-			say(`  failed: ${message}`);
-			measured.failures.push({ what, error: message, part });
-			return undefined;
-		}
-	};
-}
-
 async function bulkPart(stack: BenchStack, measured: Measured): Promise<void> {
-	const attempt = attempter(measured);
+	const attempt = attempter(measured.failures);
 	stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 	for (const rows of ROWS) {
 		for (const bulkCase of CASES.filter((c) => c.rows === undefined || c.rows.includes(rows))) {
@@ -166,8 +149,20 @@ async function bulkPart(stack: BenchStack, measured: Measured): Promise<void> {
 	stack.sandbox.control.setConfig({ latencyMs: 0 });
 }
 
+async function sheetPart(stack: BenchStack, measured: Measured): Promise<void> {
+	stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
+	await addSheetWorkflows(stack, SHEET_CASES, SETTINGS.inFlight, { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval });
+	for (const [index, sheetCase] of SHEET_CASES.entries()) {
+		say(`sheet: ${sheetCase.label}, heap ${sheetCase.heapMb ?? 'default'}: ${SHEET.rows.toLocaleString('en-US')} rows, at most ${SHEET.capMinutes} minutes ...`);
+		const figures = await attempter(measured.failures)('sheet', `sheet: ${sheetCase.label}, heap ${sheetCase.heapMb ?? 'default'}`, () => runSheet(stack, sheetCase, SHEET.rows, SHEET.capMinutes, index));
+		if (figures) say(`  ${figures.ended}: ${figures.paid} paid, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerRow.toFixed(2)} CPU ms/row, RSS main ${figures.peakRssMb.main.toFixed(0)} MB, ${figures.sentTwice} sent twice`);
+		if (figures) measured.sheet.push(figures);
+	}
+	stack.sandbox.control.setConfig({ latencyMs: 0 });
+}
+
 async function callbacksPart(stack: BenchStack, ids: { triggerId: string; confirmedId: string; plainWebhookId: string }, measured: Measured): Promise<void> {
-	const attempt = attempter(measured);
+	const attempt = attempter(measured.failures);
 	say(`callbacks: ${CALLBACKS} signed and ${FORGED} forged, ${SETTINGS.callbackConcurrency} at a time ...`);
 	const load = { count: CALLBACKS, forged: FORGED, concurrency: SETTINGS.callbackConcurrency, warmup: 20 };
 	measured.callbacks = await attempt('callbacks', 'callbacks into the HaiPay Trigger', async () => {
@@ -194,7 +189,7 @@ async function callbacksPart(stack: BenchStack, ids: { triggerId: string; confir
 async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
 	const s = E2E_SETTINGS;
 	say(`a bulk payout end to end: ${s.rows.toLocaleString('en-US')} rows, their callbacks into a HaiPay Trigger on the same n8n (retries every ${s.retryMs / 1000} s, time-out ${s.timeoutMs / 1000} s, ${s.concurrency} at a time) ...`);
-	measured.e2e = await attempter(measured)('e2e', 'a bulk payout end to end', async () => {
+	measured.e2e = await attempter(measured.failures)('e2e', 'a bulk payout end to end', async () => {
 		await stack.restartN8n();
 		return runEndToEnd(stack, say);
 	});
@@ -217,6 +212,7 @@ function sections(parts: Part[], measured: Measured, host: Machine, date: string
 	});
 	const out: Section[] = [];
 	if (parts.includes('bulk')) out.push(section('bulk', 'Bulk payouts', bulkLines(SETTINGS, measured.bulk, host), bulkTargets(measured.bulk, SETTINGS, rows)));
+	if (parts.includes('sheet')) out.push(section('sheet', 'A payroll-sized sheet', sheetLines(measured.sheet, { ...SHEET, latencyMs: SETTINGS.latencyMs, inFlight: SETTINGS.inFlight }), sheetTargets(measured.sheet, SHEET.rows)));
 	if (parts.includes('callbacks')) out.push(section('callbacks', 'Callbacks', callbackLines({ settings: SETTINGS, ...measured }), callbackTargets(measured.callbacks, measured.refusal, measured.plainWebhook)));
 	if (parts.includes('e2e')) out.push(section('e2e', "A bulk payout's callbacks, end to end", measured.e2e ? e2eLines(measured.e2e) : [], measured.e2e ? [e2eTarget(measured.e2e)] : []));
 	if (parts.includes('signing') && measured.signing) out.push(section('signing', 'Signing', signingLines(measured.signing), []));
@@ -233,7 +229,7 @@ async function main(): Promise<void> {
 	const host = machine({ n8n: onN8n });
 	say(`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}${onN8n ? `; n8n ${host.n8n} on Node ${host.n8nNode}` : ''}; parts: ${parts.join(', ')}`);
 	if (host.loadBefore[0] > 0.5) say('  note: the machine is busy before the run; every figure below is affected');
-	const measured: Measured = { bulk: [], failures: [], minutes: {} };
+	const measured: Measured = { bulk: [], sheet: [], failures: [], minutes: {} };
 	const timed = async (part: Part, run: () => Promise<void>) => {
 		if (!parts.includes(part)) return;
 		const at = Date.now();
@@ -254,12 +250,13 @@ async function main(): Promise<void> {
 		await stack?.stop();
 		await stopQueue?.();
 	});
-	if (parts.some((part) => part === 'bulk' || part === 'callbacks' || part === 'e2e')) {
+	if (parts.some((part) => ['bulk', 'sheet', 'callbacks', 'e2e'].includes(part))) {
 		try {
 			stack = await startBenchStack(say, {}, { callbackTimeoutMs: E2E_SETTINGS.timeoutMs, callbackConcurrency: E2E_SETTINGS.concurrency });
 			const running = stack;
 			const ids = await addWorkflows(stack);
 			await timed('bulk', () => bulkPart(running, measured));
+			await timed('sheet', () => sheetPart(running, measured));
 			await timed('callbacks', () => callbacksPart(running, ids, measured));
 			await timed('e2e', () => e2ePart(running, measured));
 		} finally {
@@ -267,7 +264,7 @@ async function main(): Promise<void> {
 		}
 	}
 	await timed('queue', async () => {
-		measured.queue = await attempter(measured)('queue', 'queue mode', () => runQueueBench((stop) => (stopQueue = stop)));
+		measured.queue = await attempter(measured.failures)('queue', 'queue mode', () => runQueueBench((stop) => (stopQueue = stop)));
 	});
 
 	writeMeasured(parts, measured, host, started);

@@ -52,9 +52,10 @@ export interface BenchStack {
 	addWorkflow(workflow: WorkflowBody, activate: boolean): Promise<string>;
 	/**
 	 * Stops n8n and starts it again on the same user folder: a fresh process, with every workflow still active.
-	 * `nodeFlags` go to that process only (its task runner keeps Node's defaults).
+	 * `nodeFlags` go to that process only (its task runner keeps Node's defaults); `env`, n8n settings, to it and its
+	 * task runner.
 	 */
-	restartN8n(nodeFlags?: string[]): Promise<void>;
+	restartN8n(nodeFlags?: string[], env?: Record<string, string>): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -158,10 +159,11 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			// The sandbox's CLI gives every App ID the same merchant key.
 			merchantPrivateKey: () => readFileSync(join(keys, 'merchant.pkcs8.pem'), 'utf8'),
 			addWorkflow: (workflow, activate) => createWorkflow(stack.rest, workflow, activate),
-			restartN8n: async (nodeFlags) => {
+			restartN8n: async (nodeFlags, env) => {
 				await parts.server?.stop();
 				parts.server = undefined;
-				parts.server = await startN8nServer({ ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])] }, join(WORK, 'n8n.log'));
+				const restarted = { ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])], extraEnv: { ...options.extraEnv, ...env } };
+				parts.server = await startN8nServer(restarted, join(WORK, 'n8n.log'));
 				stack.server = parts.server;
 				stack.rest = new N8nRest(parts.server.url);
 				await stack.rest.login();

@@ -41,6 +41,15 @@ return out;`;
 
 const field = (name: string) => `={{ $json.${name} }}`;
 
+/** Adds the nodes that make a bulk workflow's rows after `from` and returns the last: by default the Rows Code node. */
+export type RowsMaker = (b: WorkflowBuilder, from: string) => string;
+
+const codeRows: RowsMaker = (b, from) => {
+	const rows = code(b, 'Rows', ROWS_CODE);
+	b.connect(from, rows);
+	return rows;
+};
+
 /** `fields`: one `{{ $json.field }}` expression per field (the default), or the input item's fields by name. */
 export type FieldsFrom = 'parameters' | 'input';
 
@@ -63,10 +72,9 @@ function haiPayNode(b: WorkflowBuilder, currency: 'TZS' | 'NGN', concurrency: nu
  * Rows → one HaiPay node for every currency: the currency and every field from each row, signed with the App ID the
  * sandbox's payouts credential holds for the row's currency.
  */
-export function mixedHaiPayWorkflow(path: string, concurrency: number): WorkflowBody {
+export function mixedHaiPayWorkflow(path: string, concurrency: number, makeRows = codeRows): WorkflowBody {
 	const b = new WorkflowBuilder(`bench-haipay-${path}`);
-	const hook = webhook(b, path);
-	const rows = code(b, 'Rows', ROWS_CODE);
+	const rows = makeRows(b, webhook(b, path));
 	const pay = b.add({
 		name: 'Pay',
 		type: 'n8n-nodes-haipay.haiPay',
@@ -74,7 +82,6 @@ export function mixedHaiPayWorkflow(path: string, concurrency: number): Workflow
 		parameters: { resource: 'payout', operation: 'create', currency: field('currency'), fieldsFrom: 'input', options: { concurrency } },
 		credentials: { haiPayApi: { ...PAYOUTS_CREDENTIAL } },
 	});
-	b.connect(hook, rows);
 	b.connect(rows, pay);
 	return b.body(`bench: one HaiPay node for every currency, concurrency ${concurrency}, currency and fields from each row`);
 }
@@ -112,9 +119,9 @@ export function haiPayWorkflow(path: string, concurrency: number | undefined, fi
  * What a merchant writes from the signing rules without this package: sign in a Code node with crypto, post
  * with the HTTP Request node. The key is parsed once per run, the best a hand-written node does.
  */
-export function signingCode(baseUrl: string, privateKeys: Record<'TZS' | 'NGN', string>): string {
+export function signingCode(baseUrl: string, privateKeys: Partial<Record<keyof typeof APP_IDS, string>>): string {
 	const merchants = Object.fromEntries(
-		(['TZS', 'NGN'] as const).map((currency) => [
+		(Object.keys(privateKeys) as Array<keyof typeof APP_IDS>).map((currency) => [
 			currency,
 			{ appId: APP_IDS[currency], secret: defaultSecret(currency), path: `/${currency.toLowerCase()}/pay/apply`, key: privateKeys[currency] },
 		]),
@@ -145,10 +152,14 @@ return $input.all().map((item) => {
 }
 
 /** Batching: `batchSize` requests started every `batchInterval` ms; none (the default) starts every item at once. */
-export function baselineWorkflow(path: string, signCode: string, batching: { batchSize: number; batchInterval: number } | undefined): WorkflowBody {
+export function baselineWorkflow(
+	path: string,
+	signCode: string,
+	batching: { batchSize: number; batchInterval: number } | undefined,
+	makeRows = codeRows,
+): WorkflowBody {
 	const b = new WorkflowBuilder(`bench-baseline-${path}`);
-	const hook = webhook(b, path);
-	const rows = code(b, 'Rows', ROWS_CODE);
+	const rows = makeRows(b, webhook(b, path));
 	const signNode = code(b, 'Sign', signCode);
 	const post = b.add({
 		name: 'Post',
@@ -163,7 +174,6 @@ export function baselineWorkflow(path: string, signCode: string, batching: { bat
 			options: batching ? { batching: { batch: batching } } : {},
 		},
 	});
-	b.connect(hook, rows);
 	b.connect(rows, signNode);
 	b.connect(signNode, post);
 	return b.body(`bench: Code + HTTP Request, ${batching ? `batches of ${batching.batchSize} every ${batching.batchInterval} ms` : 'no batching'}`);

@@ -20,6 +20,7 @@ export interface WorkflowNode {
 	webhookId?: string;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 	alwaysOutputData?: boolean;
+	executeOnce?: boolean;
 	notes?: string;
 	notesInFlow?: boolean;
 }

@@ -19,8 +19,9 @@ export HAIPAY_N8N_DIR="${HAIPAY_N8N_1X_DIR:-$HOME/.cache/n8n-nodes-haipay/n8n1}"
 echo "== n8n $(node -p "require('./playground/compat/package.json').dependencies.n8n") for the compatibility run: $HAIPAY_N8N_DIR"
 npm run --silent playground:install
 # The editor's screens differ between 1.x and 2.x, and example 6 (forms in the browser, published through 2.x's
-# REST API) runs on 2.x only; everything else runs as on 2.x.
-npm run test:e2e -- --testNamePattern '^(?!the editor in a real browser|example 6)'
+# REST API) runs on 2.x only; example 9 (a sub-workflow that is the workflow itself) has been run on 2.x only so
+# far; everything else runs as on 2.x.
+npm run test:e2e -- --testNamePattern '^(?!the editor in a real browser|example 6|example 9)'
 echo "== n8n 1.x: $((SECONDS - started)) s"
 
 started=$SECONDS

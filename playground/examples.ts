@@ -9,6 +9,7 @@ import { bulkPayouts } from './workflows/bulk-payouts';
 import { callbacks } from './workflows/callbacks';
 import { exactlyOnce } from './workflows/exactly-once';
 import { mitCollection } from './workflows/mit-collection';
+import { payrollBatches } from './workflows/payroll-batches';
 import { reconciliation } from './workflows/reconciliation';
 import { reconciliationReport } from './workflows/reconciliation-report';
 
@@ -34,6 +35,7 @@ export {
 	POSTGRES_CREDENTIAL,
 } from './workflows/exactly-once';
 export { MIT_CUSTOMER, mitCollection } from './workflows/mit-collection';
+export { PAYROLL_RESULT_COLUMNS, payrollBatches } from './workflows/payroll-batches';
 export { reconciliation } from './workflows/reconciliation';
 export { QUERIED_OUTCOMES, RECONCILIATION_REPORT, reconciliationReport } from './workflows/reconciliation-report';
 export { callbackUrl, callbackWebhookId, FILES, WORKFLOW_IDS } from './workflows/shared';
@@ -48,6 +50,7 @@ export function allExamples(): Array<{ file: string; workflow: WorkflowFile }> {
 		{ file: '5-exactly-once-callbacks.json', workflow: exactlyOnce() },
 		{ file: '6-month-end-payouts.json', workflow: monthEndPayouts() },
 		{ file: '8-reconciliation-report.json', workflow: reconciliationReport() },
+		{ file: '9-payroll-batches.json', workflow: payrollBatches() },
 	];
 }
 

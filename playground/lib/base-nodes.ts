@@ -57,6 +57,17 @@ export function csvToFile(name: string, fileName: string, position: [number, num
 	};
 }
 
+/** A text file of the item's field `sourceProperty`, as binary `data`. */
+export function textToFile(name: string, sourceProperty: string, fileName: string, position: [number, number]): NodeSpec {
+	return {
+		name,
+		type: 'n8n-nodes-base.convertToFile',
+		typeVersion: 1.1,
+		position,
+		parameters: { operation: 'toText', sourceProperty, binaryPropertyName: 'data', options: { fileName } },
+	};
+}
+
 export function condition(leftValue: string, operation: string, rightValue: unknown, type = 'string'): Parameters {
 	const operator: Parameters = { type, operation };
 	if (['exists', 'notExists', 'empty', 'notEmpty', 'true', 'false'].includes(operation)) operator.singleValue = true;

@@ -3,6 +3,7 @@ import { createServer } from 'net';
 import { join } from 'path';
 
 import { allExamples, FILES, WORKFLOW_IDS } from '../examples';
+import { PAYROLL_RESULTS, PAYROLL_SAMPLE_ROWS, PAYROLL_SHEET, payrollCsv, payrollRows } from '../payroll';
 import { installPackage, n8nCli, n8nEnv, parseRawOutput, runN8nCli, type ExecutionRun, type N8nOptions } from './n8n';
 import { EXAMPLES, INSTALL_DIR, N8N_PORT } from './paths';
 
@@ -28,6 +29,11 @@ export function prepareFiles(filesDir: string, freshData: boolean): void {
 	for (const dir of ['', 'vouchers', 'mit-tokens']) mkdirSync(join(filesDir, FILES, dir), { recursive: true });
 	const csv = join(filesDir, FILES, 'payouts.csv');
 	if (freshData || !existsSync(csv)) copyFileSync(join(EXAMPLES, 'data', 'payouts.csv'), csv);
+	// Example 9's sheet: a sample of its size; `npx tsx playground/payroll.ts 50000` writes a month-end-sized one.
+	const payroll = join(filesDir, FILES, PAYROLL_SHEET);
+	if (freshData || !existsSync(payroll)) writeFileSync(payroll, payrollCsv(payrollRows(PAYROLL_SAMPLE_ROWS)));
+	// Its results name orders of the sandbox's: a fresh sandbox has none of them.
+	if (freshData) rmSync(join(filesDir, FILES, PAYROLL_RESULTS), { force: true });
 }
 
 /** Writes the example workflows into `dir` with their callback URLs on `webhookUrl` instead of `npm start`'s n8n. */

@@ -9,6 +9,7 @@ export const WORKFLOW_IDS = {
 	mitCollection: 'haipayExMitCharg',
 	exactlyOnce: 'haipayExOnceOnly',
 	reconciliationReport: 'haipayExReconRep',
+	payrollBatches: 'haipayExPayBatch',
 } as const;
 
 /** The example workflows read and write below this folder, relative to the folder n8n runs in. */

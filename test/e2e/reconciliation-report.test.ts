@@ -6,17 +6,17 @@
  * independent decimal sum, and no cell a formula or text that starts one.
  */
 import DecimalJs from 'decimal.js';
-import { read, utils, type WorkBook } from '@e965/xlsx';
+import { read, utils } from '@e965/xlsx';
 import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 
 import { RECONCILIATION_REPORT, WORKFLOW_IDS } from '../../playground/examples';
 import { sheetFile, type SheetRow } from '../../playground/lib/sheet';
 import { MONTH_END_RESULTS } from '../../playground/month-end';
-import { eventually, startStack, type Stack } from './stack';
+import { formulaCells } from './cells';
+import { eventually, runByRest, startStack, type Stack } from './stack';
 
 const Decimal = DecimalJs.clone({ precision: 100 });
-const FORMULA_START = /^[=+\-@\t\r]/;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const HOSTILE = '=HYPERLINK("http://evil.test","click")';
 
@@ -47,32 +47,6 @@ function resultsFile(): SheetRow[] {
 		{ orderId: "'-ME-0042", currency: 'TZS', amount: 1000, amountText: '1000', outcome: 'invalid', field: 'accountNo', error: "'=1+2" },
 		{ orderId: 'PAY-NEVER-SENT', currency: 'NGN', amount: 100, amountText: '100', outcome: 'unknown' },
 	];
-}
-
-/** n8n's manual run, as the editor's "Execute workflow" asks for it, then the execution polled until it ends. */
-async function runByRest(workflowId: string): Promise<{ id: string; status: string }> {
-	const saved = await stack.rest.call('GET', `/workflows/${workflowId}`);
-	expect(saved.status).toBe(200);
-	const workflowData = (saved.json as { data: Record<string, unknown> }).data;
-	const started = await stack.rest.call('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: 'Run' } });
-	expect({ status: started.status, body: started.body.slice(0, 300) }).toMatchObject({ status: 200 });
-	const executionId = String((started.json as { data: { executionId: string } }).data.executionId);
-	return await eventually(
-		`execution ${executionId} to end`,
-		async () => {
-			const execution = (await stack.rest.execution(executionId)) as { id: string; status: string; finished?: boolean };
-			return ['success', 'error', 'crashed', 'canceled'].includes(execution.status) ? execution : undefined;
-		},
-		120_000,
-	);
-}
-
-function formulaCells(book: WorkBook): string[] {
-	const sheet = book.Sheets[book.SheetNames[0]];
-	return Object.entries(sheet)
-		.filter(([address]) => !address.startsWith('!'))
-		.filter(([, cell]) => (cell as { f?: string }).f !== undefined || ((cell as { t: string }).t === 's' && FORMULA_START.test(String((cell as { v: unknown }).v))))
-		.map(([address, cell]) => `${address}: ${JSON.stringify(cell)}`);
 }
 
 const sum = (values: string[]) => values.reduce((total, value) => total.plus(value === '' ? 0 : value), new Decimal(0));
@@ -113,7 +87,7 @@ describe('example 8: reconciliation report', () => {
 		const queriesBefore = stack.sandbox.requests.filter((request) => request.path.endsWith('/pay/query')).length;
 		const appliesBefore = stack.sandbox.appliesReceived();
 
-		const execution = await runByRest(WORKFLOW_IDS.reconciliationReport);
+		const execution = await runByRest(stack, WORKFLOW_IDS.reconciliationReport);
 		expect(execution.status).toBe('success');
 
 		const book = read(readFileSync(join(stack.files, RECONCILIATION_REPORT)), { type: 'buffer', cellFormula: true });

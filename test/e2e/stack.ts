@@ -113,6 +113,21 @@ export async function startStack(log: (line: string) => void, stackOptions: Stac
 	}
 }
 
+/** The test file's stack: started before its tests, stopped after them; call at the top of the file. */
+export function stackPerFile(log: (line: string) => void, options: StackOptions = {}): () => Stack {
+	let stack: Stack | undefined;
+	beforeAll(async () => {
+		stack = await startStack(log, options);
+	}, 20 * 60_000);
+	afterAll(async () => {
+		await stack?.stop();
+	}, 60_000);
+	return () => {
+		if (stack === undefined) throw new Error('the stack is not running');
+		return stack;
+	};
+}
+
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` saying what it waited for. */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
@@ -127,4 +142,25 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
 		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
+}
+
+/**
+ * n8n's manual run of a saved workflow from its trigger `trigger`, as the editor's "Execute workflow" asks for it
+ * (`POST /rest/workflows/<id>/run`), then the execution polled until it ends.
+ */
+export async function runByRest(stack: Stack, workflowId: string, timeoutMs = 120_000, trigger = 'Run'): Promise<{ id: string; status: string }> {
+	const saved = await stack.rest.call('GET', `/workflows/${workflowId}`);
+	if (saved.status !== 200) throw new Error(`reading workflow ${workflowId} failed: HTTP ${saved.status} ${saved.body.slice(0, 300)}`);
+	const workflowData = (saved.json as { data: Record<string, unknown> }).data;
+	const started = await stack.rest.call('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: trigger } });
+	if (started.status !== 200) throw new Error(`running workflow ${workflowId} failed: HTTP ${started.status} ${started.body.slice(0, 300)}`);
+	const executionId = String((started.json as { data: { executionId: string } }).data.executionId);
+	return await eventually(
+		`execution ${executionId} to end`,
+		async () => {
+			const execution = (await stack.rest.execution(executionId)) as { id: string; status: string };
+			return ['success', 'error', 'crashed', 'canceled'].includes(execution.status) ? execution : undefined;
+		},
+		timeoutMs,
+	);
 }

@@ -1,0 +1,141 @@
+import { WorkflowBuilder, type NodeSpec, type WorkflowFile } from '../../dev/workflow-builder';
+import { csvFromFile, manualTrigger, merge, readFile, setFields, stickyNote, textToFile, writeFile } from '../lib/base-nodes';
+import { csvLine, plainText } from '../lib/cells';
+import { haiPay, mixedPayoutParameters } from '../lib/haipay-nodes';
+import { PAYROLL_BATCH, PAYROLL_RESULTS, PAYROLL_SHEET } from '../payroll';
+import { FILES, WORKFLOW_IDS } from './shared';
+
+/**
+ * Example 9, a payroll-sized sheet paid in batches: the workflow reads the sheet, leaves out the rows its results
+ * file already holds (a run that n8n's end cut short is run again), and hands the rest to itself as a sub-workflow,
+ * PAYROLL_BATCH rows at a time. Each sub-workflow execution pays its batch with one HaiPay node and appends the
+ * batch's results to one CSV, then ends and frees its items: n8n holds one batch's payouts at a time, not the sheet's.
+ */
+
+/** The results file's columns, in order; `row` is the sheet's line number, the key of a rerun with `orderId`. */
+export const PAYROLL_RESULT_COLUMNS = ['row', 'orderId', 'currency', 'amount', 'name', 'outcome', 'orderNo', 'error', 'errorCode', 'field'] as const;
+
+/** The sub-workflow's trigger, whose items are the batch. */
+const BATCH = 'Batch';
+
+export function payrollBatches(): WorkflowFile {
+	const b = new WorkflowBuilder(WORKFLOW_IDS.payrollBatches);
+	about(b);
+	const rows = rowsToPay(b);
+	const loop = b.add({ name: 'Batches', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [1120, 0], parameters: { batchSize: PAYROLL_BATCH, options: {} } });
+	const pay = b.add(payBatch([1340, 100]));
+	b.connect(rows, loop);
+	b.connect(loop, pay, 1);
+	b.connect(pay, loop);
+	payAndAppend(b);
+	return b.file(
+		'HaiPay example: a payroll-sized sheet in batches',
+		`Pays a sheet of tens of thousands of rows ${PAYROLL_BATCH.toLocaleString('en-US')} at a time through a sub-workflow, appending each batch's results to one CSV; a rerun pays only the rows the file does not hold.`,
+	);
+}
+
+function about(b: WorkflowBuilder): void {
+	b.add(
+		stickyNote(
+			'About',
+			[
+				'## A payroll-sized sheet, in batches',
+				`Reads \`${FILES}/${PAYROLL_SHEET}\` and pays it ${PAYROLL_BATCH.toLocaleString('en-US')} rows at a time: **Pay batch** runs this same workflow from **${BATCH}** (a sub-workflow execution per batch), which pays the batch with one HaiPay node and appends its results to \`${FILES}/${PAYROLL_RESULTS}\`. n8n keeps a batch's payouts only while its sub-workflow runs.`,
+				'',
+				'- Every row of the sheet gets one line in the results file, with its `row`, `outcome` and HaiPay\'s `orderNo`; text a spreadsheet would run as a formula starts with an apostrophe.',
+				`- **Run it again after a crash** (n8n stopped mid-run): rows already in \`${PAYROLL_RESULTS}\` are left out (**Not written yet**, by row and orderId); the batch that was cut short is sent again, and HaiPay refuses each orderId it already has: those rows come back \`duplicate\` with the existing order's \`orderNo\`. Nothing is paid twice.`,
+				`- A new sheet needs a new results file: move \`${PAYROLL_RESULTS}\` away first. Do not edit the sheet between a crash and its rerun.`,
+				'- Batch size: **Batches** (Loop Over Items). Smaller batches hold less memory; each costs a sub-workflow execution.',
+			].join('\n'),
+			[-260, -560],
+			760,
+			400,
+		),
+	);
+}
+
+/**
+ * Run → Read payroll.csv → Rows → Number rows, and Run → Read results so far → Results so far → Written before:
+ * Not written yet keeps the rows of the sheet whose row and orderId the results file does not hold.
+ */
+function rowsToPay(b: WorkflowBuilder): string {
+	const start = b.add(manualTrigger([-200, 0]));
+	const read = b.add(readFile(`Read ${PAYROLL_SHEET}`, `${FILES}/${PAYROLL_SHEET}`, [20, -100]));
+	const rows = b.add(csvFromFile('Rows', [240, -100]));
+	const numbered = b.add(
+		setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number'], ['key', "={{ ($itemIndex + 1) + '|' + String($json.orderId ?? '') }}"]], [460, -100], true),
+	);
+	// No results file yet (a first run): the read fails into one item without rows, and every row is paid.
+	const soFar = b.add(readFile(`Read ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [20, 100], { onError: 'continueRegularOutput', alwaysOutputData: true }));
+	const results = b.add({ ...csvFromFile('Results so far', [240, 100]), onError: 'continueRegularOutput', alwaysOutputData: true });
+	const written = b.add(
+		setFields('Written before', [['key', `={{ $json.row === undefined ? 'none' : ${plainText('$json.row')} + '|' + ${plainText('$json.orderId')} }}`]], [460, 100]),
+	);
+	const notWritten = b.add({
+		...merge('Not written yet', 2, [680, 0]),
+		parameters: { mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'key', joinMode: 'keepNonMatches', outputDataFrom: 'input1', options: {} },
+	});
+	for (const [from, to] of [[start, read], [read, rows], [rows, numbered], [start, soFar], [soFar, results], [results, written]]) b.connect(from, to);
+	b.connect(numbered, notWritten, 0, 0);
+	b.connect(written, notWritten, 0, 1);
+	return notWritten;
+}
+
+/** Runs this workflow from its Batch trigger with the batch's rows, and waits for it to end. */
+function payBatch(position: [number, number]): NodeSpec {
+	return {
+		name: 'Pay batch',
+		type: 'n8n-nodes-base.executeWorkflow',
+		typeVersion: 1.2,
+		position,
+		parameters: {
+			source: 'database',
+			workflowId: { __rl: true, mode: 'id', value: '={{ $workflow.id }}' },
+			mode: 'once',
+			options: { waitForSubWorkflow: true },
+		},
+	};
+}
+
+/** Batch → Pay → Result line → Batch text → To text → Append to payroll-results.csv → Batch written. */
+function payAndAppend(b: WorkflowBuilder): void {
+	const batch = b.add({ name: BATCH, type: 'n8n-nodes-base.executeWorkflowTrigger', typeVersion: 1.1, position: [-200, 400], parameters: { inputSource: 'passthrough' } });
+	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [20, 400], { onError: 'continueRegularOutput' }));
+	const source = `$('${BATCH}').item.json`;
+	const line = b.add(
+		setFields(
+			'Result line',
+			[
+				[
+					'line',
+					csvLine([
+						`${source}.row`,
+						`${source}.orderId`,
+						`${source}.currency`,
+						`${source}.amount`,
+						`${source}.name`,
+						"$json.outcome ?? 'unknown'",
+						'$json.orderNo',
+						'$json.error',
+						'$json.errorCode',
+						'$json.field',
+					]),
+				],
+			],
+			[240, 400],
+		),
+	);
+	// The header goes with the batch that holds the sheet's first row: the one that starts the file.
+	const header = JSON.stringify(PAYROLL_RESULT_COLUMNS.join(','));
+	const text = b.add({
+		...setFields('Batch text', [['text', `={{ (Number($('${BATCH}').first().json.row) === 1 ? ${header} + '\\n' : '') + $('Result line').all().map((item) => item.json.line).join('\\n') + '\\n' }}`]], [460, 400]),
+		executeOnce: true,
+	});
+	const file = b.add(textToFile('To text', 'text', PAYROLL_RESULTS, [680, 400]));
+	const append = b.add(writeFile(`Append to ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [900, 400], true));
+	// What goes back to the calling execution: one small item per batch, not the batch's payouts.
+	const done = b.add(
+		setFields('Batch written', [['rows', `={{ $('${BATCH}').all().length }}`, 'number'], ['firstRow', `={{ $('${BATCH}').first().json.row }}`, 'number'], ['lastRow', `={{ $('${BATCH}').last().json.row }}`, 'number']], [1120, 400]),
+	);
+	for (const [from, to] of [[batch, pay], [pay, line], [line, text], [text, file], [file, append], [append, done]]) b.connect(from, to);
+}
