@@ -15,13 +15,13 @@ import { testHaiPayCredential } from '../../nodes/shared/gateway/credentialTest'
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS, callbackBody, PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
-import { HarnessCredentialsHelper, NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
+import { HarnessCredentialsHelper, type WebhookServer } from '../harness';
 import { buildAdditionalData } from '../harness/additional-data';
 import { HarnessCredentialTypes, HarnessNodeTypes } from '../harness/registry';
 import { multiCurrencyCredential, secretOf } from '../helpers/credentials';
 import { TEST_KEYS } from '../helpers/keys';
 import { withSignature } from '../helpers/signing';
-import { NODE, runNode, uniqueOrderId } from './helpers';
+import { NODE, payoutTrigger, runNode, uniqueOrderId } from './helpers';
 
 /** A credential whose first App ID is TZS's and whose Other Currencies are `others`, with the sandbox's secrets. */
 function multiCredential(sandbox: Sandbox, others: PayoutCurrency[], overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
@@ -185,15 +185,9 @@ describe('one credential, several currencies', () => {
 		});
 
 		async function serve(credential: ICredentialDataDecryptedObject): Promise<WebhookServer> {
-			server = await webhookServer({
-				nodeTypes: [HaiPayTrigger],
-				credentials: { haipay: { type: 'haiPayApi', data: credential } },
-				nodes: [
-					{ name: 'Trigger', type: 'haiPayTrigger', parameters: { kind: 'payout' } },
-					{ name: 'Next', type: NO_OP_NODE_TYPE },
-				],
-			});
-			return server;
+			const served = await payoutTrigger(credential);
+			server = served;
+			return served;
 		}
 
 		it("receives each currency's real callbacks, verified with the secret of the callback's own App ID", async () => {

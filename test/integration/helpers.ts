@@ -1,9 +1,10 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { APP_IDS, PAYOUTS, type SandboxCurrency } from '../fixtures/bodies';
-import { runWorkflow, type RunResult } from '../harness';
+import { NO_OP_NODE_TYPE, runWorkflow, webhookServer, type RunResult, type WebhookServer } from '../harness';
 import { TEST_KEYS } from '../helpers/keys';
 
 export const NODE = 'HaiPay';
@@ -87,3 +88,15 @@ export function sandboxPerFile(options: SandboxOptions): () => Sandbox {
 	};
 }
 
+
+/** A HaiPay Trigger for payouts on `credential`, named 'Trigger' (its URL is a sheet's notifyUrl), before a NoOp node. */
+export async function payoutTrigger(credential: ICredentialDataDecryptedObject): Promise<WebhookServer> {
+	return await webhookServer({
+		nodeTypes: [HaiPayTrigger],
+		credentials: { haipay: { type: 'haiPayApi', data: credential } },
+		nodes: [
+			{ name: 'Trigger', type: 'haiPayTrigger', parameters: { kind: 'payout' } },
+			{ name: 'Next', type: NO_OP_NODE_TYPE },
+		],
+	});
+}

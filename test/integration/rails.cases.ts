@@ -6,14 +6,13 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import { RAIL_CURRENCIES, type RailCurrency } from '../../nodes/shared/contract/rules/rails';
 import { appFieldNames } from '../../nodes/shared/signing/apps';
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS, PAYOUTS } from '../fixtures/bodies';
-import { NO_OP_NODE_TYPE, webhookServer, type WebhookServer } from '../harness';
-import { credentialFor, NODE, payoutFromItem, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import type { WebhookServer } from '../harness';
+import { credentialFor, NODE, payoutFromItem, payoutTrigger, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 
@@ -99,14 +98,8 @@ describe('every rail from one node and one trigger', () => {
 	it('pays a sheet of every rail, each under its own App ID, and receives each signed callback once', async () => {
 		const sandbox = running();
 		const credential = railsCredential(sandbox);
-		server = await webhookServer({
-			nodeTypes: [HaiPayTrigger],
-			credentials: { haipay: { type: 'haiPayApi', data: credential } },
-			nodes: [
-				{ name: 'Trigger', type: 'haiPayTrigger', parameters: { kind: 'payout' } },
-				{ name: 'Next', type: NO_OP_NODE_TYPE },
-			],
-		});
+		const trigger = await payoutTrigger(credential);
+		server = trigger;
 		const notifyUrl = server.url('Trigger');
 		const rows: IDataObject[] = RAIL_CURRENCIES.map((currency) => ({ currency, ...row(currency), notifyUrl }));
 		const sheet = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { notFoundAfter: 1 } };
