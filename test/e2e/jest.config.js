@@ -7,9 +7,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.test.ts'],
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
-	},
+	transform: require('../../jest.transform'),
 	maxWorkers: 1,
 	testTimeout: 180000,
 };

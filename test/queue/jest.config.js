@@ -7,9 +7,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.e2e.ts'],
-	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
-	},
+	transform: require('../../jest.transform'),
 	maxWorkers: 1,
 	// 2,000 callbacks and their 2,000 resends took 19 minutes on 2 cores other work kept busy (load average 18).
 	testTimeout: 2700000,
