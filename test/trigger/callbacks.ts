@@ -39,6 +39,19 @@ export function payoutCallback(overrides: Record<string, unknown> = {}): Record<
 	return callbackBody('payout', overrides);
 }
 
+/** What the trigger adds to a verified payout callback of status 2 that carries only known fields. */
+export function paidPayoutFields(orderNo: unknown): IDataObject {
+	return {
+		statusLabel: 'success',
+		statusGroup: 'success',
+		kind: 'payout',
+		verified: true,
+		dedupKey: `no:${String(orderNo)}|2`,
+		ambiguousText: [],
+		unknownFields: [],
+	};
+}
+
 let orders = 0;
 /** An order of its own, so that a trigger served to several tests never takes one test's callback for another's repeat. */
 export function freshOrder(prefix = 'PO'): { orderId: string; orderNo: string } {

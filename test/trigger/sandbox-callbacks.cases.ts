@@ -9,6 +9,7 @@ import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { APP_IDS } from '../fixtures/bodies';
 import { runWorkflow } from '../harness';
 import { sandboxCredential } from '../helpers/credentials';
+import { paidPayoutFields } from './callbacks';
 import { relay } from './relay';
 import { attemptsOf, lastAttempt, sandboxTrigger, TRIGGER } from './sandbox-trigger';
 
@@ -34,13 +35,7 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 		expect(execution.items[0].json).toEqual({
 			...attempt.body,
 			sign: undefined,
-			statusLabel: 'success',
-			statusGroup: 'success',
-			kind: 'payout',
-			verified: true,
-			dedupKey: `no:${order.orderNo}|2`,
-			ambiguousText: [],
-			unknownFields: [],
+			...paidPayoutFields(order.orderNo),
 		});
 		expect(execution.items[0].json).not.toHaveProperty('sign');
 		expect(execution.items[0].json).toMatchObject({ orderId: order.orderId, orderNo: order.orderNo, appId: 1001, status: 2 });

@@ -37,6 +37,16 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 		holds.push(hold);
 		return hold;
 	};
+	/** Posts `body` with its start held (and set to fail), then hangs up as HaiPay does at its timeout. */
+	const hangUpWhileStarting = async (body: unknown) => {
+		server.failExecutionStarts(1);
+		const hold = holdStarts();
+		const hangUp = postThenHangUp(server.url(TRIGGER), body);
+		await hold.reached;
+		hangUp();
+		await sleep(SETTLE_MS);
+		return hold;
+	};
 	beforeEach(async () => {
 		server = await serveTrigger();
 		offset = 0;
@@ -51,12 +61,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 
 	it('a first delivery whose start fails after HaiPay hung up is not remembered: the resend runs', async () => {
 		const body = callback();
-		server.failExecutionStarts(1);
-		const hold = holdStarts();
-		const hangUp = postThenHangUp(server.url(TRIGGER), body);
-		await hold.reached;
-		hangUp();
-		await sleep(SETTLE_MS);
+		const hold = await hangUpWhileStarting(body);
 		hold.release();
 		await server.waitForCalls(1);
 		// n8n wrote its 500 to a connection already closed: no `finish` ever came for it.
@@ -126,12 +131,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 	it('a first delivery whose connection closed with no answer from n8n is given up after a bound: a copy then runs', async () => {
 		setMemoryClock(() => performance.now() + offset);
 		const body = callback();
-		server.failExecutionStarts(1);
-		const hold = holdStarts();
-		const hangUp = postThenHangUp(server.url(TRIGGER), body);
-		await hold.reached;
-		hangUp();
-		await sleep(SETTLE_MS);
+		const hold = await hangUpWhileStarting(body);
 		offset = UNANSWERED_MS;
 		// n8n still has not answered the first (its start is held): the copy no longer waits for it, and goes on to
 		// start its own run (held too, behind the first, whose start then fails).

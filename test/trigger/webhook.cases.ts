@@ -13,6 +13,7 @@ import {
 	expectNoSecrets,
 	expectRejected,
 	freshOrder,
+	paidPayoutFields,
 	payoutCallback,
 	SECRET,
 	sharedTriggers,
@@ -43,13 +44,7 @@ describe('HaiPay Trigger: a genuine callback', () => {
 			status: 2,
 			payTime: '2024-05-01 10:20:30',
 			errorMsg: '',
-			statusLabel: 'success',
-			statusGroup: 'success',
-			kind: 'payout',
-			verified: true,
-			dedupKey: `no:${order.orderNo}|2`,
-			ambiguousText: [],
-			unknownFields: [],
+			...paidPayoutFields(order.orderNo),
 		});
 		expectNoSecrets(outcome.items, body.sign);
 		expectNoSecrets(outcome.logs, body.sign);
