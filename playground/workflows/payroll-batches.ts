@@ -1,5 +1,5 @@
 import { WorkflowBuilder, type NodeSpec, type WorkflowFile } from '../../dev/workflow-builder';
-import { csvFromFile, manualTrigger, merge, readFile, setFields, stickyNote, textToFile, writeFile } from '../lib/base-nodes';
+import { condition, conditions, csvFromFile, ifNode, manualTrigger, merge, readFile, setFields, stickyNote, textToFile, writeFile } from '../lib/base-nodes';
 import { csvLine, plainText } from '../lib/cells';
 import { haiPay, mixedPayoutParameters } from '../lib/haipay-nodes';
 import { PAYROLL_BATCH, PAYROLL_RESULTS, PAYROLL_SHEET } from '../payroll';
@@ -44,19 +44,21 @@ function about(b: WorkflowBuilder): void {
 				'',
 				'- Every row of the sheet gets one line in the results file, with its `row`, `outcome` and HaiPay\'s `orderNo`; text a spreadsheet would run as a formula starts with an apostrophe.',
 				`- **Run it again after a crash** (n8n stopped mid-run): rows already in \`${PAYROLL_RESULTS}\` are left out (**Not written yet**, by row and orderId); the batch that was cut short is sent again, and HaiPay refuses each orderId it already has: those rows come back \`duplicate\` with the existing order's \`orderNo\`. Nothing is paid twice.`,
+				`- A results file that is there but cannot be read or parsed (a line a crash cut short, say) stops the run before anything is sent: delete the broken line, or move the file away, and run again.`,
 				`- A new sheet needs a new results file: move \`${PAYROLL_RESULTS}\` away first. Do not edit the sheet between a crash and its rerun.`,
 				'- Batch size: **Batches** (Loop Over Items). Smaller batches hold less memory; each costs a sub-workflow execution.',
 			].join('\n'),
 			[-260, -560],
 			760,
-			400,
+			460,
 		),
 	);
 }
 
 /**
- * Run → Read payroll.csv → Rows → Number rows, and Run → Read results so far → Results so far → Written before:
- * Not written yet keeps the rows of the sheet whose row and orderId the results file does not hold.
+ * Run → Read payroll.csv → Rows → Number rows, and Run → Read payroll-results.csv → Results file found? → Results
+ * so far → Written before: Not written yet keeps the rows of the sheet whose row and orderId the results file does
+ * not hold.
  */
 function rowsToPay(b: WorkflowBuilder): string {
 	const start = b.add(manualTrigger([-200, 0]));
@@ -65,17 +67,22 @@ function rowsToPay(b: WorkflowBuilder): string {
 	const numbered = b.add(
 		setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number'], ['key', "={{ ($itemIndex + 1) + '|' + String($json.orderId ?? '') }}"]], [460, -100], true),
 	);
-	// No results file yet (a first run): the read fails into one item without rows, and every row is paid.
-	const soFar = b.add(readFile(`Read ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [20, 100], { onError: 'continueRegularOutput', alwaysOutputData: true }));
-	const results = b.add({ ...csvFromFile('Results so far', [240, 100]), onError: 'continueRegularOutput', alwaysOutputData: true });
+	// No results file yet (a first run): the read finds no file and outputs one empty item, and every row is paid. A
+	// file that is there but cannot be read or parsed stops the run before anything is sent: read as "nothing
+	// written", it would send the whole sheet again.
+	const soFar = b.add(readFile(`Read ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [20, 100], { alwaysOutputData: true }));
+	const found = b.add(ifNode('Results file found?', conditions([condition('={{ $json.fileName }}', 'exists', '')]), [240, 100]));
+	const results = b.add({ ...csvFromFile('Results so far', [460, 40]), alwaysOutputData: true });
 	const written = b.add(
-		setFields('Written before', [['key', `={{ $json.row === undefined ? 'none' : ${plainText('$json.row')} + '|' + ${plainText('$json.orderId')} }}`]], [460, 100]),
+		setFields('Written before', [['key', `={{ $json.row === undefined ? 'none' : ${plainText('$json.row')} + '|' + ${plainText('$json.orderId')} }}`]], [680, 100]),
 	);
 	const notWritten = b.add({
-		...merge('Not written yet', 2, [680, 0]),
+		...merge('Not written yet', 2, [900, 0]),
 		parameters: { mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'key', joinMode: 'keepNonMatches', outputDataFrom: 'input1', options: {} },
 	});
-	for (const [from, to] of [[start, read], [read, rows], [rows, numbered], [start, soFar], [soFar, results], [results, written]]) b.connect(from, to);
+	for (const [from, to] of [[start, read], [read, rows], [rows, numbered], [start, soFar], [soFar, found], [results, written]]) b.connect(from, to);
+	b.connect(found, results, 0);
+	b.connect(found, written, 1);
 	b.connect(numbered, notWritten, 0, 0);
 	b.connect(written, notWritten, 0, 1);
 	return notWritten;

@@ -4,7 +4,7 @@
  * sandbox once and every row of the sheet has one line in the results file, in the sheet's order, none a formula;
  * a second run pays nothing; and a run after a crash that cut the results file short (the batches after the first
  * sent but never written) sends only the rows the file lacks, which HaiPay refuses as duplicates naming its orders:
- * still one order per orderId, and one line per row.
+ * still one order per orderId, and one line per row. A results file n8n cannot parse stops a run before it sends.
  */
 import { read, utils } from '@e965/xlsx';
 import { readFileSync, writeFileSync } from 'fs';
@@ -108,4 +108,21 @@ describe('example 9: a payroll-sized sheet in batches', () => {
 		// Each duplicate names the order HaiPay made the first time.
 		for (const row of resent) expect(row.orderNo).toBe(ordersBefore.get(plain(row.orderId))?.orderNo);
 	}, 12 * 60_000);
+
+	test('a results file whose last line a crash cut short stops the rerun before anything is sent, and names the line', async () => {
+		// Read as "nothing written", a file n8n cannot parse would send the whole sheet again.
+		const path = join(running().files, PAYROLL_RESULTS);
+		const whole = readFileSync(path, 'utf8');
+		const cut = whole.slice(0, whole.lastIndexOf(',', whole.length - 2));
+		writeFileSync(path, cut);
+		const appliesBefore = running().sandbox.appliesReceived();
+
+		const execution = await runByRest(running(), WORKFLOW_IDS.payrollBatches, 5 * 60_000);
+		expect(execution.status).toBe('error');
+		const message = JSON.stringify(execution).match(/Invalid Record Length[^"\\]*/)?.[0];
+		log(`  the rerun stopped with: ${message}`);
+		expect(message).toMatch(new RegExp(`on line ${ROWS + 1}$`));
+		expect(running().sandbox.appliesReceived()).toBe(appliesBefore);
+		expect(readFileSync(path, 'utf8')).toBe(cut);
+	}, 6 * 60_000);
 });
