@@ -47,6 +47,15 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 		await sleep(SETTLE_MS);
 		return hold;
 	};
+	/** Posts `body`, holds its execution's start, then posts a copy of it, which waits for the first. */
+	const copyWhileStoring = async (body: unknown) => {
+		const hold = holdStarts();
+		const first = server.send(TRIGGER, body, { waitForExecutions: false });
+		await hold.reached;
+		const copy = server.send(TRIGGER, body, { waitForExecutions: false });
+		await sleep(SETTLE_MS);
+		return { hold, first, copy };
+	};
 	beforeEach(async () => {
 		server = await serveTrigger();
 		offset = 0;
@@ -75,11 +84,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 	it('a copy arriving while the first is being stored waits; the first fails to start, so the copy runs', async () => {
 		const body = callback();
 		server.failExecutionStarts(1);
-		const hold = holdStarts();
-		const first = server.send(TRIGGER, body, { waitForExecutions: false });
-		await hold.reached;
-		const copy = server.send(TRIGGER, body, { waitForExecutions: false });
-		await sleep(SETTLE_MS);
+		const { hold, first, copy } = await copyWhileStoring(body);
 		hold.release();
 		const [firstReply, copyReply] = await Promise.all([first, copy]);
 		await server.idle();
@@ -95,11 +100,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 
 	it('a copy arriving while the first is being stored is acknowledged once the first has started', async () => {
 		const body = callback();
-		const hold = holdStarts();
-		const first = server.send(TRIGGER, body, { waitForExecutions: false });
-		await hold.reached;
-		const copy = server.send(TRIGGER, body, { waitForExecutions: false });
-		await sleep(SETTLE_MS);
+		const { hold, first, copy } = await copyWhileStoring(body);
 		hold.release();
 		expect((await Promise.all([first, copy])).map((reply) => reply.text)).toEqual(['SUCCESS', 'SUCCESS']);
 		await server.idle();
@@ -109,11 +110,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 
 	it('a copy still waiting for the first at its answer deadline gets 503, so HaiPay sends it again', async () => {
 		const body = callback();
-		const hold = holdStarts();
-		const first = server.send(TRIGGER, body, { waitForExecutions: false });
-		await hold.reached;
-		const copy = server.send(TRIGGER, body, { waitForExecutions: false });
-		await sleep(SETTLE_MS);
+		const { hold, first, copy } = await copyWhileStoring(body);
 		const now = Date.now.bind(Date);
 		jest.spyOn(Date, 'now').mockImplementation(() => now() + ANSWER_DEADLINE_MS);
 		const late = await copy;
