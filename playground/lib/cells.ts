@@ -8,8 +8,8 @@
 
 const FORMULA_START = "/^[=+\\-@\\t\\r']/";
 
-/** JavaScript: a function of one value that gives it as text safe to open in a spreadsheet. */
-const SAFE_TEXT = `((value) => { const text = value === undefined || value === null ? '' : String(value); return ${FORMULA_START}.test(text) ? "'" + text : text; })`;
+/** JavaScript: a function of one value that gives it as text safe to open in a spreadsheet (also in Code nodes). */
+export const SAFE_TEXT = `((value) => { const text = value === undefined || value === null ? '' : String(value); return ${FORMULA_START}.test(text) ? "'" + text : text; })`;
 
 /** An n8n expression: the value of `expression` (JavaScript, without braces) as text safe to open in a spreadsheet. */
 export function safeCell(expression: string): string {

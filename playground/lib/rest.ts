@@ -56,12 +56,13 @@ export class N8nRest {
 	constructor(readonly baseUrl: string) {}
 
 	/** `path` is below /rest, unless it starts with /types/ (the node and credential descriptions). */
-	async call(method: string, path: string, body?: unknown): Promise<Answer> {
+	async call(method: string, path: string, body?: unknown, timeoutMs?: number): Promise<Answer> {
 		const url = path.startsWith('/types/') ? `${this.baseUrl}${path}` : `${this.baseUrl}/rest${path}`;
 		return httpRequest(url, {
 			method,
 			body,
 			headers: { ...(this.cookie ? { Cookie: this.cookie } : {}), 'browser-id': 'haipay-playground' },
+			timeoutMs,
 		});
 	}
 
@@ -122,8 +123,9 @@ export class N8nRest {
 		return data.results;
 	}
 
+	/** One execution with its run data: for a sheet of 50,000 rows n8n reads and sends tens of megabytes, so a minute. */
 	async execution(id: string): Promise<unknown> {
-		const answer = await this.call('GET', `/executions/${id}`);
+		const answer = await this.call('GET', `/executions/${id}`, undefined, 60_000);
 		if (answer.status !== 200) throw new Error(`reading execution ${id} failed: HTTP ${answer.status}`);
 		return (answer.json as { data: unknown }).data;
 	}

@@ -1,13 +1,14 @@
+import { SAFE_TEXT } from '../lib/cells';
+
 /**
  * The Code node of the reconciliation report (example 8), as the JavaScript n8n runs. It reads every row of the file
  * (`Rows`) and every answer of `Query`, so that each row of the file comes out once, in its order, whether it was
  * queried or not; then the totals per currency and status, added as decimal text (a JavaScript number drifts from the
  * bank's sum, as in nodes/HaiPay/approval/decimalTotal.ts, whose algorithm this repeats: a Code node imports nothing
- * of the package). Text cells get the leading apostrophe of playground/lib/cells.ts.
+ * of the package). Text cells get the leading apostrophe of playground/lib/cells.ts, its very function.
  */
 export const REPORT_CODE = String.raw`// Every row of the file once, in its order, then per currency and status the row count and exact totals.
-const FORMULA_START = /^[=+\-@\t\r']/;
-const safe = (value) => { const text = value === undefined || value === null ? '' : String(value); return FORMULA_START.test(text) ? "'" + text : text; };
+const safe = ${SAFE_TEXT};
 // The results file wrote formula-like text with one more apostrophe: read back, it is dropped.
 const plain = (value) => String(value ?? '').replace(/^'/, '').trim();
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;

@@ -21,13 +21,10 @@ const PREFIX = 'PAYROLL-E2E';
 
 const running = stackPerFile(log);
 
-/**
- * The sheet: 2,500 valid rows, four of whose orderIds a spreadsheet would run as a formula or read without its
- * apostrophe. (n8n's CSV reader takes a cell that starts with "=" as a formula, not as text.)
- */
+/** The sheet: 2,500 valid rows, five of whose orderIds a spreadsheet would run as a formula or read without its apostrophe. */
 function sheet(): PayrollRow[] {
 	const rows = payrollRows(ROWS, PREFIX);
-	for (const [index, start] of [[3, '-'], [999, '@'], [1000, "'"], [2499, '-']] as const) rows[index].orderId = `${start}${rows[index].orderId}`;
+	for (const [index, start] of [[3, '-'], [999, '@'], [1000, "'"], [1500, '='], [2499, '-']] as const) rows[index].orderId = `${start}${rows[index].orderId}`;
 	return rows;
 }
 
@@ -71,6 +68,7 @@ describe('example 9: a payroll-sized sheet in batches', () => {
 		expect(written.rows.filter((row) => row.outcome !== 'accepted')).toEqual([]);
 		for (const row of written.rows) expect(row.orderNo).toBe(orders.get(plain(row.orderId))?.orderNo);
 		expect(written.rows[3].orderId).toBe(`'${rows[3].orderId}`);
+		expect(written.rows[1500].orderId).toBe(`'${rows[1500].orderId}`);
 
 		// One execution for the sheet and one per batch, every one successful.
 		const executions = await running().rest.executions(WORKFLOW_IDS.payrollBatches);
