@@ -15,6 +15,25 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { HarnessNodeTypes } from './registry';
 import { fullTypeName, latestVersion } from './registry';
 
+/**
+ * The description of a node that exists only for tests: version 1, one main input and one main output, no
+ * parameters, its name on the canvas its display name; `extra` says where it differs.
+ */
+export function testNodeDescription(displayName: string, name: string, description: string, extra: Partial<INodeTypeDescription> = {}): INodeTypeDescription {
+	return {
+		displayName,
+		name,
+		group: ['transform'],
+		version: 1,
+		description,
+		defaults: { name: displayName },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+		...extra,
+	};
+}
+
 export const START_NODE_TYPE = 'harness.start';
 export const NO_OP_NODE_TYPE = 'harness.noOp';
 export const COUNT_RUNS_NODE_TYPE = 'harness.countRuns';
@@ -25,17 +44,11 @@ export const COUNT_RUNS_NODE_TYPE = 'harness.countRuns';
  * n8n-core's BinaryDataService before the run starts.
  */
 export class HarnessStart implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Harness Start',
-		name: START_NODE_TYPE,
+	description = testNodeDescription('Harness Start', START_NODE_TYPE, 'Emits the items the test gives', {
 		group: ['trigger'],
-		version: 1,
-		description: 'Emits the items the test gives',
 		defaults: { name: 'Start' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];
@@ -44,17 +57,9 @@ export class HarnessStart implements INodeType {
 
 /** Passes its input through; a place to hang connections or to check what reached a point of the workflow. */
 export class HarnessNoOp implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Harness No Op',
-		name: NO_OP_NODE_TYPE,
-		group: ['transform'],
-		version: 1,
-		description: 'Passes items through',
+	description = testNodeDescription('Harness No Op', NO_OP_NODE_TYPE, 'Passes items through', {
 		defaults: { name: 'No Op' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];
@@ -69,17 +74,9 @@ export class HarnessNoOp implements INodeType {
  * ends with its static data marked changed and n8n saves that copy whole.
  */
 export class HarnessCountRuns implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Harness Count Runs',
-		name: COUNT_RUNS_NODE_TYPE,
-		group: ['transform'],
-		version: 1,
-		description: 'Counts its runs in the global static data, and passes items through',
+	description = testNodeDescription('Harness Count Runs', COUNT_RUNS_NODE_TYPE, 'Counts its runs in the global static data, and passes items through', {
 		defaults: { name: 'Count Runs' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const data = this.getWorkflowStaticData('global');

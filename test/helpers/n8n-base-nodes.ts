@@ -1,10 +1,10 @@
 import { existsSync } from 'fs';
 import { join } from 'path';
 
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
 import { INSTALL_DIR } from '../../playground/lib/paths';
+import { testNodeDescription } from '../harness/nodes';
 
 /**
  * n8n's own nodes (Set, If, Merge, Filter, Extract from File, Convert to File) from the pinned n8n the end-to-end
@@ -53,17 +53,10 @@ export function step(name: string, run: Step): string {
 export const STEP_NODE_TYPE = 'harness.step';
 
 export class HarnessStep implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Harness Step',
-		name: STEP_NODE_TYPE,
-		group: ['transform'],
-		version: 1,
-		description: 'Runs a step the test registered',
+	description = testNodeDescription('Harness Step', STEP_NODE_TYPE, 'Runs a step the test registered', {
 		defaults: { name: 'Step' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
 		properties: [{ displayName: 'Step', name: 'step', type: 'string', default: '' }],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const run = STEPS.get(this.getNodeParameter('step', 0) as string);

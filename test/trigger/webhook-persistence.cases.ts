@@ -5,29 +5,18 @@
  * memory into the execution's copy, so a later step that keeps static data of its own does not overwrite the memory
  * with an older one; and a trigger whose saves never arrive says so, once.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription, Workflow } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, Workflow } from 'n8n-workflow';
 
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { FLUSH_MS, SAVE_GRACE_MS, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
-import { NO_OP_NODE_TYPE, StaticDataStore, webhookServer, type WebhookServer } from '../harness';
+import { NO_OP_NODE_TYPE, StaticDataStore, testNodeDescription, webhookServer, type WebhookServer } from '../harness';
 import { execute } from '../harness/run';
 import { prepareWorkflow } from '../harness/workflow';
 import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, signedByPlatform, TRIGGER, stepMemoryClockPerDelivery } from './callbacks';
 
 /** A step that keeps static data of its own, as a Code node with `$getWorkflowStaticData('global')` does. */
 class KeepsCount implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Keeps Count',
-		name: 'keepsCount',
-		group: ['transform'],
-		version: 1,
-		description: 'Counts its runs in the workflow static data',
-		defaults: { name: 'Keeps Count' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description = testNodeDescription('Keeps Count', 'keepsCount', 'Counts its runs in the workflow static data');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const data = this.getWorkflowStaticData('global');

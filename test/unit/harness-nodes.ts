@@ -8,29 +8,20 @@ import type {
 	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
-	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { echo } from './harness-gateway';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { testNodeDescription } from '../harness';
+import { echo } from './harness-gateway';
 
 /** Reads the ledger through the credential's authenticate(), one request per item. */
 export class LedgerProbe implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Ledger Probe',
-		name: 'ledgerProbe',
-		group: ['transform'],
-		version: 1,
-		description: 'Posts to the ledger endpoint',
-		defaults: { name: 'Ledger Probe' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description = testNodeDescription('Ledger Probe', 'ledgerProbe', 'Posts to the ledger endpoint', {
 		credentials: [{ name: 'haiPayApi', required: true }],
-		properties: [],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -62,17 +53,7 @@ export class LedgerProbe implements INodeType {
 
 /** Fails the items marked `bad` with a NodeOperationError; upper-cases the `data` binary of the others. */
 export class ItemWorker implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Item Worker',
-		name: 'itemWorker',
-		group: ['transform'],
-		version: 1,
-		description: 'Works on items',
-		defaults: { name: 'Item Worker' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description = testNodeDescription('Item Worker', 'itemWorker', 'Works on items');
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -106,18 +87,9 @@ export class ItemWorker implements INodeType {
 
 /** Lists the credential's field names (never values): proves defaults are applied like n8n's getDecrypted. */
 export class CredentialFields implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Credential Fields',
-		name: 'credentialFields',
-		group: ['transform'],
-		version: 1,
-		description: 'Lists credential fields',
-		defaults: { name: 'Credential Fields' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description = testNodeDescription('Credential Fields', 'credentialFields', 'Lists credential fields', {
 		credentials: [{ name: 'haiPayApi', required: true }],
-		properties: [],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const credentials = await this.getCredentials('haiPayApi');
@@ -147,18 +119,9 @@ export class HeaderKeyApi implements ICredentialType {
 }
 
 export class HeaderKeyProbe implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Header Key Probe',
-		name: 'headerKeyProbe',
-		group: ['transform'],
-		version: 1,
-		description: 'Calls with a header key',
-		defaults: { name: 'Header Key Probe' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+	description = testNodeDescription('Header Key Probe', 'headerKeyProbe', 'Calls with a header key', {
 		credentials: [{ name: 'headerKeyApi', required: true }],
-		properties: [],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'headerKeyApi', {
@@ -177,15 +140,9 @@ export class HeaderKeyProbe implements INodeType {
  * itself through webhookMethods.
  */
 export class CallbackTrigger implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Callback Trigger',
-		name: 'callbackTrigger',
+	description = testNodeDescription('Callback Trigger', 'callbackTrigger', 'Receives callbacks', {
 		group: ['trigger'],
-		version: 1,
-		description: 'Receives callbacks',
-		defaults: { name: 'Callback Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
 		webhooks: [
 			{
 				name: 'default',
@@ -207,7 +164,7 @@ export class CallbackTrigger implements INodeType {
 			},
 			{ displayName: 'Fail', name: 'fail', type: 'boolean', default: false },
 		],
-	};
+	});
 
 	webhookMethods = {
 		default: {
