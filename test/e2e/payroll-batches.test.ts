@@ -21,10 +21,14 @@ const PREFIX = 'PAYROLL-E2E';
 
 const running = stackPerFile(log);
 
-/** The sheet: 2,500 valid rows, five of whose orderIds a spreadsheet would run as a formula or read without its apostrophe. */
+/**
+ * The sheet: 2,500 valid rows, four of whose orderIds a spreadsheet would run as a formula or read without its
+ * apostrophe. None starts with "=": the node refuses "=" in any field (HaiPay's signed text joins fields with it), so
+ * such a row is `invalid`, never paid.
+ */
 function sheet(): PayrollRow[] {
 	const rows = payrollRows(ROWS, PREFIX);
-	for (const [index, start] of [[3, '-'], [999, '@'], [1000, "'"], [1500, '='], [2499, '-']] as const) rows[index].orderId = `${start}${rows[index].orderId}`;
+	for (const [index, start] of [[3, '-'], [999, '@'], [1000, "'"], [2499, '-']] as const) rows[index].orderId = `${start}${rows[index].orderId}`;
 	return rows;
 }
 
@@ -68,7 +72,6 @@ describe('example 9: a payroll-sized sheet in batches', () => {
 		expect(written.rows.filter((row) => row.outcome !== 'accepted')).toEqual([]);
 		for (const row of written.rows) expect(row.orderNo).toBe(orders.get(plain(row.orderId))?.orderNo);
 		expect(written.rows[3].orderId).toBe(`'${rows[3].orderId}`);
-		expect(written.rows[1500].orderId).toBe(`'${rows[1500].orderId}`);
 
 		// One execution for the sheet and one per batch, every one successful.
 		const executions = await running().rest.executions(WORKFLOW_IDS.payrollBatches);
