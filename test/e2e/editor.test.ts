@@ -10,27 +10,19 @@ import { join } from 'path';
 import { callbackUrl, WORKFLOW_IDS } from '../../playground/examples';
 import { ROOT } from '../../playground/lib/paths';
 import { closeNode, openBrowser, openNode, openWorkflow, signIn, canvasNode, type Browser } from './browser';
-import { eventually, startStack, type Stack } from './stack';
+import { eventually, stackPerFile } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
 
-let stack: Stack;
-
-beforeAll(async () => {
-	stack = await startStack(log);
-}, 20 * 60_000);
-
-afterAll(async () => {
-	await stack?.stop();
-}, 60_000);
+const running = stackPerFile(log);
 
 describe('the editor in a real browser', () => {
 	let browser: Browser;
 
 	beforeAll(async () => {
 		browser = await openBrowser();
-		await signIn(browser.page, stack.server.url);
+		await signIn(browser.page, running().server.url);
 	}, 120_000);
 
 	afterAll(async () => {
@@ -50,13 +42,13 @@ describe('the editor in a real browser', () => {
 	test('the HaiPay node renders with its payout fields, after a run from the editor', async () => {
 		const { page } = browser;
 		// A fresh sandbox, so that the editor's run pays the rows whatever this server's sandbox saw before.
-		stack.sandbox.control.reset();
-		await openWorkflow(page, stack.server.url, WORKFLOW_IDS.bulkPayouts);
+		running().sandbox.control.reset();
+		await openWorkflow(page, running().server.url, WORKFLOW_IDS.bulkPayouts);
 		await expect(canvasNode(page, 'Pay').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPay');
 		// The canvas pane sits over the floating button in headless Chromium; the click itself is the user's.
 		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
-		await eventually('the editor run to pay the rows', () => (stack.sandbox.appliesReceived() >= 9 ? true : undefined), 60_000);
-		await eventually('the run to write its results', async () => ((await stack.rest.executions(WORKFLOW_IDS.bulkPayouts)).some((e) => e.mode === 'manual' && e.status === 'success') ? true : undefined), 60_000);
+		await eventually('the editor run to pay the rows', () => (running().sandbox.appliesReceived() >= 9 ? true : undefined), 60_000);
+		await eventually('the run to write its results', async () => ((await running().rest.executions(WORKFLOW_IDS.bulkPayouts)).some((e) => e.mode === 'manual' && e.status === 'success') ? true : undefined), 60_000);
 		// The editor shows the run once n8n has pushed its result: the node's success mark on the canvas.
 		await canvasNode(page, 'Pay').locator('[data-test-id="canvas-node-status-success"]').waitFor();
 
@@ -75,7 +67,7 @@ describe('the editor in a real browser', () => {
 
 	test('the HaiPay Trigger renders with its production URL', async () => {
 		const { page } = browser;
-		await openWorkflow(page, stack.server.url, WORKFLOW_IDS.callbacks);
+		await openWorkflow(page, running().server.url, WORKFLOW_IDS.callbacks);
 		await expect(canvasNode(page, 'Payout results').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPayTrigger');
 		const text = await openNode(page, 'Payout results');
 		for (const label of ['Credential', 'HaiPay Sandbox payouts', 'Callbacks For', 'Payouts', 'Statuses', 'Verify Signature']) {

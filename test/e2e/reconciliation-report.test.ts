@@ -14,27 +14,19 @@ import { RECONCILIATION_REPORT, WORKFLOW_IDS } from '../../playground/examples';
 import { sheetFile, type SheetRow } from '../../playground/lib/sheet';
 import { MONTH_END_RESULTS } from '../../playground/month-end';
 import { formulaCells } from './cells';
-import { eventually, runByRest, startStack, type Stack } from './stack';
+import { eventually, runByRest, stackPerFile } from './stack';
 
 const Decimal = DecimalJs.clone({ precision: 100 });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const HOSTILE = '=HYPERLINK("http://evil.test","click")';
 
-let stack: Stack;
-
-beforeAll(async () => {
-	stack = await startStack(log);
-}, 20 * 60_000);
-
-afterAll(async () => {
-	await stack?.stop();
-}, 60_000);
+const running = stackPerFile(log);
 
 const COLUMNS = ['orderId', 'currency', 'amount', 'amountText', 'outcome', 'orderNo', 'field', 'error'];
 
 /** A results file as example 6 writes it, from the sandbox's orders and rows that never made one. */
 function resultsFile(): SheetRow[] {
-	const orders = stack.sandbox.orders.filter((order) => order.orderId.startsWith('PAY-2026-05-'));
+	const orders = running().sandbox.orders.filter((order) => order.orderId.startsWith('PAY-2026-05-'));
 	const rows: SheetRow[] = orders.map((order) => ({ orderId: order.orderId, currency: order.currency, amount: Number(order.amount), amountText: order.amount, outcome: 'accepted', orderNo: order.orderNo }));
 	// A plain list entry (no outcome) and a duplicate are queried like an accepted row.
 	rows[1] = { ...rows[1], outcome: '' };
@@ -63,7 +55,7 @@ function expectExactTotals(report: Array<Record<string, unknown>>, orders: Array
 		expect(total.rows).toBe(members.length);
 		const exact = (field: 'amount' | 'fee') =>
 			members.map((row) => {
-				const order = stack.sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
+				const order = running().sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
 				if (order !== undefined && total.statusLabel !== 'not sent (rejected)') return field === 'amount' ? order.amount : order.fee;
 				const source = rows.find((candidate) => candidate.orderId === row.orderId);
 				return field === 'amount' ? String(source?.amountText ?? '') : '';
@@ -76,21 +68,21 @@ function expectExactTotals(report: Array<Record<string, unknown>>, orders: Array
 
 describe('example 8: reconciliation report', () => {
 	test('every row of the results file in the report, each order as HaiPay shows it, exact totals, no formula', async () => {
-		await stack.execute(WORKFLOW_IDS.bulkPayouts);
-		await eventually('the orders to be final', () => (stack.sandbox.orders.every((order) => order.status === 2 || order.status === 3) ? true : undefined));
+		await running().execute(WORKFLOW_IDS.bulkPayouts);
+		await eventually('the orders to be final', () => (running().sandbox.orders.every((order) => order.status === 2 || order.status === 3) ? true : undefined));
 		const rows = resultsFile();
-		writeFileSync(join(stack.files, MONTH_END_RESULTS), sheetFile(rows, COLUMNS, 'Results'));
-		const bdt = stack.sandbox.orders.find((order) => order.currency === 'BDT');
+		writeFileSync(join(running().files, MONTH_END_RESULTS), sheetFile(rows, COLUMNS, 'Results'));
+		const bdt = running().sandbox.orders.find((order) => order.currency === 'BDT');
 		if (bdt === undefined) throw new Error('example 1 made no BDT order');
 		// HaiPay's own text is no safer than a sheet's: a signed answer whose errorMsg is a formula.
-		stack.sandbox.control.addFault({ type: 'replaceData', path: '/bdt/pay/query', data: { orderId: bdt.orderId, orderNo: bdt.orderNo, amount: bdt.amount, fee: bdt.fee, status: 3, errorMsg: HOSTILE } });
-		const queriesBefore = stack.sandbox.requests.filter((request) => request.path.endsWith('/pay/query')).length;
-		const appliesBefore = stack.sandbox.appliesReceived();
+		running().sandbox.control.addFault({ type: 'replaceData', path: '/bdt/pay/query', data: { orderId: bdt.orderId, orderNo: bdt.orderNo, amount: bdt.amount, fee: bdt.fee, status: 3, errorMsg: HOSTILE } });
+		const queriesBefore = running().sandbox.requests.filter((request) => request.path.endsWith('/pay/query')).length;
+		const appliesBefore = running().sandbox.appliesReceived();
 
-		const execution = await runByRest(stack, WORKFLOW_IDS.reconciliationReport);
+		const execution = await runByRest(running(), WORKFLOW_IDS.reconciliationReport);
 		expect(execution.status).toBe('success');
 
-		const book = read(readFileSync(join(stack.files, RECONCILIATION_REPORT)), { type: 'buffer', cellFormula: true });
+		const book = read(readFileSync(join(running().files, RECONCILIATION_REPORT)), { type: 'buffer', cellFormula: true });
 		expect(book.SheetNames).toEqual(['Reconciliation']);
 		expect(formulaCells(book)).toEqual([]);
 		const report = utils.sheet_to_json<Record<string, unknown>>(book.Sheets.Reconciliation, { defval: '' });
@@ -99,11 +91,11 @@ describe('example 8: reconciliation report', () => {
 		expect(report.filter((row) => row.section !== 'order' && row.section !== 'total')).toEqual([]);
 
 		const queried = rows.filter((row) => ['accepted', 'duplicate', 'unknown', ''].includes(String(row.outcome)));
-		expect(stack.sandbox.requests.filter((request) => request.path.endsWith('/pay/query')).length - queriesBefore).toBe(queried.length);
-		expect(stack.sandbox.appliesReceived()).toBe(appliesBefore);
+		expect(running().sandbox.requests.filter((request) => request.path.endsWith('/pay/query')).length - queriesBefore).toBe(queried.length);
+		expect(running().sandbox.appliesReceived()).toBe(appliesBefore);
 
 		for (const row of orders) {
-			const order = stack.sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
+			const order = running().sandbox.orders.find((candidate) => candidate.orderId === row.orderId);
 			if (row.orderId === bdt.orderId) {
 				expect(row).toMatchObject({ status: 3, statusLabel: 'failed', errorMsg: `'${HOSTILE}`, orderNo: bdt.orderNo });
 			} else if (order !== undefined) {
