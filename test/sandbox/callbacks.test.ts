@@ -3,35 +3,26 @@
  */
 import type { IncomingMessage } from 'http';
 
-import type { CallbackAttempt, Sandbox } from '../../sandbox';
-import { verifyBody } from '../../sandbox/signing';
+import type { CallbackAttempt } from '../../sandbox';
 import {
 	APP,
-	call,
+	applyPayout,
+	callbackVerifies,
 	control,
 	NEVER_MS,
-	PLATFORM_PUBLIC,
-	secretOf,
 	startReceiver,
 	tzsPayout,
 	withSandbox,
 	type Body,
 } from './helpers';
 
-const callbackVerifies = (body: Body) => verifyBody(body, String(body.sign), secretOf(body.appId as number), PLATFORM_PUBLIC);
-
-async function apply(sandbox: Sandbox, body: Body): Promise<string> {
-	const answer = await call(sandbox, '/tzs/pay/apply', body);
-	if (answer.status !== '1') throw new Error(answer.msg);
-	return String((answer.data as Body).orderNo);
-}
 
 describe('callbacks', () => {
 	it('posts a signed callback on success and stops at SUCCESS', async () => {
 		const receiver = await startReceiver();
 		const sandbox = await withSandbox();
 		try {
-			const orderNo = await apply(sandbox, tzsPayout({ notifyUrl: receiver.url }));
+			const orderNo = await applyPayout(sandbox, tzsPayout({ notifyUrl: receiver.url }));
 			sandbox.control.settle(orderNo, 'success');
 			const attempt = await sandbox.waitForCallback((a) => a.orderNo === orderNo);
 			expect(attempt).toMatchObject({ attempt: 1, acknowledged: true, last: true, httpStatus: 200 });
@@ -50,8 +41,8 @@ describe('callbacks', () => {
 		const receiver = await startReceiver();
 		const sandbox = await withSandbox();
 		try {
-			const silent = await apply(sandbox, tzsPayout());
-			const orderNo = await apply(sandbox, tzsPayout({ notifyUrl: receiver.url, name: 'Fail Payout' }));
+			const silent = await applyPayout(sandbox, tzsPayout());
+			const orderNo = await applyPayout(sandbox, tzsPayout({ notifyUrl: receiver.url, name: 'Fail Payout' }));
 			sandbox.control.advanceAll();
 			await sandbox.waitForCallback((a) => a.orderNo === orderNo);
 			expect(receiver.received[0]).toMatchObject({ status: 3, errorMsg: 'Bank return: account invalid, closed or frozen' });
@@ -72,7 +63,7 @@ describe('callbacks', () => {
 		]);
 		const sandbox = await withSandbox({ callbackSchedule: [10, 10, 10, 10, 10] });
 		try {
-			const orderNo = await apply(sandbox, tzsPayout({ notifyUrl: receiver.url }));
+			const orderNo = await applyPayout(sandbox, tzsPayout({ notifyUrl: receiver.url }));
 			sandbox.control.settle(orderNo, 'success');
 			const done = await sandbox.waitForCallback((a) => a.orderNo === orderNo && a.acknowledged);
 			expect(done.attempt).toBe(4);
@@ -95,14 +86,14 @@ describe('callbacks', () => {
 		const receiver = await startReceiver(Array.from({ length: 10 }, () => ({ status: 200, body: 'NO' })));
 		const sandbox = await withSandbox({ callbackSchedule: [5, 5] });
 		try {
-			const orderNo = await apply(sandbox, tzsPayout({ notifyUrl: receiver.url }));
+			const orderNo = await applyPayout(sandbox, tzsPayout({ notifyUrl: receiver.url }));
 			sandbox.control.settle(orderNo, 'success');
 			const last = await sandbox.waitForCallback((a) => a.orderNo === orderNo && a.last);
 			expect(last).toMatchObject({ attempt: 3, acknowledged: false });
 			expect(sandbox.control.callbackJobs().find((j) => j.orderNo === orderNo)?.state).toBe('gave-up');
 
 			await receiver.close();
-			const lost = await apply(sandbox, tzsPayout({ notifyUrl: receiver.url }));
+			const lost = await applyPayout(sandbox, tzsPayout({ notifyUrl: receiver.url }));
 			sandbox.control.settle(lost, 'success');
 			const unreachable = await sandbox.waitForCallback((a) => a.orderNo === lost && a.last);
 			expect(unreachable.error).toBeDefined();
@@ -116,7 +107,7 @@ describe('callbacks', () => {
 		const receiver = await startReceiver([{ status: 503, body: 'busy' }]);
 		const sandbox = await withSandbox({ callbackSchedule: [600_000] });
 		try {
-			const orderNo = await apply(sandbox, tzsPayout({ notifyUrl: receiver.url }));
+			const orderNo = await applyPayout(sandbox, tzsPayout({ notifyUrl: receiver.url }));
 			sandbox.control.settle(orderNo, 'success');
 			await sandbox.waitForCallback((a) => a.orderNo === orderNo);
 			expect(sandbox.control.callbackJobs()[0].state).toBe('pending');
@@ -152,7 +143,7 @@ describe('callbacks', () => {
 		};
 		try {
 			const orderNos: string[] = [];
-			for (let i = 0; i < 5; i++) orderNos.push(await apply(sandbox, tzsPayout({ notifyUrl: url })));
+			for (let i = 0; i < 5; i++) orderNos.push(await applyPayout(sandbox, tzsPayout({ notifyUrl: url })));
 			for (const orderNo of orderNos) sandbox.control.settle(orderNo, 'success');
 			// Answered one at a time, each once the receiver holds as many as may be on the wire.
 			for (let answered = 0; answered < 5; answered++) {
@@ -177,7 +168,7 @@ describe('callbacks', () => {
 		// The delivery has no deadline of its own that could end it: only close can, by aborting it.
 		const sandbox = await withSandbox({ callbackTimeoutMs: NEVER_MS });
 		try {
-			const orderNo = await apply(sandbox, tzsPayout({ notifyUrl: url }));
+			const orderNo = await applyPayout(sandbox, tzsPayout({ notifyUrl: url }));
 			const arrived = new Promise<IncomingMessage>((resolve) => silent.once('request', resolve));
 			sandbox.control.settle(orderNo, 'success');
 			const delivery = await arrived;

@@ -108,6 +108,16 @@ export function dataVerifies(envelope: Envelope, appId: number, arrayStyle: 'jso
 	return verifyBody(data, String(data.sign), secretOf(appId), PLATFORM_PUBLIC, arrayStyle);
 }
 
+/** Checks a callback's signature as the merchant's trigger would: over the body without sign, with the platform key. */
+export const callbackVerifies = (body: Body): boolean => verifyBody(body, String(body.sign), secretOf(body.appId as number), PLATFORM_PUBLIC);
+
+/** Creates a TZS payout through the sandbox's HTTP API; its orderNo. */
+export async function applyPayout(sandbox: Sandbox, body: Body): Promise<string> {
+	const answer = await call(sandbox, '/tzs/pay/apply', body);
+	if (answer.status !== '1') throw new Error(answer.msg);
+	return String((answer.data as Body).orderNo);
+}
+
 export function control(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
 	return new Promise((resolve, reject) => {
 		const payload = body === undefined ? '' : JSON.stringify(body);

@@ -5,33 +5,25 @@
 
 import type { Sandbox } from '../../sandbox';
 import { ControlError } from '../../sandbox';
-import { verifyBody } from '../../sandbox/signing';
 import {
 	APP,
+	applyPayout,
 	call,
+	callbackVerifies,
 	control,
 	mitApply,
-	PLATFORM_PUBLIC,
-	secretOf,
 	startReceiver,
 	tzsPayout,
 	withSandbox,
 	type Body,
 } from './helpers';
 
-const callbackVerifies = (body: Body) => verifyBody(body, String(body.sign), secretOf(body.appId as number), PLATFORM_PUBLIC);
-
-async function apply(sandbox: Sandbox, body: Body): Promise<string> {
-	const answer = await call(sandbox, '/tzs/pay/apply', body);
-	if (answer.status !== '1') throw new Error(answer.msg);
-	return String((answer.data as Body).orderNo);
-}
 
 describe('automatic transitions', () => {
 	it('moves created -> processing -> success on its own, on the configured delays', async () => {
 		const sandbox = await withSandbox({ manual: false, transitionDelays: { processingMs: 5, finalMs: 5 } });
 		try {
-			const orderNo = await apply(sandbox, tzsPayout());
+			const orderNo = await applyPayout(sandbox, tzsPayout());
 			const order = await sandbox.waitForOrder((o) => o.orderNo === orderNo && o.status === 2);
 			expect(order.history.map((h) => h.status)).toEqual([0, 1, 2]);
 			const answer = await call(sandbox, '/tzs/pay/query', { appId: APP.TZS, orderNo });
@@ -45,7 +37,7 @@ describe('automatic transitions', () => {
 	it('shows status 0 while the processing delay runs, and advanceAll skips the wait', async () => {
 		const sandbox = await withSandbox({ manual: false, transitionDelays: { processingMs: 600_000, finalMs: 600_000 } });
 		try {
-			const orderNo = await apply(sandbox, tzsPayout());
+			const orderNo = await applyPayout(sandbox, tzsPayout());
 			expect((await call(sandbox, '/tzs/pay/query', { appId: APP.TZS, orderNo })).data).toMatchObject({ status: 0 });
 			const { json } = await control(sandbox, 'POST', '/advance');
 			expect(json).toEqual({ moved: 2 });
@@ -66,8 +58,8 @@ describe('manual mode, balances and magic outcomes', () => {
 	it('a payout holds amount plus fee, success releases the hold, failure refunds it', async () => {
 		sandbox.control.setBalance(APP.TZS, '100000.00');
 		const start = sandbox.control.ledger(APP.TZS);
-		const one = await apply(sandbox, tzsPayout({ amount: '10000' }));
-		const two = await apply(sandbox, tzsPayout({ amount: '20000' }));
+		const one = await applyPayout(sandbox, tzsPayout({ amount: '10000' }));
+		const two = await applyPayout(sandbox, tzsPayout({ amount: '20000' }));
 		const held = sandbox.control.ledger(APP.TZS);
 		expect(Number(held.availableBal)).toBeCloseTo(Number(start.availableBal) - 10100 - 20200, 2);
 		expect(Number(held.frzBal)).toBeCloseTo(Number(start.frzBal) + 30300, 2);
@@ -98,9 +90,9 @@ describe('manual mode, balances and magic outcomes', () => {
 	});
 
 	it('the name "Fail Payout" fails the order when it settles, "Stay Processing" keeps it processing', async () => {
-		const failing = await apply(sandbox, tzsPayout({ name: 'Fail Payout' }));
-		const staying = await apply(sandbox, tzsPayout({ name: 'stay processing' }));
-		const normal = await apply(sandbox, tzsPayout());
+		const failing = await applyPayout(sandbox, tzsPayout({ name: 'Fail Payout' }));
+		const staying = await applyPayout(sandbox, tzsPayout({ name: 'stay processing' }));
+		const normal = await applyPayout(sandbox, tzsPayout());
 		sandbox.control.advanceAll();
 		expect(sandbox.control.order(failing)).toMatchObject({ status: 3, errorMsg: 'Bank return: account invalid, closed or frozen' });
 		expect(sandbox.control.order(staying)?.status).toBe(1);
@@ -128,7 +120,7 @@ describe('manual mode, balances and magic outcomes', () => {
 
 	it('settles over HTTP too, by orderId and appId', async () => {
 		const body = tzsPayout();
-		await apply(sandbox, body);
+		await applyPayout(sandbox, body);
 		const { status, json } = await control(sandbox, 'POST', '/settle', { orderId: body.orderId, appId: APP.TZS, outcome: 'failed', errorMsg: 'Wallet frozen' });
 		expect(status).toBe(200);
 		expect(json).toMatchObject({ status: 3, errorMsg: 'Wallet frozen' });
