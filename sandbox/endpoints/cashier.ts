@@ -1,7 +1,7 @@
 import { magicOf } from '../faults';
 import type { Merchant } from '../merchants';
 import type { Outcome } from '../types';
-import { fail, lostAnswer, pick, planOf, type Endpoint, type GatewayPort, type Handler } from './shared';
+import { fail, lostAnswer, pick, waitingCollection, type Endpoint, type GatewayPort, type Handler } from './shared';
 
 /**
  * HaiPay's global cashier (version2 GlobalCashier): `/global/cashier/collect/apply` makes an order that waits (status
@@ -13,15 +13,7 @@ const CASHIER = 'CASHIER';
 const cashierApply: Handler = (gateway, merchant, request) => {
 	const magic = magicOf(request.name);
 	if (magic?.kind === 'reject') return fail(magic.code, magic.message);
-	const order = gateway.book.create({
-		merchant,
-		kind: 'collection',
-		orderId: request.orderId as string,
-		amount: request.amount as string,
-		status: 0,
-		...planOf(magic),
-		fields: pick(request, ['notifyUrl', 'subject', 'body', 'name', 'partnerUserId']),
-	});
+	const order = waitingCollection(gateway, merchant, request, magic);
 	order.local = { payType: CASHIER, inBankCode: String(request.currency), ...pick(request, ['callBackUrl', 'callBackFailUrl']) };
 	gateway.placed(order);
 	const data = { orderId: order.orderId, orderNo: order.orderNo, payUrl: gateway.cashierUrl(order) };

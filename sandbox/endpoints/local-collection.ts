@@ -2,7 +2,7 @@ import { emvQrCode } from '../emv';
 import { magicOf } from '../faults';
 import type { LocalPayment, Order } from '../orders';
 import type { SchemaName } from '../schemas';
-import { fail, lostAnswer, pick, planOf, type Endpoint, type Handler, type GatewayPort } from './shared';
+import { fail, lostAnswer, pick, waitingCollection, type Endpoint, type Handler, type GatewayPort } from './shared';
 
 /**
  * `/{ccy}/collect/apply` in local currencies (docs/haipay-facts.md): the order waits (status 0) for the payer, who
@@ -63,15 +63,7 @@ function answer(gateway: GatewayPort, order: Order): Record<string, unknown> {
 const localApply: Handler = (gateway, merchant, request) => {
 	const magic = magicOf(request.name);
 	if (magic?.kind === 'reject') return fail(magic.code, magic.message);
-	const order = gateway.book.create({
-		merchant,
-		kind: 'collection',
-		orderId: request.orderId as string,
-		amount: request.amount as string,
-		status: 0,
-		...planOf(magic),
-		fields: pick(request, ['notifyUrl', 'subject', 'body', 'name', 'partnerUserId']),
-	});
+	const order = waitingCollection(gateway, merchant, request, magic);
 	order.local = instruments(order, request);
 	gateway.placed(order);
 	return { type: 'ok', merchant, data: answer(gateway, order), lose: lostAnswer(magic) };

@@ -48,6 +48,19 @@ export function lostAnswer(effect: MagicEffect | undefined): (MagicEffect & { ki
 	return effect?.kind === 'lose' ? effect : undefined;
 }
 
+/** A collection order that waits (status 0) for its payer on HaiPay's page, made from an apply request. */
+export function waitingCollection(gateway: GatewayPort, merchant: Merchant, request: Record<string, unknown>, effect: MagicEffect | undefined): Order {
+	return gateway.book.create({
+		merchant,
+		kind: 'collection',
+		orderId: request.orderId as string,
+		amount: request.amount as string,
+		status: 0,
+		...planOf(effect),
+		fields: pick(request, ['notifyUrl', 'subject', 'body', 'name', 'partnerUserId']),
+	});
+}
+
 /** The optional text fields an order keeps: those the request sent, not empty. */
 export function pick(source: Record<string, unknown>, keys: string[]): Record<string, string> {
 	const out: Record<string, string> = {};
