@@ -1,4 +1,4 @@
-import { amount, appId, email, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
 
 /**
  * HaiPay's BDT collection page (docs/haipay-facts.md): "firstName lastName", an amount with two decimals, a required
@@ -10,7 +10,7 @@ export const bdtCollectApply: Schema = {
 	properties: {
 		appId,
 		orderId,
-		name: { type: 'string', pattern: '^\\S+(?: \\S+)+$', hint: 'firstName lastName separated by a space' },
+		name: fullName,
 		phone,
 		email,
 		amount: amount('^\\d+\\.\\d{2}$', { minExclusive: '0' }),

@@ -1,4 +1,4 @@
-import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, orderId, partnerUserId, sign, text, url, when, type Schema } from './common';
+import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, fullName, orderId, partnerUserId, sign, text, url, when, type Schema } from './common';
 
 /**
  * HaiPay's global cashier (api-reference cashier: collectApply; version2 GlobalCashier): "firstName lastName", the
@@ -11,7 +11,7 @@ export const cashierCollectApply: Schema = {
 	properties: {
 		appId,
 		orderId,
-		name: { type: 'string', pattern: '^\\S+(?: \\S+)+$', hint: 'firstName lastName separated by a space' },
+		name: fullName,
 		email,
 		amount: amount(EXACT_TWO_DECIMALS_PATTERN, {}),
 		currency: { type: 'string', pattern: '^[A-Z]{3}$', hint: 'a three-letter currency code' },

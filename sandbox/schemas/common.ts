@@ -15,6 +15,8 @@ export const TWO_DECIMALS_PATTERN = '^(0|[1-9]\\d*)(\\.\\d{1,2})?$';
 export const appId: Schema = { type: 'integer' };
 export const orderId: Schema = { type: 'string', minLength: 1, maxLength: 48 };
 export const sign: Schema = { type: 'string', minLength: 1 };
+/** A number HaiPay gave: an orderNo, a refundNo, a subscriptionNo. */
+export const haiPayNo: Schema = { type: 'string', minLength: 1, maxLength: 64 };
 export const text: Schema = { type: 'string' };
 export const nonEmptyText: Schema = { type: 'string', minLength: 1 };
 export const url: Schema = { type: 'string', format: 'uri' };
@@ -22,6 +24,16 @@ export const email: Schema = { type: 'string', format: 'email' };
 /** "A real phone number": digits with an optional leading +, 6 to 20 digits. */
 export const phone: Schema = { type: 'string', pattern: '^\\+?[0-9]{6,20}$' };
 export const partnerUserId: Schema = { type: 'string', pattern: PARTNER_USER_ID_PATTERN };
+
+/** The collections' payer name: "firstName lastName", two or more words separated by a space. */
+export const fullName: Schema = { type: 'string', pattern: '^\\S+(?: \\S+)+$', hint: 'firstName lastName separated by a space' };
+
+/** A request that names one order by the merchant's orderId and HaiPay's orderNo, both required. */
+export const byOrderIdAndNo: Schema = {
+	type: 'object',
+	required: ['appId', 'orderId', 'orderNo', 'sign'],
+	properties: { appId, orderId, orderNo: haiPayNo, sign },
+};
 
 /**
  * 'firstName middleName lastName', middleName optional, English letters only, 1-30 characters. One word is

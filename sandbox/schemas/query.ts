@@ -1,4 +1,4 @@
-import { appId, orderId, sign, type Schema } from './common';
+import { appId, haiPayNo, orderId, sign, type Schema } from './common';
 
 /**
  * Contract 4.7 and the generic `/{ccy}/pay/query`, `/{ccy}/collect/query`: which of orderId and orderNo is
@@ -11,7 +11,7 @@ export const orderQuery: Schema = {
 	properties: {
 		appId,
 		orderId,
-		orderNo: { type: 'string', minLength: 1, maxLength: 64 },
+		orderNo: haiPayNo,
 		sign,
 	},
 };

@@ -1,9 +1,9 @@
-import { appId, orderId, sign, type Schema } from './common';
+import { appId, haiPayNo, orderId, sign, type Schema } from './common';
 
 /** No public copy shows the subscription query's page: either key, as the order and refund queries take theirs. */
 export const subscriptionQuery: Schema = {
 	type: 'object',
 	required: ['appId', 'sign'],
 	anyOf: [{ required: ['subscriptionOrderId'] }, { required: ['subscriptionNo'] }],
-	properties: { appId, subscriptionOrderId: orderId, subscriptionNo: { type: 'string', minLength: 1, maxLength: 64 }, sign },
+	properties: { appId, subscriptionOrderId: orderId, subscriptionNo: haiPayNo, sign },
 };

@@ -1,4 +1,4 @@
-import { amount, appId, email, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
 
 /**
  * Contract 4.3. Required flags and the values of payType/inBankCode are not shown: only what an order cannot go
@@ -14,7 +14,7 @@ export const usdMitApply: Schema = {
 		payType: nonEmptyText,
 		inBankCode: nonEmptyText,
 		// 'firstName lastName' separated by a space.
-		name: { type: 'string', pattern: '^\\S+(?: \\S+)+$', hint: 'firstName lastName separated by a space' },
+		name: fullName,
 		phone,
 		email,
 		clientIp: { type: 'string', format: 'ip' },

@@ -1,16 +1,7 @@
-import { appId, orderId, sign, type Schema } from './common';
+import { appId, byOrderIdAndNo, haiPayNo, orderId, sign, type Schema } from './common';
 
 /** HaiPay's card refund page (docs/haipay-facts.md): the merchant's refund number and the collection's orderNo. */
-export const usdRefundApply: Schema = {
-	type: 'object',
-	required: ['appId', 'orderId', 'orderNo', 'sign'],
-	properties: {
-		appId,
-		orderId,
-		orderNo: { type: 'string', minLength: 1, maxLength: 64 },
-		sign,
-	},
-};
+export const usdRefundApply: Schema = byOrderIdAndNo;
 
 /** HaiPay's refund query page: neither key is marked required, so either one will do. */
 export const usdRefundQuery: Schema = {
@@ -20,7 +11,7 @@ export const usdRefundQuery: Schema = {
 	properties: {
 		appId,
 		orderId,
-		refundNo: { type: 'string', minLength: 1, maxLength: 64 },
+		refundNo: haiPayNo,
 		sign,
 	},
 };

@@ -1,4 +1,4 @@
-import { amount, appId, email, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
 
 /**
  * HaiPay's stablecoin collection (usdtc API reference, usdcCollectApply; version2 coinpay, which lists USDT and USDC
@@ -13,7 +13,7 @@ export function coinCollectApply(): Schema {
 		properties: {
 			appId,
 			orderId,
-			name: { type: 'string', pattern: '^\\S+(?: \\S+)+$', hint: 'firstName lastName separated by a space' },
+			name: fullName,
 			phone,
 			email,
 			amount: amount('^\\d+\\.?\\d{0,2}$', { min: '0.01', max: '5000000' }),
