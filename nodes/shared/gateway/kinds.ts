@@ -39,23 +39,19 @@ interface OutcomeTable {
 	absent?: Outcome;
 }
 
+/** A request that makes something at HaiPay (an order, a refund): sent once, settled by its answer or a query. */
+const MAKES: OutcomeTable = {
+	sentOnce: true,
+	proven: 'accepted',
+	duplicate: 'duplicate',
+	lost: 'unknown',
+	query: { done: 'accepted', other: 'duplicate', pending: 'unknown', refused: 'unknown' },
+	absent: 'not_found',
+};
+
 export const OUTCOME_TABLES: Record<OperationKind, OutcomeTable> = {
-	create: {
-		sentOnce: true,
-		proven: 'accepted',
-		duplicate: 'duplicate',
-		lost: 'unknown',
-		query: { done: 'accepted', other: 'duplicate', pending: 'unknown', refused: 'unknown' },
-		absent: 'not_found',
-	},
-	refund: {
-		sentOnce: true,
-		proven: 'accepted',
-		duplicate: 'duplicate',
-		lost: 'unknown',
-		query: { done: 'accepted', other: 'duplicate', pending: 'unknown', refused: 'unknown' },
-		absent: 'not_found',
-	},
+	create: MAKES,
+	refund: MAKES,
 	change: {
 		sentOnce: true,
 		proven: 'changed',
