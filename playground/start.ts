@@ -3,13 +3,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join, relative } from 'path';
 
 import type { Sandbox } from '../sandbox';
-import { callbackUrl, FILES } from './examples';
+import { callbackUrl, FILES, RECONCILIATION_REPORT } from './examples';
 import { ensureN8n } from './lib/install';
 import { assertPortFree, examplesFor, prepareFiles, provision } from './lib/instance';
 import { CONTROLLER, OWNER, spawnN8nServer, tailOf, whenReady, type N8nOptions, type N8nServer } from './lib/n8n';
 import { EXAMPLES, N8N_PORT, ROOT, START_FILES, START_HOME, START_PORTS } from './lib/paths';
 import { N8nRest } from './lib/rest';
 import { buildPackage, onStopSignal, say, startSandboxGateway } from './lib/session';
+import { PAYROLL_BATCH, PAYROLL_RESULTS, PAYROLL_SAMPLE_ROWS, PAYROLL_SHEET } from './payroll';
 
 /**
  * `npm start`: a real n8n on http://localhost:5678 with this package, the local HaiPay sandbox on
@@ -94,6 +95,13 @@ function printReady(server: N8nServer, sandbox: Sandbox, seconds: number): void 
 	say(`     ${server.url}/form/haipay-month-end signed in as the owner, upload examples/data/month-end.xlsx, read`);
 	say('     the totals; open the page\'s approver link in a private window signed in as the controller and Approve;');
 	say('     the browser downloads month-end-results.xlsx. The owner approving their own upload is refused.');
+	say('   - "HaiPay example: PIX QR collection and PIX payout (BRL)": run it; "Show the payer" holds the PIX');
+	say('     copy-and-paste code and the payUrl of the collection, "PIX payout" the payout\'s outcome.');
+	say(`   - "HaiPay example: reconciliation report": after month-end, save month-end-results.xlsx in ${files}/ and`);
+	say(`     run it: ${files}/${RECONCILIATION_REPORT} lists each order as HaiPay shows it, with exact totals.`);
+	say(`   - "HaiPay example: a payroll-sized sheet in batches": run it; it pays ${files}/${PAYROLL_SHEET}`);
+	say(`     (${PAYROLL_SAMPLE_ROWS.toLocaleString('en-US')} rows) ${PAYROLL_BATCH.toLocaleString('en-US')} at a time into ${files}/${PAYROLL_RESULTS}; a rerun pays only rows it lacks.`);
+	say('   - "HaiPay example: exactly-once callbacks" needs PostgreSQL: npm run start:queue runs it (docs/queue-mode.md).');
 	say('');
 	say(`  Credentials: "HaiPay Sandbox payouts" (TZS, ZAR, NGN, EGP, BDT in one), "HaiPay Sandbox TZS" ... (Custom base URL ${sandbox.baseUrl})`);
 	say(`  Sandbox control API: ${sandbox.baseUrl}/__sandbox/orders   n8n log: ${relative(ROOT, LOG_FILE)}`);
