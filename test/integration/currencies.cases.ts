@@ -185,9 +185,8 @@ describe('one credential, several currencies', () => {
 		});
 
 		async function serve(credential: ICredentialDataDecryptedObject): Promise<WebhookServer> {
-			const served = await payoutTrigger(credential);
-			server = served;
-			return served;
+			server = await payoutTrigger(credential);
+			return server;
 		}
 
 		it("receives each currency's real callbacks, verified with the secret of the callback's own App ID", async () => {

@@ -88,7 +88,6 @@ export function sandboxPerFile(options: SandboxOptions): () => Sandbox {
 	};
 }
 
-
 /** A HaiPay Trigger for payouts on `credential`, named 'Trigger' (its URL is a sheet's notifyUrl), before a NoOp node. */
 export async function payoutTrigger(credential: ICredentialDataDecryptedObject): Promise<WebhookServer> {
 	return await webhookServer({

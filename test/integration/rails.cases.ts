@@ -98,8 +98,7 @@ describe('every rail from one node and one trigger', () => {
 	it('pays a sheet of every rail, each under its own App ID, and receives each signed callback once', async () => {
 		const sandbox = running();
 		const credential = railsCredential(sandbox);
-		const trigger = await payoutTrigger(credential);
-		server = trigger;
+		server = await payoutTrigger(credential);
 		const notifyUrl = server.url('Trigger');
 		const rows: IDataObject[] = RAIL_CURRENCIES.map((currency) => ({ currency, ...row(currency), notifyUrl }));
 		const sheet = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { notFoundAfter: 1 } };
