@@ -8,6 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
+import { until } from '../sandbox/helpers';
 import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 type Coin = 'USDT' | 'USDC';
@@ -131,6 +132,8 @@ describe("a hostile gateway, settled by the coin's own collection query", () => 
 		const [item] = await create('USDC', [slow], { resolveWithin: 15 });
 		expect(item).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', verified: true });
 		expect(ordersWith(slow.orderId)).toHaveLength(1);
+		// Logged once its signed answer is out, which can be after the query found the order: wait for the log.
+		await until(() => sent('USDC', slow.orderId).length > 0);
 		expect(sent('USDC', slow.orderId)).toHaveLength(1);
 	});
 

@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { SUBSCRIPTION } from '../fixtures/bodies';
+import { until } from '../sandbox/helpers';
 import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true, hangMs: 4_000 });
@@ -88,6 +89,9 @@ describe('hostile answers to a create, settled by the subscription query', () =>
 		const out = await run(createParameters(id));
 		expect(out).toMatchObject({ outcome: 'accepted', resolvedBy: 'query' });
 		expect(subscriptionOf(id)).toHaveLength(1);
+		// The sandbox logs the late request once its signed answer is out, which can be after the query found the
+		// subscription: wait for the log, not for a time.
+		await until(() => applies(id).length > 0);
 		expect(applies(id)).toHaveLength(1);
 	});
 
