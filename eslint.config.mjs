@@ -8,7 +8,20 @@ import tseslint from 'typescript-eslint';
 const published = ['index.ts', 'nodes/**/*.ts', 'credentials/**/*.ts'];
 
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', 'playground/n8n/**', 'playground/.n8n/**', 'playground/files/**', 'test/e2e/.output/**', 'coverage/**', 'bench/.work/**', '**/*.js', '**/*.mjs'] },
+	{
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'playground/n8n/**',
+			'playground/.n8n/**',
+			'playground/files/**',
+			'test/e2e/.output/**',
+			'coverage/**',
+			'bench/.work/**',
+			'**/*.js',
+			'**/*.mjs',
+		],
+	},
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: ['**/*.ts'] })),
 	{
 		files: ['**/*.ts'],

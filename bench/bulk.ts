@@ -51,7 +51,12 @@ const SENDING_NODES = ['Pay TZS', 'Pay NGN', 'Pay', 'Post'];
 
 let runSeq = 0;
 
-export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, timeoutMs = 10 * 60_000): Promise<BulkFigures> {
+export async function runBulk(
+	stack: BenchStack,
+	bulk: BulkCase,
+	rows: number,
+	timeoutMs = 10 * 60_000,
+): Promise<BulkFigures> {
 	const tag = `B${Date.now().toString(36)}${(runSeq++).toString(36)}`.toUpperCase();
 	const { sandbox, server } = stack;
 	// Whatever ran before (a warm-up, the last run's execution being saved) must not be counted here.
@@ -61,19 +66,28 @@ export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, t
 	sandbox.control.resetInFlightPeak();
 	const sampler = new TreeSampler(server.pid).begin();
 	const started = process.hrtime.bigint();
-	const answer = await httpRequest(`${stack.n8nUrl}/webhook/${bulk.path}?rows=${rows}&tag=${tag}`, { method: 'POST', raw: '', timeoutMs });
+	const answer = await httpRequest(`${stack.n8nUrl}/webhook/${bulk.path}?rows=${rows}&tag=${tag}`, {
+		method: 'POST',
+		raw: '',
+		timeoutMs,
+	});
 	const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 	// The run's execution is saved after the answer; its CPU belongs to the run.
 	const settled = await settle(server.pid);
 	const tree = sampler.end();
 	const maxInFlight = sandbox.control.inFlight().max;
-	if (answer.status !== 200) throw new Error(`${bulk.label}, ${rows} rows: the workflow answered HTTP ${answer.status}: ${answer.body.slice(0, 500)}`);
+	if (answer.status !== 200)
+		throw new Error(
+			`${bulk.label}, ${rows} rows: the workflow answered HTTP ${answer.status}: ${answer.body.slice(0, 500)}`,
+		);
 	const applies = sandbox.appliesReceived() - appliesBefore;
 	const orders = sandbox.control.orders().length - ordersBefore;
 	const seconds = bulk.workflowId ? await nodeSeconds(stack.rest, bulk.workflowId) : {};
 	const sending = SENDING_NODES.reduce((sum, name) => sum + (seconds[name] ?? 0), 0);
 	if (applies !== rows || orders !== rows) {
-		throw new Error(`${bulk.label}, ${rows} rows: the sandbox received ${applies} applies and created ${orders} orders`);
+		throw new Error(
+			`${bulk.label}, ${rows} rows: the sandbox received ${applies} applies and created ${orders} orders`,
+		);
 	}
 	return {
 		label: bulk.label,
@@ -86,7 +100,10 @@ export async function runBulk(stack: BenchStack, bulk: BulkCase, rows: number, t
 		cpuMsPerItem: tree.cpuMs / rows,
 		cpuMsPerItemByRole: { main: tree.cpuMsByRole.main / rows, runner: tree.cpuMsByRole.runner / rows },
 		peakRssMb: { main: tree.peakRssMb.main, runner: tree.peakRssMb.runner },
-		rssGrowthMb: { main: tree.peakRssMb.main - tree.startRssMb.main, runner: tree.peakRssMb.runner - tree.startRssMb.runner },
+		rssGrowthMb: {
+			main: tree.peakRssMb.main - tree.startRssMb.main,
+			runner: tree.peakRssMb.runner - tree.startRssMb.runner,
+		},
 		maxInFlight,
 		nodeSeconds: seconds,
 		sendingItemsPerSecond: sending > 0 ? rows / sending : 0,

@@ -63,7 +63,12 @@ function body(job: CallbackJob, index: number): Record<string, unknown> {
 }
 
 /** Four kinds of forgery, in turn: another key, the wrong secret, a made-up signature, a field changed after signing. */
-function forgedBody(job: CallbackJob, index: number, platformKey: ReturnType<typeof loadPrivateKey>, otherKey: ReturnType<typeof loadPrivateKey>): string {
+function forgedBody(
+	job: CallbackJob,
+	index: number,
+	platformKey: ReturnType<typeof loadPrivateKey>,
+	otherKey: ReturnType<typeof loadPrivateKey>,
+): string {
 	const fields = body(job, index);
 	switch (index % 4) {
 		case 0:
@@ -82,10 +87,12 @@ export async function run(job: CallbackJob): Promise<CallbackResult> {
 	const otherKey = loadPrivateKey(job.otherKey);
 	// Signed before the clock starts: the client's RSA work must not pace the run.
 	const payloads = Array.from({ length: job.count }, (_, i) =>
-		job.forged ? forgedBody(job, i, platformKey, otherKey) : JSON.stringify({ ...body(job, i), sign: signBody(body(job, i), job.secret, platformKey) }),
+		job.forged
+			? forgedBody(job, i, platformKey, otherKey)
+			: JSON.stringify({ ...body(job, i), sign: signBody(body(job, i), job.secret, platformKey) }),
 	);
 	const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
-		const latencies: number[] = [];
+	const latencies: number[] = [];
 	const result = { acknowledged: 0, refused: 0, other: 0, firstOther: undefined as string | undefined };
 	let next = 0;
 	const worker = async () => {

@@ -43,7 +43,8 @@ const ACTIVE_STATUSES = ['new', 'running', 'waiting'];
 export async function count(rest: N8nRest, workflowId: string, status: string[] = ALL_STATUSES): Promise<number> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId, status }));
 	const answer = await rest.call('GET', `/executions?filter=${filter}&limit=1`);
-	if (answer.status !== 200) throw new Error(`counting executions failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+	if (answer.status !== 200)
+		throw new Error(`counting executions failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
 	return (answer.json as { data: { count: number } }).data.count;
 }
 
@@ -61,7 +62,12 @@ export interface Settled {
  * second. The trigger answers SUCCESS before its execution is stored, so executions trail the answers. When
  * nothing moves for half a minute, what is missing is not coming: the counts are returned as they are.
  */
-export async function settledCount(rest: N8nRest, workflowId: string, expected: number, progress: (line: string) => void): Promise<Settled> {
+export async function settledCount(
+	rest: N8nRest,
+	workflowId: string,
+	expected: number,
+	progress: (line: string) => void,
+): Promise<Settled> {
 	let last = '';
 	let lastChange = Date.now();
 	let lastSaid = Date.now();
@@ -90,8 +96,18 @@ export async function settledCount(rest: N8nRest, workflowId: string, expected: 
 export function seedOrders(stack: BenchStack, count: number, runId: string): NonNullable<CallbackJob['orders']> {
 	return Array.from({ length: count }, (_, index) => {
 		const status = index % 10 === 9 ? 3 : 2;
-		const order = stack.sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: `CBQ-${runId}-${index}`, amount: '1000', holdFunds: false });
-		stack.sandbox.control.setStatus(order.orderNo, status, status === 3 ? { errorMsg: 'Bank return: account invalid, closed or frozen' } : {});
+		const order = stack.sandbox.control.createOrder({
+			appId: APP_IDS.TZS,
+			kind: 'payout',
+			orderId: `CBQ-${runId}-${index}`,
+			amount: '1000',
+			holdFunds: false,
+		});
+		stack.sandbox.control.setStatus(
+			order.orderNo,
+			status,
+			status === 3 ? { errorMsg: 'Bank return: account invalid, closed or frozen' } : {},
+		);
 		return { orderId: order.orderId, orderNo: order.orderNo, status };
 	});
 }
@@ -113,9 +129,17 @@ export async function runCallbacks(
 		concurrency: options.concurrency,
 	};
 	// With Confirm With HaiPay on, every callback must name an order the gateway has, or it is answered 503.
-	const orders = (id: string, count: number) => (options.confirmWithHaiPay === true ? { orders: seedOrders(stack, count, id) } : {});
-	const warm = await load({ ...base, count: options.warmup, forged: false, runId: `${runId}W`, ...orders(`${runId}W`, options.warmup) });
-	if (warm.acknowledged !== options.warmup) throw new Error(`callback warm-up: ${warm.acknowledged} of ${options.warmup} acknowledged: ${warm.firstOther}`);
+	const orders = (id: string, count: number) =>
+		options.confirmWithHaiPay === true ? { orders: seedOrders(stack, count, id) } : {};
+	const warm = await load({
+		...base,
+		count: options.warmup,
+		forged: false,
+		runId: `${runId}W`,
+		...orders(`${runId}W`, options.warmup),
+	});
+	if (warm.acknowledged !== options.warmup)
+		throw new Error(`callback warm-up: ${warm.acknowledged} of ${options.warmup} acknowledged: ${warm.firstOther}`);
 	const before = (await settledCount(stack.rest, workflowId, options.warmup, progress)).total;
 	const genuineOrders = orders(`${runId}G`, options.count);
 	const succeededBefore = await count(stack.rest, workflowId, ['success']);
@@ -193,17 +217,27 @@ async function cli(mode: string | undefined, arg: string | undefined, which = 'b
 			['confirm off', off, CALLBACK_WEBHOOK_ID, false],
 			['confirm on', on, CONFIRMED_CALLBACK_WEBHOOK_ID, true],
 		] as const;
-		for (const [name, id, hook, confirm] of cases.filter(([, , , confirm]) => which === 'both' || (which === 'on') === confirm)) {
+		for (const [name, id, hook, confirm] of cases.filter(
+			([, , , confirm]) => which === 'both' || (which === 'on') === confirm,
+		)) {
 			await stack.restartN8n();
 			say(`${name}: ${count} callbacks ...`);
-			const figures = await runCallbacks(stack, id, `${stack.n8nUrl}/webhook/${hook}/webhook`, { ...load, confirmWithHaiPay: confirm }, say);
+			const figures = await runCallbacks(
+				stack,
+				id,
+				`${stack.n8nUrl}/webhook/${hook}/webhook`,
+				{ ...load, confirmWithHaiPay: confirm },
+				say,
+			);
 			results[name] = figures;
 			const g = figures.genuine;
 			say(
 				`  ${g.perSecond.toFixed(1)} accepted/s, p50 ${g.p50.toFixed(1)} ms, p99 ${g.p99.toFixed(1)} ms, ${g.executionsPerSecond.toFixed(1)} executions/s, ${g.cpuMsPerCallback.toFixed(2)} CPU ms/callback, lost ${g.lost}, other answers ${g.other} (${g.firstOther ?? '-'}), forged refused ${figures.forged.refused}/${figures.forged.sent}`,
 			);
 		}
-		const refusal = await measureRefusal(stack.platformPrivateKey, { url: `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook` });
+		const refusal = await measureRefusal(stack.platformPrivateKey, {
+			url: `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`,
+		});
 		say(refusalRow(refusal));
 	} finally {
 		await stack.stop();

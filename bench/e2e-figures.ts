@@ -43,7 +43,8 @@ export interface EndToEndFigures {
 /** How long after an injected first attempt ended its retry went out: the schedule's delay, then its turn. */
 function retryDelays(attempts: CallbackAttempt[], injected: Map<string, unknown>): { median: number; max: number } {
 	const byOrder = new Map<string, CallbackAttempt[]>();
-	for (const attempt of attempts) if (injected.has(attempt.orderId)) byOrder.set(attempt.orderId, [...(byOrder.get(attempt.orderId) ?? []), attempt]);
+	for (const attempt of attempts)
+		if (injected.has(attempt.orderId)) byOrder.set(attempt.orderId, [...(byOrder.get(attempt.orderId) ?? []), attempt]);
 	const delays: number[] = [];
 	for (const list of byOrder.values()) {
 		const first = list.find((a) => a.attempt === 1);
@@ -65,7 +66,10 @@ export interface RunObservation {
 }
 
 /** Attempts after the first, of callbacks whose first attempt met an injected fault (one each), and of all others. */
-function repeats(jobs: CallbackJob[], injected: Map<string, InjectedFault>): { repeatedInjected: number; repeatedOther: number } {
+function repeats(
+	jobs: CallbackJob[],
+	injected: Map<string, InjectedFault>,
+): { repeatedInjected: number; repeatedOther: number } {
 	let repeatedInjected = 0;
 	let repeatedOther = 0;
 	for (const job of jobs) {
@@ -77,7 +81,11 @@ function repeats(jobs: CallbackJob[], injected: Map<string, InjectedFault>): { r
 }
 
 /** Duplicate business steps by the injected fault the repeated callback met first (`none` when it met none). */
-function duplicatesAfter(repeated: string[], final: Array<{ orderId: string; orderNo: string; status: number }>, injected: Map<string, InjectedFault>): EndToEndFigures['duplicatesAfter'] {
+function duplicatesAfter(
+	repeated: string[],
+	final: Array<{ orderId: string; orderNo: string; status: number }>,
+	injected: Map<string, InjectedFault>,
+): EndToEndFigures['duplicatesAfter'] {
 	const orderOfKey = new Map(final.map((order) => [`no:${order.orderNo}|${order.status}`, order.orderId]));
 	const out = { refused: 0, 'answer lost': 0, none: 0 };
 	for (const key of repeated) out[injected.get(orderOfKey.get(key) ?? '') ?? 'none'] += 1;
@@ -95,7 +103,16 @@ export interface Observed {
 	settings: typeof E2E_SETTINGS;
 }
 
-export async function figuresOf({ stack, tag, triggerId, counter, injected, attempts, run, settings: s }: Observed): Promise<EndToEndFigures> {
+export async function figuresOf({
+	stack,
+	tag,
+	triggerId,
+	counter,
+	injected,
+	attempts,
+	run,
+	settings: s,
+}: Observed): Promise<EndToEndFigures> {
 	const final = stack.sandbox.control.orders().filter((order) => order.orderId.startsWith(`${tag}-`));
 	const byStatus: Record<string, number> = {};
 	for (const order of final) byStatus[String(order.status)] = (byStatus[String(order.status)] ?? 0) + 1;
@@ -112,7 +129,10 @@ export async function figuresOf({ stack, tag, triggerId, counter, injected, atte
 		callbacks: run.jobs.length,
 		attempts: run.jobs.reduce((sum, job) => sum + job.attempts, 0),
 		...repeats(run.jobs, injected),
-		injected: { refused: kinds.filter((k) => k === 'refused').length, answerLost: kinds.filter((k) => k === 'answer lost').length },
+		injected: {
+			refused: kinds.filter((k) => k === 'refused').length,
+			answerLost: kinds.filter((k) => k === 'answer lost').length,
+		},
 		gaveUp: run.jobs.filter((job) => job.state === 'gave-up').length,
 		executions: run.executions.total,
 		executionsSucceeded: await count(stack.rest, triggerId, ['success']),

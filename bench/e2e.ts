@@ -65,12 +65,19 @@ export function e2eTriggerWorkflow(counterUrl: string): WorkflowBody {
 export function e2eBulkWorkflow(notifyUrls: Record<'TZS' | 'NGN', string>): WorkflowBody {
 	const workflow = haiPayWorkflow(E2E_BULK_PATH, E2E_SETTINGS.inFlight);
 	const failing = JSON.stringify(E2E_SETTINGS.failing);
-	const code = ROWS_CODE.replace('  out.push(', `  if (${failing}.includes(i % 50)) common.name = 'Fail Payout';\n  out.push(`);
+	const code = ROWS_CODE.replace(
+		'  out.push(',
+		`  if (${failing}.includes(i % 50)) common.name = 'Fail Payout';\n  out.push(`,
+	);
 	if (code === ROWS_CODE) throw new Error('the bulk rows code changed: cannot add the failing payees');
 	for (const node of workflow.nodes) {
 		if (node.name === 'Rows') node.parameters.jsCode = code;
 		const currency = node.name === 'Pay TZS' ? 'TZS' : node.name === 'Pay NGN' ? 'NGN' : undefined;
-		if (currency) node.parameters.additionalFields = { ...((node.parameters.additionalFields as object | undefined) ?? {}), notifyUrl: notifyUrls[currency] };
+		if (currency)
+			node.parameters.additionalFields = {
+				...((node.parameters.additionalFields as object | undefined) ?? {}),
+				notifyUrl: notifyUrls[currency],
+			};
 	}
 	workflow.name = 'bench: a bulk payout end to end, the payouts';
 	return workflow;
@@ -79,7 +86,12 @@ export function e2eBulkWorkflow(notifyUrls: Record<'TZS' | 'NGN', string>): Work
 const orderIndex = (orderId: string) => Number(orderId.slice(orderId.lastIndexOf('-') + 1));
 
 /** Waits until every order of the run is final and every callback series has ended (acknowledged or given up). */
-async function callbacksDone(stack: BenchStack, tag: string, expected: number, progress: (line: string) => void): Promise<CallbackJob[]> {
+async function callbacksDone(
+	stack: BenchStack,
+	tag: string,
+	expected: number,
+	progress: (line: string) => void,
+): Promise<CallbackJob[]> {
 	let said = Date.now();
 	return until(
 		'every callback of the bulk run to be acknowledged or given up',
@@ -105,19 +117,35 @@ async function setUpRun(stack: BenchStack, counter: EffectCounter, proxy: FaultP
 	await stack.addWorkflow(e2eBulkWorkflow({ TZS: hook('TZS'), NGN: hook('NGN') }), true);
 	// Orders of the runs before are forgotten, so that only this run's orders move and call back.
 	stack.sandbox.control.reset();
-	stack.sandbox.control.setConfig({ manual: false, processingMs: 0, finalMs: s.finalMs, latencyMs: s.latencyMs, callbackSchedule: Array.from({ length: s.retries }, () => s.retryMs) });
+	stack.sandbox.control.setConfig({
+		manual: false,
+		processingMs: 0,
+		finalMs: s.finalMs,
+		latencyMs: s.latencyMs,
+		callbackSchedule: Array.from({ length: s.retries }, () => s.retryMs),
+	});
 	return triggerId;
 }
 
 /** The bulk run through n8n, then every callback it caused and every execution they started, with n8n's CPU. */
-async function observeRun(stack: BenchStack, tag: string, triggerId: string, progress: (line: string) => void): Promise<RunObservation> {
+async function observeRun(
+	stack: BenchStack,
+	tag: string,
+	triggerId: string,
+	progress: (line: string) => void,
+): Promise<RunObservation> {
 	const s = E2E_SETTINGS;
 	await settle(stack.server.pid);
 	const sampler = new TreeSampler(stack.server.pid).begin();
 	const started = Date.now();
-	const answer = await httpRequest(`${stack.n8nUrl}/webhook/${E2E_BULK_PATH}?rows=${s.rows}&tag=${tag}`, { method: 'POST', raw: '', timeoutMs: 60 * 60_000 });
+	const answer = await httpRequest(`${stack.n8nUrl}/webhook/${E2E_BULK_PATH}?rows=${s.rows}&tag=${tag}`, {
+		method: 'POST',
+		raw: '',
+		timeoutMs: 60 * 60_000,
+	});
 	const bulkSeconds = (Date.now() - started) / 1000;
-	if (answer.status !== 200) throw new Error(`the bulk run answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
+	if (answer.status !== 200)
+		throw new Error(`the bulk run answered HTTP ${answer.status}: ${answer.body.slice(0, 300)}`);
 	const orders = stack.sandbox.control.orders().filter((order) => order.orderId.startsWith(`${tag}-`));
 	progress(`  ${orders.length} payouts in ${bulkSeconds.toFixed(1)} s; waiting for their callbacks ...`);
 	const jobs = await callbacksDone(stack, tag, orders.length, progress);
@@ -140,7 +168,16 @@ export async function runEndToEnd(stack: BenchStack, progress: (line: string) =>
 		const triggerId = await setUpRun(stack, counter, proxy, tag);
 		stack.sandbox.events.on('callback', listen);
 		const run = await observeRun(stack, tag, triggerId, progress);
-		return await figuresOf({ stack, tag, triggerId, counter, injected: proxy.injected, attempts, run, settings: E2E_SETTINGS });
+		return await figuresOf({
+			stack,
+			tag,
+			triggerId,
+			counter,
+			injected: proxy.injected,
+			attempts,
+			run,
+			settings: E2E_SETTINGS,
+		});
 	} finally {
 		stack.sandbox.events.off('callback', listen);
 		stack.sandbox.control.setConfig({ manual: true, latencyMs: 0, callbackSchedule: [] });

@@ -27,7 +27,8 @@ export function startEffectCounter(port: number): Promise<EffectCounter> {
 			let key = body;
 			try {
 				const parsed = JSON.parse(body) as { dedupKey?: unknown; orderNo?: unknown; status?: unknown };
-				key = typeof parsed.dedupKey === 'string' ? parsed.dedupKey : `${String(parsed.orderNo)}|${String(parsed.status)}`;
+				key =
+					typeof parsed.dedupKey === 'string' ? parsed.dedupKey : `${String(parsed.orderNo)}|${String(parsed.status)}`;
 			} catch {
 				// counted under the raw body
 			}

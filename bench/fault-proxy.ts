@@ -33,7 +33,11 @@ function orderIdOf(body: Buffer): string {
  * Stands between the sandbox and n8n. The first attempt of a chosen callback is refused (503, n8n never sees it)
  * or passed on with n8n's answer replaced by 502 (n8n ran it; the answer was lost); everything else passes.
  */
-export function startFaultProxy(port: number, target: string, fault: (orderId: string) => InjectedFault | undefined): Promise<FaultProxy> {
+export function startFaultProxy(
+	port: number,
+	target: string,
+	fault: (orderId: string) => InjectedFault | undefined,
+): Promise<FaultProxy> {
 	const seen = new Set<string>();
 	const injected = new Map<string, InjectedFault>();
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -54,8 +58,10 @@ export function startFaultProxy(port: number, target: string, fault: (orderId: s
 		}
 		const headers = { 'Content-Type': req.headers['content-type'] ?? 'application/json' };
 		const answer = await send(`${upstream.origin}${req.url ?? '/'}`, body, { headers, agent });
-		if (kind === 'answer lost') res.writeHead(502, { 'Content-Type': 'text/plain' }).end('injected fault: the answer was lost');
-		else res.writeHead(answer.status, { 'Content-Type': answer.headers['content-type'] ?? 'text/plain' }).end(answer.text);
+		if (kind === 'answer lost')
+			res.writeHead(502, { 'Content-Type': 'text/plain' }).end('injected fault: the answer was lost');
+		else
+			res.writeHead(answer.status, { 'Content-Type': answer.headers['content-type'] ?? 'text/plain' }).end(answer.text);
 	};
 	const server = http.createServer((req, res) => {
 		pass(req, res).catch((error: Error) => {

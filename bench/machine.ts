@@ -47,7 +47,16 @@ export function machine(options: { n8n: boolean } = { n8n: true }): Machine {
 	const n8n = options.n8n
 		? {
 				n8nNode: fact("n8n's Node version", () => run(NODE24, ['--version']), text),
-				n8n: fact("n8n's version", () => (JSON.parse(readFileSync(join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }).version, text),
+				n8n: fact(
+					"n8n's version",
+					() =>
+						(
+							JSON.parse(readFileSync(join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as {
+								version: string;
+							}
+						).version,
+					text,
+				),
 				n8nHeapLimitMb: fact(
 					"V8's heap limit for n8n",
 					() => Number(run(NODE24, ['-p', "Math.round(require('v8').getHeapStatistics().heap_size_limit / 2 ** 20)"])),
@@ -73,7 +82,9 @@ const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
 export function n8nFacts(m: Machine): { n8n: string; n8nNode: string; n8nHeapLimitMb: number } {
 	const { n8n, n8nNode, n8nHeapLimitMb } = m;
 	if (n8n === undefined || n8nNode === undefined || n8nHeapLimitMb === undefined) {
-		throw new Error("bench: a section measured on n8n needs n8n's version, Node and heap limit: read them with machine()");
+		throw new Error(
+			"bench: a section measured on n8n needs n8n's version, Node and heap limit: read them with machine()",
+		);
 	}
 	return { n8n, n8nNode, n8nHeapLimitMb };
 }

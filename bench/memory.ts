@@ -27,7 +27,8 @@ function median(values: number[]): number {
 /** A process whose memory holds `size` results, and the static data n8n would hold for it after one save of all. */
 async function filled(size: number): Promise<{ process: string; staticData: IDataObject }> {
 	const [process, staticData] = [newProcess(), {} as IDataObject];
-	for (let index = 0; index < size; index++) await deliver(process, new Database(), callbackOf(`HPFILL${index}`), { staticData });
+	for (let index = 0; index < size; index++)
+		await deliver(process, new Database(), callbackOf(`HPFILL${index}`), { staticData });
 	clock.advance(60_000);
 	await deliver(process, new Database(), callbackOf('HPFILL-last'), { staticData });
 	return { process, staticData };
@@ -78,7 +79,18 @@ async function main(): Promise<void> {
 	].join('\n');
 	process.stdout.write(`${body}\n`);
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-	writeResults([{ id: 'memory', title: 'Repeat memory, empty and full', date, command: commandLine('npm run bench:memory'), body }], resultsHead(BENCH_PORTS));
+	writeResults(
+		[
+			{
+				id: 'memory',
+				title: 'Repeat memory, empty and full',
+				date,
+				command: commandLine('npm run bench:memory'),
+				body,
+			},
+		],
+		resultsHead(BENCH_PORTS),
+	);
 }
 
 void main();

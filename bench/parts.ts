@@ -8,9 +8,13 @@ export const PARTS = ['bulk', 'sheet', 'callbacks', 'e2e', 'signing', 'queue'] a
 export type Part = (typeof PARTS)[number];
 
 export function partsOf(env: NodeJS.ProcessEnv): Part[] {
-	const asked = (env.BENCH_PARTS ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+	const asked = (env.BENCH_PARTS ?? '')
+		.split(',')
+		.map((part) => part.trim())
+		.filter((part) => part !== '');
 	const unknown = asked.filter((part) => !(PARTS as readonly string[]).includes(part));
-	if (unknown.length > 0) throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')} (known: ${PARTS.join(', ')})`);
+	if (unknown.length > 0)
+		throw new Error(`BENCH_PARTS: unknown part ${unknown.join(', ')} (known: ${PARTS.join(', ')})`);
 	const parts = asked.length > 0 ? (asked as Part[]) : [...PARTS];
 	return parts.filter((part) => part !== 'queue' || env.BENCH_QUEUE !== '0');
 }

@@ -156,7 +156,10 @@ export function treeCpuMs(root: number): number {
 }
 
 /** Resolves once the tree used less than `maxCpuMs` over a window of `windowMs`, or after `timeoutMs`. */
-export async function settle(root: number, { windowMs = 500, maxCpuMs = 25, timeoutMs = 30_000 } = {}): Promise<boolean> {
+export async function settle(
+	root: number,
+	{ windowMs = 500, maxCpuMs = 25, timeoutMs = 30_000 } = {},
+): Promise<boolean> {
 	const deadline = Date.now() + timeoutMs;
 	let before = treeCpuMs(root);
 	while (Date.now() < deadline) {

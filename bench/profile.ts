@@ -41,7 +41,8 @@ function placeOf(frame: ProfileNode['callFrame']): string {
 	if (/[\\/]n8n-workflow[\\/]/.test(url)) return 'n8n-workflow (expressions, workflow model)';
 	if (/[\\/]@n8n[\\/]/.test(url)) return 'other @n8n packages (DI, config, db entities, permissions)';
 	if (/[\\/]n8n[\\/]dist[\\/]/.test(url)) return 'n8n server (webhooks, executions, credentials)';
-	if (/express|body-parser|raw-body|router|iconv|[\\/]qs[\\/]/.test(url)) return 'HTTP framework (express, body parsing)';
+	if (/express|body-parser|raw-body|router|iconv|[\\/]qs[\\/]/.test(url))
+		return 'HTTP framework (express, body parsing)';
 	if (url.startsWith('node:') || url === '') return 'Node.js core (http, streams, crypto, timers)';
 	return 'other libraries';
 }
@@ -60,12 +61,17 @@ const ISOLATE = /expression-runtime|isolated-vm/;
 function isolateCaller(id: number, nodes: Map<number, ProfileNode>, parents: Map<number, number>): string {
 	for (let current: number | undefined = id; current !== undefined; current = parents.get(current)) {
 		const url = nodes.get(current)?.callFrame.url ?? '';
-		if (/parseRequestBody|webhook-helpers/.test(`${nodes.get(current)?.callFrame.functionName} ${url}`) && /webhook-helpers/.test(url)) {
-			return /parseRequestBody/.test(nodes.get(current)?.callFrame.functionName ?? '') ? 'reading the body of a version-1 webhook node' : 'webhook description expressions';
+		if (
+			/parseRequestBody|webhook-helpers/.test(`${nodes.get(current)?.callFrame.functionName} ${url}`) &&
+			/webhook-helpers/.test(url)
+		) {
+			return /parseRequestBody/.test(nodes.get(current)?.callFrame.functionName ?? '')
+				? 'reading the body of a version-1 webhook node'
+				: 'webhook description expressions';
 		}
 		if (/webhook-execution-context/.test(url)) return 'webhook description expressions';
 		if (/credentials-helper/.test(url)) return 'decrypting the credential';
-		if (/live-webhooks/.test(url)) return 'an isolate held for the webhook step (any node but n8n\'s Webhook node)';
+		if (/live-webhooks/.test(url)) return "an isolate held for the webhook step (any node but n8n's Webhook node)";
 		if (/workflow-execute/.test(url)) return 'an isolate held for the execution';
 	}
 	return 'isolate work after an await (its caller is not on the stack)';
@@ -116,8 +122,16 @@ async function main(): Promise<void> {
 	const profiles: Profiled[] = [];
 	try {
 		const targets = [
-			{ name: 'HaiPay Trigger', id: await stack.addWorkflow(triggerWorkflow(), true), url: `/webhook/${CALLBACK_WEBHOOK_ID}/webhook` },
-			{ name: "n8n's Webhook node", id: await stack.addWorkflow(plainWebhookWorkflow(), true), url: `/webhook/${PLAIN_WEBHOOK_PATH}` },
+			{
+				name: 'HaiPay Trigger',
+				id: await stack.addWorkflow(triggerWorkflow(), true),
+				url: `/webhook/${CALLBACK_WEBHOOK_ID}/webhook`,
+			},
+			{
+				name: "n8n's Webhook node",
+				id: await stack.addWorkflow(plainWebhookWorkflow(), true),
+				url: `/webhook/${PLAIN_WEBHOOK_PATH}`,
+			},
 		];
 		for (const target of targets) {
 			const dir = join(WORK, 'profiles', target.name.replace(/\W+/g, '-'));
@@ -131,9 +145,15 @@ async function main(): Promise<void> {
 			const exitedAt = Date.now();
 			const profile = mainThreadProfile(dir);
 			const { startedAt, endedAt } = figures.genuine.window ?? { startedAt: 0, endedAt: 0 };
-			const split = splitProfile(profile, profile.endTime - (exitedAt - startedAt) * 1000, profile.endTime - (exitedAt - endedAt) * 1000);
+			const split = splitProfile(
+				profile,
+				profile.endTime - (exitedAt - startedAt) * 1000,
+				profile.endTime - (exitedAt - endedAt) * 1000,
+			);
 			profiles.push({ name: target.name, split, count: COUNT, treeMs: figures.genuine.cpuMsPerCallback });
-			say(`  process tree: ${figures.genuine.cpuMsPerCallback.toFixed(1)} CPU ms per callback; main thread in the profile: ${(split.totalMs / COUNT).toFixed(1)} ms`);
+			say(
+				`  process tree: ${figures.genuine.cpuMsPerCallback.toFixed(1)} CPU ms per callback; main thread in the profile: ${(split.totalMs / COUNT).toFixed(1)} ms`,
+			);
 			await stack.restartN8n();
 		}
 	} finally {
@@ -142,7 +162,18 @@ async function main(): Promise<void> {
 	const body = report(profiles);
 	say(body);
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-	writeResults([{ id: 'profile', title: "Where a callback's time goes", date, command: commandLine('npm run bench:profile'), body }], resultsHead(BENCH_PORTS));
+	writeResults(
+		[
+			{
+				id: 'profile',
+				title: "Where a callback's time goes",
+				date,
+				command: commandLine('npm run bench:profile'),
+				body,
+			},
+		],
+		resultsHead(BENCH_PORTS),
+	);
 }
 
 interface Profiled {
@@ -155,7 +186,8 @@ interface Profiled {
 
 function report(profiles: Profiled[]): string {
 	const places = [...new Set(profiles.flatMap((entry) => [...entry.split.byPlace.keys()]))].sort();
-	const perCallback = (entry: Profiled, place: string) => ((entry.split.byPlace.get(place) ?? 0) / entry.count).toFixed(2);
+	const perCallback = (entry: Profiled, place: string) =>
+		((entry.split.byPlace.get(place) ?? 0) / entry.count).toFixed(2);
 	const steps = [...new Set(profiles.flatMap((entry) => [...entry.split.isolateBy.keys()]))].sort();
 	const [trigger, webhook] = profiles;
 	const lines = [
@@ -170,7 +202,10 @@ function report(profiles: Profiled[]): string {
 		'',
 		`| isolate time, ms per callback | ${profiles.map((entry) => entry.name).join(' | ')} |`,
 		`|---|${profiles.map(() => '---:').join('|')}|`,
-		...steps.map((step) => `| ${step} | ${profiles.map((entry) => ((entry.split.isolateBy.get(step) ?? 0) / entry.count).toFixed(2)).join(' | ')} |`),
+		...steps.map(
+			(step) =>
+				`| ${step} | ${profiles.map((entry) => ((entry.split.isolateBy.get(step) ?? 0) / entry.count).toFixed(2)).join(' | ')} |`,
+		),
 		'',
 		...profiles.flatMap((entry) => [
 			'',

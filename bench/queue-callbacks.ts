@@ -38,7 +38,14 @@ export function sendCallbacks(
 /** Payout orders made at the sandbox with a final status, one in ten failed. */
 export function seedFinalOrders(sandbox: Sandbox, count: number, tag: string): Order[] {
 	return Array.from({ length: count }, (_, i) =>
-		sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: `${tag}-${i}`, amount: '1000', status: i % 10 === 9 ? 3 : 2, errorMsg: i % 10 === 9 ? 'Bank return' : undefined }),
+		sandbox.control.createOrder({
+			appId: APP_IDS.TZS,
+			kind: 'payout',
+			orderId: `${tag}-${i}`,
+			amount: '1000',
+			status: i % 10 === 9 ? 3 : 2,
+			errorMsg: i % 10 === 9 ? 'Bank return' : undefined,
+		}),
 	);
 }
 
@@ -85,7 +92,10 @@ export async function deliver(
 	// Each answer as `SUCCESS`, or what came instead.
 	const once = (target: string, payload: string) =>
 		postJson(target, payload, { agent, timeoutMs: 60_000 }).then(
-			(answer) => (answer.status === 200 && answer.text === 'SUCCESS' ? 'SUCCESS' : `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`),
+			(answer) =>
+				answer.status === 200 && answer.text === 'SUCCESS'
+					? 'SUCCESS'
+					: `HTTP ${answer.status}: ${answer.text.slice(0, 200)}`,
 			(error: Error) => error.message,
 		);
 	// A kept-alive connection that the server closed as the request went out is reset with no answer: HaiPay
@@ -94,7 +104,9 @@ export async function deliver(
 		const first = await once(target, payload);
 		return /ECONNRESET|socket hang up/.test(first) ? await once(target, payload) : first;
 	};
-	const answers = (await inPool(payloads, concurrency, (payload) => Promise.all(targets.map((target) => post(target, payload))))).flat();
+	const answers = (
+		await inPool(payloads, concurrency, (payload) => Promise.all(targets.map((target) => post(target, payload))))
+	).flat();
 	agent.destroy();
 	const other = answers.filter((answer) => answer !== 'SUCCESS');
 	return { acknowledged: answers.length - other.length, other: other.length, firstOther: other[0] };

@@ -26,7 +26,13 @@ export interface Layout {
 }
 
 export interface PayoutRow extends Layout {
-	figures: Outcome<{ rows: number; seconds: number; payoutsPerSecond: number; cpuMsPerPayout: number; ranOn: string[] }>;
+	figures: Outcome<{
+		rows: number;
+		seconds: number;
+		payoutsPerSecond: number;
+		cpuMsPerPayout: number;
+		ranOn: string[];
+	}>;
 }
 
 /** CPU ms per callback by where it was spent. */
@@ -57,7 +63,15 @@ export type RepeatScenario = 'later' | 'together';
 export interface RepeatRow {
 	guard: RepeatGuard;
 	scenario: RepeatScenario;
-	figures: Outcome<{ distinct: number; deliveries: number; acknowledged: number; executions: number; effects: number; duplicates: number; missing: number }>;
+	figures: Outcome<{
+		distinct: number;
+		deliveries: number;
+		acknowledged: number;
+		executions: number;
+		effects: number;
+		duplicates: number;
+		missing: number;
+	}>;
 }
 
 export interface QueueFigures {
@@ -72,4 +86,6 @@ export interface QueueFigures {
 }
 
 /** A configuration that failed, as its row says it: the first line of the error. */
-export const failure = (error: unknown) => ({ error: ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 300) });
+export const failure = (error: unknown) => ({
+	error: ((error as Error).message ?? String(error)).split('\n')[0].slice(0, 300),
+});

@@ -48,7 +48,10 @@ export interface QueueHarness {
 	/** The `outcome` of every item the HaiPay nodes of an execution put out, counted: accepted, duplicate, ... */
 	outcomes(executionId: string): Promise<Record<string, number>>;
 	/** Signed (or forged) payout callbacks from a separate process, as bench/callbacks-client.ts sends them. */
-	sendCallbacks(url: string, job: { count: number; runId: string; forged?: boolean; concurrency?: number }): Promise<CallbackResult>;
+	sendCallbacks(
+		url: string,
+		job: { count: number; runId: string; forged?: boolean; concurrency?: number },
+	): Promise<CallbackResult>;
 	/** Payout orders made at the sandbox with a final status, whose callbacks `deliver` sends. */
 	seedOrders(count: number, tag: string): Order[];
 	/**
@@ -56,7 +59,11 @@ export interface QueueHarness {
 	 * that a trigger that asks HaiPay for the order ("Confirm With HaiPay") finds it. With several URLs, each
 	 * callback is posted to all of them at the same moment (and counted once per URL); `concurrency` callbacks at a time.
 	 */
-	deliver(url: string | string[], orders: Order[], concurrency: number): Promise<{ acknowledged: number; other: number; firstOther?: string }>;
+	deliver(
+		url: string | string[],
+		orders: Order[],
+		concurrency: number,
+	): Promise<{ acknowledged: number; other: number; firstOther?: string }>;
 	/** Resolves when the workflow has `expected` executions or more and none is new or running. */
 	settled(workflowId: string, expected: number, timeoutMs?: number): Promise<ExecutionCounts>;
 	stop(): Promise<void>;
@@ -155,7 +162,11 @@ async function startParts(options: HarnessOptions, parts: Parts): Promise<Requir
 	return { sandbox, effects, stack };
 }
 
-function harnessOver({ sandbox, effects, stack }: Required<Parts>, options: HarnessOptions, stop: () => Promise<void>): QueueHarness {
+function harnessOver(
+	{ sandbox, effects, stack }: Required<Parts>,
+	options: HarnessOptions,
+	stop: () => Promise<void>,
+): QueueHarness {
 	const platformPrivateKey = readFileSync(join(options.dir, 'sandbox', 'keys', 'platform.pkcs8.pem'), 'utf8');
 	const counts = (workflowId: string) => executionCounts(stack, workflowId);
 	return {
@@ -170,7 +181,9 @@ function harnessOver({ sandbox, effects, stack }: Required<Parts>, options: Harn
 		},
 		counts,
 		executions: (workflowId) =>
-			stack.sql(`SELECT id, status FROM execution_entity WHERE "workflowId" = '${quoted(workflowId)}' ORDER BY id DESC`).map(([id, status]) => ({ id, status })),
+			stack
+				.sql(`SELECT id, status FROM execution_entity WHERE "workflowId" = '${quoted(workflowId)}' ORDER BY id DESC`)
+				.map(([id, status]) => ({ id, status })),
 		outcomes: (executionId) => payoutOutcomes(stack, executionId),
 		sendCallbacks: (url, job) => sendCallbacks(url, job, platformPrivateKey),
 		seedOrders: (n, tag) => seedFinalOrders(sandbox, n, tag),
@@ -194,7 +207,9 @@ const quoted = (workflowId: string) => workflowId.replace(/'/g, '');
 
 /** The workflow's executions in n8n's database, counted by how they stand. */
 function executionCounts(stack: QueueStack, workflowId: string): ExecutionCounts {
-	const rows = stack.sql(`SELECT status, count(*) FROM execution_entity WHERE "workflowId" = '${quoted(workflowId)}' GROUP BY status`);
+	const rows = stack.sql(
+		`SELECT status, count(*) FROM execution_entity WHERE "workflowId" = '${quoted(workflowId)}' GROUP BY status`,
+	);
 	const out: ExecutionCounts = { total: 0, active: 0, success: 0, failed: 0 };
 	for (const [status, n] of rows) {
 		const count = Number(n);
@@ -224,6 +239,12 @@ async function payoutOutcomes(stack: QueueStack, executionId: string): Promise<R
 }
 
 /** POSTs to a bulk workflow's webhook and resolves with n8n's answer once the run has finished. */
-export function runBulkWebhook(baseUrl: string, path: string, rows: number, tag: string, timeoutMs = 600_000): Promise<{ status: number; body: string }> {
+export function runBulkWebhook(
+	baseUrl: string,
+	path: string,
+	rows: number,
+	tag: string,
+	timeoutMs = 600_000,
+): Promise<{ status: number; body: string }> {
 	return httpRequest(`${baseUrl}/webhook/${path}?rows=${rows}&tag=${tag}`, { method: 'POST', raw: '', timeoutMs });
 }

@@ -1,6 +1,14 @@
 import { say } from '../playground/lib/session';
 import { TreeSampler } from './proc';
-import { QUEUE_SETTINGS, type CallbackRow, type CpuSplit, type Layout, type PayoutRow, type RepeatRow, type RepeatScenario } from './queue-figures';
+import {
+	QUEUE_SETTINGS,
+	type CallbackRow,
+	type CpuSplit,
+	type Layout,
+	type PayoutRow,
+	type RepeatRow,
+	type RepeatScenario,
+} from './queue-figures';
 import { runBulkWebhook, type QueueHarness } from './queue-harness';
 import type { RepeatGuard } from './queue-workflows';
 
@@ -14,7 +22,9 @@ function sampleStack(h: QueueHarness): () => CpuSplit & { total: number } {
 		['workers', h.stack.workers.map((p) => p.server.pid)],
 		['database', [h.stack.postgres.pid, h.stack.redis.pid]],
 	];
-	const samplers = groups.map(([group, pids]) => [group, pids.map((pid) => new TreeSampler(pid, 250).begin())] as const);
+	const samplers = groups.map(
+		([group, pids]) => [group, pids.map((pid) => new TreeSampler(pid, 250).begin())] as const,
+	);
 	return () => {
 		const out: CpuSplit & { total: number } = { main: 0, webhooks: 0, workers: 0, database: 0, total: 0 };
 		for (const [group, list] of samplers) for (const sampler of list) out[group] += sampler.end().cpuMs;
@@ -23,12 +33,19 @@ function sampleStack(h: QueueHarness): () => CpuSplit & { total: number } {
 	};
 }
 
-export async function measurePayouts(h: QueueHarness, path: string, layout: Layout, tag: string): Promise<PayoutRow['figures']> {
+export async function measurePayouts(
+	h: QueueHarness,
+	path: string,
+	layout: Layout,
+	tag: string,
+): Promise<PayoutRow['figures']> {
 	const { bulkRuns, bulkRows } = QUEUE_SETTINGS;
 	const before = new Set(h.stack.sql(`SELECT id FROM execution_entity`).map(([id]) => id));
 	const stop = sampleStack(h);
 	const started = Date.now();
-	const answers = await Promise.all(Array.from({ length: bulkRuns }, (_, i) => runBulkWebhook(h.stack.webhookUrl, path, bulkRows, `${tag}R${i}`)));
+	const answers = await Promise.all(
+		Array.from({ length: bulkRuns }, (_, i) => runBulkWebhook(h.stack.webhookUrl, path, bulkRows, `${tag}R${i}`)),
+	);
 	const seconds = (Date.now() - started) / 1000;
 	const cpu = stop();
 	const failed = answers.find((a) => a.status !== 200);
@@ -36,17 +53,28 @@ export async function measurePayouts(h: QueueHarness, path: string, layout: Layo
 	const rows = bulkRuns * bulkRows;
 	const orders = h.sandbox.control.orders().filter((o) => o.orderId.startsWith(`${tag}R`)).length;
 	if (orders !== rows) throw new Error(`${orders} orders for ${rows} rows`);
-	const runs = h.stack.sql(`SELECT id FROM execution_entity`).map(([id]) => id).filter((id) => !before.has(id));
+	const runs = h.stack
+		.sql(`SELECT id FROM execution_entity`)
+		.map(([id]) => id)
+		.filter((id) => !before.has(id));
 	const ranOn = [...new Set(runs.flatMap((id) => h.stack.workersThatRan(id)))].sort();
-	say(`  ${layout.workers} worker(s): ${rows} payouts in ${seconds.toFixed(1)} s, ${(rows / seconds).toFixed(1)}/s, on ${ranOn.join(' and ')}`);
+	say(
+		`  ${layout.workers} worker(s): ${rows} payouts in ${seconds.toFixed(1)} s, ${(rows / seconds).toFixed(1)}/s, on ${ranOn.join(' and ')}`,
+	);
 	return { rows, seconds, payoutsPerSecond: rows / seconds, cpuMsPerPayout: cpu.total / rows, ranOn };
 }
 
-export async function measureCallbacks(h: QueueHarness, workflowId: string, url: string, runId: string): Promise<CallbackRow['figures']> {
+export async function measureCallbacks(
+	h: QueueHarness,
+	workflowId: string,
+	url: string,
+	runId: string,
+): Promise<CallbackRow['figures']> {
 	const n = QUEUE_SETTINGS.callbacks;
 	const warm = await h.sendCallbacks(url, { count: 10, runId: `${runId}W`, concurrency: 5 });
 	const base = (await h.settled(workflowId, h.counts(workflowId).total)).total;
-	if (warm.acknowledged !== 10) throw new Error(`warm-up: ${warm.acknowledged} of 10 acknowledged (${warm.firstOther})`);
+	if (warm.acknowledged !== 10)
+		throw new Error(`warm-up: ${warm.acknowledged} of 10 acknowledged (${warm.firstOther})`);
 	const stop = sampleStack(h);
 	const started = Date.now();
 	const sent = await h.sendCallbacks(url, { count: n, runId, concurrency: QUEUE_SETTINGS.concurrency });
@@ -54,7 +82,9 @@ export async function measureCallbacks(h: QueueHarness, workflowId: string, url:
 	const drainSeconds = (Date.now() - started) / 1000;
 	const cpu = stop();
 	const executions = done.total - base;
-	say(`  ${sent.acknowledged}/${n} acknowledged at ${sent.perSecond.toFixed(1)}/s, ${executions} executions in ${drainSeconds.toFixed(1)} s, ${(cpu.total / n).toFixed(0)} CPU ms each`);
+	say(
+		`  ${sent.acknowledged}/${n} acknowledged at ${sent.perSecond.toFixed(1)}/s, ${executions} executions in ${drainSeconds.toFixed(1)} s, ${(cpu.total / n).toFixed(0)} CPU ms each`,
+	);
 	return {
 		sent: n,
 		acknowledged: sent.acknowledged,
@@ -72,7 +102,15 @@ export async function measureCallbacks(h: QueueHarness, workflowId: string, url:
  * waits until their executions ended, then sends them again to processor 2, as a HaiPay retry 5 minutes later
  * can land on the other process; `together` sends each to both processors at once.
  */
-export async function measureRepeats(h: QueueHarness, guard: RepeatGuard, scenario: RepeatScenario, runId: string, webhookId: string, workflowId: string, label: string): Promise<RepeatRow['figures']> {
+export async function measureRepeats(
+	h: QueueHarness,
+	guard: RepeatGuard,
+	scenario: RepeatScenario,
+	runId: string,
+	webhookId: string,
+	workflowId: string,
+	label: string,
+): Promise<RepeatRow['figures']> {
 	const n = QUEUE_SETTINGS.repeats;
 	const [one, two] = h.stack.webhooks.map((p) => `${p.server.url}/webhook/${webhookId}/webhook`);
 	const base = h.counts(workflowId).total;
@@ -80,7 +118,8 @@ export async function measureRepeats(h: QueueHarness, guard: RepeatGuard, scenar
 	let acknowledged = 0;
 	if (scenario === 'later') {
 		const first = await h.deliver(one, orders, 10);
-		if (first.acknowledged !== n) throw new Error(`first deliveries: ${first.acknowledged} of ${n} acknowledged (${first.firstOther})`);
+		if (first.acknowledged !== n)
+			throw new Error(`first deliveries: ${first.acknowledged} of ${n} acknowledged (${first.firstOther})`);
 		// Every first delivery starts an execution, whatever the guard; once they have all ended, so have their
 		// business steps (one a guard dropped is counted as never handled, not waited for).
 		await h.settled(workflowId, base + n);
@@ -95,5 +134,13 @@ export async function measureRepeats(h: QueueHarness, guard: RepeatGuard, scenar
 	const executions = done.total - base;
 	const effects = h.effects.of(label);
 	say(`  ${guard}, ${scenario}: ${executions} executions, ${effects.total} business steps for ${n} payments`);
-	return { distinct: n, deliveries: 2 * n, acknowledged, executions, effects: effects.total, duplicates: effects.total - effects.distinct, missing: n - effects.distinct };
+	return {
+		distinct: n,
+		deliveries: 2 * n,
+		acknowledged,
+		executions,
+		effects: effects.total,
+		duplicates: effects.total - effects.distinct,
+		missing: n - effects.distinct,
+	};
 }

@@ -10,8 +10,9 @@ const f1 = (n: number) => n.toFixed(1);
 
 const GUARD_TEXT: Record<RepeatGuard, string> = {
 	none: 'nothing (the trigger\'s "Ignore Repeated Callbacks" off)',
-	trigger: 'the HaiPay Trigger\'s repeat memory (workflow static data; its default)',
-	removeDuplicates: "n8n's Remove Duplicates node after the trigger (history across executions, in PostgreSQL), the trigger's memory off",
+	trigger: "the HaiPay Trigger's repeat memory (workflow static data; its default)",
+	removeDuplicates:
+		"n8n's Remove Duplicates node after the trigger (history across executions, in PostgreSQL), the trigger's memory off",
 	both: "the trigger's repeat memory and Remove Duplicates after it",
 	confirm: 'the HaiPay Trigger with "Confirm With HaiPay" on, its repeat memory on',
 };
@@ -22,14 +23,21 @@ function measured<T>(outcome: Outcome<T>): T {
 	return outcome;
 }
 
-const layout = (r: { workers: number; webhooks: number }) => `${r.workers} worker(s), ${r.webhooks} webhook processor(s)`;
+const layout = (r: { workers: number; webhooks: number }) =>
+	`${r.workers} worker(s), ${r.webhooks} webhook processor(s)`;
 
 /** The queue configurations that gave no figures: the section is then not written, and the run fails. */
 export function queueFailures(f: QueueFigures): Failure[] {
-	const failure = (what: string, figures: { error?: string }): Failure[] => (figures.error === undefined ? [] : [{ part: 'queue', what, error: figures.error }]);
+	const failure = (what: string, figures: { error?: string }): Failure[] =>
+		figures.error === undefined ? [] : [{ part: 'queue', what, error: figures.error }];
 	return [
 		...f.payouts.flatMap((r) => failure(`bulk payouts, ${layout(r)}`, r.figures)),
-		...f.callbacks.flatMap((r) => failure(`callbacks into ${r.workflow === 'trigger' ? 'the HaiPay Trigger' : "n8n's Webhook node"}, ${layout(r)}`, r.figures)),
+		...f.callbacks.flatMap((r) =>
+			failure(
+				`callbacks into ${r.workflow === 'trigger' ? 'the HaiPay Trigger' : "n8n's Webhook node"}, ${layout(r)}`,
+				r.figures,
+			),
+		),
 		...f.repeats.flatMap((r) => failure(`repeats kept out by ${r.guard}, ${r.scenario}`, r.figures)),
 	];
 }
@@ -42,7 +50,10 @@ export function queueSection(f: QueueFigures, date: string, command: string): Se
 /** The section's text, only from a run whose every configuration gave figures. */
 export function queueMarkdown(f: QueueFigures): string {
 	const failed = queueFailures(f);
-	if (failed.length > 0) throw new Error(`bench: no queue section with a failed configuration: ${failed.map((x) => `${x.what}: ${x.error}`).join('; ')}`);
+	if (failed.length > 0)
+		throw new Error(
+			`bench: no queue section with a failed configuration: ${failed.map((x) => `${x.what}: ${x.error}`).join('; ')}`,
+		);
 	const s = f.settings;
 	const lines = [
 		`n8n in queue mode on this machine: PostgreSQL and Redis, an n8n main, workers (\`n8n worker --concurrency=10\`) and webhook processors behind a round-robin balancer, scaled between rows. CPU is utime+stime of every process tree of the stack (n8n processes with their task runners, PostgreSQL, Redis), per payout or per callback. Load average before this section: ${f.loadBefore.join(', ')}.`,
@@ -75,7 +86,9 @@ export function queueMarkdown(f: QueueFigures): string {
 			const m = measured(r.figures);
 			return `| ${GUARD_TEXT[r.guard]} | ${r.scenario} | ${f0(m.acknowledged)} of ${f0(m.deliveries)} | ${f0(m.executions)} | ${f0(m.effects)} | ${f0(m.duplicates)} | ${f0(m.missing)} |`;
 		}),
-		...(f.confirmOption ? [] : ['', 'The trigger in this tree has no "Confirm With HaiPay" option yet: no row for it.']),
+		...(f.confirmOption
+			? []
+			: ['', 'The trigger in this tree has no "Confirm With HaiPay" option yet: no row for it.']),
 	];
 	return `${lines.join('\n')}\n`;
 }

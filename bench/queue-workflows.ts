@@ -15,7 +15,8 @@ import { haiPayWorkflow } from './workflows';
 /** The benchmark's bulk workflow (`?rows=N&tag=T`), 16 in flight; a refused row becomes an item with its error. */
 export function bulkWorkflow(path: string): WorkflowBody {
 	const workflow = haiPayWorkflow(path, 16);
-	for (const node of workflow.nodes) if (node.type === 'n8n-nodes-haipay.haiPay') node.onError = 'continueRegularOutput';
+	for (const node of workflow.nodes)
+		if (node.type === 'n8n-nodes-haipay.haiPay') node.onError = 'continueRegularOutput';
 	workflow.name = `queue: bulk payouts (${path})`;
 	return workflow;
 }
@@ -42,7 +43,12 @@ export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, e
 		typeVersion: 1.1,
 		webhookId,
 		parameters: {
-			options: guard === 'removeDuplicates' || guard === 'none' ? { deduplicate: false } : guard === 'confirm' ? { confirmWithHaiPay: true } : {},
+			options:
+				guard === 'removeDuplicates' || guard === 'none'
+					? { deduplicate: false }
+					: guard === 'confirm'
+						? { confirmWithHaiPay: true }
+						: {},
 		},
 		credentials: credentialOf('TZS'),
 	});
@@ -84,7 +90,9 @@ export function guardedCallbackWorkflow(guard: RepeatGuard, webhookId: string, e
  * The Postgres credential is the example's; the queue stack provides it. Also the example's own table SQL.
  */
 export function exactlyOnceExample(effectUrl: string, webhookId: string): { workflow: WorkflowBody; tableSql: string } {
-	const example = JSON.parse(readFileSync(join(__dirname, '..', 'examples', '5-exactly-once-callbacks.json'), 'utf8')) as WorkflowFile;
+	const example = JSON.parse(
+		readFileSync(join(__dirname, '..', 'examples', '5-exactly-once-callbacks.json'), 'utf8'),
+	) as WorkflowFile;
 	let tableSql: string | undefined;
 	let pointed = 0;
 	for (const node of example.nodes) {
@@ -98,6 +106,17 @@ export function exactlyOnceExample(effectUrl: string, webhookId: string): { work
 		}
 		if (node.name === 'Create table') tableSql = String(node.parameters.query);
 	}
-	if (pointed !== 2 || tableSql === undefined) throw new Error('examples/5-exactly-once-callbacks.json no longer has one business step, one trigger and its Create table node');
-	return { workflow: { name: `${example.name} (${webhookId})`, nodes: example.nodes, connections: example.connections, settings: example.settings }, tableSql };
+	if (pointed !== 2 || tableSql === undefined)
+		throw new Error(
+			'examples/5-exactly-once-callbacks.json no longer has one business step, one trigger and its Create table node',
+		);
+	return {
+		workflow: {
+			name: `${example.name} (${webhookId})`,
+			nodes: example.nodes,
+			connections: example.connections,
+			settings: example.settings,
+		},
+		tableSql,
+	};
 }

@@ -3,7 +3,16 @@ import { loadavg } from 'os';
 import { join } from 'path';
 
 import { onStopSignal, say } from '../playground/lib/session';
-import { failure, QUEUE_SETTINGS, type CallbackRow, type Layout, type Outcome, type PayoutRow, type QueueFigures, type RepeatRow } from './queue-figures';
+import {
+	failure,
+	QUEUE_SETTINGS,
+	type CallbackRow,
+	type Layout,
+	type Outcome,
+	type PayoutRow,
+	type QueueFigures,
+	type RepeatRow,
+} from './queue-figures';
 import { QUEUE_BENCH_BASE, startQueueHarness, type QueueHarness } from './queue-harness';
 import { measureCallbacks, measurePayouts, measureRepeats } from './queue-measures';
 import { queueFailures, queueSection } from './queue-report';
@@ -21,7 +30,9 @@ import { CALLBACK_WEBHOOK_ID, PLAIN_WEBHOOK_PATH, plainWebhookWorkflow, triggerW
 /** Whether the trigger in dist/ has the "Confirm With HaiPay" parameter (added by another change). */
 function hasConfirmOption(): boolean {
 	try {
-		return readFileSync(join(__dirname, '..', 'dist', 'nodes', 'HaiPayTrigger', 'description.js'), 'utf8').includes('confirmWithHaiPay');
+		return readFileSync(join(__dirname, '..', 'dist', 'nodes', 'HaiPayTrigger', 'description.js'), 'utf8').includes(
+			'confirmWithHaiPay',
+		);
 	} catch {
 		return false;
 	}
@@ -52,8 +63,13 @@ async function payoutRows(h: QueueHarness, attempt: Attempt): Promise<PayoutRow[
 		{ workers: 1, webhooks: 1 },
 		{ workers: 2, webhooks: 1 },
 	]) {
-		say(`queue mode: ${QUEUE_SETTINGS.bulkRuns} bulk runs of ${QUEUE_SETTINGS.bulkRows} rows at once, ${layout.workers} worker(s) ...`);
-		rows.push({ ...layout, figures: await attempt('bulk runs', layout, () => measurePayouts(h, bulkPath, layout, `QP${layout.workers}`)) });
+		say(
+			`queue mode: ${QUEUE_SETTINGS.bulkRuns} bulk runs of ${QUEUE_SETTINGS.bulkRows} rows at once, ${layout.workers} worker(s) ...`,
+		);
+		rows.push({
+			...layout,
+			figures: await attempt('bulk runs', layout, () => measurePayouts(h, bulkPath, layout, `QP${layout.workers}`)),
+		});
 	}
 	h.sandbox.control.setConfig({ latencyMs: 0 });
 	return rows;
@@ -73,9 +89,13 @@ async function callbackRows(h: QueueHarness, attempt: Attempt): Promise<Callback
 		{ workflow: 'webhook', workers: 2, webhooks: 2 },
 	];
 	for (const [i, { workflow, ...layout }] of layouts.entries()) {
-		say(`queue mode: ${QUEUE_SETTINGS.callbacks} callbacks into ${workflow === 'trigger' ? 'the HaiPay Trigger' : "n8n's Webhook node"}, ${layout.workers} worker(s), ${layout.webhooks} webhook processor(s) ...`);
+		say(
+			`queue mode: ${QUEUE_SETTINGS.callbacks} callbacks into ${workflow === 'trigger' ? 'the HaiPay Trigger' : "n8n's Webhook node"}, ${layout.workers} worker(s), ${layout.webhooks} webhook processor(s) ...`,
+		);
 		const url = `${h.stack.webhookUrl}/webhook/${workflow === 'trigger' ? `${CALLBACK_WEBHOOK_ID}/webhook` : PLAIN_WEBHOOK_PATH}`;
-		const result = await attempt('callbacks', layout, () => measureCallbacks(h, workflow === 'trigger' ? triggerId : plainId, url, `QCB${i}`));
+		const result = await attempt('callbacks', layout, () =>
+			measureCallbacks(h, workflow === 'trigger' ? triggerId : plainId, url, `QCB${i}`),
+		);
 		rows.push({ workflow, ...layout, figures: result });
 	}
 	return rows;
@@ -85,7 +105,13 @@ async function callbackRows(h: QueueHarness, attempt: Attempt): Promise<Callback
 async function repeatRows(h: QueueHarness, attempt: Attempt, confirmOption: boolean): Promise<RepeatRow[]> {
 	const rows: RepeatRow[] = [];
 	await h.stack.scale({ workers: 2, webhooks: 2 });
-	const guards: RepeatGuard[] = ['none', 'trigger', 'removeDuplicates', 'both', ...(confirmOption ? (['confirm'] as const) : [])];
+	const guards: RepeatGuard[] = [
+		'none',
+		'trigger',
+		'removeDuplicates',
+		'both',
+		...(confirmOption ? (['confirm'] as const) : []),
+	];
 	for (const [i, guard] of guards.entries()) {
 		for (const scenario of ['later', 'together'] as const) {
 			const label = `${guard}-${scenario}`;
@@ -93,7 +119,15 @@ async function repeatRows(h: QueueHarness, attempt: Attempt, confirmOption: bool
 			say(`queue mode: repeat detection across 2 webhook processors, ${guard}, ${scenario} ...`);
 			const result = await attempt('repeat detection', undefined, async () => {
 				const workflowId = await h.addWorkflow(guardedCallbackWorkflow(guard, webhookId, h.effects.url(label)), true);
-				return measureRepeats(h, guard, scenario, `QR${i}${scenario === 'later' ? 'L' : 'T'}`, webhookId, workflowId, label);
+				return measureRepeats(
+					h,
+					guard,
+					scenario,
+					`QR${i}${scenario === 'later' ? 'L' : 'T'}`,
+					webhookId,
+					workflowId,
+					label,
+				);
 			});
 			rows.push({ guard, scenario, figures: result });
 		}
@@ -108,9 +142,24 @@ export async function runQueueBench(onStack?: (stop: () => Promise<void>) => voi
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	say('queue mode: starting PostgreSQL, Redis, an n8n main, 2 workers and 2 webhook processors ...');
-	const h = await startQueueHarness({ base: QUEUE_BENCH_BASE, dir, workers: 2, webhooks: 2, log: say, logLevel: 'info' });
+	const h = await startQueueHarness({
+		base: QUEUE_BENCH_BASE,
+		dir,
+		workers: 2,
+		webhooks: 2,
+		log: say,
+		logLevel: 'info',
+	});
 	onStack?.(() => h.stop());
-	const figures: QueueFigures = { settings: QUEUE_SETTINGS, loadBefore, payouts: [], callbacks: [], repeats: [], confirmOption: hasConfirmOption(), minutes: 0 };
+	const figures: QueueFigures = {
+		settings: QUEUE_SETTINGS,
+		loadBefore,
+		payouts: [],
+		callbacks: [],
+		repeats: [],
+		confirmOption: hasConfirmOption(),
+		minutes: 0,
+	};
 	try {
 		const attempt = attempter(h);
 		figures.payouts = await payoutRows(h, attempt);
@@ -131,10 +180,15 @@ async function main(): Promise<void> {
 	});
 	const figures = await runQueueBench((stop) => (stopStack = stop));
 	mkdirSync(WORK, { recursive: true });
-	writeFileSync(join(WORK, 'results-queue.json'), `${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`);
+	writeFileSync(
+		join(WORK, 'results-queue.json'),
+		`${JSON.stringify({ date: new Date().toISOString(), ...figures }, null, 2)}\n`,
+	);
 	const failed = queueFailures(figures);
 	if (failed.length > 0) {
-		throw new Error(`bench: ${failed.length} queue configuration(s) failed; bench/results.md keeps its queue section as it was:\n${failed.map((f) => `- ${f.what}: ${f.error}`).join('\n')}`);
+		throw new Error(
+			`bench: ${failed.length} queue configuration(s) failed; bench/results.md keeps its queue section as it was:\n${failed.map((f) => `- ${f.what}: ${f.error}`).join('\n')}`,
+		);
 	}
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 	const section = queueSection(figures, date, commandLine('npm run bench:queue'));

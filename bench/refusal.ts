@@ -3,7 +3,12 @@ import { IncomingMessage, ServerResponse } from 'http';
 import { Socket } from 'net';
 import { join } from 'path';
 
-import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { send } from '../dev/http';
 import { loadPrivateKey, signBody } from '../sandbox/signing';
@@ -137,10 +142,15 @@ async function overHttp(url: string, body: string): Promise<{ httpMs: number; ht
 	return { httpMs: performance.now() - started, httpStatus: reply.status };
 }
 
-export async function measureRefusal(platformPrivateKey: string, options: { runs?: number; url?: string } = {}): Promise<RefusalFigures> {
+export async function measureRefusal(
+	platformPrivateKey: string,
+	options: { runs?: number; url?: string } = {},
+): Promise<RefusalFigures> {
 	const runs = options.runs ?? 5;
 	// By its full name: tsx resolves `HaiPayTrigger.node` to the codex file HaiPayTrigger.node.json beside it.
-	const { HaiPayTrigger } = (await import(join(__dirname, '..', 'nodes', 'HaiPayTrigger', 'HaiPayTrigger.node.ts'))) as typeof import('../nodes/HaiPayTrigger/HaiPayTrigger.node');
+	const { HaiPayTrigger } = (await import(
+		join(__dirname, '..', 'nodes', 'HaiPayTrigger', 'HaiPayTrigger.node.ts')
+	)) as typeof import('../nodes/HaiPayTrigger/HaiPayTrigger.node');
 	const { webhook } = new HaiPayTrigger();
 	const credential = refusalCredential(platformPrivateKey);
 	const largest = largestForgedBody();
@@ -153,17 +163,25 @@ export async function measureRefusal(platformPrivateKey: string, options: { runs
 		parseTimes.push(performance.now() - started);
 	}
 	let refusedWith = 0;
-	const refuseTimes = await timeWebhook(webhook, runs, () => ({ raw, parsed }), credential, (result, answer) => {
-		if (result.workflowData !== undefined || answer.status < 400) throw new Error(`the largest forged body was not refused: ${answer.status} ${answer.body}`);
-		refusedWith = answer.status;
-	});
+	const refuseTimes = await timeWebhook(
+		webhook,
+		runs,
+		() => ({ raw, parsed }),
+		credential,
+		(result, answer) => {
+			if (result.workflowData !== undefined || answer.status < 400)
+				throw new Error(`the largest forged body was not refused: ${answer.status} ${answer.body}`);
+			refusedWith = answer.status;
+		},
+	);
 	const signer = loadPrivateKey(platformPrivateKey);
 	const genuine = (run: number) => {
 		const text = genuineCallback(run, signer);
 		return { raw: Buffer.from(text, 'utf8'), parsed: JSON.parse(text) as unknown };
 	};
 	const genuineTimes = await timeWebhook(webhook, Math.max(runs, 50), genuine, credential, (result, answer) => {
-		if (result.workflowData === undefined) throw new Error(`the genuine callback was not emitted: ${answer.status} ${answer.body}`);
+		if (result.workflowData === undefined)
+			throw new Error(`the genuine callback was not emitted: ${answer.status} ${answer.body}`);
 	});
 	return {
 		bytes: raw.length,
@@ -179,6 +197,9 @@ export async function measureRefusal(platformPrivateKey: string, options: { runs
 /** The bench table's row for the refusal cost. */
 export function refusalRow(figures: RefusalFigures): string {
 	const mb = (figures.bytes / 1024 / 1024).toFixed(0);
-	const http = figures.httpMs === undefined ? '' : `; over HTTP to n8n ${figures.httpMs.toFixed(0)} ms (HTTP ${figures.httpStatus})`;
+	const http =
+		figures.httpMs === undefined
+			? ''
+			: `; over HTTP to n8n ${figures.httpMs.toFixed(0)} ms (HTTP ${figures.httpStatus})`;
 	return `| refusing the largest body n8n accepts (${mb} MiB, ${figures.fields.toLocaleString('en-US')} fields, forged) | trigger ${figures.refuseMs.toFixed(2)} ms of CPU (HTTP ${figures.refusedWith}), genuine callback ${figures.genuineMs.toFixed(2)} ms; n8n's own JSON parse before the node ${figures.n8nParseMs.toFixed(0)} ms${http} | goal < 50 ms |`;
 }

@@ -29,7 +29,9 @@ export interface Failure {
 export function failedRun(failures: Failure[]): Error {
 	const list = failures.map((failure) => `- ${failure.part ?? ''}: ${failure.what}: ${failure.error}`).join('\n');
 	const parts = [...new Set(failures.map((failure) => failure.part))].join(', ');
-	return new Error(`bench: ${failures.length} configuration(s) failed; their sections of bench/results.md are kept as they were (${parts}):\n${list}`);
+	return new Error(
+		`bench: ${failures.length} configuration(s) failed; their sections of bench/results.md are kept as they were (${parts}):\n${list}`,
+	);
 }
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -65,7 +67,10 @@ function timeByNode(bulk: BulkFigures[], settings: Settings): string[] {
 			.filter(([, seconds]) => seconds >= 0.05)
 			.map(([name, seconds]) => `${name} ${f1(seconds)}`)
 			.join(', ');
-		const sending = b.sendingItemsPerSecond > 0 ? `${f1(b.sendingItemsPerSecond)} (${f0((b.sendingItemsPerSecond / limitOf(b.setting, settings)) * 100)}%)` : '';
+		const sending =
+			b.sendingItemsPerSecond > 0
+				? `${f1(b.sendingItemsPerSecond)} (${f0((b.sendingItemsPerSecond / limitOf(b.setting, settings)) * 100)}%)`
+				: '';
 		lines.push(`| ${f0(b.rows)} | ${describeSetting(b, settings)} | ${nodes} | ${sending} |`);
 	}
 	return lines;
@@ -117,7 +122,7 @@ export function bulkLines(settings: Settings, bulk: BulkFigures[], m: Machine): 
 		'- Both sides make the same rows with the same Code node. The HaiPay side routes them with an IF node to one HaiPay node per App ID (a credential holds one App ID); the baseline signs every row in a second Code node (task runner) and posts it with one HTTP Request node.',
 		`- The HTTP Request node's batching starts ${settings.inFlight} requests every ${settings.batchInterval} ms without waiting for the batch before, so it holds more than ${settings.inFlight} in flight when answers take longer than the interval; without batching it starts every row at once.`,
 		"- The baseline does not verify the gateway's answers; the HaiPay node verifies each one.",
-		"- Field expressions: one `{{ $json.field }}` per field, the node's default. Fields from input: `fieldsFrom: \"input\"`, the node reads the item's fields by their gateway names.",
+		'- Field expressions: one `{{ $json.field }}` per field, the node\'s default. Fields from input: `fieldsFrom: "input"`, the node reads the item\'s fields by their gateway names.',
 		`- n8n runs at V8's default heap limit (${f0(n8nFacts(m).n8nHeapLimitMb)} MB for n8n's Node on this machine), except in the rows marked with a heap limit: there n8n's main process runs with \`--max-old-space-size\`, the setting n8n's docs give for bounding its memory.`,
 	);
 	lines.push(...timeByNode(bulk, settings));
@@ -125,32 +130,65 @@ export function bulkLines(settings: Settings, bulk: BulkFigures[], m: Machine): 
 	const heapMb = bulk.find((b) => b.heapMb !== undefined)?.heapMb;
 	const pairs: Array<{ node: Setting; base: Setting; heapMb?: number; what: string }> = [
 		{ node: 'tuned', base: 'tuned', what: `both at ${settings.inFlight} in flight, field expressions` },
-		{ node: 'input', base: 'tuned', what: `both at ${settings.inFlight} in flight, one HaiPay node with the currency from each row` },
+		{
+			node: 'input',
+			base: 'tuned',
+			what: `both at ${settings.inFlight} in flight, one HaiPay node with the currency from each row`,
+		},
 		{ node: 'default', base: 'default', what: 'both at their defaults' },
-		...(heapMb === undefined ? [] : [{ node: 'tuned' as const, base: 'tuned' as const, heapMb, what: `both at ${settings.inFlight} in flight, field expressions, n8n heap limit ${f0(heapMb)} MB` }]),
+		...(heapMb === undefined
+			? []
+			: [
+					{
+						node: 'tuned' as const,
+						base: 'tuned' as const,
+						heapMb,
+						what: `both at ${settings.inFlight} in flight, field expressions, n8n heap limit ${f0(heapMb)} MB`,
+					},
+				]),
 	];
 	for (const pair of pairs) {
 		for (const rows of [...new Set(bulk.map((b) => b.rows))]) {
 			const node = findRun(bulk, 'haipay', pair.node, rows, pair.heapMb);
 			const base = findRun(bulk, 'baseline', pair.base, rows, pair.heapMb);
 			if (!node || !base) continue;
-			lines.push(`| ${pair.what} | ${f0(rows)} | ${f2(node.itemsPerSecond / base.itemsPerSecond)}x | ${f2(node.cpuMsPerItem / base.cpuMsPerItem)}x |`);
+			lines.push(
+				`| ${pair.what} | ${f0(rows)} | ${f2(node.itemsPerSecond / base.itemsPerSecond)}x | ${f2(node.cpuMsPerItem / base.cpuMsPerItem)}x |`,
+			);
 		}
 	}
 	return lines;
 }
 
 /** The callback table (HaiPay Trigger, forged, Confirm With HaiPay, n8n's Webhook node) and the refusal cost. */
-export function callbackLines(input: Pick<ReportInput, 'settings' | 'callbacks' | 'plainWebhook' | 'confirmed' | 'refusal'>): string[] {
+export function callbackLines(
+	input: Pick<ReportInput, 'settings' | 'callbacks' | 'plainWebhook' | 'confirmed' | 'refusal'>,
+): string[] {
 	const { callbacks } = input;
 	return [
 		`Callbacks: payout results posted to the active HaiPay Trigger workflow's production URL by a separate process, ${input.settings.callbackConcurrency} at a time; executions counted through n8n's REST API once none is running. Accepted/s counts SUCCESS answers over the client's time; executions/s counts from the first callback until the last execution ended.`,
 		'',
 		'| callbacks | accepted/s | p50 ms | p99 ms | answers | executions stored | ran to an end (succeeded) | never ran | lost | executions/s | CPU ms/callback |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
-		...(callbacks ? [genuineRow(`${f0(callbacks.genuine.sent)} signed, distinct`, callbacks.genuine), forgedRow(callbacks.forged)] : []),
-		...(input.confirmed ? [genuineRow(`${f0(input.confirmed.genuine.sent)} signed, Confirm With HaiPay on (one order query each)`, input.confirmed.genuine)] : []),
-		...(input.plainWebhook ? [genuineRow(`${f0(input.plainWebhook.genuine.sent)} into n8n's Webhook node alone (reference: no signature check, no deduplication)`, input.plainWebhook.genuine)] : []),
+		...(callbacks
+			? [genuineRow(`${f0(callbacks.genuine.sent)} signed, distinct`, callbacks.genuine), forgedRow(callbacks.forged)]
+			: []),
+		...(input.confirmed
+			? [
+					genuineRow(
+						`${f0(input.confirmed.genuine.sent)} signed, Confirm With HaiPay on (one order query each)`,
+						input.confirmed.genuine,
+					),
+				]
+			: []),
+		...(input.plainWebhook
+			? [
+					genuineRow(
+						`${f0(input.plainWebhook.genuine.sent)} into n8n's Webhook node alone (reference: no signature check, no deduplication)`,
+						input.plainWebhook.genuine,
+					),
+				]
+			: []),
 		...(input.refusal ? ['', '| refusal | measured | goal |', '|---|---|---|', refusalRow(input.refusal)] : []),
 	];
 }
@@ -172,7 +210,12 @@ export function signingLines(signing: SigningFigures): string[] {
 
 export function targetLines(list: Target[]): string[] {
 	if (list.length === 0) return [];
-	return ['', '| target | measured | |', '|---|---|---|', ...list.map((t) => `| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : 'MISS'} |`)];
+	return [
+		'',
+		'| target | measured | |',
+		'|---|---|---|',
+		...list.map((t) => `| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : 'MISS'} |`),
+	];
 }
 
 /** One section's body: its tables, its targets, and the machine (`line`: its line for a section without n8n). */

@@ -28,7 +28,10 @@ export const WITH_SETTINGS = '-with-settings';
  * The order sections are written in, each part followed by its run under other n8n settings (BENCH_N8N_ENV); a
  * section of another name is kept after these.
  */
-export const SECTION_ORDER = ['bulk', 'sheet', 'callbacks', 'profile', 'e2e', 'signing', 'queue'].flatMap((id) => [id, `${id}${WITH_SETTINGS}`]);
+export const SECTION_ORDER = ['bulk', 'sheet', 'callbacks', 'profile', 'e2e', 'signing', 'queue'].flatMap((id) => [
+	id,
+	`${id}${WITH_SETTINGS}`,
+]);
 
 /** Sections written before they had a marker, by title. */
 const LEGACY_TITLES: Record<string, string> = { 'Queue mode': 'queue' };
@@ -39,7 +42,15 @@ export const RESULTS_FILE = join(__dirname, 'results.md');
 
 export function sectionMarkdown(section: Section): string {
 	const minutes = section.minutes === undefined ? '' : ` (${section.minutes.toFixed(1)} minutes)`;
-	return [`## ${section.title}`, `<!-- section: ${section.id} -->`, '', `Date: ${section.date}. Command: \`${section.command}\`${minutes}.`, '', section.body.trim(), ''].join('\n');
+	return [
+		`## ${section.title}`,
+		`<!-- section: ${section.id} -->`,
+		'',
+		`Date: ${section.date}. Command: \`${section.command}\`${minutes}.`,
+		'',
+		section.body.trim(),
+		'',
+	].join('\n');
 }
 
 /** The sections of a results file by id, each as its full text from its heading on; the text before them is left out. */
@@ -62,7 +73,9 @@ export function mergeResults(previous: string | undefined, measured: Section[], 
 	const kept = parseSections(previous ?? '');
 	const fresh = new Map(measured.map((section) => [section.id, sectionMarkdown(section)]));
 	const ids = [...SECTION_ORDER, ...[...kept.keys(), ...fresh.keys()].filter((id) => !SECTION_ORDER.includes(id))];
-	const body = [...new Set(ids)].map((id) => fresh.get(id) ?? kept.get(id)).filter((text): text is string => text !== undefined);
+	const body = [...new Set(ids)]
+		.map((id) => fresh.get(id) ?? kept.get(id))
+		.filter((text): text is string => text !== undefined);
 	return [head.trim(), '', ...body.map((text) => text.trim()).flatMap((text) => [text, ''])].join('\n');
 }
 
@@ -91,9 +104,9 @@ export function commandLine(script: string, env: NodeJS.ProcessEnv = process.env
 /** The file's head: what it is, and that its sections may come from different runs. */
 export function resultsHead(ports: { n8n: number; sandbox: number }): string {
 	return [
-	'# Benchmark results',
-	'',
-	'Written by `npm run bench` (bench/run.ts), `npm run bench:queue` (bench/queue.ts), `npm run bench:profile`, `npm run bench:memory` and `npx tsx bench/signing.ts`; docs/benchmarks.md says what each measures. Each section comes from the run named under its heading, with its date and command: a run rewrites the sections it measured and keeps the others as they were (`BENCH_PARTS` chooses the parts a run measures: bulk, sheet, callbacks, e2e, signing, queue; `BENCH_QUEUE=0` leaves queue out; a run with `BENCH_N8N_ENV` set writes its sections beside those at n8n\'s defaults). Sections from different runs were measured at different moments of a shared machine: compare figures within a section.',
-	`The benchmark's n8n listens on ${ports.n8n} and its sandbox on ${ports.sandbox}.`,
+		'# Benchmark results',
+		'',
+		"Written by `npm run bench` (bench/run.ts), `npm run bench:queue` (bench/queue.ts), `npm run bench:profile`, `npm run bench:memory` and `npx tsx bench/signing.ts`; docs/benchmarks.md says what each measures. Each section comes from the run named under its heading, with its date and command: a run rewrites the sections it measured and keeps the others as they were (`BENCH_PARTS` chooses the parts a run measures: bulk, sheet, callbacks, e2e, signing, queue; `BENCH_QUEUE=0` leaves queue out; a run with `BENCH_N8N_ENV` set writes its sections beside those at n8n's defaults). Sections from different runs were measured at different moments of a shared machine: compare figures within a section.",
+		`The benchmark's n8n listens on ${ports.n8n} and its sandbox on ${ports.sandbox}.`,
 	].join('\n');
 }

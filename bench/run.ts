@@ -50,7 +50,12 @@ import {
  */
 
 const numbers = (text: string | undefined, fallback: number[]) =>
-	text ? text.split(',').map((part) => Number(part.trim())).filter((n) => Number.isInteger(n) && n > 0) : fallback;
+	text
+		? text
+				.split(',')
+				.map((part) => Number(part.trim()))
+				.filter((n) => Number.isInteger(n) && n > 0)
+		: fallback;
 
 const ROWS = numbers(process.env.BENCH_ROWS, [1_000, 10_000]);
 const WARMUP_ROWS = Number(process.env.BENCH_WARMUP_ROWS ?? 200);
@@ -62,39 +67,57 @@ const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
 /** n8n's old-space limit for the capped runs, the way n8n's docs bound its memory (`--max-old-space-size`). */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
 /** The sheet part: its rows, the minutes each configuration may take, and the heap of n8n Cloud's smallest plan. */
-const SHEET = { rows: Number(process.env.BENCH_SHEET_ROWS ?? 50_000), capMinutes: Number(process.env.BENCH_SHEET_MINUTES ?? 9), smallHeapMb: Number(process.env.BENCH_SHEET_SMALL_HEAP_MB ?? 320) };
+const SHEET = {
+	rows: Number(process.env.BENCH_SHEET_ROWS ?? 50_000),
+	capMinutes: Number(process.env.BENCH_SHEET_MINUTES ?? 9),
+	smallHeapMb: Number(process.env.BENCH_SHEET_SMALL_HEAP_MB ?? 320),
+};
 /** `BENCH_SHEET_CASES=batches` (say): only the configurations of those kinds. */
 const SHEET_KINDS = (process.env.BENCH_SHEET_CASES ?? '').split(',').filter((kind) => kind !== '');
-const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb).filter((c) => SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind));
+const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb).filter(
+	(c) => SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind),
+);
 
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
 SETTINGS.limit = (SETTINGS.inFlight * 1000) / SETTINGS.latencyMs;
 
 const CASES: BulkCase[] = [
 	{ label: 'HaiPay node, concurrency 16', side: 'haipay', setting: 'tuned', path: 'bench-haipay-tuned' },
-	{ label: 'one HaiPay node for every currency, concurrency 16, currency and fields from each row', side: 'haipay', setting: 'input', path: 'bench-haipay-input' },
+	{
+		label: 'one HaiPay node for every currency, concurrency 16, currency and fields from each row',
+		side: 'haipay',
+		setting: 'input',
+		path: 'bench-haipay-input',
+	},
 	{ label: 'Code + HTTP Request, batches of 16', side: 'baseline', setting: 'tuned', path: 'bench-baseline-tuned' },
 	{ label: 'HaiPay node, default', side: 'haipay', setting: 'default', path: 'bench-haipay-default' },
 	{ label: 'Code + HTTP Request, default', side: 'baseline', setting: 'default', path: 'bench-baseline-default' },
 	// The same two tuned workflows again on the largest row count, with n8n's heap limited: at V8's default limit
 	// the peak RSS measures when V8 chooses to collect, rather than what the run keeps.
-	...(['haipay', 'baseline'] as const).map(
-		(side): BulkCase => ({
-			label: `${side === 'haipay' ? 'HaiPay node, concurrency 16' : 'Code + HTTP Request, batches of 16'}, n8n heap limit ${HEAP_MB} MB`,
-			side,
-			setting: 'tuned',
-			path: `bench-${side}-tuned`,
-			heapMb: HEAP_MB,
-			rows: [Math.max(...ROWS)],
-		}),
-	),
+	...(['haipay', 'baseline'] as const).map((side): BulkCase => ({
+		label: `${side === 'haipay' ? 'HaiPay node, concurrency 16' : 'Code + HTTP Request, batches of 16'}, n8n heap limit ${HEAP_MB} MB`,
+		side,
+		setting: 'tuned',
+		path: `bench-${side}-tuned`,
+		heapMb: HEAP_MB,
+		rows: [Math.max(...ROWS)],
+	})),
 ];
 
-async function addWorkflows(stack: BenchStack): Promise<{ triggerId: string; confirmedId: string; plainWebhookId: string }> {
-	const sign = signingCode(stack.sandbox.baseUrl, { TZS: stack.merchantPrivateKey(APP_IDS.TZS), NGN: stack.merchantPrivateKey(APP_IDS.NGN) });
+async function addWorkflows(
+	stack: BenchStack,
+): Promise<{ triggerId: string; confirmedId: string; plainWebhookId: string }> {
+	const sign = signingCode(stack.sandbox.baseUrl, {
+		TZS: stack.merchantPrivateKey(APP_IDS.TZS),
+		NGN: stack.merchantPrivateKey(APP_IDS.NGN),
+	});
 	// Batches of 16 started one latency apart: the HTTP Request node's way of holding about 16 in flight.
 	const batching = { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval };
-	const add = async (side: BulkCase['side'], setting: BulkCase['setting'], workflow: (path: string) => WorkflowBody) => {
+	const add = async (
+		side: BulkCase['side'],
+		setting: BulkCase['setting'],
+		workflow: (path: string) => WorkflowBody,
+	) => {
 		const path = `bench-${side}-${setting}`;
 		const workflowId = await stack.addWorkflow(workflow(path), true);
 		for (const bulkCase of CASES.filter((c) => c.path === path)) bulkCase.workflowId = workflowId;
@@ -151,17 +174,33 @@ async function bulkPart(stack: BenchStack, measured: Measured): Promise<void> {
 
 async function sheetPart(stack: BenchStack, measured: Measured): Promise<void> {
 	stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
-	await addSheetWorkflows(stack, SHEET_CASES, SETTINGS.inFlight, { batchSize: SETTINGS.inFlight, batchInterval: SETTINGS.batchInterval });
+	await addSheetWorkflows(stack, SHEET_CASES, SETTINGS.inFlight, {
+		batchSize: SETTINGS.inFlight,
+		batchInterval: SETTINGS.batchInterval,
+	});
 	for (const [index, sheetCase] of SHEET_CASES.entries()) {
-		say(`sheet: ${sheetCase.label}, heap ${sheetCase.heapMb ?? 'default'}: ${SHEET.rows.toLocaleString('en-US')} rows, at most ${SHEET.capMinutes} minutes ...`);
-		const figures = await attempter(measured.failures)('sheet', `sheet: ${sheetCase.label}, heap ${sheetCase.heapMb ?? 'default'}`, () => runSheet(stack, sheetCase, SHEET.rows, SHEET.capMinutes, index));
-		if (figures) say(`  ${figures.ended}: ${figures.paid} paid, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerRow.toFixed(2)} CPU ms/row, RSS main ${figures.peakRssMb.main.toFixed(0)} MB, ${figures.sentTwice} sent twice`);
+		say(
+			`sheet: ${sheetCase.label}, heap ${sheetCase.heapMb ?? 'default'}: ${SHEET.rows.toLocaleString('en-US')} rows, at most ${SHEET.capMinutes} minutes ...`,
+		);
+		const figures = await attempter(measured.failures)(
+			'sheet',
+			`sheet: ${sheetCase.label}, heap ${sheetCase.heapMb ?? 'default'}`,
+			() => runSheet(stack, sheetCase, SHEET.rows, SHEET.capMinutes, index),
+		);
+		if (figures)
+			say(
+				`  ${figures.ended}: ${figures.paid} paid, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerRow.toFixed(2)} CPU ms/row, RSS main ${figures.peakRssMb.main.toFixed(0)} MB, ${figures.sentTwice} sent twice`,
+			);
 		if (figures) measured.sheet.push(figures);
 	}
 	stack.sandbox.control.setConfig({ latencyMs: 0 });
 }
 
-async function callbacksPart(stack: BenchStack, ids: { triggerId: string; confirmedId: string; plainWebhookId: string }, measured: Measured): Promise<void> {
+async function callbacksPart(
+	stack: BenchStack,
+	ids: { triggerId: string; confirmedId: string; plainWebhookId: string },
+	measured: Measured,
+): Promise<void> {
 	const attempt = attempter(measured.failures);
 	say(`callbacks: ${CALLBACKS} signed and ${FORGED} forged, ${SETTINGS.callbackConcurrency} at a time ...`);
 	const load = { count: CALLBACKS, forged: FORGED, concurrency: SETTINGS.callbackConcurrency, warmup: 20 };
@@ -170,11 +209,21 @@ async function callbacksPart(stack: BenchStack, ids: { triggerId: string; confir
 		return runCallbacks(stack, ids.triggerId, `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
 	});
 	say(`callbacks: ${CONFIRMED} signed into the HaiPay Trigger with Confirm With HaiPay on (one order query each) ...`);
-	measured.confirmed = await attempt('callbacks', 'callbacks into the HaiPay Trigger, Confirm With HaiPay on', async () => {
-		await stack.restartN8n();
-		const url = `${stack.n8nUrl}/webhook/${CONFIRMED_CALLBACK_WEBHOOK_ID}/webhook`;
-		return runCallbacks(stack, ids.confirmedId, url, { ...load, count: CONFIRMED, forged: 0, confirmWithHaiPay: true }, say);
-	});
+	measured.confirmed = await attempt(
+		'callbacks',
+		'callbacks into the HaiPay Trigger, Confirm With HaiPay on',
+		async () => {
+			await stack.restartN8n();
+			const url = `${stack.n8nUrl}/webhook/${CONFIRMED_CALLBACK_WEBHOOK_ID}/webhook`;
+			return runCallbacks(
+				stack,
+				ids.confirmedId,
+				url,
+				{ ...load, count: CONFIRMED, forged: 0, confirmWithHaiPay: true },
+				say,
+			);
+		},
+	);
 	say("refusal: the trigger's CPU time for the largest body n8n accepts, against a genuine callback ...");
 	measured.refusal = await attempt('callbacks', 'refusal cost of the largest body', () =>
 		measureRefusal(stack.platformPrivateKey, { url: `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook` }),
@@ -188,13 +237,18 @@ async function callbacksPart(stack: BenchStack, ids: { triggerId: string; confir
 
 async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
 	const s = E2E_SETTINGS;
-	say(`a bulk payout end to end: ${s.rows.toLocaleString('en-US')} rows, their callbacks into a HaiPay Trigger on the same n8n (retries every ${s.retryMs / 1000} s, time-out ${s.timeoutMs / 1000} s, ${s.concurrency} at a time) ...`);
+	say(
+		`a bulk payout end to end: ${s.rows.toLocaleString('en-US')} rows, their callbacks into a HaiPay Trigger on the same n8n (retries every ${s.retryMs / 1000} s, time-out ${s.timeoutMs / 1000} s, ${s.concurrency} at a time) ...`,
+	);
 	measured.e2e = await attempter(measured.failures)('e2e', 'a bulk payout end to end', async () => {
 		await stack.restartN8n();
 		return runEndToEnd(stack, say);
 	});
 	const f = measured.e2e;
-	if (f) say(`  last callback acknowledged after ${f.lastAcknowledgedSeconds.toFixed(1)} s; ${f.repeatedOther} repeats not injected; ${f.businessSteps} business steps, ${f.duplicates} duplicates, ${f.lost} lost`);
+	if (f)
+		say(
+			`  last callback acknowledged after ${f.lastAcknowledgedSeconds.toFixed(1)} s; ${f.repeatedOther} repeats not injected; ${f.businessSteps} business steps, ${f.duplicates} duplicates, ${f.lost} lost`,
+		);
 }
 
 /** The sections of bench/results.md this run measured in full. */
@@ -211,11 +265,44 @@ function sections(parts: Part[], measured: Measured, host: Machine, date: string
 		body: sectionBody(lines, list, host, id === 'signing' ? signingMachineLine : undefined),
 	});
 	const out: Section[] = [];
-	if (parts.includes('bulk')) out.push(section('bulk', 'Bulk payouts', bulkLines(SETTINGS, measured.bulk, host), bulkTargets(measured.bulk, SETTINGS, rows)));
-	if (parts.includes('sheet')) out.push(section('sheet', 'A payroll-sized sheet', sheetLines(measured.sheet, { ...SHEET, latencyMs: SETTINGS.latencyMs, inFlight: SETTINGS.inFlight }), sheetTargets(measured.sheet, SHEET.rows)));
-	if (parts.includes('callbacks')) out.push(section('callbacks', 'Callbacks', callbackLines({ settings: SETTINGS, ...measured }), callbackTargets(measured.callbacks, measured.refusal, measured.plainWebhook)));
-	if (parts.includes('e2e')) out.push(section('e2e', "A bulk payout's callbacks, end to end", measured.e2e ? e2eLines(measured.e2e) : [], measured.e2e ? [e2eTarget(measured.e2e)] : []));
-	if (parts.includes('signing') && measured.signing) out.push(section('signing', 'Signing', signingLines(measured.signing), []));
+	if (parts.includes('bulk'))
+		out.push(
+			section(
+				'bulk',
+				'Bulk payouts',
+				bulkLines(SETTINGS, measured.bulk, host),
+				bulkTargets(measured.bulk, SETTINGS, rows),
+			),
+		);
+	if (parts.includes('sheet'))
+		out.push(
+			section(
+				'sheet',
+				'A payroll-sized sheet',
+				sheetLines(measured.sheet, { ...SHEET, latencyMs: SETTINGS.latencyMs, inFlight: SETTINGS.inFlight }),
+				sheetTargets(measured.sheet, SHEET.rows),
+			),
+		);
+	if (parts.includes('callbacks'))
+		out.push(
+			section(
+				'callbacks',
+				'Callbacks',
+				callbackLines({ settings: SETTINGS, ...measured }),
+				callbackTargets(measured.callbacks, measured.refusal, measured.plainWebhook),
+			),
+		);
+	if (parts.includes('e2e'))
+		out.push(
+			section(
+				'e2e',
+				"A bulk payout's callbacks, end to end",
+				measured.e2e ? e2eLines(measured.e2e) : [],
+				measured.e2e ? [e2eTarget(measured.e2e)] : [],
+			),
+		);
+	if (parts.includes('signing') && measured.signing)
+		out.push(section('signing', 'Signing', signingLines(measured.signing), []));
 	if (parts.includes('queue') && measured.queue) out.push(queueSection(measured.queue, date, command));
 	return out;
 }
@@ -227,7 +314,9 @@ async function main(): Promise<void> {
 	// Installed first, so that the machine's facts name the n8n that runs.
 	if (onN8n) await ensureN8n(say);
 	const host = machine({ n8n: onN8n });
-	say(`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}${onN8n ? `; n8n ${host.n8n} on Node ${host.n8nNode}` : ''}; parts: ${parts.join(', ')}`);
+	say(
+		`machine: ${host.cores} x ${host.cpu}, load average ${host.loadBefore.join(' ')}${onN8n ? `; n8n ${host.n8n} on Node ${host.n8nNode}` : ''}; parts: ${parts.join(', ')}`,
+	);
 	if (host.loadBefore[0] > 0.5) say('  note: the machine is busy before the run; every figure below is affected');
 	const measured: Measured = { bulk: [], sheet: [], failures: [], minutes: {} };
 	const timed = async (part: Part, run: () => Promise<void>) => {
@@ -239,7 +328,9 @@ async function main(): Promise<void> {
 
 	// Alone on the machine, before n8n starts: it measures the CPU, not the scheduler.
 	await timed('signing', async () => {
-		say(`the shipped sign() and verify(), one at a time and on the thread pool, vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`);
+		say(
+			`the shipped sign() and verify(), one at a time and on the thread pool, vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`,
+		);
 		measured.signing = await measureSigning(SIGNING_SECONDS);
 	});
 
@@ -252,7 +343,11 @@ async function main(): Promise<void> {
 	});
 	if (parts.some((part) => ['bulk', 'sheet', 'callbacks', 'e2e'].includes(part))) {
 		try {
-			stack = await startBenchStack(say, {}, { callbackTimeoutMs: E2E_SETTINGS.timeoutMs, callbackConcurrency: E2E_SETTINGS.concurrency });
+			stack = await startBenchStack(
+				say,
+				{},
+				{ callbackTimeoutMs: E2E_SETTINGS.timeoutMs, callbackConcurrency: E2E_SETTINGS.concurrency },
+			);
 			const running = stack;
 			const ids = await addWorkflows(stack);
 			await timed('bulk', () => bulkPart(running, measured));
@@ -264,7 +359,9 @@ async function main(): Promise<void> {
 		}
 	}
 	await timed('queue', async () => {
-		measured.queue = await attempter(measured.failures)('queue', 'queue mode', () => runQueueBench((stop) => (stopQueue = stop)));
+		measured.queue = await attempter(measured.failures)('queue', 'queue mode', () =>
+			runQueueBench((stop) => (stopQueue = stop)),
+		);
 	});
 
 	writeMeasured(parts, measured, host, started);
@@ -276,15 +373,28 @@ function writeMeasured(parts: Part[], measured: Measured, host: Machine, started
 	const command = commandLine(process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'npx tsx bench/run.ts');
 	const failures = [...measured.failures, ...(measured.queue ? queueFailures(measured.queue) : [])];
 	const failed = new Set(failures.map((failure) => failure.part));
-	const written = sections(parts.filter((part) => !failed.has(part)), measured, host, date, command);
+	const written = sections(
+		parts.filter((part) => !failed.has(part)),
+		measured,
+		host,
+		date,
+		command,
+	);
 	writeResults(written, resultsHead(BENCH_PORTS));
 	mkdirSync(WORK, { recursive: true });
-	writeFileSync(join(WORK, 'results.json'), `${JSON.stringify({ date, command, machine: host, settings: SETTINGS, ...measured }, null, 2)}\n`);
+	writeFileSync(
+		join(WORK, 'results.json'),
+		`${JSON.stringify({ date, command, machine: host, settings: SETTINGS, ...measured }, null, 2)}\n`,
+	);
 	say('');
 	for (const section of written) say(sectionMarkdown(section));
-	const checked = written.flatMap((section) => section.body.split('\n')).filter((line) => /\| (PASS|MISS) \|$/.test(line));
+	const checked = written
+		.flatMap((section) => section.body.split('\n'))
+		.filter((line) => /\| (PASS|MISS) \|$/.test(line));
 	const count = (verdict: string) => checked.filter((line) => line.endsWith(`| ${verdict} |`)).length;
-	say(`PASS ${count('PASS')}, MISS ${count('MISS')}; written to bench/results.md (${written.map((section) => section.id).join(', ') || 'nothing'}; other sections kept) in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`);
+	say(
+		`PASS ${count('PASS')}, MISS ${count('MISS')}; written to bench/results.md (${written.map((section) => section.id).join(', ') || 'nothing'}; other sections kept) in ${((Date.now() - started) / 60_000).toFixed(1)} minutes`,
+	);
 	if (failures.length > 0) throw failedRun(failures);
 }
 

@@ -49,15 +49,27 @@ export interface LoadResult {
  * the client's own cost shows in the figures. On this machine axios took twice the client CPU per request and
  * halved the rate one client process reaches; the callback clients, whose server takes milliseconds, use axios.
  */
-function postJson(agent: http.Agent, url: URL, payload: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+function postJson(
+	agent: http.Agent,
+	url: URL,
+	payload: string,
+	timeoutMs: number,
+): Promise<{ status: number; text: string }> {
 	return new Promise((resolve, reject) => {
 		const request = http.request(
 			url,
-			{ method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, timeout: timeoutMs },
+			{
+				method: 'POST',
+				agent,
+				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+				timeout: timeoutMs,
+			},
 			(response) => {
 				const chunks: Buffer[] = [];
 				response.on('data', (chunk: Buffer) => chunks.push(chunk));
-				response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+				response.on('end', () =>
+					resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+				);
 				response.on('error', reject);
 			},
 		);

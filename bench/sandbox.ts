@@ -27,11 +27,19 @@ function load(job: LoadJob): Promise<LoadResult> {
 
 /** The baseline: reads the body and answers a constant success envelope, nothing else. */
 async function startNoop(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-	const answer = JSON.stringify({ status: '1', error: '00000000', msg: 'success', data: { orderId: 'x', orderNo: 'y', sign: 'z' } });
+	const answer = JSON.stringify({
+		status: '1',
+		error: '00000000',
+		msg: 'success',
+		data: { orderId: 'x', orderNo: 'y', sign: 'z' },
+	});
 	const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
 		req.resume();
 		req.on('end', () => {
-			res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(answer) });
+			res.writeHead(200, {
+				'Content-Type': 'application/json; charset=utf-8',
+				'Content-Length': Buffer.byteLength(answer),
+			});
 			res.end(answer);
 		});
 	});
@@ -51,7 +59,13 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits).padStart(8);
 
 async function main(): Promise<void> {
 	const runId = Date.now().toString(36);
-	const job = { path: '/tzs/pay/apply', concurrency: CONCURRENCY, warmup: WARMUP, requests: REQUESTS, expectSuccess: true };
+	const job = {
+		path: '/tzs/pay/apply',
+		concurrency: CONCURRENCY,
+		warmup: WARMUP,
+		requests: REQUESTS,
+		expectSuccess: true,
+	};
 
 	const noop = await startNoop();
 	let baseline: LoadResult;
@@ -68,7 +82,14 @@ async function main(): Promise<void> {
 	let orders: number;
 	try {
 		measured = await load({ ...job, baseUrl: sandbox.baseUrl, label: 'sandbox, flat out', runId: `${runId}-s` });
-		paced = await load({ ...job, baseUrl: sandbox.baseUrl, label: `sandbox, ${PACED_RATE}/s offered`, runId: `${runId}-p`, rate: PACED_RATE, requests: PACED_REQUESTS });
+		paced = await load({
+			...job,
+			baseUrl: sandbox.baseUrl,
+			label: `sandbox, ${PACED_RATE}/s offered`,
+			runId: `${runId}-p`,
+			rate: PACED_RATE,
+			requests: PACED_REQUESTS,
+		});
 		orders = sandbox.orders.length;
 	} finally {
 		await sandbox.close();
@@ -83,7 +104,8 @@ async function main(): Promise<void> {
 		'',
 		'                               applies/s   p50 ms   p90 ms   p99 ms   max ms  errors',
 		...rows.map(
-			(r) => `${r.label.padEnd(30)} ${fmt(r.perSecond, 0)}  ${fmt(r.p50, 2)} ${fmt(r.p90, 2)} ${fmt(r.p99, 2)} ${fmt(r.max, 2)}  ${String(r.errors).padStart(6)}`,
+			(r) =>
+				`${r.label.padEnd(30)} ${fmt(r.perSecond, 0)}  ${fmt(r.p50, 2)} ${fmt(r.p90, 2)} ${fmt(r.p99, 2)} ${fmt(r.max, 2)}  ${String(r.errors).padStart(6)}`,
 		),
 		'',
 		`sandbox overhead over the no-op server: ${(measured.p50 - baseline.p50).toFixed(2)} ms at p50; ${((measured.perSecond / baseline.perSecond) * 100).toFixed(0)}% of its throughput`,
@@ -98,7 +120,10 @@ async function main(): Promise<void> {
 
 	const dir = join(__dirname, '.work');
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'sandbox.json'), `${JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, baseline, sandbox: measured, paced, orders, met }, null, 2)}\n`);
+	writeFileSync(
+		join(dir, 'sandbox.json'),
+		`${JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, baseline, sandbox: measured, paced, orders, met }, null, 2)}\n`,
+	);
 	if (measured.errors + paced.errors > 0 || orders !== expectedOrders) process.exitCode = 1;
 }
 

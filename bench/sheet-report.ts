@@ -38,12 +38,18 @@ function baselineOf(all: SheetFigures[], f: SheetFigures): SheetFigures | undefi
 	return all.find((other) => other.kind === 'baseline' && other.heapMb === f.heapMb && other.ended === 'done');
 }
 
-export function sheetLines(all: SheetFigures[], settings: { rows: number; capMinutes: number; latencyMs: number; inFlight: number }): string[] {
+export function sheetLines(
+	all: SheetFigures[],
+	settings: { rows: number; capMinutes: number; latencyMs: number; inFlight: number },
+): string[] {
 	const rows = all.map((f) => {
 		const base = f.kind === 'baseline' ? undefined : baselineOf(all, f);
 		const ratio = base && f.ended === 'done' ? `${(f.itemsPerSecond / base.itemsPerSecond).toFixed(2)}x` : '';
 		const unread = f.storedUnread === undefined ? '' : 'not read: n8n did not send it in time';
-		const kept = f.storedMb === undefined ? unread : `${f1(f.storedMb)}${f.executions !== undefined && f.executions > 1 ? ` (${f.executions} executions)` : ''}`;
+		const kept =
+			f.storedMb === undefined
+				? unread
+				: `${f1(f.storedMb)}${f.executions !== undefined && f.executions > 1 ? ` (${f.executions} executions)` : ''}`;
 		const written = f.written === undefined ? '' : ` (${f0(f.written)} written)`;
 		return `| ${f.label} | ${heap(f)} | ${ending(f)} | ${f0(f.paid)}${written} | ${f1(f.wallSeconds)} | ${f1(f.itemsPerSecond)} | ${ratio} | ${f.cpuMsPerRow.toFixed(2)} | ${f0(f.peakRssMb.main)} / ${f0(f.peakRssMb.runner)} | ${kept} | ${f0(f.applies)} | ${f0(f.sentTwice)} |`;
 	});
@@ -56,7 +62,7 @@ export function sheetLines(all: SheetFigures[], settings: { rows: number; capMin
 		'',
 		'- "orderIds sent twice" counts creates the sandbox received for an orderId it had received before: 0 means no row was sent twice. Rows paid are distinct orderIds the sandbox made an order for.',
 		"- The baseline signs every row in one Code node task. At n8n's task-runner defaults (a heartbeat every 30 s, a task time-out of 300 s) a task that long can be ended by n8n; the rows marked with a heartbeat and time-out of 600 s set `N8N_RUNNERS_HEARTBEAT_INTERVAL` and `N8N_RUNNERS_TASK_TIMEOUT` for that run, the settings a merchant would change for it. The HaiPay configurations run at n8n's defaults.",
-		'- Example 9 runs as shipped but for its Pay node\'s concurrency, set to that of the one-execution HaiPay node; it starts from n8n\'s REST API as the editor\'s *Execute workflow* does, and its rows written are the lines of its results file.',
+		"- Example 9 runs as shipped but for its Pay node's concurrency, set to that of the one-execution HaiPay node; it starts from n8n's REST API as the editor's *Execute workflow* does, and its rows written are the lines of its results file.",
 	];
 }
 
@@ -64,6 +70,8 @@ export function sheetTargets(all: SheetFigures[], rows: number): Target[] {
 	return all.map((f) => ({
 		what: `${f.label}, ${heap(f)} heap: no orderId sent twice${f.kind === 'baseline' ? '' : `, ${f0(rows)} rows paid`}`,
 		measured: `${f0(f.sentTwice)} sent twice, ${f0(f.paid)} paid${f.written === undefined ? '' : `, ${f0(f.written)} written`}`,
-		pass: f.sentTwice === 0 && (f.kind === 'baseline' || (f.paid === rows && (f.written === undefined || f.written === rows))),
+		pass:
+			f.sentTwice === 0 &&
+			(f.kind === 'baseline' || (f.paid === rows && (f.written === undefined || f.written === rows))),
 	}));
 }

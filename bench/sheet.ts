@@ -56,7 +56,10 @@ export interface SheetFigures {
 	storedUnread?: string;
 }
 
-const PATHS: Record<Exclude<SheetKind, 'batches'>, string> = { haipay: 'bench-sheet-haipay', baseline: 'bench-sheet-baseline' };
+const PATHS: Record<Exclude<SheetKind, 'batches'>, string> = {
+	haipay: 'bench-sheet-haipay',
+	baseline: 'bench-sheet-baseline',
+};
 
 /** Webhook → Read payroll.csv → Rows (Extract from File, CSV): the sheet, as example 9 reads it. */
 const sheetRows: RowsMaker = (b: WorkflowBuilder, from: string) => {
@@ -70,16 +73,28 @@ const sheetRows: RowsMaker = (b: WorkflowBuilder, from: string) => {
 /** Example 9 as shipped, but for its Pay node's concurrency: that of the one-execution HaiPay node. */
 function batchesWorkflow(concurrency: number): WorkflowBody {
 	const file = payrollBatches();
-	const nodes = file.nodes.map((node) => (node.name === 'Pay' ? { ...node, parameters: { ...node.parameters, options: { concurrency } } } : node));
+	const nodes = file.nodes.map((node) =>
+		node.name === 'Pay' ? { ...node, parameters: { ...node.parameters, options: { concurrency } } } : node,
+	);
 	return { name: `bench: ${file.name}`, nodes, connections: file.connections, settings: file.settings };
 }
 
 /** Creates the sheet's workflows on the bench's n8n and gives each case its workflow. */
-export async function addSheetWorkflows(stack: BenchStack, cases: SheetCase[], inFlight: number, batching: { batchSize: number; batchInterval: number }): Promise<void> {
-	const keys = Object.fromEntries((['TZS', 'NGN', 'ZAR'] as const).map((currency) => [currency, stack.merchantPrivateKey(APP_IDS[currency])]));
+export async function addSheetWorkflows(
+	stack: BenchStack,
+	cases: SheetCase[],
+	inFlight: number,
+	batching: { batchSize: number; batchInterval: number },
+): Promise<void> {
+	const keys = Object.fromEntries(
+		(['TZS', 'NGN', 'ZAR'] as const).map((currency) => [currency, stack.merchantPrivateKey(APP_IDS[currency])]),
+	);
 	const ids: Record<SheetKind, string> = {
 		haipay: await stack.addWorkflow(mixedHaiPayWorkflow(PATHS.haipay, inFlight, sheetRows), true),
-		baseline: await stack.addWorkflow(baselineWorkflow(PATHS.baseline, signingCode(stack.sandbox.baseUrl, keys), batching, sheetRows), true),
+		baseline: await stack.addWorkflow(
+			baselineWorkflow(PATHS.baseline, signingCode(stack.sandbox.baseUrl, keys), batching, sheetRows),
+			true,
+		),
 		batches: await stack.addWorkflow(batchesWorkflow(inFlight), false),
 	};
 	for (const sheetCase of cases) sheetCase.workflowId = ids[sheetCase.kind];
@@ -88,7 +103,11 @@ export async function addSheetWorkflows(stack: BenchStack, cases: SheetCase[], i
 /** Starts the run: a webhook call that answers when it ends, or (example 9) a manual run polled until it ends. */
 async function start(stack: BenchStack, sheetCase: SheetCase, capMs: number): Promise<() => Promise<string>> {
 	if (sheetCase.kind !== 'batches') {
-		const answer = httpRequest(`${stack.n8nUrl}/webhook/${PATHS[sheetCase.kind]}`, { method: 'POST', raw: '', timeoutMs: capMs });
+		const answer = httpRequest(`${stack.n8nUrl}/webhook/${PATHS[sheetCase.kind]}`, {
+			method: 'POST',
+			raw: '',
+			timeoutMs: capMs,
+		});
 		return async () => {
 			const { status, body } = await answer;
 			return status === 200 ? 'done' : `n8n answered HTTP ${status}: ${body.slice(0, 120)}`;
@@ -96,16 +115,23 @@ async function start(stack: BenchStack, sheetCase: SheetCase, capMs: number): Pr
 	}
 	const saved = await stack.rest.call('GET', `/workflows/${sheetCase.workflowId}`);
 	const workflowData = (saved.json as { data: Record<string, unknown> }).data;
-	const started = await stack.rest.call('POST', `/workflows/${sheetCase.workflowId}/run`, { workflowData, triggerToStartFrom: { name: 'Run' } });
-	if (started.status !== 200) throw new Error(`running example 9 failed: HTTP ${started.status} ${started.body.slice(0, 300)}`);
+	const started = await stack.rest.call('POST', `/workflows/${sheetCase.workflowId}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: 'Run' },
+	});
+	if (started.status !== 200)
+		throw new Error(`running example 9 failed: HTTP ${started.status} ${started.body.slice(0, 300)}`);
 	const executionId = String((started.json as { data: { executionId: string } }).data.executionId);
 	return async () => {
 		const status = await until(
 			`execution ${executionId} to end`,
 			async () => {
 				// A main thread busy with the run's items may not answer in time: asked again at the next poll.
-				const execution = (await stack.rest.execution(executionId).catch(() => undefined)) as { status: string } | undefined;
-				return execution && ['success', 'error', 'crashed', 'canceled'].includes(execution.status) ? execution.status : undefined;
+				const execution = (await stack.rest.execution(executionId).catch(() => undefined)) as
+					{ status: string } | undefined;
+				return execution && ['success', 'error', 'crashed', 'canceled'].includes(execution.status)
+					? execution.status
+					: undefined;
 			},
 			capMs,
 			2_000,
@@ -130,9 +156,13 @@ function logReason(stack: BenchStack, offset: number): string | undefined {
 async function endOf(stack: BenchStack, error: unknown, logOffset: number): Promise<string> {
 	const message = String((error as Error).message);
 	// A connection n8n dropped as it died can end before its exit is seen: wait a little for it.
-	if (/hang up|ECONNRESET|ECONNREFUSED/.test(message)) await until('n8n to exit', () => stack.server.exited(), 10_000).catch(() => undefined);
+	if (/hang up|ECONNRESET|ECONNREFUSED/.test(message))
+		await until('n8n to exit', () => stack.server.exited(), 10_000).catch(() => undefined);
 	const exited = stack.server.exited();
-	if (exited === undefined) return /no answer within|timed out|timeout/i.test(message) ? 'stopped by the cap' : `failed: ${message.slice(0, 120)}`;
+	if (exited === undefined)
+		return /no answer within|timed out|timeout/i.test(message)
+			? 'stopped by the cap'
+			: `failed: ${message.slice(0, 120)}`;
 	return logReason(stack, logOffset) === 'out of memory' ? 'out of memory' : `n8n ended (${exited})`;
 }
 
@@ -152,7 +182,8 @@ async function stored(stack: BenchStack, sheetCase: SheetCase): Promise<{ mb: nu
 function ledger(stack: BenchStack, prefix: string): () => { paid: number; applies: number; sentTwice: number } {
 	const creates = new Map<string, number>();
 	const onRequest = (request: RequestLogEntry) => {
-		if (request.path.endsWith('/pay/apply') && request.orderId?.startsWith(prefix)) creates.set(request.orderId, (creates.get(request.orderId) ?? 0) + 1);
+		if (request.path.endsWith('/pay/apply') && request.orderId?.startsWith(prefix))
+			creates.set(request.orderId, (creates.get(request.orderId) ?? 0) + 1);
 	};
 	stack.sandbox.events.on('request', onRequest);
 	return () => {
@@ -164,11 +195,21 @@ function ledger(stack: BenchStack, prefix: string): () => { paid: number; applie
 }
 
 /** One configuration: a fresh n8n (with its heap limit), a fresh sheet of `rows` with orderIds of its own, the run. */
-export async function runSheet(stack: BenchStack, sheetCase: SheetCase, rows: number, capMinutes: number, runIndex: number): Promise<SheetFigures> {
-	await stack.restartN8n(sheetCase.heapMb === undefined ? undefined : [`--max-old-space-size=${sheetCase.heapMb}`], sheetCase.env);
+export async function runSheet(
+	stack: BenchStack,
+	sheetCase: SheetCase,
+	rows: number,
+	capMinutes: number,
+	runIndex: number,
+): Promise<SheetFigures> {
+	await stack.restartN8n(
+		sheetCase.heapMb === undefined ? undefined : [`--max-old-space-size=${sheetCase.heapMb}`],
+		sheetCase.env,
+	);
 	const logOffset = statSync(stack.server.logFile).size;
 	// Each configuration pays from full balances: the sheets before it must not leave it short of funds.
-	for (const currency of ['TZS', 'NGN', 'ZAR'] as const) stack.sandbox.control.setBalance(APP_IDS[currency], '1000000000.00');
+	for (const currency of ['TZS', 'NGN', 'ZAR'] as const)
+		stack.sandbox.control.setBalance(APP_IDS[currency], '1000000000.00');
 	const prefix = `S${runIndex}${Date.now().toString(36).toUpperCase()}`;
 	const folder = join(stack.options.filesDir, FILES);
 	mkdirSync(folder, { recursive: true });
@@ -180,7 +221,10 @@ export async function runSheet(stack: BenchStack, sheetCase: SheetCase, rows: nu
 	const started = process.hrtime.bigint();
 	const result = await start(stack, sheetCase, capMinutes * 60_000);
 	const answered = await result().catch((error: unknown) => endOf(stack, error, logOffset));
-	const reason = answered.startsWith('n8n answered') || answered.startsWith('the execution ended') ? logReason(stack, logOffset) : undefined;
+	const reason =
+		answered.startsWith('n8n answered') || answered.startsWith('the execution ended')
+			? logReason(stack, logOffset)
+			: undefined;
 	const ended = reason === undefined ? answered : `${answered.replace(/:.*$/, '')}: ${reason}`;
 	const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 	if (ended === 'stopped by the cap') await stack.server.stop();
@@ -189,7 +233,10 @@ export async function runSheet(stack: BenchStack, sheetCase: SheetCase, rows: nu
 	const count = counted();
 	const alive = stack.server.exited() === undefined;
 	// The stored run data of a large execution can take n8n longer to send than the REST client waits: noted, not fatal.
-	const kept = alive && ended === 'done' ? await stored(stack, sheetCase).catch((error: Error) => ({ unread: error.message.slice(0, 120) })) : undefined;
+	const kept =
+		alive && ended === 'done'
+			? await stored(stack, sheetCase).catch((error: Error) => ({ unread: error.message.slice(0, 120) }))
+			: undefined;
 	const written = sheetCase.kind === 'batches' ? readLines(join(folder, PAYROLL_RESULTS)) : undefined;
 	return {
 		label: sheetCase.label,
@@ -203,14 +250,23 @@ export async function runSheet(stack: BenchStack, sheetCase: SheetCase, rows: nu
 		itemsPerSecond: count.paid / wallSeconds,
 		cpuMsPerRow: count.paid > 0 ? tree.cpuMs / count.paid : 0,
 		peakRssMb: { main: tree.peakRssMb.main, runner: tree.peakRssMb.runner },
-		...(kept === undefined ? {} : 'unread' in kept ? { storedUnread: kept.unread } : { storedMb: kept.mb, executions: kept.executions }),
+		...(kept === undefined
+			? {}
+			: 'unread' in kept
+				? { storedUnread: kept.unread }
+				: { storedMb: kept.mb, executions: kept.executions }),
 	};
 }
 
 /** Result lines of a CSV without its header; 0 when there is no file. */
 function readLines(path: string): number {
 	try {
-		return Math.max(0, readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').length - 1);
+		return Math.max(
+			0,
+			readFileSync(path, 'utf8')
+				.split('\n')
+				.filter((line) => line !== '').length - 1,
+		);
 	} catch {
 		return 0;
 	}

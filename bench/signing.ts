@@ -50,7 +50,10 @@ function syncRate(seconds: number, step: () => void): number {
 /** `openssl speed` ends with "rsa 2048 bits 0.000712s 0.000021s 1404.5 47160.3": sign/s and verify/s last. */
 function opensslSpeed(seconds: number, processes = 1): { sign: number; verify: number } {
 	const multi = processes > 1 ? ['-multi', String(processes)] : [];
-	const out = execFileSync('openssl', ['speed', '-seconds', String(seconds), ...multi, 'rsa2048'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	const out = execFileSync('openssl', ['speed', '-seconds', String(seconds), ...multi, 'rsa2048'], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
 	const line = out.split('\n').find((text) => /^rsa\s+2048 bits/.test(text.trim()));
 	if (!line) throw new Error(`unexpected openssl speed output:\n${out}`);
 	const numbers = line.trim().split(/\s+/).slice(-2).map(Number);
@@ -63,7 +66,8 @@ export async function measureSigning(seconds = 3): Promise<SigningFigures> {
 	const secret = 'test-only-secret-tzs';
 	const signature = await sign(BODY, secret, privateKey);
 	// A benchmark of a verify that says false would measure the wrong path.
-	if (!(await verify(BODY, signature, secret, publicKey))) throw new Error('the shipped verify() refused a genuine signature');
+	if (!(await verify(BODY, signature, secret, publicKey)))
+		throw new Error('the shipped verify() refused a genuine signature');
 	const signOne = async (index: number) => await sign({ ...BODY, orderId: `BENCH-${index}` }, secret, privateKey);
 	const verifyOne = async () => await verify(BODY, signature, secret, publicKey);
 	const inFlight = THREAD_POOL_SIZE * 2;
@@ -101,7 +105,13 @@ async function main(): Promise<void> {
 	const host = machine({ n8n: false });
 	const figures = await measureSigning(seconds);
 	const command = `${process.env.BENCH_SECONDS ? `BENCH_SECONDS=${seconds} ` : ''}npx tsx bench/signing.ts`;
-	const section = { id: 'signing', title: 'Signing', date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), command, body: [...signingLines(figures), '', signingMachineLine(host)].join('\n') };
+	const section = {
+		id: 'signing',
+		title: 'Signing',
+		date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+		command,
+		body: [...signingLines(figures), '', signingMachineLine(host)].join('\n'),
+	};
 	// The file's head stays as the full benchmark wrote it: this run measures one section.
 	const head = readFileSync(RESULTS_FILE, 'utf8').split(/^## /m)[0];
 	writeResults([section], head);

@@ -62,12 +62,17 @@ export interface BenchStack {
 /** Creates a workflow through n8n's REST API and, with `activate`, publishes it so that its production webhooks answer. */
 export async function createWorkflow(rest: N8nRest, workflow: WorkflowBody, activate: boolean): Promise<string> {
 	const created = await rest.call('POST', '/workflows', workflow);
-	if (created.status !== 200) throw new Error(`creating workflow "${workflow.name}" failed: HTTP ${created.status} ${created.body.slice(0, 500)}`);
+	if (created.status !== 200)
+		throw new Error(
+			`creating workflow "${workflow.name}" failed: HTTP ${created.status} ${created.body.slice(0, 500)}`,
+		);
 	const { id, versionId } = (created.json as { data: { id: string; versionId: string } }).data;
 	if (activate) {
 		const activated = await rest.call('POST', `/workflows/${id}/activate`, { versionId });
 		if (activated.status !== 200) {
-			throw new Error(`activating workflow "${workflow.name}" failed: HTTP ${activated.status} ${activated.body.slice(0, 500)}`);
+			throw new Error(
+				`activating workflow "${workflow.name}" failed: HTTP ${activated.status} ${activated.body.slice(0, 500)}`,
+			);
 		}
 	}
 	return id;
@@ -84,7 +89,8 @@ async function assertPortsFree(): Promise<void> {
 	await assertPortFree(BENCH_PORTS.n8n, 'the benchmark n8n');
 	await assertPortFree(BENCH_PORTS.sandbox, 'the benchmark sandbox');
 	// The server's runner and the runner of the one CLI command run before it.
-	for (const port of [BENCH_PORTS.runner, BENCH_PORTS.runner + 10]) await assertPortFree(port, "the benchmark n8n's task runner");
+	for (const port of [BENCH_PORTS.runner, BENCH_PORTS.runner + 10])
+		await assertPortFree(port, "the benchmark n8n's task runner");
 }
 
 /** An empty n8n user folder and a files folder under bench/.work/. */
@@ -118,7 +124,11 @@ function n8nOptions(home: string, filesDir: string, extraEnv: Record<string, str
 async function startN8n(options: N8nOptions, credentialsFile: string, log: (line: string) => void): Promise<N8nServer> {
 	installPackage(options.home);
 	log('importing the sandbox credentials (n8n import:credentials)');
-	await n8nCli(['import:credentials', `--input=${credentialsFile}`], n8nEnv({ ...options, runnerPort: options.runnerPort + 10 }), options.filesDir);
+	await n8nCli(
+		['import:credentials', `--input=${credentialsFile}`],
+		n8nEnv({ ...options, runnerPort: options.runnerPort + 10 }),
+		options.filesDir,
+	);
 	log(`starting n8n on port ${BENCH_PORTS.n8n}`);
 	return await startN8nServer(options, join(WORK, 'n8n.log'));
 }
@@ -129,7 +139,11 @@ interface Parts {
 	server?: N8nServer;
 }
 
-export async function startBenchStack(log: (line: string) => void, extraEnv: Record<string, string> = {}, delivery?: CallbackDelivery): Promise<BenchStack> {
+export async function startBenchStack(
+	log: (line: string) => void,
+	extraEnv: Record<string, string> = {},
+	delivery?: CallbackDelivery,
+): Promise<BenchStack> {
 	await assertPortsFree();
 	await ensureN8n(log);
 	log('building the package');
@@ -142,7 +156,15 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 	};
 	try {
 		// Orders stay where the apply puts them (manual): no settle timers or callbacks add work to the figures.
-		const gateway = await startSandboxGateway({ port: BENCH_PORTS.sandbox, stateDir, persist: false, manual: true, latencyMs: 0, callbackSchedule: [], ...delivery });
+		const gateway = await startSandboxGateway({
+			port: BENCH_PORTS.sandbox,
+			stateDir,
+			persist: false,
+			manual: true,
+			latencyMs: 0,
+			callbackSchedule: [],
+			...delivery,
+		});
 		const sandbox = (parts.sandbox = gateway.sandbox);
 		const options = n8nOptions(home, filesDir, extraEnv);
 		const server = (parts.server = await startN8n(options, gateway.credentialsFile, log));
@@ -162,7 +184,11 @@ export async function startBenchStack(log: (line: string) => void, extraEnv: Rec
 			restartN8n: async (nodeFlags, env) => {
 				await parts.server?.stop();
 				parts.server = undefined;
-				const restarted = { ...options, nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])], extraEnv: { ...options.extraEnv, ...env } };
+				const restarted = {
+					...options,
+					nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])],
+					extraEnv: { ...options.extraEnv, ...env },
+				};
 				parts.server = await startN8nServer(restarted, join(WORK, 'n8n.log'));
 				stack.server = parts.server;
 				stack.rest = new N8nRest(parts.server.url);

@@ -27,7 +27,13 @@ const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
 
 /** Without `heapMb`, the run at V8's default heap limit. */
-export function findRun(bulk: BulkFigures[], side: BulkFigures['side'], setting: Setting, rows: number, heapMb?: number): BulkFigures | undefined {
+export function findRun(
+	bulk: BulkFigures[],
+	side: BulkFigures['side'],
+	setting: Setting,
+	rows: number,
+	heapMb?: number,
+): BulkFigures | undefined {
 	return bulk.find((b) => b.side === side && b.setting === setting && b.rows === rows && b.heapMb === heapMb);
 }
 
@@ -45,7 +51,13 @@ export function limitOf(setting: Setting, settings: Settings): number {
 export const REFUSAL_GOAL_MS = 50;
 
 /** The bulk targets for each way of setting up the HaiPay node at the tuned concurrency, then the callback ones. */
-export function targets(bulk: BulkFigures[], callbacks: CallbackFigures | undefined, settings: Settings, rows: number, refusal?: RefusalFigures): Target[] {
+export function targets(
+	bulk: BulkFigures[],
+	callbacks: CallbackFigures | undefined,
+	settings: Settings,
+	rows: number,
+	refusal?: RefusalFigures,
+): Target[] {
 	return [...bulkTargets(bulk, settings, rows), ...callbackTargets(callbacks, refusal)];
 }
 
@@ -58,7 +70,8 @@ export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: numbe
 		if (!node || !base) continue;
 		const limit = limitOf(setting, settings);
 		const floor = limit * 0.8;
-		const who = setting === 'input' ? 'HaiPay node (one node, currency from each row)' : 'HaiPay node (field expressions)';
+		const who =
+			setting === 'input' ? 'HaiPay node (one node, currency from each row)' : 'HaiPay node (field expressions)';
 		out.push(
 			{
 				what: `${who} reaches >= 80% of the ${f0(limit)} items/s limit on ${f0(rows)} rows (>= ${f0(floor)} items/s)`,
@@ -82,7 +95,9 @@ export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: numbe
 			},
 		);
 	}
-	const capped = bulk.find((b) => b.side === 'haipay' && b.setting === 'tuned' && b.rows === rows && b.heapMb !== undefined);
+	const capped = bulk.find(
+		(b) => b.side === 'haipay' && b.setting === 'tuned' && b.rows === rows && b.heapMb !== undefined,
+	);
 	const cappedBase = capped && findRun(bulk, 'baseline', 'tuned', rows, capped.heapMb);
 	if (capped) {
 		out.push({
@@ -98,7 +113,11 @@ export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: numbe
 /** The issue's goal for a callback's cost: CPU per callback against n8n's Webhook node in the same run. */
 export const CALLBACK_CPU_GOAL = 1.5;
 
-export function callbackTargets(callbacks: CallbackFigures | undefined, refusal?: RefusalFigures, plainWebhook?: CallbackFigures): Target[] {
+export function callbackTargets(
+	callbacks: CallbackFigures | undefined,
+	refusal?: RefusalFigures,
+	plainWebhook?: CallbackFigures,
+): Target[] {
 	const out: Target[] = [];
 	if (refusal) {
 		out.push({

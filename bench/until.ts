@@ -1,5 +1,10 @@
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` naming what it waited for. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, intervalMs = 250): Promise<T> {
+export async function until<T>(
+	what: string,
+	probe: () => Promise<T | undefined> | T | undefined,
+	timeoutMs: number,
+	intervalMs = 250,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();

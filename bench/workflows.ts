@@ -22,7 +22,12 @@ function webhook(b: WorkflowBuilder, path: string): string {
 }
 
 function code(b: WorkflowBuilder, name: string, jsCode: string): string {
-	return b.add({ name, type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode } });
+	return b.add({
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode },
+	});
 }
 
 /**
@@ -53,7 +58,12 @@ const codeRows: RowsMaker = (b, from) => {
 /** `fields`: one `{{ $json.field }}` expression per field (the default), or the input item's fields by name. */
 export type FieldsFrom = 'parameters' | 'input';
 
-function haiPayNode(b: WorkflowBuilder, currency: 'TZS' | 'NGN', concurrency: number | undefined, fieldsFrom: FieldsFrom): string {
+function haiPayNode(
+	b: WorkflowBuilder,
+	currency: 'TZS' | 'NGN',
+	concurrency: number | undefined,
+	fieldsFrom: FieldsFrom,
+): string {
 	const fields = ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'];
 	const contact = ['phone', 'email', 'partnerUserId'];
 	const parameters: Parameters = { resource: 'payout', operation: 'create', currency };
@@ -65,7 +75,13 @@ function haiPayNode(b: WorkflowBuilder, currency: 'TZS' | 'NGN', concurrency: nu
 		else parameters.additionalFields = Object.fromEntries(contact.map((f) => [f, field(f)]));
 	}
 	parameters.options = concurrency === undefined ? {} : { concurrency };
-	return b.add({ name: `Pay ${currency}`, type: 'n8n-nodes-haipay.haiPay', typeVersion: 1, parameters, credentials: credentialOf(currency) });
+	return b.add({
+		name: `Pay ${currency}`,
+		type: 'n8n-nodes-haipay.haiPay',
+		typeVersion: 1,
+		parameters,
+		credentials: credentialOf(currency),
+	});
 }
 
 /**
@@ -79,15 +95,27 @@ export function mixedHaiPayWorkflow(path: string, concurrency: number, makeRows 
 		name: 'Pay',
 		type: 'n8n-nodes-haipay.haiPay',
 		typeVersion: 1,
-		parameters: { resource: 'payout', operation: 'create', currency: field('currency'), fieldsFrom: 'input', options: { concurrency } },
+		parameters: {
+			resource: 'payout',
+			operation: 'create',
+			currency: field('currency'),
+			fieldsFrom: 'input',
+			options: { concurrency },
+		},
 		credentials: { haiPayApi: { ...PAYOUTS_CREDENTIAL } },
 	});
 	b.connect(rows, pay);
-	return b.body(`bench: one HaiPay node for every currency, concurrency ${concurrency}, currency and fields from each row`);
+	return b.body(
+		`bench: one HaiPay node for every currency, concurrency ${concurrency}, currency and fields from each row`,
+	);
 }
 
 /** Rows → IF TZS → one HaiPay node per currency, each with its fields as expressions. */
-export function haiPayWorkflow(path: string, concurrency: number | undefined, fieldsFrom: FieldsFrom = 'parameters'): WorkflowBody {
+export function haiPayWorkflow(
+	path: string,
+	concurrency: number | undefined,
+	fieldsFrom: FieldsFrom = 'parameters',
+): WorkflowBody {
 	const b = new WorkflowBuilder(`bench-haipay-${path}`);
 	const hook = webhook(b, path);
 	const rows = code(b, 'Rows', ROWS_CODE);
@@ -99,7 +127,12 @@ export function haiPayWorkflow(path: string, concurrency: number | undefined, fi
 			conditions: {
 				options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
 				conditions: [
-					{ id: 'currency-is-tzs', leftValue: '={{ $json.currency }}', rightValue: 'TZS', operator: { type: 'string', operation: 'equals' } },
+					{
+						id: 'currency-is-tzs',
+						leftValue: '={{ $json.currency }}',
+						rightValue: 'TZS',
+						operator: { type: 'string', operation: 'equals' },
+					},
 				],
 				combinator: 'and',
 			},
@@ -123,7 +156,12 @@ export function signingCode(baseUrl: string, privateKeys: Partial<Record<keyof t
 	const merchants = Object.fromEntries(
 		(Object.keys(privateKeys) as Array<keyof typeof APP_IDS>).map((currency) => [
 			currency,
-			{ appId: APP_IDS[currency], secret: defaultSecret(currency), path: `/${currency.toLowerCase()}/pay/apply`, key: privateKeys[currency] },
+			{
+				appId: APP_IDS[currency],
+				secret: defaultSecret(currency),
+				path: `/${currency.toLowerCase()}/pay/apply`,
+				key: privateKeys[currency],
+			},
 		]),
 	);
 	return `const crypto = require('crypto');
@@ -176,7 +214,9 @@ export function baselineWorkflow(
 	});
 	b.connect(rows, signNode);
 	b.connect(signNode, post);
-	return b.body(`bench: Code + HTTP Request, ${batching ? `batches of ${batching.batchSize} every ${batching.batchInterval} ms` : 'no batching'}`);
+	return b.body(
+		`bench: Code + HTTP Request, ${batching ? `batches of ${batching.batchSize} every ${batching.batchInterval} ms` : 'no batching'}`,
+	);
 }
 
 export const CALLBACK_WEBHOOK_ID = 'bench-callbacks';
@@ -212,6 +252,11 @@ export function plainWebhookWorkflow(): WorkflowBody {
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2.1,
 		webhookId: PLAIN_WEBHOOK_PATH,
-		parameters: { httpMethod: 'POST', path: PLAIN_WEBHOOK_PATH, responseMode: 'onReceived', options: { responseData: 'SUCCESS' } },
+		parameters: {
+			httpMethod: 'POST',
+			path: PLAIN_WEBHOOK_PATH,
+			responseMode: 'onReceived',
+			options: { responseData: 'SUCCESS' },
+		},
 	});
 }

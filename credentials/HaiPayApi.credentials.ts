@@ -111,7 +111,7 @@ export class HaiPayApi implements ICredentialType {
 			options: APP_OPTIONS,
 			default: [],
 			description:
-				'Further currencies of the same merchant, each with its own App ID and secret key (the private key and HaiPay public key are shared). One node then pays a sheet of mixed currencies and one trigger receives every currency\'s callbacks. CASHIER is the App ID HaiPay issues for its global cashier. Set the Currency above too.',
+				"Further currencies of the same merchant, each with its own App ID and secret key (the private key and HaiPay public key are shared). One node then pays a sheet of mixed currencies and one trigger receives every currency's callbacks. CASHIER is the App ID HaiPay issues for its global cashier. Set the Currency above too.",
 		},
 		...[...Object.keys(CURRENCIES), ...Object.keys(PRODUCT_APPS)].flatMap(appFields),
 		{
@@ -140,7 +140,7 @@ export class HaiPayApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://n8n.example.com/webhook/…/haipay',
 			description:
-				'Where HaiPay posts the results of payouts and collections created with this credential when the item gives no Notify URL of its own: paste your HaiPay Trigger\'s Production URL here once, and every create connects to it. A Notify URL set on the node or in the item still wins.',
+				"Where HaiPay posts the results of payouts and collections created with this credential when the item gives no Notify URL of its own: paste your HaiPay Trigger's Production URL here once, and every create connects to it. A Notify URL set on the node or in the item still wins.",
 		},
 		{
 			displayName: 'Array Format in Signatures',

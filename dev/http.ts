@@ -36,7 +36,11 @@ export interface PlainRequest {
 }
 
 /** One request with `body` sent byte for byte; resolves with the answer whatever its status. */
-export async function send(url: string, body: string | Buffer | undefined, request: PlainRequest = {}): Promise<PlainReply> {
+export async function send(
+	url: string,
+	body: string | Buffer | undefined,
+	request: PlainRequest = {},
+): Promise<PlainReply> {
 	const answer = await plain.request<string>({
 		url,
 		method: request.method ?? 'POST',
@@ -45,10 +49,18 @@ export async function send(url: string, body: string | Buffer | undefined, reque
 		httpAgent: request.agent,
 		timeout: request.timeoutMs ?? 0,
 	});
-	return { status: answer.status, headers: (answer.headers as AxiosHeaders).toJSON() as IncomingHttpHeaders, text: answer.data };
+	return {
+		status: answer.status,
+		headers: (answer.headers as AxiosHeaders).toJSON() as IncomingHttpHeaders,
+		text: answer.data,
+	};
 }
 
 /** POSTs a JSON text as it is. */
-export async function postJson(url: string, payload: string, request: Omit<PlainRequest, 'method'> = {}): Promise<PlainReply> {
+export async function postJson(
+	url: string,
+	payload: string,
+	request: Omit<PlainRequest, 'method'> = {},
+): Promise<PlainReply> {
 	return await send(url, payload, { ...request, headers: { 'Content-Type': 'application/json', ...request.headers } });
 }

@@ -52,7 +52,11 @@ export interface WorkflowFile extends WorkflowBody {
 export const EDITOR_SETTINGS: Record<string, unknown> = { executionOrder: 'v1' };
 
 /** The settings of an importable example: its manual runs saved, callable by the owner's other workflows. */
-export const FILE_SETTINGS: Record<string, unknown> = { executionOrder: 'v1', saveManualExecutions: true, callerPolicy: 'workflowsFromSameOwner' };
+export const FILE_SETTINGS: Record<string, unknown> = {
+	executionOrder: 'v1',
+	saveManualExecutions: true,
+	callerPolicy: 'workflowsFromSameOwner',
+};
 
 /** A UUID-shaped id made from `parts`: the same parts give the same id. */
 export function stableId(...parts: string[]): string {

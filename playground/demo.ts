@@ -22,9 +22,14 @@ const SETTLE_TIMEOUT_MS = 30_000;
 async function waitUntilFinal(sandbox: Sandbox, orderIds: string[]): Promise<void> {
 	const deadline = Date.now() + SETTLE_TIMEOUT_MS;
 	for (;;) {
-		const open = sandbox.orders.filter((order) => orderIds.includes(order.orderId) && order.status !== 2 && order.status !== 3);
+		const open = sandbox.orders.filter(
+			(order) => orderIds.includes(order.orderId) && order.status !== 2 && order.status !== 3,
+		);
 		if (open.length === 0) return;
-		if (Date.now() > deadline) throw new Error(`orders still open after ${SETTLE_TIMEOUT_MS / 1000} s: ${open.map((o) => o.orderId).join(', ')}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`orders still open after ${SETTLE_TIMEOUT_MS / 1000} s: ${open.map((o) => o.orderId).join(', ')}`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
@@ -49,7 +54,12 @@ async function startDemoSandbox(work: string): Promise<{ sandbox: Sandbox; crede
 
 /** A fresh n8n user folder with the package, the sandbox's credentials and the examples (n8n runs only as its CLI). */
 async function freshN8n(work: string, credentialsFile: string): Promise<N8nOptions> {
-	const options: N8nOptions = { home: join(work, 'n8n'), filesDir: join(work, 'files'), port: 5678, runnerPort: RUNNER_PORT + 20 };
+	const options: N8nOptions = {
+		home: join(work, 'n8n'),
+		filesDir: join(work, 'files'),
+		port: 5678,
+		runnerPort: RUNNER_PORT + 20,
+	};
 	prepareFiles(options.filesDir, true);
 	say('Setting up a fresh n8n user folder ...');
 	await provision(options, credentialsFile, say);
@@ -70,7 +80,9 @@ async function payAndReconcile(options: N8nOptions, sandbox: Sandbox): Promise<D
 	say('Running "HaiPay example: bulk payouts from a spreadsheet" (n8n execute) ...');
 	const bulk = await executeWorkflow(options, WORKFLOW_IDS.bulkPayouts);
 	const rows = nodeOutput(bulk.run, 'Result row');
-	const created = rows.filter((row) => ['accepted', 'unknown'].includes(String(row.outcome))).map((row) => String(row.orderId));
+	const created = rows
+		.filter((row) => ['accepted', 'unknown'].includes(String(row.outcome)))
+		.map((row) => String(row.orderId));
 	say(`Waiting for HaiPay to settle ${created.length} orders ...`);
 	await waitUntilFinal(sandbox, created);
 	say('Running "HaiPay example: reconciliation" (n8n execute) ...');
@@ -80,19 +92,27 @@ async function payAndReconcile(options: N8nOptions, sandbox: Sandbox): Promise<D
 
 /** What became of each CSV row when it was sent: the outcome counts, with the rows that need a word each. */
 function reportPayouts(rows: Row[]): void {
-	const sent = rows.filter((row) => ['accepted', 'rejected', 'duplicate', 'unknown', 'not_found'].includes(String(row.outcome)));
+	const sent = rows.filter((row) =>
+		['accepted', 'rejected', 'duplicate', 'unknown', 'not_found'].includes(String(row.outcome)),
+	);
 	say(`Bulk payouts: ${rows.length} rows from ${relative(ROOT, join(EXAMPLES, 'data', 'payouts.csv'))}`);
 	say(`  sent to HaiPay:     ${sent.length}`);
 	say(`  accepted:           ${count(rows, 'accepted').length}`);
 	for (const row of count(rows, 'accepted').filter((r) => r.resolvedBy === 'query')) {
-		say(`    ${row.orderId}  ${row.currency}  the answer was lost; the node queried it and HaiPay has it (resolvedBy: query)`);
+		say(
+			`    ${row.orderId}  ${row.currency}  the answer was lost; the node queried it and HaiPay has it (resolvedBy: query)`,
+		);
 	}
 	say(`  not sent (invalid): ${count(rows, 'invalid').length}`);
 	for (const row of count(rows, 'invalid')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
 	say(`  refused by HaiPay:  ${count(rows, 'rejected').length}`);
 	for (const row of count(rows, 'rejected')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
-	say(`  already in HaiPay:  ${count(rows, 'duplicate').length}  (refused as a repeated orderId: query them; change the orderIds to pay again)`);
-	say(`  unknown outcome:    ${count(rows, 'unknown').length}  (queried by the reconciliation below, never resent blindly)`);
+	say(
+		`  already in HaiPay:  ${count(rows, 'duplicate').length}  (refused as a repeated orderId: query them; change the orderIds to pay again)`,
+	);
+	say(
+		`  unknown outcome:    ${count(rows, 'unknown').length}  (queried by the reconciliation below, never resent blindly)`,
+	);
 	for (const row of count(rows, 'unknown')) say(`    ${row.orderId}  ${row.currency}  ${row.error}`);
 }
 
@@ -105,7 +125,8 @@ function reportSettlement(states: Row[]): void {
 	say(`  failed:    ${failed.length}`);
 	for (const state of failed) say(`    ${state.orderId}  ${state.currency}  ${state.errorMsg}`);
 	const other = states.filter((state) => state.status !== 2 && state.status !== 3);
-	if (other.length > 0) say(`  not final: ${other.map((s) => `${s.orderId} (${s.statusLabel || s.errorMsg})`).join(', ')}`);
+	if (other.length > 0)
+		say(`  not final: ${other.map((s) => `${s.orderId} (${s.statusLabel || s.errorMsg})`).join(', ')}`);
 }
 
 function reportVouchers(filesDir: string): void {
@@ -124,8 +145,12 @@ function report(runs: DemoRuns, filesDir: string, started: number): void {
 	reportVouchers(filesDir);
 	say('');
 	const out = relative(ROOT, join(filesDir, FILES));
-	say(`Results: ${out}/payout-results.csv (${runs.rows.length} rows with outcome and orderNo), ${out}/reconciliation.csv`);
-	say(`Done in ${Math.round((Date.now() - started) / 1000)} s (n8n execute: ${Math.round(runs.bulk.ms / 1000)} s and ${Math.round(runs.recon.ms / 1000)} s).`);
+	say(
+		`Results: ${out}/payout-results.csv (${runs.rows.length} rows with outcome and orderNo), ${out}/reconciliation.csv`,
+	);
+	say(
+		`Done in ${Math.round((Date.now() - started) / 1000)} s (n8n execute: ${Math.round(runs.bulk.ms / 1000)} s and ${Math.round(runs.recon.ms / 1000)} s).`,
+	);
 }
 
 async function main(): Promise<void> {

@@ -24,7 +24,8 @@ const APPROVER = `$('${APPROVE_NODE}').first().json.user`;
 const LIST = JSON.stringify(MONTH_END_APPROVERS);
 
 /** "First Last (email)" of the user n8n's form names; not <email>, which n8n's ending page drops as a tag. */
-const PERSON = "((u) => u && u.email ? ((String(u.firstName ?? '') + ' ' + String(u.lastName ?? '')).trim() + ' (' + u.email + ')').trim() : '')";
+const PERSON =
+	"((u) => u && u.email ? ((String(u.firstName ?? '') + ' ' + String(u.lastName ?? '')).trim() + ' (' + u.email + ')').trim() : '')";
 
 /**
  * The checks of "Approver allowed?", both true or the approval is refused: a signed-in approver who is not the

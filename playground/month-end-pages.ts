@@ -17,9 +17,11 @@ export const LISTED = 100;
 const SUMMARY = `$('${SUMMARY_NODE}').first().json`;
 
 /** HTML-escapes text that comes from the sheet or the gateway. */
-const ESCAPE = "const esc = (value) => String(value ?? '').replace(/[&<>\"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;' })[c]);";
+const ESCAPE =
+	"const esc = (value) => String(value ?? '').replace(/[&<>\"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;' })[c]);";
 /** Groups the whole part of an exact total in thousands, leaving its decimals as they are. */
-const GROUP = "const group = (total) => { const [whole, fraction] = String(total).split('.'); const grouped = whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); return fraction === undefined ? grouped : grouped + '.' + fraction; };";
+const GROUP =
+	"const group = (total) => { const [whole, fraction] = String(total).split('.'); const grouped = whole.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); return fraction === undefined ? grouped : grouped + '.' + fraction; };";
 /** A table of at most LISTED rows, each a list of cells already escaped, and the count of those left out. */
 const TABLE = `const table = (head, rows, what) => '<table><thead><tr>' + head.map((name) => '<th>' + name + '</th>').join('') + '</tr></thead><tbody>' + rows.slice(0, ${LISTED}).map((cells) => '<tr>' + cells.map((cell) => '<td>' + cell + '</td>').join('') + '</tr>').join('') + '</tbody></table>' + (rows.length > ${LISTED} ? '<p>and ' + (rows.length - ${LISTED}) + ' more ' + what + '.</p>' : '');`;
 
@@ -28,7 +30,7 @@ const TABLE = `const table = (head, rows, what) => '<table><thead><tr>' + head.m
  * and HaiPay refuses each as a duplicate), and the rows HaiPay could not be asked about for certain (counted to pay).
  */
 const WARNINGS = [
-	"const existing = s.existing ?? []; const unchecked = s.unchecked ?? [];",
+	'const existing = s.existing ?? []; const unchecked = s.unchecked ?? [];',
 	// A row's amount in its currency's places and grouped, as the totals are written, then the currency.
 	"const money = (row) => { const places = (s.currencies.find((line) => line.currency === row.currency) ?? {}).decimals ?? 0; const [whole, fraction = ''] = String(row.amount).split('.'); return group(places === 0 && fraction === '' ? whole : whole + '.' + fraction.padEnd(places, '0')) + ' ' + esc(row.currency); };",
 	"const state = (row) => row.statusLabel ?? (row.status === null ? 'status not stated' : 'status ' + row.status);",
@@ -46,7 +48,9 @@ export const APPROVAL_HTML = [
 	`={{ (() => { const s = ${SUMMARY}; ${ESCAPE} ${GROUP} ${TABLE} ${WARNINGS}`,
 	// A currency whose every valid row HaiPay has stays listed, with 0 to pay.
 	"const lines = s.currencies.filter((line) => line.rows > 0 || line.existingRows > 0).map((line) => '<tr><td>' + esc(line.currency) + '</td><td>' + line.rows + '</td><td>' + group(line.total) + '</td></tr>').join('');",
-	"const invalid = s.invalid.slice(0, " + LISTED + ").map((row) => '<tr><td>' + (row.itemIndex + 2) + '</td><td>' + esc(row.orderId) + '</td><td>' + esc(row.field) + '</td><td>' + esc(row.error) + '</td></tr>').join('');",
+	'const invalid = s.invalid.slice(0, ' +
+		LISTED +
+		").map((row) => '<tr><td>' + (row.itemIndex + 2) + '</td><td>' + esc(row.orderId) + '</td><td>' + esc(row.field) + '</td><td>' + esc(row.error) + '</td></tr>').join('');",
 	`const more = s.invalidRows > ${LISTED} ? '<p>and ' + (s.invalidRows - ${LISTED}) + ' more rows that break a rule.</p>' : '';`,
 	"const refused = s.invalidRows === 0 ? '' : '<table class=\"invalid\"><thead><tr><th>Sheet row</th><th>Order ID</th><th>Field</th><th>Reason</th></tr></thead><tbody>' + invalid + '</tbody></table>' + more;",
 	"const sends = existing.length === 0 ? 'pays exactly these ' + s.validRows + ' rows' : 'sends the ' + s.validRows + ' valid rows: ' + s.toPayRows + ' to pay, and the ' + existing.length + ' HaiPay already has, which it refuses as duplicates';",
@@ -80,7 +84,8 @@ export const RESULT_FIELDS: Array<[string, string, string?]> = [
 	['error', safeCell('$json.error')],
 ];
 
-const COUNTS = "const counts = {}; for (const item of $('Result row').all()) counts[item.json.outcome] = (counts[item.json.outcome] ?? 0) + 1;";
+const COUNTS =
+	"const counts = {}; for (const item of $('Result row').all()) counts[item.json.outcome] = (counts[item.json.outcome] ?? 0) + 1;";
 
 /** The last page's title: "Nothing new was paid" unless HaiPay accepted a row of this run. */
 export const RESULT_TITLE = `={{ (() => { ${COUNTS} return counts.accepted > 0 ? 'Payouts sent' : 'Nothing new was paid'; })() }}`;

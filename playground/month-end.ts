@@ -1,7 +1,15 @@
 import { WorkflowBuilder, type NodeSpec, type Parameters, type WorkflowFile } from '../dev/workflow-builder';
 import { condition, conditions, ifNode, merge, setFields, stickyNote } from './lib/base-nodes';
 import { haiPay, mixedPayoutParameters } from './lib/haipay-nodes';
-import { APPROVAL_FIELDS, APPROVAL_LINE, APPROVAL_NOTE, ON_APPROVER_LIST, REFUSED_MESSAGE, SIGNED_IN_AND_NOT_UPLOADER, UPLOAD_NODE } from './month-end-approval';
+import {
+	APPROVAL_FIELDS,
+	APPROVAL_LINE,
+	APPROVAL_NOTE,
+	ON_APPROVER_LIST,
+	REFUSED_MESSAGE,
+	SIGNED_IN_AND_NOT_UPLOADER,
+	UPLOAD_NODE,
+} from './month-end-approval';
 import { APPROVAL_HTML, RESULT_FIELDS, RESULT_TITLE, SUMMARY_NODE, resultMessage } from './month-end-pages';
 
 /**
@@ -30,14 +38,38 @@ const SHEET_FIELD = 'Payout sheet';
 export const DECISION = { field: 'Decision', approve: 'Approve', reject: 'Reject' } as const;
 
 /** The columns of the sample sheet, in order: the gateway's field names, and the currency of each row. */
-export const MONTH_END_COLUMNS = ['orderId', 'currency', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'subject'] as const;
+export const MONTH_END_COLUMNS = [
+	'orderId',
+	'currency',
+	'amount',
+	'accountType',
+	'bankCode',
+	'accountNo',
+	'name',
+	'phone',
+	'email',
+	'partnerUserId',
+	'subject',
+] as const;
 
 export type MonthEndRow = Record<(typeof MONTH_END_COLUMNS)[number], string | number>;
 
 function payee(orderId: string, currency: string, amount: number, account: string[], contact: string[]): MonthEndRow {
 	const [accountType, bankCode, accountNo, name] = account;
 	const [phone, email, partnerUserId] = contact;
-	return { orderId, currency, amount, accountType, bankCode, accountNo, name, phone, email, partnerUserId, subject: 'June salary' };
+	return {
+		orderId,
+		currency,
+		amount,
+		accountType,
+		bankCode,
+		accountNo,
+		name,
+		phone,
+		email,
+		partnerUserId,
+		subject: 'June salary',
+	};
 }
 
 /**
@@ -46,18 +78,90 @@ function payee(orderId: string, currency: string, amount: number, account: strin
  * a TZS amount below the 1,000 minimum. `npm run examples` writes examples/data/month-end.xlsx from this list.
  */
 export const MONTH_END_ROWS: readonly MonthEndRow[] = [
-	payee('ME-2026-06-0001', 'TZS', 150000, ['EWALLET', 'VODACOM', '255712345678', 'Amina Juma'], ['255712345678', 'amina.juma@example.com', 'emp-0001']),
-	payee('ME-2026-06-0002', 'ZAR', 2500.5, ['BANK_ACCOUNT', '051001', '62000000000', 'Thabo Nkosi'], ['27821234567', 'thabo.nkosi@example.com', 'emp-0002']),
-	payee('ME-2026-06-0003', 'NGN', 5000, ['BANK_ACCOUNT', '058', '0123456789', 'Ada Obi'], ['2348031234567', 'ada.obi@example.com', 'emp-0003']),
-	payee('ME-2026-06-0004', 'EGP', 300, ['EWALLET', 'VODAFONE_CASH', '+201012345678', 'Omar Hassan'], ['+201012345678', 'omar.hassan@example.com', 'emp-0004']),
-	payee('ME-2026-06-0005', 'BDT', 500, ['EWALLET', 'BKASH', '01712345678', 'Rahim Uddin'], ['8801712345678', 'rahim.uddin@example.com', 'emp-0005']),
-	payee('ME-2026-06-0006', 'TZS', 85000.5, ['EWALLET', 'AIRTEL', '255754000111', 'Baraka Mushi'], ['255754000111', 'baraka.mushi@example.com', 'emp-0006']),
-	payee('ME-2026-06-0007', 'NGN', 7500, ['BANK_ACCOUNT', '044', '12345', 'Chidi Okeke'], ['2348059876543', 'chidi.okeke@example.com', 'emp-0007']),
-	payee('ME-2026-06-0008', 'ZAR', 1200.25, ['BANK_ACCOUNT', 'ABSA', '4071234567', 'Lerato Mokoena'], ['27829876543', 'lerato.m@example.com', 'emp-0008']),
-	payee('ME-2026-06-0009', 'TZS', 500, ['EWALLET', 'TIGO', '255713000222', 'Neema Said'], ['255713000222', 'neema.said@example.com', 'emp-0009']),
-	payee('ME-2026-06-0010', 'BDT', 1250, ['EWALLET', 'NAGAD', '01812345678', 'Karim Ahmed'], ['8801812345678', 'karim.ahmed@example.com', 'emp-0010']),
-	payee('ME-2026-06-0011', 'EGP', 450.75, ['BANK_ACCOUNT', 'NBE', '100012345678', 'Mona Adel'], ['+201112345678', 'mona.adel@example.com', 'emp-0011']),
-	payee('ME-2026-06-0012', 'NGN', 12000, ['BANK_ACCOUNT', '058', '0987654321', 'Emeka Nwosu'], ['2348061112222', 'emeka.n@example.com', 'emp-0012']),
+	payee(
+		'ME-2026-06-0001',
+		'TZS',
+		150000,
+		['EWALLET', 'VODACOM', '255712345678', 'Amina Juma'],
+		['255712345678', 'amina.juma@example.com', 'emp-0001'],
+	),
+	payee(
+		'ME-2026-06-0002',
+		'ZAR',
+		2500.5,
+		['BANK_ACCOUNT', '051001', '62000000000', 'Thabo Nkosi'],
+		['27821234567', 'thabo.nkosi@example.com', 'emp-0002'],
+	),
+	payee(
+		'ME-2026-06-0003',
+		'NGN',
+		5000,
+		['BANK_ACCOUNT', '058', '0123456789', 'Ada Obi'],
+		['2348031234567', 'ada.obi@example.com', 'emp-0003'],
+	),
+	payee(
+		'ME-2026-06-0004',
+		'EGP',
+		300,
+		['EWALLET', 'VODAFONE_CASH', '+201012345678', 'Omar Hassan'],
+		['+201012345678', 'omar.hassan@example.com', 'emp-0004'],
+	),
+	payee(
+		'ME-2026-06-0005',
+		'BDT',
+		500,
+		['EWALLET', 'BKASH', '01712345678', 'Rahim Uddin'],
+		['8801712345678', 'rahim.uddin@example.com', 'emp-0005'],
+	),
+	payee(
+		'ME-2026-06-0006',
+		'TZS',
+		85000.5,
+		['EWALLET', 'AIRTEL', '255754000111', 'Baraka Mushi'],
+		['255754000111', 'baraka.mushi@example.com', 'emp-0006'],
+	),
+	payee(
+		'ME-2026-06-0007',
+		'NGN',
+		7500,
+		['BANK_ACCOUNT', '044', '12345', 'Chidi Okeke'],
+		['2348059876543', 'chidi.okeke@example.com', 'emp-0007'],
+	),
+	payee(
+		'ME-2026-06-0008',
+		'ZAR',
+		1200.25,
+		['BANK_ACCOUNT', 'ABSA', '4071234567', 'Lerato Mokoena'],
+		['27829876543', 'lerato.m@example.com', 'emp-0008'],
+	),
+	payee(
+		'ME-2026-06-0009',
+		'TZS',
+		500,
+		['EWALLET', 'TIGO', '255713000222', 'Neema Said'],
+		['255713000222', 'neema.said@example.com', 'emp-0009'],
+	),
+	payee(
+		'ME-2026-06-0010',
+		'BDT',
+		1250,
+		['EWALLET', 'NAGAD', '01812345678', 'Karim Ahmed'],
+		['8801812345678', 'karim.ahmed@example.com', 'emp-0010'],
+	),
+	payee(
+		'ME-2026-06-0011',
+		'EGP',
+		450.75,
+		['BANK_ACCOUNT', 'NBE', '100012345678', 'Mona Adel'],
+		['+201112345678', 'mona.adel@example.com', 'emp-0011'],
+	),
+	payee(
+		'ME-2026-06-0012',
+		'NGN',
+		12000,
+		['BANK_ACCOUNT', '058', '0987654321', 'Emeka Nwosu'],
+		['2348061112222', 'emeka.n@example.com', 'emp-0012'],
+	),
 ];
 
 // ---- n8n's form nodes ----------------------------------------------------------------------------------
@@ -82,19 +186,42 @@ function formTrigger(name: string, position: [number, number]): NodeSpec {
 		parameters: {
 			authentication: 'n8nUserAuth',
 			formTitle: 'Month-end payouts',
-			formDescription: "Upload this month's payout sheet (XLSX). Nothing is paid before another person, an approver, approves the totals.",
-			formFields: { values: [{ fieldLabel: SHEET_FIELD, fieldType: 'file', multipleFiles: false, acceptFileTypes: '.xlsx', requiredField: true }] },
+			formDescription:
+				"Upload this month's payout sheet (XLSX). Nothing is paid before another person, an approver, approves the totals.",
+			formFields: {
+				values: [
+					{
+						fieldLabel: SHEET_FIELD,
+						fieldType: 'file',
+						multipleFiles: false,
+						acceptFileTypes: '.xlsx',
+						requiredField: true,
+					},
+				],
+			},
 			options: { path: MONTH_END_FORM_PATH, buttonLabel: 'Check the sheet' },
 		},
 	};
 }
 
 function formPage(name: string, fields: Parameters[], options: Parameters, position: [number, number]): NodeSpec {
-	return { name, type: 'n8n-nodes-base.form', typeVersion: FORM_VERSION, position, parameters: { operation: 'page', formFields: { values: fields }, options } };
+	return {
+		name,
+		type: 'n8n-nodes-base.form',
+		typeVersion: FORM_VERSION,
+		position,
+		parameters: { operation: 'page', formFields: { values: fields }, options },
+	};
 }
 
 function formEnding(name: string, parameters: Parameters, position: [number, number]): NodeSpec {
-	return { name, type: 'n8n-nodes-base.form', typeVersion: FORM_VERSION, position, parameters: { operation: 'completion', ...parameters, options: {} } };
+	return {
+		name,
+		type: 'n8n-nodes-base.form',
+		typeVersion: FORM_VERSION,
+		position,
+		parameters: { operation: 'completion', ...parameters, options: {} },
+	};
 }
 
 // ---- 6. month-end payouts -------------------------------------------------------------------------------
@@ -105,10 +232,10 @@ function about(b: WorkflowBuilder): void {
 			'About',
 			[
 				'## Month-end payouts, approved in the browser',
-				'1. **Upload the sheet** (n8n form, Publish the workflow first): the XLSX with a row per payee, columns named after the gateway\'s fields (`orderId`, `currency`, `amount`, `accountNo`, ...).',
-				'2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; no payout is signed or sent. With Options → *Look Up Existing Orders* it asks HaiPay\'s signed order query about each valid row: the rows HaiPay already has (a sheet uploaded twice) are listed with HaiPay\'s orderNo and status and left out of the totals to pay, and rows it could not answer for are counted to pay and listed as not checked. It gives the exact decimal total and row count to pay of each currency, every row that breaks a rule with its field and reason, and the fingerprint of the rows to send.',
-				'3. **Approve** shows first, as warnings, the rows HaiPay already has and those not checked; then the totals to pay, who uploaded, and the page\'s address to send to an approver. *Reject* ends the run: nothing is paid.',
-				'4. **Approver allowed?** Both people sign in to n8n (the form\'s Authentication is *n8n User Auth*). An approval counts only from a person other than the uploader whose n8n email is on this node\'s list; any other ends at **Refused**: nothing is paid.',
+				"1. **Upload the sheet** (n8n form, Publish the workflow first): the XLSX with a row per payee, columns named after the gateway's fields (`orderId`, `currency`, `amount`, `accountNo`, ...).",
+				"2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; no payout is signed or sent. With Options → *Look Up Existing Orders* it asks HaiPay's signed order query about each valid row: the rows HaiPay already has (a sheet uploaded twice) are listed with HaiPay's orderNo and status and left out of the totals to pay, and rows it could not answer for are counted to pay and listed as not checked. It gives the exact decimal total and row count to pay of each currency, every row that breaks a rule with its field and reason, and the fingerprint of the rows to send.",
+				"3. **Approve** shows first, as warnings, the rows HaiPay already has and those not checked; then the totals to pay, who uploaded, and the page's address to send to an approver. *Reject* ends the run: nothing is paid.",
+				"4. **Approver allowed?** Both people sign in to n8n (the form's Authentication is *n8n User Auth*). An approval counts only from a person other than the uploader whose n8n email is on this node's list; any other ends at **Refused**: nothing is paid.",
 				'5. On an allowed *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
 				`6. The last page names the approver, the time and the execution, counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`, and the approval: \`approvedBy\`, \`approvedAt\`, \`uploadedBy\`, \`executionId\`, the currency's \`approvedRows\` and \`approvedTotal\`, the \`fingerprint\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
 				'',
@@ -130,31 +257,81 @@ export function monthEndPayouts(): WorkflowFile {
 		type: 'n8n-nodes-base.extractFromFile',
 		typeVersion: 1.1,
 		position: [20, 0],
-		parameters: { operation: 'xlsx', binaryPropertyName: SHEET_FIELD.replace(/\W/g, '_'), options: { headerRow: true } },
+		parameters: {
+			operation: 'xlsx',
+			binaryPropertyName: SHEET_FIELD.replace(/\W/g, '_'),
+			options: { headerRow: true },
+		},
 	});
-	const check = b.add(haiPay(SUMMARY_NODE, 'payouts', { ...mixedPayoutParameters('check'), options: { output: 'summary', lookUpExisting: true } }, [240, -160]));
+	const check = b.add(
+		haiPay(
+			SUMMARY_NODE,
+			'payouts',
+			{ ...mixedPayoutParameters('check'), options: { output: 'summary', lookUpExisting: true } },
+			[240, -160],
+		),
+	);
 	const approve = b.add(
 		formPage(
 			'Approve',
 			[
 				{ fieldLabel: 'Totals', fieldType: 'html', html: APPROVAL_HTML },
 				{ fieldLabel: 'Approver', fieldType: 'html', html: APPROVAL_NOTE },
-				{ fieldLabel: DECISION.field, fieldType: 'radio', fieldOptions: { values: [{ option: DECISION.approve }, { option: DECISION.reject }] }, requiredField: true },
+				{
+					fieldLabel: DECISION.field,
+					fieldType: 'radio',
+					fieldOptions: { values: [{ option: DECISION.approve }, { option: DECISION.reject }] },
+					requiredField: true,
+				},
 			],
 			{ formTitle: 'Approve the month-end payouts', buttonLabel: 'Submit decision' },
 			[680, -160],
 		),
 	);
-	const approved = b.add(ifNode('Approved?', conditions([condition(`={{ $json.${DECISION.field} }}`, 'equals', DECISION.approve)]), [900, -160]));
+	const approved = b.add(
+		ifNode(
+			'Approved?',
+			conditions([condition(`={{ $json.${DECISION.field} }}`, 'equals', DECISION.approve)]),
+			[900, -160],
+		),
+	);
 	const rejected = b.add(
-		formEnding('Rejected', { respondWith: 'text', completionTitle: 'Nothing was paid', completionMessage: 'The payouts were rejected: no row was sent to HaiPay.' }, [1120, -320]),
+		formEnding(
+			'Rejected',
+			{
+				respondWith: 'text',
+				completionTitle: 'Nothing was paid',
+				completionMessage: 'The payouts were rejected: no row was sent to HaiPay.',
+			},
+			[1120, -320],
+		),
 	);
 	const allowed = b.add(
-		ifNode('Approver allowed?', conditions([condition(SIGNED_IN_AND_NOT_UPLOADER, 'true', '', 'boolean'), condition(ON_APPROVER_LIST, 'true', '', 'boolean')]), [1120, -160]),
+		ifNode(
+			'Approver allowed?',
+			conditions([
+				condition(SIGNED_IN_AND_NOT_UPLOADER, 'true', '', 'boolean'),
+				condition(ON_APPROVER_LIST, 'true', '', 'boolean'),
+			]),
+			[1120, -160],
+		),
 	);
-	const refused = b.add(formEnding('Refused', { respondWith: 'text', completionTitle: 'Approval refused: nothing was paid', completionMessage: REFUSED_MESSAGE }, [1340, -320]));
+	const refused = b.add(
+		formEnding(
+			'Refused',
+			{
+				respondWith: 'text',
+				completionTitle: 'Approval refused: nothing was paid',
+				completionMessage: REFUSED_MESSAGE,
+			},
+			[1340, -320],
+		),
+	);
 	// The sheet's rows wait at the merge's first input while the approver decides; the approval lets them through.
-	const chosen = b.add({ ...merge('Approved rows', 2, [1120, 0]), parameters: { mode: 'chooseBranch', useDataOfInput: 1, chooseBranchMode: 'waitForAll', output: 'specifiedInput' } });
+	const chosen = b.add({
+		...merge('Approved rows', 2, [1120, 0]),
+		parameters: { mode: 'chooseBranch', useDataOfInput: 1, chooseBranchMode: 'waitForAll', output: 'specifiedInput' },
+	});
 	b.connect(upload, rows);
 	b.connect(rows, check);
 	b.connect(rows, chosen, 0, 0);
@@ -165,7 +342,10 @@ export function monthEndPayouts(): WorkflowFile {
 	b.connect(allowed, chosen, 0, 1);
 	b.connect(allowed, refused, 1);
 	payAndReturn(b, chosen);
-	return b.file('HaiPay example: month-end payouts, approved in the browser', 'Checks an uploaded XLSX, shows the totals per currency for approval, pays every currency with one HaiPay node and returns the results as XLSX.');
+	return b.file(
+		'HaiPay example: month-end payouts, approved in the browser',
+		'Checks an uploaded XLSX, shows the totals per currency for approval, pays every currency with one HaiPay node and returns the results as XLSX.',
+	);
 }
 
 /** Pays the approved rows with one HaiPay node and hands the approver the results file, one row per sheet row. */
@@ -174,7 +354,10 @@ function payAndReturn(b: WorkflowBuilder, chosen: string): void {
 		haiPay(
 			'Pay',
 			'payouts',
-			{ ...mixedPayoutParameters('create'), options: { approvedFingerprint: `={{ $('${SUMMARY_NODE}').first().json.fingerprint }}`, concurrency: 4 } },
+			{
+				...mixedPayoutParameters('create'),
+				options: { approvedFingerprint: `={{ $('${SUMMARY_NODE}').first().json.fingerprint }}`, concurrency: 4 },
+			},
 			[1340, 0],
 			{ onError: 'continueRegularOutput' },
 		),
@@ -185,7 +368,11 @@ function payAndReturn(b: WorkflowBuilder, chosen: string): void {
 		type: 'n8n-nodes-base.convertToFile',
 		typeVersion: 1.1,
 		position: [1780, 0],
-		parameters: { operation: 'xlsx', binaryPropertyName: 'data', options: { fileName: MONTH_END_RESULTS, headerRow: true, sheetName: 'Results' } },
+		parameters: {
+			operation: 'xlsx',
+			binaryPropertyName: 'data',
+			options: { fileName: MONTH_END_RESULTS, headerRow: true, sheetName: 'Results' },
+		},
 	});
 	const done = b.add(
 		formEnding(

@@ -25,9 +25,30 @@ export type PayrollRow = Record<(typeof PAYROLL_COLUMNS)[number], string>;
 
 /** One payee per currency, paid by turns; the amount, the orderId and the contact change with the row. */
 const PAYEES = [
-	{ currency: 'TZS', accountType: 'EWALLET', bankCode: 'VODACOM', accountNo: '255712345678', name: 'Amina Juma', phone: '255712345678' },
-	{ currency: 'NGN', accountType: 'BANK_ACCOUNT', bankCode: '058', accountNo: '0123456789', name: 'Ada Obi', phone: '2348031234567' },
-	{ currency: 'ZAR', accountType: 'BANK_ACCOUNT', bankCode: '051001', accountNo: '62000000000', name: 'Thabo Nkosi', phone: '27821234567' },
+	{
+		currency: 'TZS',
+		accountType: 'EWALLET',
+		bankCode: 'VODACOM',
+		accountNo: '255712345678',
+		name: 'Amina Juma',
+		phone: '255712345678',
+	},
+	{
+		currency: 'NGN',
+		accountType: 'BANK_ACCOUNT',
+		bankCode: '058',
+		accountNo: '0123456789',
+		name: 'Ada Obi',
+		phone: '2348031234567',
+	},
+	{
+		currency: 'ZAR',
+		accountType: 'BANK_ACCOUNT',
+		bankCode: '051001',
+		accountNo: '62000000000',
+		name: 'Thabo Nkosi',
+		phone: '27821234567',
+	},
 ] as const;
 
 /** Amounts that vary by row; 50,000 rows stay within the sandbox's starting balance of each currency. */
@@ -58,12 +79,18 @@ const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/
 
 /** The rows as CSV with a header row, as a spreadsheet exports it. */
 export function payrollCsv(rows: readonly PayrollRow[]): string {
-	return [PAYROLL_COLUMNS.join(','), ...rows.map((row) => PAYROLL_COLUMNS.map((column) => csvCell(row[column])).join(','))].join('\n') + '\n';
+	return (
+		[
+			PAYROLL_COLUMNS.join(','),
+			...rows.map((row) => PAYROLL_COLUMNS.map((column) => csvCell(row[column])).join(',')),
+		].join('\n') + '\n'
+	);
 }
 
 function main(): void {
 	const count = Number(process.argv[2] ?? PAYROLL_SAMPLE_ROWS);
-	if (!Number.isInteger(count) || count < 1) throw new Error(`rows must be a whole number above 0, not "${process.argv[2]}"`);
+	if (!Number.isInteger(count) || count < 1)
+		throw new Error(`rows must be a whole number above 0, not "${process.argv[2]}"`);
 	const path = process.argv[3] ?? join(START_FILES, FILES, PAYROLL_SHEET);
 	writeFileSync(path, payrollCsv(payrollRows(count)));
 	process.stdout.write(`wrote ${count} rows to ${path}\n`);

@@ -47,7 +47,10 @@ function examplesDir(): string {
 
 function provisionKey(credentialsFile: string, examples: string): string {
 	const hash = createHash('sha256').update(readFileSync(credentialsFile));
-	for (const file of readdirSync(examples).filter((name) => name.endsWith('.json')).sort()) hash.update(readFileSync(join(examples, file)));
+	for (const file of readdirSync(examples)
+		.filter((name) => name.endsWith('.json'))
+		.sort())
+		hash.update(readFileSync(join(examples, file)));
 	return hash.digest('hex');
 }
 
@@ -86,24 +89,32 @@ function printReady(server: N8nServer, sandbox: Sandbox, seconds: number): void 
 	say('     Run it again and the rows already paid come back "duplicate" (HaiPay keeps each orderId once);');
 	say('     npm start -- --fresh starts over with a sandbox that has no orders.');
 	say('   - "HaiPay example: callbacks" is active: the sandbox posts each payout result to it');
-	say(`     (${callbackUrl('TZS', START_PORTS.n8n)} for every payout currency); see ${files}/callbacks.jsonl and Executions.`);
+	say(
+		`     (${callbackUrl('TZS', START_PORTS.n8n)} for every payout currency); see ${files}/callbacks.jsonl and Executions.`,
+	);
 	say('   - "HaiPay example: reconciliation": run it after the payouts, it queries the unfinished orders and');
 	say(`     saves vouchers in ${files}/vouchers/.`);
 	say('   - "HaiPay example: USD card collection (MIT)": run it, open the payUrl of "Send the payer to payUrl",');
 	say('     click Pay; run it again to charge the stored card token.');
 	say('   - "HaiPay example: month-end payouts, approved in the browser": Publish it, open');
 	say(`     ${server.url}/form/haipay-month-end signed in as the owner, upload examples/data/month-end.xlsx, read`);
-	say('     the totals; open the page\'s approver link in a private window signed in as the controller and Approve;');
+	say("     the totals; open the page's approver link in a private window signed in as the controller and Approve;");
 	say('     the browser downloads month-end-results.xlsx. The owner approving their own upload is refused.');
 	say('   - "HaiPay example: PIX QR collection and PIX payout (BRL)": run it; "Show the payer" holds the PIX');
 	say('     copy-and-paste code and the payUrl of the collection, "PIX payout" the payout\'s outcome.');
 	say(`   - "HaiPay example: reconciliation report": after month-end, save month-end-results.xlsx in ${files}/ and`);
 	say(`     run it: ${files}/${RECONCILIATION_REPORT} lists each order as HaiPay shows it, with exact totals.`);
 	say(`   - "HaiPay example: a payroll-sized sheet in batches": run it; it pays ${files}/${PAYROLL_SHEET}`);
-	say(`     (${PAYROLL_SAMPLE_ROWS.toLocaleString('en-US')} rows) ${PAYROLL_BATCH.toLocaleString('en-US')} at a time into ${files}/${PAYROLL_RESULTS}; a rerun pays only rows it lacks.`);
-	say('   - "HaiPay example: exactly-once callbacks" needs PostgreSQL: npm run start:queue runs it (docs/queue-mode.md).');
+	say(
+		`     (${PAYROLL_SAMPLE_ROWS.toLocaleString('en-US')} rows) ${PAYROLL_BATCH.toLocaleString('en-US')} at a time into ${files}/${PAYROLL_RESULTS}; a rerun pays only rows it lacks.`,
+	);
+	say(
+		'   - "HaiPay example: exactly-once callbacks" needs PostgreSQL: npm run start:queue runs it (docs/queue-mode.md).',
+	);
 	say('');
-	say(`  Credentials: "HaiPay Sandbox payouts" (TZS, ZAR, NGN, EGP, BDT in one), "HaiPay Sandbox TZS" ... (Custom base URL ${sandbox.baseUrl})`);
+	say(
+		`  Credentials: "HaiPay Sandbox payouts" (TZS, ZAR, NGN, EGP, BDT in one), "HaiPay Sandbox TZS" ... (Custom base URL ${sandbox.baseUrl})`,
+	);
 	say(`  Sandbox control API: ${sandbox.baseUrl}/__sandbox/orders   n8n log: ${relative(ROOT, LOG_FILE)}`);
 	say('');
 	say('Ctrl-C stops n8n and the sandbox.');
@@ -133,7 +144,12 @@ async function main(): Promise<void> {
 		await buildPackage();
 		mkdirSync(START_HOME, { recursive: true });
 		const credentialsFile = await startSandbox(running, fresh);
-		const options: N8nOptions = { home: START_HOME, filesDir: START_FILES, port: START_PORTS.n8n, runnerPort: START_PORTS.runner };
+		const options: N8nOptions = {
+			home: START_HOME,
+			filesDir: START_FILES,
+			port: START_PORTS.n8n,
+			runnerPort: START_PORTS.runner,
+		};
 		prepareFiles(START_FILES, fresh);
 		await provisionIfChanged(options, credentialsFile);
 		say('Starting n8n ...');

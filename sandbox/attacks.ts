@@ -27,7 +27,9 @@ function byteOrder(a: string, b: string): number {
 }
 
 const replay: Forger = (gateway, order) => {
-	const first = gateway.callbacks.attempts().find((attempt) => attempt.orderNo === order.orderNo && attempt.attempt === 1);
+	const first = gateway.callbacks
+		.attempts()
+		.find((attempt) => attempt.orderNo === order.orderNo && attempt.attempt === 1);
 	return { body: first?.body ?? gateway.callbackBody(order) };
 };
 
@@ -47,7 +49,8 @@ const resplit: Forger = (gateway, order, _merchant, options) => {
 
 const regressed: Forger = (gateway, order, merchant, options) => {
 	const status = options.status ?? 1;
-	if (!Number.isInteger(status) || [2, 3, 4, 5].includes(status)) throw new ControlError(400, 'status must be a non-final integer');
+	if (!Number.isInteger(status) || [2, 3, 4, 5].includes(status))
+		throw new ControlError(400, 'status must be a non-final integer');
 	const earlier: Record<string, unknown> = { ...gateway.callbackBody(order), status };
 	delete earlier.sign;
 	delete earlier.payTime;
@@ -64,7 +67,8 @@ const respelled: Forger = (gateway, order) => {
 
 const oversized: Forger = (_gateway, order, _merchant, options) => {
 	const fields = options.fields ?? 300_000;
-	if (!Number.isInteger(fields) || fields < 1 || fields > 2_000_000) throw new ControlError(400, 'fields must be an integer from 1 to 2,000,000');
+	if (!Number.isInteger(fields) || fields < 1 || fields > 2_000_000)
+		throw new ControlError(400, 'fields must be an integer from 1 to 2,000,000');
 	const parts = [`"appId":${order.appId}`, `"orderNo":${JSON.stringify(order.orderNo)}`, '"status":2'];
 	for (let index = 0; index < fields; index++) parts.push(`"k${index}":"v"`);
 	parts.push('"sign":"forged"');
@@ -75,8 +79,15 @@ const oversized: Forger = (_gateway, order, _merchant, options) => {
 const FORGERS: Record<CallbackAttack, Forger> = { replay, resplit, regressed, respelled, oversized };
 
 /** Builds the callback an attack sends (see SandboxControl.attackCallback). */
-export function forgeCallback(gateway: Gateway, order: Order, merchant: Merchant, attack: CallbackAttack, options: AttackOptions): ForgedCallback {
+export function forgeCallback(
+	gateway: Gateway,
+	order: Order,
+	merchant: Merchant,
+	attack: CallbackAttack,
+	options: AttackOptions,
+): ForgedCallback {
 	// The name comes from a request body: only the listed attacks, never a member every object has.
-	if (!CALLBACK_ATTACKS.includes(attack)) throw new ControlError(400, `attack must be one of ${CALLBACK_ATTACKS.join(', ')}`);
+	if (!CALLBACK_ATTACKS.includes(attack))
+		throw new ControlError(400, `attack must be one of ${CALLBACK_ATTACKS.join(', ')}`);
 	return FORGERS[attack](gateway, order, merchant, options);
 }

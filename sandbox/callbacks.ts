@@ -93,7 +93,11 @@ function post(url: string, payload: string, timeoutMs: number, active: Set<http.
 			target,
 			{
 				method: 'POST',
-				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'User-Agent': 'haipay-sandbox' },
+				headers: {
+					'Content-Type': 'application/json',
+					'Content-Length': Buffer.byteLength(payload),
+					'User-Agent': 'haipay-sandbox',
+				},
 				timeout: timeoutMs,
 				agent: false,
 			},
@@ -104,7 +108,9 @@ function post(url: string, payload: string, timeoutMs: number, active: Set<http.
 					if (size < 65_536) chunks.push(chunk);
 					size += chunk.length;
 				});
-				response.on('end', () => finish({ httpStatus: response.statusCode, response: Buffer.concat(chunks).toString('utf8') }));
+				response.on('end', () =>
+					finish({ httpStatus: response.statusCode, response: Buffer.concat(chunks).toString('utf8') }),
+				);
 				response.on('error', (error) => finish({ httpStatus: response.statusCode, error: error.message }));
 			},
 		);
@@ -179,10 +185,13 @@ export class CallbackDispatcher {
 		if (this.closed) return;
 		const existing = this.timers.get(job.id);
 		if (existing) clearTimeout(existing);
-		const timer = setTimeout(() => {
-			this.timers.delete(job.id);
-			void this.run(job);
-		}, Math.max(0, delayMs));
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(job.id);
+				void this.run(job);
+			},
+			Math.max(0, delayMs),
+		);
 		this.timers.set(job.id, timer);
 	}
 
@@ -205,7 +214,8 @@ export class CallbackDispatcher {
 		const started = this.now();
 		let result: PostResult = { error: 'the sandbox closed' };
 		try {
-			if (!this.closed) result = await post(job.url, job.payload ?? JSON.stringify(job.body), this.options.timeoutMs, this.active);
+			if (!this.closed)
+				result = await post(job.url, job.payload ?? JSON.stringify(job.body), this.options.timeoutMs, this.active);
 		} finally {
 			this.sending -= 1;
 			this.queued.shift()?.();

@@ -24,7 +24,10 @@ function orderPage(order: Order): string {
 	const mit = order.mit;
 	if (order.status !== 0) {
 		const outcome = order.status === 2 ? 'Paid' : order.status === 3 ? 'Declined' : `Status ${order.status}`;
-		return page('Payment', `<h1>${escapeHtml(outcome)}</h1><p>Order <code>${escapeHtml(order.orderNo)}</code> is no longer waiting for payment.</p>`);
+		return page(
+			'Payment',
+			`<h1>${escapeHtml(outcome)}</h1><p>Order <code>${escapeHtml(order.orderNo)}</code> is no longer waiting for payment.</p>`,
+		);
 	}
 	if (order.local) return localPage(order);
 	const details =
@@ -69,10 +72,18 @@ export function cashierAct(gateway: Gateway, order: Order, action: 'pay' | 'fail
 		throw new Error(`order ${order.orderNo} is not waiting on the cashier page`);
 	}
 	if (action === 'pay') gateway.clock.advance(order, 2);
-	else gateway.clock.advance(order, 3, { errorMsg: order.failReason ?? (order.mit ? 'Card declined by the payer' : 'Payment declined by the payer') });
+	else
+		gateway.clock.advance(order, 3, {
+			errorMsg: order.failReason ?? (order.mit ? 'Card declined by the payer' : 'Payment declined by the payer'),
+		});
 }
 
-export async function handleCashier(gateway: Gateway, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleCashier(
+	gateway: Gateway,
+	req: IncomingMessage,
+	res: ServerResponse,
+	path: string,
+): Promise<void> {
 	const match = /^\/cashier\/([^/]+)(?:\/(pay|fail))?$/.exec(path);
 	const order = match ? gateway.book.orders.get(decodeURIComponent(match[1])) : undefined;
 	if (!match || !order || (!order.mit && !order.local)) {
@@ -91,7 +102,8 @@ export async function handleCashier(gateway: Gateway, req: IncomingMessage, res:
 	await readBody(req);
 	if (order.status === 0) cashierAct(gateway, order, action);
 	const redirects = order.mit ?? order.local;
-	const target = order.status === 2 ? redirects?.callBackUrl : order.status === 3 ? redirects?.callBackFailUrl : undefined;
+	const target =
+		order.status === 2 ? redirects?.callBackUrl : order.status === 3 ? redirects?.callBackFailUrl : undefined;
 	if (target) {
 		res.writeHead(303, { Location: target });
 		res.end();

@@ -59,7 +59,8 @@ A local HaiPay gateway (test only). Options:
 
 function integer(name: string, text: string | undefined): number {
 	const value = Number(text);
-	if (text === undefined || !Number.isInteger(value) || value < 0) throw new Error(`${name} needs a non-negative integer`);
+	if (text === undefined || !Number.isInteger(value) || value < 0)
+		throw new Error(`${name} needs a non-negative integer`);
 	return value;
 }
 
@@ -90,7 +91,8 @@ const OPTIONS = new Map<string, OptionSetter>([
 		'--voucher-response',
 		(options, value) => {
 			const mode = value();
-			if (mode !== 'binary' && mode !== 'base64' && mode !== 'url') throw new Error('--voucher-response is binary, base64 or url');
+			if (mode !== 'binary' && mode !== 'base64' && mode !== 'url')
+				throw new Error('--voucher-response is binary, base64 or url');
 			options.voucherResponse = mode;
 		},
 	],
@@ -150,7 +152,12 @@ export async function prepareState(stateDir: string, merchantsFile?: string): Pr
 	mkdirSync(keyDir, { recursive: true });
 	const configured: MerchantConfig[] = merchantsFile
 		? (JSON.parse(readFileSync(merchantsFile, 'utf8')) as MerchantConfig[])
-		: DEFAULT_APP_IDS.map(([appId, currency]) => ({ appId, currency, secretKey: defaultSecret(currency), balance: DEFAULT_BALANCE }));
+		: DEFAULT_APP_IDS.map(([appId, currency]) => ({
+				appId,
+				currency,
+				secretKey: defaultSecret(currency),
+				balance: DEFAULT_BALANCE,
+			}));
 	// One merchant key pair for every App ID, as a merchant uploads one public key to each of its App IDs: a
 	// credential holding several App IDs (Other Currencies) signs all of them with one private key.
 	const [platform, merchantKeys] = await Promise.all([keyPair(keyDir, 'platform'), keyPair(keyDir, 'merchant')]);
@@ -190,7 +197,9 @@ export async function runCli(options: CliOptions): Promise<{ sandbox: Sandbox; c
 	};
 	const sandbox = await startSandbox(sandboxOptions);
 	const credentialsFile = join(options.stateDir, 'n8n-credentials.json');
-	writeFileSync(credentialsFile, `${JSON.stringify(n8nCredentials(state, sandbox.baseUrl), null, 2)}\n`, { mode: 0o600 });
+	writeFileSync(credentialsFile, `${JSON.stringify(n8nCredentials(state, sandbox.baseUrl), null, 2)}\n`, {
+		mode: 0o600,
+	});
 	return { sandbox, credentialsFile };
 }
 

@@ -45,13 +45,21 @@ function storedFile({ gateway, params }: ControlRequest): FileReply {
 function oneOrder({ control, url, params }: ControlRequest): unknown {
 	const ref = decodeURIComponent(params[0]);
 	const appId = numberParam(url, 'appId');
-	const order = appId === undefined ? control.order(ref) : (control.order({ orderNo: ref, appId }) ?? control.order({ orderId: ref, appId }));
+	const order =
+		appId === undefined
+			? control.order(ref)
+			: (control.order({ orderNo: ref, appId }) ?? control.order({ orderId: ref, appId }));
 	if (!order) throw new ControlError(404, `no order ${ref}`);
 	return order;
 }
 
 function health({ gateway }: ControlRequest): unknown {
-	return { ok: true, baseUrl: gateway.baseUrl, environment: gateway.config.environment, orders: gateway.book.orders.size };
+	return {
+		ok: true,
+		baseUrl: gateway.baseUrl,
+		environment: gateway.config.environment,
+		orders: gateway.book.orders.size,
+	};
 }
 
 function merchants({ gateway }: ControlRequest): unknown {
@@ -105,22 +113,35 @@ function setBalance({ control, body }: ControlRequest): unknown {
 }
 
 function listOrders({ control, url }: ControlRequest): unknown {
-	return control.orders({ appId: numberParam(url, 'appId'), status: numberParam(url, 'status'), kind: url.searchParams.get('kind') ?? undefined });
+	return control.orders({
+		appId: numberParam(url, 'appId'),
+		status: numberParam(url, 'status'),
+		kind: url.searchParams.get('kind') ?? undefined,
+	});
 }
 
 function settle({ control, body }: ControlRequest): unknown {
-	return control.settle(orderRefOf(body), body.outcome as 'success' | 'failed', { errorMsg: body.errorMsg as string | undefined });
+	return control.settle(orderRefOf(body), body.outcome as 'success' | 'failed', {
+		errorMsg: body.errorMsg as string | undefined,
+	});
 }
 
 function settleRefund({ control, body }: ControlRequest): unknown {
-	const ref = typeof body.refundNo === 'string' ? body.refundNo : typeof body.orderId === 'string' ? body.orderId : undefined;
+	const ref =
+		typeof body.refundNo === 'string' ? body.refundNo : typeof body.orderId === 'string' ? body.orderId : undefined;
 	if (ref === undefined) throw new ControlError(400, 'refundNo or orderId (the refund number) is required');
-	return control.settleRefund(ref, body.outcome as 'success' | 'failed', { errorMsg: body.errorMsg as string | undefined });
+	return control.settleRefund(ref, body.outcome as 'success' | 'failed', {
+		errorMsg: body.errorMsg as string | undefined,
+	});
 }
 
 function chargeSubscription({ control, body }: ControlRequest): unknown {
 	if (typeof body.subscriptionNo !== 'string') throw new ControlError(400, 'subscriptionNo is required');
-	const job = control.chargeSubscription(body.subscriptionNo, (body.status ?? 2) as 2 | 3, body.url as string | undefined);
+	const job = control.chargeSubscription(
+		body.subscriptionNo,
+		(body.status ?? 2) as 2 | 3,
+		body.url as string | undefined,
+	);
 	return { url: job.url, body: job.body };
 }
 
@@ -130,7 +151,9 @@ function payCashier({ control, params }: ControlRequest): unknown {
 
 /** One rule, or an array of rules, added to those in force. */
 function addFaults({ control, body }: ControlRequest): unknown {
-	return Array.isArray(body) ? (body as FaultRule[]).map((rule) => control.addFault(rule)) : control.addFault(body as unknown as FaultRule);
+	return Array.isArray(body)
+		? (body as FaultRule[]).map((rule) => control.addFault(rule))
+		: control.addFault(body as unknown as FaultRule);
 }
 
 function clearFaults({ control }: ControlRequest): unknown {
@@ -164,23 +187,40 @@ const ROUTES = new Map<string, ControlHandler>([
 	['POST /settle', settle],
 	['POST /status', setStatus],
 	['POST /advance', ({ control }) => ({ moved: control.advanceAll() })],
-	['GET /refunds', ({ control, url }) => control.refunds({ appId: numberParam(url, 'appId'), orderNo: url.searchParams.get('orderNo') ?? undefined })],
+	[
+		'GET /refunds',
+		({ control, url }) =>
+			control.refunds({ appId: numberParam(url, 'appId'), orderNo: url.searchParams.get('orderNo') ?? undefined }),
+	],
 	['POST /refunds/settle', settleRefund],
 	['GET /subscriptions', ({ control, url }) => control.subscriptions({ appId: numberParam(url, 'appId') })],
 	['POST /subscriptions/charge', chargeSubscription],
 	['GET /faults', ({ control }) => control.faults()],
 	['POST /faults', addFaults],
-	['PUT /faults', ({ control, body }) => control.setFaults(Array.isArray(body) ? (body as FaultRule[]) : [body as unknown as FaultRule])],
+	[
+		'PUT /faults',
+		({ control, body }) =>
+			control.setFaults(Array.isArray(body) ? (body as FaultRule[]) : [body as unknown as FaultRule]),
+	],
 	['DELETE /faults', clearFaults],
 	['GET /requests', ({ gateway, url }) => gateway.traffic.requests().slice(-(numberParam(url, 'limit') ?? 100))],
 	['GET /stats', stats],
-	['POST /stats/reset-peak', ({ gateway }) => ({ maxInFlight: gateway.traffic.resetInFlightPeak(), inFlight: gateway.traffic.inFlight().now })],
+	[
+		'POST /stats/reset-peak',
+		({ gateway }) => ({ maxInFlight: gateway.traffic.resetInFlightPeak(), inFlight: gateway.traffic.inFlight().now }),
+	],
 	['GET /callbacks', ({ control }) => ({ attempts: control.callbacks(), jobs: control.callbackJobs() })],
 	['POST /callbacks/flush', flushCallbacks],
-	['POST /callbacks/resend', ({ control, body }) => control.resendCallback(orderRefOf(body), body.url as string | undefined)],
+	[
+		'POST /callbacks/resend',
+		({ control, body }) => control.resendCallback(orderRefOf(body), body.url as string | undefined),
+	],
 	['POST /callbacks/attack', attackCallback],
 	['PUT /callbacks/added-fields', ({ control, body }) => control.setAddedCallbackFields(body)],
-	['GET /balances', ({ gateway }) => [...gateway.config.merchants.keys()].map((appId) => ({ appId, ...gateway.book.ledger(appId) }))],
+	[
+		'GET /balances',
+		({ gateway }) => [...gateway.config.merchants.keys()].map((appId) => ({ appId, ...gateway.book.ledger(appId) })),
+	],
 	['POST /balance', setBalance],
 	['GET /config', ({ control }) => control.config()],
 	['POST /config', ({ control, body }) => control.setConfig(body as Partial<RuntimeConfig>)],
@@ -207,7 +247,13 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 }
 
 /** `/__sandbox/...`: the control API over HTTP, for a separate process (a real n8n, the benchmark, curl). */
-export async function handleControl(gateway: Gateway, control: SandboxControl, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleControl(
+	gateway: Gateway,
+	control: SandboxControl,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+): Promise<void> {
 	const path = url.pathname.replace(/^\/__sandbox/, '') || '/';
 	const method = req.method ?? 'GET';
 	try {

@@ -90,7 +90,9 @@ export class SandboxControl {
 	/** Card refunds, oldest first; one by its refundNo or its refund number (orderId). */
 	refunds(filter: { appId?: number; orderNo?: string } = {}): Refund[] {
 		return [...this.gateway.refunds.refunds.values()].filter(
-			(refund) => (filter.appId === undefined || refund.appId === filter.appId) && (filter.orderNo === undefined || refund.orderNo === filter.orderNo),
+			(refund) =>
+				(filter.appId === undefined || refund.appId === filter.appId) &&
+				(filter.orderNo === undefined || refund.orderNo === filter.orderNo),
 		);
 	}
 
@@ -114,7 +116,9 @@ export class SandboxControl {
 
 	/** Subscriptions, oldest first; `appId` keeps one merchant's. */
 	subscriptions(filter: { appId?: number } = {}): Subscription[] {
-		return [...this.gateway.subscriptions.subscriptions.values()].filter((sub) => filter.appId === undefined || sub.appId === filter.appId);
+		return [...this.gateway.subscriptions.subscriptions.values()].filter(
+			(sub) => filter.appId === undefined || sub.appId === filter.appId,
+		);
 	}
 
 	/**
@@ -123,7 +127,8 @@ export class SandboxControl {
 	 */
 	chargeSubscription(subscriptionNo: string, status: 2 | 3 = 2, url?: string): CallbackJob {
 		if (status !== 2 && status !== 3) throw new ControlError(400, 'status must be 2 (paid) or 3 (failed)');
-		if (!this.gateway.subscriptions.subscriptions.has(subscriptionNo)) throw new ControlError(404, `no subscription ${JSON.stringify(subscriptionNo)}`);
+		if (!this.gateway.subscriptions.subscriptions.has(subscriptionNo))
+			throw new ControlError(404, `no subscription ${JSON.stringify(subscriptionNo)}`);
 		try {
 			return this.gateway.chargeSubscription(subscriptionNo, status, url);
 		} catch (error) {
@@ -152,11 +157,14 @@ export class SandboxControl {
 
 	/** Fields every later callback carries beyond the published ones, signed with the rest; `{}` for none. */
 	setAddedCallbackFields(fields: Record<string, unknown>): Record<string, string> {
-		if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new ControlError(400, 'fields must be an object of names to texts');
+		if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+			throw new ControlError(400, 'fields must be an object of names to texts');
 		const added: Record<string, string> = {};
 		for (const [name, value] of Object.entries(fields)) {
-			if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) || name === 'sign') throw new ControlError(400, `${name.slice(0, 64)} is not a field name HaiPay could add`);
-			if (typeof value !== 'string' || value === '') throw new ControlError(400, `the field ${name} needs a text value`);
+			if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) || name === 'sign')
+				throw new ControlError(400, `${name.slice(0, 64)} is not a field name HaiPay could add`);
+			if (typeof value !== 'string' || value === '')
+				throw new ControlError(400, `the field ${name} needs a text value`);
 			added[name] = value;
 		}
 		this.gateway.addedCallbackFields = added;
@@ -248,18 +256,21 @@ export class SandboxControl {
 	setConfig(patch: Partial<RuntimeConfig>): RuntimeConfig {
 		const c = this.gateway.config;
 		if (patch.voucherResponse !== undefined) {
-			if (!['binary', 'base64', 'url'].includes(patch.voucherResponse)) throw new ControlError(400, 'voucherResponse must be binary, base64 or url');
+			if (!['binary', 'base64', 'url'].includes(patch.voucherResponse))
+				throw new ControlError(400, 'voucherResponse must be binary, base64 or url');
 			c.voucherResponse = patch.voucherResponse;
 		}
 		const nonNegative = (name: string, value: unknown): number => {
-			if (!Number.isInteger(value) || (value as number) < 0) throw new ControlError(400, `${name} must be a non-negative integer`);
+			if (!Number.isInteger(value) || (value as number) < 0)
+				throw new ControlError(400, `${name} must be a non-negative integer`);
 			return value as number;
 		};
 		if (patch.latencyMs !== undefined) this.runtime.latencyMs = nonNegative('latencyMs', patch.latencyMs);
 		if (patch.processingMs !== undefined) c.processingMs = nonNegative('processingMs', patch.processingMs);
 		if (patch.finalMs !== undefined) c.finalMs = nonNegative('finalMs', patch.finalMs);
 		if (patch.callbackSchedule !== undefined) {
-			if (!Array.isArray(patch.callbackSchedule)) throw new ControlError(400, 'callbackSchedule must be an array of ms');
+			if (!Array.isArray(patch.callbackSchedule))
+				throw new ControlError(400, 'callbackSchedule must be an array of ms');
 			this.gateway.callbacks.schedule = patch.callbackSchedule.map((ms) => nonNegative('callbackSchedule[]', ms));
 		}
 		if (patch.manual !== undefined) {

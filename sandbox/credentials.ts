@@ -27,7 +27,11 @@ export interface PreparedState {
 
 type PreparedMerchant = PreparedState['merchants'][number];
 
-function credentialData(merchant: PreparedMerchant, platformPublicPem: string, baseUrl: string): Record<string, unknown> {
+function credentialData(
+	merchant: PreparedMerchant,
+	platformPublicPem: string,
+	baseUrl: string,
+): Record<string, unknown> {
 	return {
 		environment: 'custom',
 		baseUrl,
@@ -46,9 +50,14 @@ function credentialData(merchant: PreparedMerchant, platformPublicPem: string, b
  * first one's key and array style can be held together; none when fewer than two currencies qualify.
  */
 function payoutsCredential(state: PreparedState, baseUrl: string): unknown[] {
-	const byCurrency = PAYOUTS_CREDENTIAL_CURRENCIES.map((currency) => state.merchants.find((merchant) => merchant.currency === currency));
+	const byCurrency = PAYOUTS_CREDENTIAL_CURRENCIES.map((currency) =>
+		state.merchants.find((merchant) => merchant.currency === currency),
+	);
 	const [first, ...rest] = byCurrency.filter((merchant): merchant is PreparedMerchant => merchant !== undefined);
-	const others = rest.filter((merchant) => merchant.publicKey === first?.publicKey && (merchant.arrayStyle ?? 'json') === (first.arrayStyle ?? 'json'));
+	const others = rest.filter(
+		(merchant) =>
+			merchant.publicKey === first?.publicKey && (merchant.arrayStyle ?? 'json') === (first.arrayStyle ?? 'json'),
+	);
 	if (first === undefined || others.length === 0) return [];
 	const data = credentialData(first, state.platform.publicPem, baseUrl);
 	data.otherCurrencies = others.map((merchant) => merchant.currency);

@@ -50,7 +50,19 @@ export interface ActiveFault extends FaultRule {
 	hits: number;
 }
 
-const TYPES: FaultType[] = ['latency', 'httpError', 'drop', 'timeout', 'badSignature', 'replaceData', 'echo', 'statusZero', 'redirect', 'slowBody', 'endlessBody'];
+const TYPES: FaultType[] = [
+	'latency',
+	'httpError',
+	'drop',
+	'timeout',
+	'badSignature',
+	'replaceData',
+	'echo',
+	'statusZero',
+	'redirect',
+	'slowBody',
+	'endlessBody',
+];
 
 /** Faults that spoil an answer the gateway made, so they apply after handling whatever `when` says. */
 const ALWAYS_AFTER = new Set<FaultType>(['badSignature', 'replaceData', 'echo']);
@@ -59,8 +71,10 @@ export function checkRule(rule: unknown): FaultRule {
 	if (rule === null || typeof rule !== 'object') throw new Error('a fault rule must be an object');
 	const r = rule as Record<string, unknown>;
 	if (!TYPES.includes(r.type as FaultType)) throw new Error(`fault type must be one of ${TYPES.join(', ')}`);
-	if (r.when !== undefined && r.when !== 'before' && r.when !== 'after') throw new Error('when must be before or after');
-	if (r.path !== undefined && (typeof r.path !== 'string' || !r.path.startsWith('/'))) throw new Error('path must start with /');
+	if (r.when !== undefined && r.when !== 'before' && r.when !== 'after')
+		throw new Error('when must be before or after');
+	if (r.path !== undefined && (typeof r.path !== 'string' || !r.path.startsWith('/')))
+		throw new Error('path must start with /');
 	for (const key of ['times', 'ms', 'status', 'bytes'] as const) {
 		if (r[key] !== undefined && (!Number.isInteger(r[key]) || (r[key] as number) < 0)) {
 			throw new Error(`${key} must be a non-negative integer`);
@@ -70,7 +84,11 @@ export function checkRule(rule: unknown): FaultRule {
 	if (r.status !== undefined && ((r.status as number) < low || (r.status as number) > high)) {
 		throw new Error(`status must be an HTTP ${r.type === 'redirect' ? 'redirect' : 'error'} status (${low}-${high})`);
 	}
-	if (r.type === 'replaceData' && typeof r.data !== 'string' && (r.data === null || typeof r.data !== 'object' || Array.isArray(r.data))) {
+	if (
+		r.type === 'replaceData' &&
+		typeof r.data !== 'string' &&
+		(r.data === null || typeof r.data !== 'object' || Array.isArray(r.data))
+	) {
 		throw new Error('replaceData needs data: a string or an object');
 	}
 	for (const key of ['code', 'msg', 'location'] as const) {

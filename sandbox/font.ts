@@ -44,7 +44,8 @@ export function padGlyphs(font: Buffer): Buffer {
 	if (!head || !maxp || !loca || !glyf) return font;
 	const numGlyphs = font.readUInt16BE(maxp.offset + 4);
 	const longLoca = font.readInt16BE(head.offset + 50) === 1;
-	const offsetAt = (i: number) => (longLoca ? font.readUInt32BE(loca.offset + i * 4) : font.readUInt16BE(loca.offset + i * 2) * 2);
+	const offsetAt = (i: number) =>
+		longLoca ? font.readUInt32BE(loca.offset + i * 4) : font.readUInt16BE(loca.offset + i * 2) * 2;
 
 	const glyphs: Buffer[] = [];
 	const newLoca = Buffer.alloc((numGlyphs + 1) * 4);
@@ -61,7 +62,8 @@ export function padGlyphs(font: Buffer): Buffer {
 	newLoca.writeUInt32BE(position, numGlyphs * 4);
 
 	const contents = new Map<string, Buffer>();
-	for (const record of records.values()) contents.set(record.tag, Buffer.from(font.subarray(record.offset, record.offset + record.length)));
+	for (const record of records.values())
+		contents.set(record.tag, Buffer.from(font.subarray(record.offset, record.offset + record.length)));
 	contents.set('glyf', Buffer.concat(glyphs));
 	contents.set('loca', newLoca);
 	const newHead = contents.get('head') as Buffer;

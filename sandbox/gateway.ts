@@ -72,7 +72,13 @@ export class Gateway implements GatewayPort {
 
 	private savedState(): SavedState {
 		const refunds = this.refunds.snapshot();
-		return { version: 1, savedAt: new Date().toISOString(), book: this.book.snapshot(), callbacks: this.callbacks.snapshot(), ...(refunds.length > 0 ? { refunds } : {}) };
+		return {
+			version: 1,
+			savedAt: new Date().toISOString(),
+			book: this.book.snapshot(),
+			callbacks: this.callbacks.snapshot(),
+			...(refunds.length > 0 ? { refunds } : {}),
+		};
 	}
 
 	changed(): void {
@@ -146,10 +152,13 @@ export class Gateway implements GatewayPort {
 			return;
 		}
 		refund.dueAt ??= Date.now() + this.config.finalMs;
-		const timer = setTimeout(() => {
-			this.refundTimers.delete(refund.refundNo);
-			if (refund.status === 'PROCESSING') this.settleRefund(refund, 'SUCCESS');
-		}, Math.max(0, refund.dueAt - Date.now()));
+		const timer = setTimeout(
+			() => {
+				this.refundTimers.delete(refund.refundNo);
+				if (refund.status === 'PROCESSING') this.settleRefund(refund, 'SUCCESS');
+			},
+			Math.max(0, refund.dueAt - Date.now()),
+		);
 		this.refundTimers.set(refund.refundNo, timer);
 	}
 
@@ -222,7 +231,8 @@ export class Gateway implements GatewayPort {
 		const sub = this.subscriptions.subscriptions.get(subscriptionNo);
 		if (!sub) throw new GatewayError(ERROR_CODES.badRequest, `subscription ${subscriptionNo} does not exist`);
 		const target = url ?? (typeof sub.request.notifyUrl === 'string' ? sub.request.notifyUrl : '');
-		if (target === '') throw new GatewayError(ERROR_CODES.badRequest, `subscription ${subscriptionNo} has no notifyUrl`);
+		if (target === '')
+			throw new GatewayError(ERROR_CODES.badRequest, `subscription ${subscriptionNo} has no notifyUrl`);
 		const merchant = this.config.merchants.get(sub.appId);
 		const body = this.subscriptions.chargeBody(sub, status, this.time());
 		if (merchant) body.sign = this.signData(body, merchant);
@@ -233,7 +243,8 @@ export class Gateway implements GatewayPort {
 		const merchant = this.config.merchants.get(input.appId);
 		if (!merchant) throw new GatewayError(ERROR_CODES.unknownAppId, `appId ${input.appId} is not configured`);
 		const kind = input.kind ?? 'payout';
-		if (!/^\d+(\.\d{1,4})?$/.test(input.amount)) throw new GatewayError(ERROR_CODES.validation, 'amount must be a decimal string');
+		if (!/^\d+(\.\d{1,4})?$/.test(input.amount))
+			throw new GatewayError(ERROR_CODES.validation, 'amount must be a decimal string');
 		const order = this.book.create({
 			merchant,
 			kind,
@@ -242,15 +253,23 @@ export class Gateway implements GatewayPort {
 			status: kind === 'payout' ? 1 : 0,
 			plan: 'hold',
 			holdFunds: input.holdFunds,
-			fields: pick(input as unknown as Record<string, unknown>, ['notifyUrl', 'subject', 'name', 'accountNo', 'bankCode']),
+			fields: pick(input as unknown as Record<string, unknown>, [
+				'notifyUrl',
+				'subject',
+				'name',
+				'accountNo',
+				'bankCode',
+			]),
 		});
-		if (input.status !== undefined && input.status !== order.status) this.clock.advance(order, input.status, { errorMsg: input.errorMsg });
+		if (input.status !== undefined && input.status !== order.status)
+			this.clock.advance(order, input.status, { errorMsg: input.errorMsg });
 		else this.orderChanged(order);
 		return order;
 	}
 
 	setBalance(appId: number, available: string): void {
-		if (!this.config.merchants.has(appId)) throw new GatewayError(ERROR_CODES.unknownAppId, `appId ${appId} is not configured`);
+		if (!this.config.merchants.has(appId))
+			throw new GatewayError(ERROR_CODES.unknownAppId, `appId ${appId} is not configured`);
 		this.book.balance(appId).available = parseMoney(available);
 		this.changed();
 	}

@@ -24,7 +24,10 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<stri
 
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
 	const text = JSON.stringify(value);
-	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+	res.writeHead(status, {
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': Buffer.byteLength(text),
+	});
 	res.end(text);
 }
 

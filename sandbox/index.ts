@@ -155,7 +155,13 @@ function gatewayConfig(options: SandboxOptions): GatewayConfig {
 	};
 }
 
-function sandboxOf(gateway: Gateway, control: SandboxControl, server: SandboxServer, host: string, port: number): Sandbox {
+function sandboxOf(
+	gateway: Gateway,
+	control: SandboxControl,
+	server: SandboxServer,
+	host: string,
+	port: number,
+): Sandbox {
 	let closed: Promise<void> | undefined;
 	return {
 		baseUrl: gateway.baseUrl,

@@ -38,12 +38,15 @@ export class OrderClock {
 			order.next = { status: step.status, at: Date.now() + step.delay };
 		}
 		const next = order.next;
-		const timer = setTimeout(() => {
-			this.timers.delete(order.orderNo);
-			if (order.next !== next || isFinal(order)) return;
-			this.advance(order, next.status);
-			this.arm(order);
-		}, Math.max(0, next.at - Date.now()));
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(order.orderNo);
+				if (order.next !== next || isFinal(order)) return;
+				this.advance(order, next.status);
+				this.arm(order);
+			},
+			Math.max(0, next.at - Date.now()),
+		);
 		this.timers.set(order.orderNo, timer);
 	}
 

@@ -89,7 +89,10 @@ export function defaultMerchants(publicKeys: (appId: number) => string | KeyObje
 	}));
 }
 
-export function resolveMerchants(configs: MerchantConfig[], fallbackPublicKey: () => string | KeyObject): Map<number, Merchant> {
+export function resolveMerchants(
+	configs: MerchantConfig[],
+	fallbackPublicKey: () => string | KeyObject,
+): Map<number, Merchant> {
 	const out = new Map<number, Merchant>();
 	for (const config of configs) {
 		if (!Number.isInteger(config.appId)) throw new Error(`merchant appId must be an integer: ${config.appId}`);

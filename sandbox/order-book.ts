@@ -104,7 +104,10 @@ export class OrderBook {
 	create(input: NewOrder): Order {
 		const { merchant } = input;
 		if (this.findByOrderId(merchant.appId, input.orderId)) {
-			throw new GatewayError(ERROR_CODES.duplicateOrderId, `orderId ${input.orderId} already exists for appId ${merchant.appId}`);
+			throw new GatewayError(
+				ERROR_CODES.duplicateOrderId,
+				`orderId ${input.orderId} already exists for appId ${merchant.appId}`,
+			);
 		}
 		const units = parseMoney(input.amount);
 		let fee = 0n;
@@ -156,10 +159,16 @@ export class OrderBook {
 	move(order: Order, status: number, options: MoveOptions = {}): void {
 		const allowed = order.kind === 'payout' ? PAYOUT_STATUSES : COLLECTION_STATUSES;
 		if (!allowed.includes(status)) {
-			throw new GatewayError(ERROR_CODES.badTransition, `status ${status} is not a ${order.kind} status (${allowed.join(', ')})`);
+			throw new GatewayError(
+				ERROR_CODES.badTransition,
+				`status ${status} is not a ${order.kind} status (${allowed.join(', ')})`,
+			);
 		}
 		if (isFinal(order)) {
-			throw new GatewayError(ERROR_CODES.badTransition, `order ${order.orderNo} is already final (status ${order.status})`);
+			throw new GatewayError(
+				ERROR_CODES.badTransition,
+				`order ${order.orderNo} is already final (status ${order.status})`,
+			);
 		}
 		const merchant = this.merchants.get(order.appId);
 		const balance = this.balance(order.appId);
@@ -218,7 +227,11 @@ export class OrderBook {
 	snapshot(): BookSnapshot {
 		const balances: BookSnapshot['balances'] = {};
 		for (const [appId, b] of this.balances) {
-			balances[appId] = { available: b.available.toString(), frozen: b.frozen.toString(), unsettled: b.unsettled.toString() };
+			balances[appId] = {
+				available: b.available.toString(),
+				frozen: b.frozen.toString(),
+				unsettled: b.unsettled.toString(),
+			};
 		}
 		return { seq: this.seq, orders: [...this.orders.values()], balances, tokens: [...this.tokens.values()] };
 	}

@@ -127,7 +127,9 @@ export interface NewOrder {
 	status: number;
 	plan: Plan;
 	failReason?: string;
-	fields?: Partial<Pick<Order, 'notifyUrl' | 'subject' | 'body' | 'name' | 'accountNo' | 'accountType' | 'bankCode' | 'partnerUserId'>>;
+	fields?: Partial<
+		Pick<Order, 'notifyUrl' | 'subject' | 'body' | 'name' | 'accountNo' | 'accountType' | 'bankCode' | 'partnerUserId'>
+	>;
 	mit?: MitInfo;
 	local?: LocalPayment;
 	/** Seeded orders (control API) may skip the balance hold. */

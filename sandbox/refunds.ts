@@ -64,26 +64,44 @@ export class RefundBook {
 	private refundable(merchant: Merchant, orderNo: string): Order {
 		const order = this.book.orders.get(orderNo);
 		if (!order || order.appId !== merchant.appId || order.kind !== 'collection') {
-			throw new GatewayError(ERROR_CODES.refundRefused, `refund not allowed: ${orderNo} is not a collection of appId ${merchant.appId}`);
+			throw new GatewayError(
+				ERROR_CODES.refundRefused,
+				`refund not allowed: ${orderNo} is not a collection of appId ${merchant.appId}`,
+			);
 		}
 		if (!PAID.includes(order.status)) {
-			throw new GatewayError(ERROR_CODES.refundRefused, `refund not allowed: order ${orderNo} is not paid (status ${order.status})`);
+			throw new GatewayError(
+				ERROR_CODES.refundRefused,
+				`refund not allowed: order ${orderNo} is not paid (status ${order.status})`,
+			);
 		}
-		const earlier = [...this.refunds.values()].find((refund) => refund.orderNo === orderNo && refund.status !== 'FAILED');
-		if (earlier) throw new GatewayError(ERROR_CODES.refundRefused, `refund not allowed: order ${orderNo} is already refunded (${earlier.refundNo})`);
+		const earlier = [...this.refunds.values()].find(
+			(refund) => refund.orderNo === orderNo && refund.status !== 'FAILED',
+		);
+		if (earlier)
+			throw new GatewayError(
+				ERROR_CODES.refundRefused,
+				`refund not allowed: order ${orderNo} is already refunded (${earlier.refundNo})`,
+			);
 		return order;
 	}
 
 	create(merchant: Merchant, orderId: string, orderNo: string): Refund {
 		if (this.findByOrderId(merchant.appId, orderId)) {
-			throw new GatewayError(ERROR_CODES.duplicateOrderId, `orderId ${orderId} already exists for appId ${merchant.appId}`);
+			throw new GatewayError(
+				ERROR_CODES.duplicateOrderId,
+				`orderId ${orderId} already exists for appId ${merchant.appId}`,
+			);
 		}
 		const order = this.refundable(merchant, orderNo);
 		const amount = order.paidAmount ?? order.amount;
 		const balance = this.book.balance(merchant.appId);
 		const units = parseMoney(amount);
 		if (balance.available < units) {
-			throw new GatewayError(ERROR_CODES.insufficientBalance, `insufficient balance for the refund of ${amount} ${order.currency}`);
+			throw new GatewayError(
+				ERROR_CODES.insufficientBalance,
+				`insufficient balance for the refund of ${amount} ${order.currency}`,
+			);
 		}
 		balance.available -= units;
 		balance.frozen += units;
@@ -109,7 +127,10 @@ export class RefundBook {
 	/** Ends a refund: the held money leaves the balance on success and returns to it on failure. */
 	settle(refund: Refund, status: 'SUCCESS' | 'FAILED', errorMsg = 'Refund declined by the card issuer'): void {
 		if (refund.status !== 'PROCESSING') {
-			throw new GatewayError(ERROR_CODES.badTransition, `refund ${refund.refundNo} is already final (${refund.status})`);
+			throw new GatewayError(
+				ERROR_CODES.badTransition,
+				`refund ${refund.refundNo} is already final (${refund.status})`,
+			);
 		}
 		const balance = this.book.balance(refund.appId);
 		const units = parseMoney(refund.amount);

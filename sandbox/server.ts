@@ -29,7 +29,10 @@ async function readJson(req: IncomingMessage): Promise<{ body: unknown; parseErr
 	try {
 		return { body: JSON.parse(await readBody(req)) };
 	} catch (error) {
-		return { body: undefined, parseError: error instanceof BodyTooLarge ? error.message : 'request body must be valid JSON' };
+		return {
+			body: undefined,
+			parseError: error instanceof BodyTooLarge ? error.message : 'request body must be valid JSON',
+		};
 	}
 }
 
@@ -109,8 +112,18 @@ export class SandboxServer {
 			);
 	}
 
-	private async outcomeOf(method: string, parseError: string | undefined, path: string, body: unknown): Promise<Outcome> {
-		if (method !== 'POST') return { type: 'error', code: ERROR_CODES.methodNotAllowed, msg: `${method} is not allowed; every operation is POST` };
+	private async outcomeOf(
+		method: string,
+		parseError: string | undefined,
+		path: string,
+		body: unknown,
+	): Promise<Outcome> {
+		if (method !== 'POST')
+			return {
+				type: 'error',
+				code: ERROR_CODES.methodNotAllowed,
+				msg: `${method} is not allowed; every operation is POST`,
+			};
 		if (parseError !== undefined) return { type: 'error', code: ERROR_CODES.badRequest, msg: parseError };
 		try {
 			return await this.gateway.handle(path, body);
@@ -120,7 +133,14 @@ export class SandboxServer {
 	}
 
 	/** Answers with the outcome, unless a fault (a rule, or a magic value in the request) loses or spoils the answer. */
-	private async answer(req: IncomingMessage, res: ServerResponse, request: { path: string; body: unknown }, outcome: Outcome, fault: ActiveFault | undefined, log: Log): Promise<void> {
+	private async answer(
+		req: IncomingMessage,
+		res: ServerResponse,
+		request: { path: string; body: unknown },
+		outcome: Outcome,
+		fault: ActiveFault | undefined,
+		log: Log,
+	): Promise<void> {
 		const { path } = request;
 		const lost = outcome.type === 'ok' || outcome.type === 'error' ? outcome.lose : undefined;
 		const losing = fault && SPOILERS.has(fault.type) ? undefined : fault;
@@ -132,7 +152,10 @@ export class SandboxServer {
 		}
 		if (fault?.type === 'replaceData' && outcome.type === 'ok') {
 			const data = fault.data;
-			const replaced = typeof data === 'string' ? data : { ...data, sign: await this.gateway.signDataAsync(data ?? {}, outcome.merchant) };
+			const replaced =
+				typeof data === 'string'
+					? data
+					: { ...data, sign: await this.gateway.signDataAsync(data ?? {}, outcome.merchant) };
 			sendEnvelope(res, replaced);
 			log({ outcome: 'fault', msg: 'replaceData' });
 			return;
@@ -149,7 +172,10 @@ export class SandboxServer {
 	private async deliver(res: ServerResponse, outcome: Outcome, spoil: boolean, log: Log): Promise<void> {
 		switch (outcome.type) {
 			case 'ok': {
-				sendEnvelope(res, { ...outcome.data, sign: await this.gateway.signDataAsync(outcome.data, outcome.merchant, spoil) });
+				sendEnvelope(res, {
+					...outcome.data,
+					sign: await this.gateway.signDataAsync(outcome.data, outcome.merchant, spoil),
+				});
 				log({ outcome: spoil ? 'fault' : '1', msg: spoil ? 'badSignature' : undefined });
 				return;
 			}
@@ -171,7 +197,12 @@ export class SandboxServer {
 	 * Sends a body slowly or without end until the client goes away (or `total` bytes are out), then reports how
 	 * many bytes went out: tests use that to prove the client stopped reading.
 	 */
-	private stream(res: ServerResponse, path: string, type: string, options: { chunk: Buffer; everyMs: number; total?: number }): void {
+	private stream(
+		res: ServerResponse,
+		path: string,
+		type: string,
+		options: { chunk: Buffer; everyMs: number; total?: number },
+	): void {
 		const contentType = path === '/common/voucher/pdf' ? 'application/pdf' : 'application/json; charset=utf-8';
 		res.writeHead(200, { 'Content-Type': contentType });
 		let written = 0;
@@ -206,7 +237,12 @@ export class SandboxServer {
 	private lose(req: IncomingMessage, res: ServerResponse, type: string, rule?: ActiveFault, path = ''): void {
 		const socket = req.socket;
 		if (type === 'statusZero') {
-			sendJson(res, 200, { status: '0', error: rule?.code ?? '9999', msg: rule?.msg ?? 'System busy, please query the order', data: null });
+			sendJson(res, 200, {
+				status: '0',
+				error: rule?.code ?? '9999',
+				msg: rule?.msg ?? 'System busy, please query the order',
+				data: null,
+			});
 			return;
 		}
 		if (type === 'redirect') {
@@ -225,7 +261,11 @@ export class SandboxServer {
 		if (type === 'httpError') {
 			const status = rule?.status ?? 502;
 			const page = BAD_GATEWAY_PAGE(status);
-			res.writeHead(status, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(page), Connection: 'close' });
+			res.writeHead(status, {
+				'Content-Type': 'text/html',
+				'Content-Length': Buffer.byteLength(page),
+				Connection: 'close',
+			});
 			res.end(page);
 			return;
 		}

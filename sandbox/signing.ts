@@ -17,7 +17,8 @@ const SURROGATE_OR_ABOVE = /[\ud800-\uffff]/;
 function byteOrder(a: string, b: string): number {
 	// UTF-16 code-unit order is UTF-8 byte order except where surrogates meet U+E000-U+FFFF: only such keys
 	// pay for the byte view.
-	if (SURROGATE_OR_ABOVE.test(a) || SURROGATE_OR_ABOVE.test(b)) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+	if (SURROGATE_OR_ABOVE.test(a) || SURROGATE_OR_ABOVE.test(b))
+		return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -41,7 +42,11 @@ function valueText(value: unknown, arrayStyle: ArrayStyle): string {
 	return stableJson(value);
 }
 
-export function canonicalString(body: Record<string, unknown>, secret: string, arrayStyle: ArrayStyle = 'json'): string {
+export function canonicalString(
+	body: Record<string, unknown>,
+	secret: string,
+	arrayStyle: ArrayStyle = 'json',
+): string {
 	const parts: string[] = [];
 	for (const key of Object.keys(body).sort(byteOrder)) {
 		if (key === 'sign') continue;
@@ -59,7 +64,9 @@ export function signBody(
 	privateKey: KeyObject,
 	arrayStyle: ArrayStyle = 'json',
 ): string {
-	return rsaSign('sha256', Buffer.from(canonicalString(body, secret, arrayStyle), 'utf8'), privateKey).toString('base64');
+	return rsaSign('sha256', Buffer.from(canonicalString(body, secret, arrayStyle), 'utf8'), privateKey).toString(
+		'base64',
+	);
 }
 
 /**
@@ -74,7 +81,9 @@ export function signBodyAsync(
 ): Promise<string> {
 	const data = Buffer.from(canonicalString(body, secret, arrayStyle), 'utf8');
 	return new Promise((resolve, reject) => {
-		rsaSign('sha256', data, privateKey, (error, signature) => (error ? reject(error) : resolve(signature.toString('base64'))));
+		rsaSign('sha256', data, privateKey, (error, signature) =>
+			error ? reject(error) : resolve(signature.toString('base64')),
+		);
 	});
 }
 

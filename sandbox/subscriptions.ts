@@ -26,15 +26,28 @@ export class SubscriptionBook {
 	private seq = 0;
 
 	find(appId: number, subscriptionOrderId?: string, subscriptionNo?: string): Subscription | undefined {
-		const found = subscriptionNo !== undefined ? this.subscriptions.get(subscriptionNo) : [...this.subscriptions.values()].find((sub) => sub.appId === appId && sub.subscriptionOrderId === subscriptionOrderId);
-		if (!found || found.appId !== appId || (subscriptionOrderId !== undefined && found.subscriptionOrderId !== subscriptionOrderId)) return undefined;
+		const found =
+			subscriptionNo !== undefined
+				? this.subscriptions.get(subscriptionNo)
+				: [...this.subscriptions.values()].find(
+						(sub) => sub.appId === appId && sub.subscriptionOrderId === subscriptionOrderId,
+					);
+		if (
+			!found ||
+			found.appId !== appId ||
+			(subscriptionOrderId !== undefined && found.subscriptionOrderId !== subscriptionOrderId)
+		)
+			return undefined;
 		return found;
 	}
 
 	create(merchant: Merchant, request: Record<string, unknown>): Subscription {
 		const subscriptionOrderId = request.subscriptionOrderId as string;
 		if (this.find(merchant.appId, subscriptionOrderId)) {
-			throw new GatewayError(ERROR_CODES.duplicateOrderId, `subscriptionOrderId ${subscriptionOrderId} already exists for appId ${merchant.appId}`);
+			throw new GatewayError(
+				ERROR_CODES.duplicateOrderId,
+				`subscriptionOrderId ${subscriptionOrderId} already exists for appId ${merchant.appId}`,
+			);
 		}
 		this.seq += 1;
 		const subscriptionNo = `40${Date.now()}${String(this.seq).padStart(4, '0')}`;
@@ -44,7 +57,8 @@ export class SubscriptionBook {
 	}
 
 	cancel(sub: Subscription): Subscription {
-		if (sub.status === CANCELLED) throw new GatewayError(ERROR_CODES.badTransition, `subscription ${sub.subscriptionNo} is already cancelled`);
+		if (sub.status === CANCELLED)
+			throw new GatewayError(ERROR_CODES.badTransition, `subscription ${sub.subscriptionNo} is already cancelled`);
 		sub.status = CANCELLED;
 		return sub;
 	}
@@ -67,7 +81,11 @@ export class SubscriptionBook {
 
 	/** One recurring charge's callback, unsigned: 2 paid, 3 failed, as HaiPay's collection results read. */
 	chargeBody(sub: Subscription, status: 2 | 3, payTime: string): Record<string, unknown> {
-		if (sub.status === CANCELLED) throw new GatewayError(ERROR_CODES.badTransition, `subscription ${sub.subscriptionNo} is cancelled: it is charged no more`);
+		if (sub.status === CANCELLED)
+			throw new GatewayError(
+				ERROR_CODES.badTransition,
+				`subscription ${sub.subscriptionNo} is cancelled: it is charged no more`,
+			);
 		sub.charges += 1;
 		const body: Record<string, unknown> = {
 			appId: sub.appId,

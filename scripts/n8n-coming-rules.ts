@@ -99,8 +99,12 @@ async function loadNode(root: string, distPath: string): Promise<LoadedNode> {
 }
 
 export async function loadPackage(root = ROOT): Promise<PackageUnderCheck> {
-	const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } } & Record<string, unknown>;
-	const sources = ['nodes', 'credentials'].flatMap((dir) => sourcesUnder(join(root, dir))).map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8') }));
+	const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[] };
+	} & Record<string, unknown>;
+	const sources = ['nodes', 'credentials']
+		.flatMap((dir) => sourcesUnder(join(root, dir)))
+		.map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8') }));
 	const nodes = await Promise.all(packageJson.n8n.nodes.map((path) => loadNode(root, path)));
 	return { packageJson, nodes, sources };
 }

@@ -53,7 +53,13 @@ function scanConfig(): Linter.Config[] {
 }
 
 async function scan(label: string, cwd: string, patterns: string[]): Promise<number> {
-	const eslint = new ESLint({ cwd, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: scanConfig(), errorOnUnmatchedPattern: false });
+	const eslint = new ESLint({
+		cwd,
+		allowInlineConfig: false,
+		overrideConfigFile: true,
+		overrideConfig: scanConfig(),
+		errorOnUnmatchedPattern: false,
+	});
 	const results = await eslint.lintFiles(patterns);
 	const errors = results.reduce((sum, result) => sum + result.errorCount, 0);
 	const formatted = await (await eslint.loadFormatter('stylish')).format(results);
@@ -64,7 +70,10 @@ async function scan(label: string, cwd: string, patterns: string[]): Promise<num
 /** Packs the package as `npm publish` would, and unpacks it into a temporary folder. */
 function unpackedTarball(): { dir: string; cleanup: () => void } {
 	const work = mkdtempSync(join(tmpdir(), 'haipay-scan-'));
-	const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
+	const output = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
 	const [report] = JSON.parse(output) as Array<{ filename: string }>;
 	execFileSync('tar', ['xzf', join(work, report.filename), '-C', work]);
 	return { dir: join(work, 'package'), cleanup: () => rmSync(work, { recursive: true, force: true }) };
@@ -73,7 +82,8 @@ function unpackedTarball(): { dir: string; cleanup: () => void } {
 async function main(): Promise<void> {
 	const tarball = unpackedTarball();
 	try {
-		const errors = (await scan('tarball', tarball.dir, TARBALL_PATTERNS)) + (await scan('sources', ROOT, SOURCE_PATTERNS));
+		const errors =
+			(await scan('tarball', tarball.dir, TARBALL_PATTERNS)) + (await scan('sources', ROOT, SOURCE_PATTERNS));
 		process.exitCode = errors > 0 ? 1 : 0;
 	} finally {
 		tarball.cleanup();

@@ -37,7 +37,8 @@ export class HaiPayTrigger implements INodeType {
 		// request (its v1 binary-data option), which 1.1 skips: about a fifth of a callback's cost.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{ {"payout": "Payout results", "collection": "Collection results", "subscription": "Subscription results", "either": "Payout and collection results"}[$parameter["kind"]] }}',
+		subtitle:
+			'={{ {"payout": "Payout results", "collection": "Collection results", "subscription": "Subscription results", "either": "Payout and collection results"}[$parameter["kind"]] }}',
 		description: 'Starts the workflow when HaiPay sends a signed payout or collection result',
 		defaults: { name: 'HaiPay Trigger' },
 		// A full URL is opened as it is; a codex link would get n8n's "?utm_…" appended after its #anchor.
@@ -47,7 +48,7 @@ export class HaiPayTrigger implements INodeType {
 		credentials: [{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }],
 		webhooks: [CALLBACK_WEBHOOK],
 		triggerPanel: {
-			header: 'Put this URL in the notifyUrl of a HaiPay request, or in HaiPay\'s merchant portal',
+			header: "Put this URL in the notifyUrl of a HaiPay request, or in HaiPay's merchant portal",
 			executionsHelp: {
 				inactive:
 					'While you build, click "Listen for test event", use the Test URL as notifyUrl, and settle an order: the callback shows here. Activate the workflow and use the Production URL for real callbacks.',
@@ -55,7 +56,7 @@ export class HaiPayTrigger implements INodeType {
 					'The workflow is active: HaiPay callbacks sent to the Production URL start it. Those executions are listed under Executions.',
 			},
 			activationHint:
-				'Once HaiPay\'s requests carry the Production URL as notifyUrl, activate the workflow to receive their results.',
+				"Once HaiPay's requests carry the Production URL as notifyUrl, activate the workflow to receive their results.",
 		},
 		properties: triggerProperties,
 	};
@@ -129,7 +130,10 @@ export class HaiPayTrigger implements INodeType {
 		const kind = kindOf(callback.output, options.kind, signer.currency);
 		const fields = checkFields(callback, signer, options);
 		if (fields.refused !== undefined) return reply.ambiguous(fields.refused);
-		announceNewFields(fields.unknownFields.map((name) => redactText(name, signer.secrets)), (message) => this.logger.warn(message));
+		announceNewFields(
+			fields.unknownFields.map((name) => redactText(name, signer.secrets)),
+			(message) => this.logger.warn(message),
+		);
 		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
 		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
 		// No published query shows a subscription's charge, and the cashier's needs an orderNo the callback may lack: Confirm
@@ -141,14 +145,27 @@ export class HaiPayTrigger implements INodeType {
 
 		const memory = openMemory(this, options, callback, deadline);
 		const repeat = await memory.repeatOf();
-		if (repeat !== undefined) return repeat.stillStoring === true ? reply.stillStoring(repeat.why) : reply.acknowledge(repeat.why);
+		if (repeat !== undefined)
+			return repeat.stillStoring === true ? reply.stillStoring(repeat.why) : reply.acknowledge(repeat.why);
 		const confirmation = confirm
-			? await confirmCallback(this, callback, { signer, credentialData: credential.data, kind, deadline, why: fields.settle })
+			? await confirmCallback(this, callback, {
+					signer,
+					credentialData: credential.data,
+					kind,
+					deadline,
+					why: fields.settle,
+				})
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
 		await memory.remember();
 
-		const item = emittedItem(callback, options, { kind, confirmed: confirmation?.data, split, fields, secrets: signer.secrets });
+		const item = emittedItem(callback, options, {
+			kind,
+			confirmed: confirmation?.data,
+			split,
+			fields,
+			secrets: signer.secrets,
+		});
 		if (options.confirm && unconfirmable) item.confirmed = false;
 		return reply.emit(item, options.verifySignature, memory.resaver());
 	}

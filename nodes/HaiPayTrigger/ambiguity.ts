@@ -64,17 +64,24 @@ export function checkFields(
 	const badName = badNameOf(callback.signed);
 	if (badName !== undefined) {
 		const what = badName.character === 'empty' ? 'is empty' : `holds ${badName.character}`;
-		return { ...checked, refused: `the name of the field ${named(badName.field)} ${what}: no HaiPay field has such a name, so its signed string could be read as other fields` };
+		return {
+			...checked,
+			refused: `the name of the field ${named(badName.field)} ${what}: no HaiPay field has such a name, so its signed string could be read as other fields`,
+		};
 	}
 	const doubt = decidingDoubt(callback.signed, CALLBACK_SHAPE, { arrayStyle: signer.arrayStyle });
 	if (doubt === undefined) return checked;
-	return { ...checked, settle: `${doubtText(doubt, named)}, which would change what the workflow acts on; HaiPay's order query decides` };
+	return {
+		...checked,
+		settle: `${doubtText(doubt, named)}, which would change what the workflow acts on; HaiPay's order query decides`,
+	};
 }
 
 function doubtText(doubt: DecidingDoubt, named: (name: string) => string): string {
 	if (doubt.how === 'cut') {
 		return `the value of the field ${named(doubt.field)} could be read as that field cut short${doubt.adds !== undefined ? ` plus ${named(doubt.adds)}` : ' (its array elements)'}`;
 	}
-	if (doubt.how === 'added') return `the value of the field ${named(doubt.in)} could be read as ending in a field ${named(doubt.field)}`;
+	if (doubt.how === 'added')
+		return `the value of the field ${named(doubt.in)} could be read as ending in a field ${named(doubt.field)}`;
 	return `the field ${named(doubt.field)} could be read as the end of the text of the field ${named(doubt.in)}`;
 }

@@ -1,4 +1,9 @@
-import type { ICredentialDataDecryptedObject, ICredentialsDecrypted, IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IDataObject,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 import { lookupCashierOrder } from '../shared/gateway/cashierLookup';
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
@@ -29,7 +34,9 @@ const CONFIRM_RETRIES = 1;
  * be found, and its first characters would reach the log.
  */
 function told(value: unknown, settings: HaiPaySettings): string {
-	return shown(redactText(typeof value === 'string' ? value : JSON.stringify(value) ?? String(value), settings.secrets));
+	return shown(
+		redactText(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), settings.secrets),
+	);
 }
 
 /**
@@ -41,9 +48,7 @@ function told(value: unknown, settings: HaiPaySettings): string {
  *   show yet or shows behind the callback): answer 503 so that HaiPay resends it within its retry series.
  */
 type Confirmation =
-	| { result: 'confirmed'; data: IDataObject }
-	| { result: 'stale'; log: string }
-	| { result: 'retry'; log: string };
+	{ result: 'confirmed'; data: IDataObject } | { result: 'stale'; log: string } | { result: 'retry'; log: string };
 
 /** An ISO code, or a currency of the package's own longer than three letters (USDT, USDC): a path prefix either way. */
 function isCurrency(code: string): boolean {
@@ -75,14 +80,22 @@ async function confirmRefund(
 	if (facts.statusText === undefined) return { result: 'retry', log: 'the refund callback carries no status' };
 	let data: IDataObject;
 	try {
-		const options = { timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline: how.deadline, ...(how.credential !== undefined ? { credential: how.credential } : {}) };
+		const options = {
+			timeoutMs: CONFIRM_TIMEOUT_MS,
+			retries: CONFIRM_RETRIES,
+			deadline: how.deadline,
+			...(how.credential !== undefined ? { credential: how.credential } : {}),
+		};
 		data = await lookupRefund(ctx, settings, { orderId: facts.orderId, refundNo: facts.refundNo }, options);
 	} catch (error) {
 		const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${told(why, settings)})` };
 	}
 	if (exactText(data.status) === facts.statusText) return { result: 'confirmed', data };
-	return { result: 'retry', log: `HaiPay says the refund's status is ${told(data.status, settings)}, the callback says ${told(facts.statusText, settings)}; not confirmed` };
+	return {
+		result: 'retry',
+		log: `HaiPay says the refund's status is ${told(data.status, settings)}, the callback says ${told(facts.statusText, settings)}; not confirmed`,
+	};
 }
 
 /**
@@ -92,12 +105,18 @@ async function confirmRefund(
  */
 export function unaskableWhy(kind: CallbackKind, facts: OrderFacts, settings: HaiPaySettings): string | undefined {
 	if (kind === 'subscription') return SUBSCRIPTION_UNASKABLE;
-	if (kind !== 'refund' && isCashierApp(settings.currency) && (facts.orderId === undefined || facts.orderNo === undefined)) return CASHIER_UNASKABLE;
+	if (
+		kind !== 'refund' &&
+		isCashierApp(settings.currency) &&
+		(facts.orderId === undefined || facts.orderNo === undefined)
+	)
+		return CASHIER_UNASKABLE;
 	return undefined;
 }
 
 const SUBSCRIPTION_UNASKABLE = 'HaiPay publishes no query that shows a subscription charge, so it cannot be confirmed';
-const CASHIER_UNASKABLE = "HaiPay's cashier query needs the orderId and the orderNo, and the callback lacks one, so it cannot be confirmed";
+const CASHIER_UNASKABLE =
+	"HaiPay's cashier query needs the orderId and the orderNo, and the callback lacks one, so it cannot be confirmed";
 
 /** What HaiPay's current status makes of the callback's, once a proven answer shows the order. */
 function judged(data: IDataObject, facts: OrderFacts & { status: number }, settings: HaiPaySettings): Confirmation {
@@ -105,7 +124,8 @@ function judged(data: IDataObject, facts: OrderFacts & { status: number }, setti
 	if (current === facts.status) return { result: 'confirmed', data };
 	const said = `HaiPay says the order's status is ${told(data.status, settings)}, the callback says ${facts.status}`;
 	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
-	if (isFinalStatus(facts.status) && !isFinalStatus(current)) return { result: 'retry', log: `${said}; not confirmed yet` };
+	if (isFinalStatus(facts.status) && !isFinalStatus(current))
+		return { result: 'retry', log: `${said}; not confirmed yet` };
 	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
 }
 
@@ -123,7 +143,12 @@ async function confirmCashier(
 	if (orderId === undefined || orderNo === undefined) return { result: 'retry', log: CASHIER_UNASKABLE };
 	let data: IDataObject;
 	try {
-		const options = { timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline: how.deadline, ...(how.credential !== undefined ? { credential: how.credential } : {}) };
+		const options = {
+			timeoutMs: CONFIRM_TIMEOUT_MS,
+			retries: CONFIRM_RETRIES,
+			deadline: how.deadline,
+			...(how.credential !== undefined ? { credential: how.credential } : {}),
+		};
 		data = await lookupCashierOrder(ctx, settings, { orderId, orderNo }, options);
 	} catch (error) {
 		const failure = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
@@ -149,10 +174,14 @@ async function confirmWithHaiPay(
 	// No published query shows a subscription's charge, so none can confirm one.
 	if (how.kind === 'subscription') return { result: 'retry', log: SUBSCRIPTION_UNASKABLE };
 	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
-	if (isCashierApp(settings.currency)) return await confirmCashier(ctx, settings, { ...facts, status: facts.status }, how);
+	if (isCashierApp(settings.currency))
+		return await confirmCashier(ctx, settings, { ...facts, status: facts.status }, how);
 	const currency = facts.currency ?? settings.currency.toUpperCase();
 	if (!isCurrency(currency)) {
-		const why = facts.currency !== undefined ? `its currency ${told(facts.currency, settings)} is no currency code` : 'its currency is unknown (no currency field, and the credential has no currency set)';
+		const why =
+			facts.currency !== undefined
+				? `its currency ${told(facts.currency, settings)} is no currency code`
+				: 'its currency is unknown (no currency field, and the credential has no currency set)';
 		return { result: 'retry', log: why };
 	}
 	let answer: (LookupResult & { found: true }) | undefined;
@@ -165,7 +194,12 @@ async function confirmWithHaiPay(
 				ctx,
 				settings,
 				{ kind: asked, currency, orderId: facts.orderId, orderNo: facts.orderNo },
-				{ timeoutMs: CONFIRM_TIMEOUT_MS, retries: CONFIRM_RETRIES, deadline, ...(credential !== undefined ? { credential } : {}) },
+				{
+					timeoutMs: CONFIRM_TIMEOUT_MS,
+					retries: CONFIRM_RETRIES,
+					deadline,
+					...(credential !== undefined ? { credential } : {}),
+				},
 			);
 			if (result.found) {
 				answer = result;
@@ -178,7 +212,8 @@ async function confirmWithHaiPay(
 			if (toldToWait(error, deadline)) break;
 		}
 	}
-	if (answer === undefined) return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
+	if (answer === undefined)
+		return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
 	return judged(answer.data, { ...facts, status: facts.status }, settings);
 }
 
@@ -199,7 +234,18 @@ export async function confirmCallback(
 	},
 ): Promise<Confirmation> {
 	const reference = ctx.getNode().credentials?.haiPayApi;
-	const credential = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data: how.credentialData };
-	const confirmation = await confirmWithHaiPay(ctx, how.signer, callback.order, { kind: how.kind, deadline: how.deadline, credential });
-	return confirmation.result === 'confirmed' || how.why === undefined ? confirmation : { ...confirmation, log: `${how.why}: ${confirmation.log}` };
+	const credential = {
+		id: reference?.id ?? '',
+		name: reference?.name ?? 'HaiPay API',
+		type: 'haiPayApi',
+		data: how.credentialData,
+	};
+	const confirmation = await confirmWithHaiPay(ctx, how.signer, callback.order, {
+		kind: how.kind,
+		deadline: how.deadline,
+		credential,
+	});
+	return confirmation.result === 'confirmed' || how.why === undefined
+		? confirmation
+		: { ...confirmation, log: `${how.why}: ${confirmation.log}` };
 }

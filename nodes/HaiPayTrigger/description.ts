@@ -9,7 +9,7 @@ import { DEFAULT_WINDOW_MINUTES } from './triggerOptions';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'HaiPay has no API to register a callback URL. Copy the Production URL above into the Notify URL (notifyUrl) of each HaiPay request, or into HaiPay\'s merchant portal, and activate the workflow. The Test URL answers only while this node listens for a test event.',
+			"HaiPay has no API to register a callback URL. Copy the Production URL above into the Notify URL (notifyUrl) of each HaiPay request, or into HaiPay's merchant portal, and activate the workflow. The Test URL answers only while this node listens for a test event.",
 		name: 'notifyUrlNotice',
 		type: 'notice',
 		default: '',
@@ -22,12 +22,14 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Collections',
 				value: 'collection',
-				description: 'Card (USD MIT), local-currency, USDT/USDC and global cashier collections: statuses include partially and over-collected',
+				description:
+					'Card (USD MIT), local-currency, USDT/USDC and global cashier collections: statuses include partially and over-collected',
 			},
 			{
 				name: 'Subscriptions',
 				value: 'subscription',
-				description: 'Recurring charges of subscriptions (they name a subscriptionNo); any other callback is acknowledged and not emitted',
+				description:
+					'Recurring charges of subscriptions (they name a subscriptionNo); any other callback is acknowledged and not emitted',
 			},
 			{
 				name: 'Payouts or Collections',
@@ -54,7 +56,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Other (Not Started, Processing, Abnormal)',
 				value: 'other',
-				description: 'Statuses 0, 1, -1, any value HaiPay adds later, and a status that states no integer (" 2 ", "2.0", 2.5)',
+				description:
+					'Statuses 0, 1, -1, any value HaiPay adds later, and a status that states no integer (" 2 ", "2.0", 2.5)',
 			},
 			{
 				name: 'Partially or Over-Collected (4, 5)',
@@ -74,7 +77,7 @@ export const triggerProperties: INodeProperties[] = [
 		options: [{ name: 'Any', value: '' }, ...APP_OPTIONS],
 		default: '',
 		description:
-			'Start the workflow only for this currency. Read from the callback\'s currency field, or from the credential\'s currency when the callback has none. CASHIER (Global Cashier) takes the callbacks whose appId is the credential\'s CASHIER App ID, whatever their currency field says, and only those.',
+			"Start the workflow only for this currency. Read from the callback's currency field, or from the credential's currency when the callback has none. CASHIER (Global Cashier) takes the callbacks whose appId is the credential's CASHIER App ID, whatever their currency field says, and only those.",
 	},
 	{
 		displayName: 'Verify Signature',
@@ -82,7 +85,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to accept only callbacks signed by HaiPay, checked over every field received with the credential\'s HaiPay public key and secret key. Anything else is answered 401 and starts nothing.',
+			"Whether to accept only callbacks signed by HaiPay, checked over every field received with the credential's HaiPay public key and secret key. Anything else is answered 401 and starts nothing.",
 	},
 	{
 		displayName:
@@ -105,7 +108,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay\'s signed answer has the callback\'s status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. A callback with a field in ambiguousText or unknownFields then carries the fields of HaiPay\'s answer; a refund-shaped one (refundNo) runs once its refund query shows that refund with the same status. A global cashier collection (CASHIER App ID) is asked through the cashier query; one that lacks the orderNo or orderId that query needs, like a subscription charge (no query shows one), runs flagged confirmed: false.',
+					"Whether to ask HaiPay for the order (its pay or collect query, signed with the credential) before starting the workflow, and start it only when HaiPay's signed answer has the callback's status. A replayed old callback then starts nothing. A callback HaiPay cannot confirm within 10 seconds is answered 503, so HaiPay sends it again. A callback with a field in ambiguousText or unknownFields then carries the fields of HaiPay's answer; a refund-shaped one (refundNo) runs once its refund query shows that refund with the same status. A global cashier collection (CASHIER App ID) is asked through the cashier query; one that lacks the orderNo or orderId that query needs, like a subscription charge (no query shows one), runs flagged confirmed: false.",
 			},
 			{
 				displayName: 'Ignore Repeated Callbacks',
@@ -156,5 +159,7 @@ export const CALLBACK_WEBHOOK = {
 	responseMode: 'onReceived',
 	responseData: ACKNOWLEDGEMENT,
 	responseHeaders: PLAIN_TEXT_TEMPLATE,
-	[NATIVE_RESOLVERS]: { responseHeaders: { template: PLAIN_TEXT_TEMPLATE, resolve: () => structuredClone(PLAIN_TEXT) } },
+	[NATIVE_RESOLVERS]: {
+		responseHeaders: { template: PLAIN_TEXT_TEMPLATE, resolve: () => structuredClone(PLAIN_TEXT) },
+	},
 } as IWebhookDescription;

@@ -109,15 +109,21 @@ export function filteredOutBy(
  * The currency filter. A product's App ID (CASHIER) is chosen by the App ID the callback names alone: no page says
  * what a cashier callback's `currency` holds, and a callback of another App ID that names CASHIER is not one.
  */
-function currencyFilteredOut(body: Record<string, unknown>, wanted: string, credentialCurrency: string): string | undefined {
+function currencyFilteredOut(
+	body: Record<string, unknown>,
+	wanted: string,
+	credentialCurrency: string,
+): string | undefined {
 	if (isProductApp(wanted) || isProductApp(credentialCurrency)) {
 		if (credentialCurrency === wanted) return undefined;
 		return `its appId is the credential's ${credentialCurrency === '' ? 'first' : shown(credentialCurrency)} App ID, and the trigger takes the ${wanted} App ID's callbacks only`;
 	}
 	// The appId already matched the credential's, and HaiPay issues one appId per currency.
-	const received = typeof body.currency === 'string' && body.currency.trim() !== '' ? body.currency : credentialCurrency;
+	const received =
+		typeof body.currency === 'string' && body.currency.trim() !== '' ? body.currency : credentialCurrency;
 	const currency = received.trim().toUpperCase();
-	if (currency === '') return `its currency is unknown (no currency field, and the credential has no currency set) and the trigger takes ${wanted} only`;
+	if (currency === '')
+		return `its currency is unknown (no currency field, and the credential has no currency set) and the trigger takes ${wanted} only`;
 	if (currency !== wanted) return `its currency ${shown(currency)} is not ${wanted}`;
 	return undefined;
 }

@@ -25,7 +25,17 @@ interface Emission {
 }
 
 /** Fields the node itself puts on an item; no answer's field takes their place. */
-const NODE_FIELDS = new Set(['statusLabel', 'statusGroup', 'kind', 'verified', 'confirmed', 'rawBody', 'dedupKey', 'ambiguousText', 'unknownFields']);
+const NODE_FIELDS = new Set([
+	'statusLabel',
+	'statusGroup',
+	'kind',
+	'verified',
+	'confirmed',
+	'rawBody',
+	'dedupKey',
+	'ambiguousText',
+	'unknownFields',
+]);
 
 function tokenOf(body: Record<string, unknown>): unknown {
 	for (const name of TOKEN_FIELDS) {
@@ -36,7 +46,11 @@ function tokenOf(body: Record<string, unknown>): unknown {
 }
 
 /** The output item of an accepted callback: its fields as output, and what the node adds. */
-export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'verifySignature' | 'includeRawBody'>, how: Emission): IDataObject {
+export function emittedItem(
+	callback: Callback,
+	options: Pick<TriggerOptions, 'verifySignature' | 'includeRawBody'>,
+	how: Emission,
+): IDataObject {
 	const { output, order } = callback;
 	// Verification ran on the text as received; what the workflow sees holds no secret of the credential.
 	const item = redactValue(output, how.secrets) as IDataObject;
@@ -49,7 +63,8 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 	item.statusGroup = refund ? 'unknown' : statusGroup(order.status);
 	item.kind = how.kind;
 	item.verified = options.verifySignature;
-	item.dedupKey = callback.keys.dedupKey ?? `body:${createHash('sha256').update(callback.body.text).digest('hex').slice(0, 16)}`;
+	item.dedupKey =
+		callback.keys.dedupKey ?? `body:${createHash('sha256').update(callback.body.text).digest('hex').slice(0, 16)}`;
 	item.ambiguousText = [...how.fields.ambiguousText];
 	item.unknownFields = how.fields.unknownFields.map((name) => redactText(name, how.secrets));
 	if (options.includeRawBody) item.rawBody = redactText(redactedText(callback.body), how.secrets);
@@ -60,7 +75,10 @@ export function emittedItem(callback: Callback, options: Pick<TriggerOptions, 'v
 			if (name === 'sign' || isPrototypeName(name) || NODE_FIELDS.has(name)) continue;
 			// An answer confirms a callback only when it states the callback's status (confirm.ts): that integer, or a
 			// refund's status as HaiPay wrote it.
-			item[name] = name === 'status' && !refund ? order.status : (redactValue(how.confirmed[name], how.secrets) as IDataObject[string]);
+			item[name] =
+				name === 'status' && !refund
+					? order.status
+					: (redactValue(how.confirmed[name], how.secrets) as IDataObject[string]);
 		}
 	}
 	item.confirmed = true;

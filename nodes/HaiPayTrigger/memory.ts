@@ -32,7 +32,8 @@ export const SAVE_GRACE_MS = 60_000;
 export const MEMORY_FIELD = 'repeatMemory';
 /** A record: the key's digest as 14 characters of base64url (84 bits), and its age in seconds as 5 of base 36. */
 const [VERSION, DIGEST_LENGTH, AGE_LENGTH, RECORD_LENGTH] = [2, 14, 5, 19];
-const RECIPE = 'https://github.com/haipay-n8n/n8n-nodes-haipay/blob/main/docs/queue-mode.md#exactly-once-across-webhook-processors';
+const RECIPE =
+	'https://github.com/haipay-n8n/n8n-nodes-haipay/blob/main/docs/queue-mode.md#exactly-once-across-webhook-processors';
 let clock = () => performance.now();
 /** The clock ages are counted on, in milliseconds: the process's monotonic one, unless a test moves it. */
 export const setMemoryClock = (now: () => number = () => performance.now()): number => (clock = now)();
@@ -44,7 +45,12 @@ const seconds = () => Math.floor(clock() / 1000);
  * A subscription's charge: `sub:<subscriptionNo>|<orderNo>|<status>|["<amount>","<payTime>"]`.
  */
 export type RepeatKeys = { dedupKey?: string; finalMark?: string; earlier?: string };
-const part = (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim().slice(0, 100) : '');
+const part = (value: unknown): string =>
+	typeof value === 'number' && Number.isFinite(value)
+		? String(value)
+		: typeof value === 'string'
+			? value.trim().slice(0, 100)
+			: '';
 /** A number or time HaiPay writes, up to its first `&` (never in one): a re-split that lengthens it keeps its key. */
 const plainPart = (value: unknown): string => part(value).split('&')[0].trim();
 /** An amount by its decimal value ("10", "10.0", "10.00" and 10 are one), with at least two decimals as HaiPay writes it. */
@@ -55,11 +61,20 @@ function amountPart(value: unknown): string {
 	return decimal[1] !== '' && /[1-9]/.test(digits) ? `-${digits}` : digits;
 }
 export function repeatKeys(body: Record<string, unknown>, status = exactStatus(body.status)): RepeatKeys {
-	const [refundNo, orderNo, orderId, subNo] = [part(body.refundNo), part(body.orderNo), part(body.orderId), part(body.subscriptionNo)];
+	const [refundNo, orderNo, orderId, subNo] = [
+		part(body.refundNo),
+		part(body.orderNo),
+		part(body.orderId),
+		part(body.subscriptionNo),
+	];
 	// Each recurring charge is its own result, told apart by its orderNo, amount and payTime; none of them is final.
-	if (refundNo === '' && subNo !== '') return { dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}` };
+	if (refundNo === '' && subNo !== '')
+		return {
+			dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
+		};
 	// A refund's orderNo is the refunded payment's: its refund number is its own order.
-	const order = refundNo !== '' ? `refund:${refundNo}` : orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
+	const order =
+		refundNo !== '' ? `refund:${refundNo}` : orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
 	if (order === '') return {};
 	const mark = `${order}|${status ?? `~${part(body.status)}`}`;
 	// Refund statuses are not published: no order between them is known.
@@ -67,17 +82,32 @@ export function repeatKeys(body: Record<string, unknown>, status = exactStatus(b
 	const earlier = status !== undefined && EARLIER_STATUSES.includes(status) ? order : undefined;
 	if (status === undefined || !REPEATING_STATUSES.includes(status)) return { dedupKey: mark, earlier };
 	// HaiPay may report several such results of one order, each its own event.
-	return { dedupKey: `${mark}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`, finalMark: mark, earlier };
+	return {
+		dedupKey: `${mark}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
+		finalMark: mark,
+		earlier,
+	};
 }
 /** The regression rule: the final status already emitted for the order of a callback whose status never follows one. */
 export const finalBefore = (recall: (key: string) => boolean, keys: RepeatKeys): number | undefined =>
 	keys.earlier === undefined ? undefined : FINAL_STATUSES.find((final) => recall(`${keys.earlier}|${final}`));
-export const digestOf = (key: string): string => createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
+export const digestOf = (key: string): string =>
+	createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
 /** The text in static data; `at`, the wall-clock second of the save, is for earlier versions (ages count from taking it in). */
 type Saved = { v: number; stamp: string; at: number; entries: string };
-const isSaved = (value: unknown): value is Saved => (value as Saved)?.v === VERSION && typeof (value as Saved).stamp === 'string' && typeof (value as Saved).entries === 'string';
+const isSaved = (value: unknown): value is Saved =>
+	(value as Saved)?.v === VERSION &&
+	typeof (value as Saved).stamp === 'string' &&
+	typeof (value as Saved).entries === 'string';
 /** One request's hold on a result until n8n says whether its workflow started. */
-type Claim = { key?: string; recorded: string[]; emitted: boolean; started?: boolean; openedAt: number; closedAt?: number };
+type Claim = {
+	key?: string;
+	recorded: string[];
+	emitted: boolean;
+	started?: boolean;
+	openedAt: number;
+	closedAt?: number;
+};
 /** Everything one trigger remembers in this process. */
 class ScopeMemory {
 	readonly seen = new Map<string, number>();
@@ -96,7 +126,8 @@ class ScopeMemory {
 	private warnedShortAt = -Infinity;
 	lostWarned = false;
 	/** Whether a result is remembered: whatever its time, unless the window has passed since. */
-	has = (digest: string, windowSeconds: number): boolean => seconds() - (this.seen.get(digest) ?? -Infinity) < windowSeconds;
+	has = (digest: string, windowSeconds: number): boolean =>
+		seconds() - (this.seen.get(digest) ?? -Infinity) < windowSeconds;
 	/** Adds an entry as the newest, or keeps the earlier of two times for one already there. */
 	add(digest: string, at: number): void {
 		if ((this.seen.get(digest) ?? Infinity) <= at) return;
@@ -115,7 +146,9 @@ class ScopeMemory {
 		}
 		if (short === undefined || now - this.warnedShortAt < Math.max(windowSeconds, series)) return;
 		this.warnedShortAt = now;
-		warn(`the repeat memory covers only the last ${Math.round(short / 60)} minutes of results (about ${Math.round(this.seen.size / Math.max(short / 60, 1))} a minute, at most ${MEMORY_CAPACITY} kept, Repeat Window ${Math.round(windowSeconds / 60)} minutes), but HaiPay resends a callback for ${series / 60} minutes: a resend older than that starts the workflow again. Make the steps after the trigger idempotent (see the exactly-once recipe: ${RECIPE}).`);
+		warn(
+			`the repeat memory covers only the last ${Math.round(short / 60)} minutes of results (about ${Math.round(this.seen.size / Math.max(short / 60, 1))} a minute, at most ${MEMORY_CAPACITY} kept, Repeat Window ${Math.round(windowSeconds / 60)} minutes), but HaiPay resends a callback for ${series / 60} minutes: a resend older than that starts the workflow again. Make the steps after the trigger idempotent (see the exactly-once recipe: ${RECIPE}).`,
+		);
 	}
 	/** How many of this process's saves `stored` is known to follow: 0 for no text, undefined for one never seen here. */
 	asOf(stored: unknown): number | undefined {
@@ -134,7 +167,10 @@ class ScopeMemory {
 		const [before, { entries }] = [this.unsaved, stored];
 		this.taken = { stamp: stored.stamp, saves: this.saves };
 		for (let offset = 0; offset + RECORD_LENGTH <= entries.length; offset += RECORD_LENGTH) {
-			this.add(entries.slice(offset, offset + DIGEST_LENGTH), seconds() - (parseInt(entries.slice(offset + DIGEST_LENGTH, offset + RECORD_LENGTH), 36) || 0));
+			this.add(
+				entries.slice(offset, offset + DIGEST_LENGTH),
+				seconds() - (parseInt(entries.slice(offset + DIGEST_LENGTH, offset + RECORD_LENGTH), 36) || 0),
+			);
 		}
 		this.unsaved = Math.max(before, this.seen.size - Math.floor(entries.length / RECORD_LENGTH));
 	}
@@ -143,8 +179,18 @@ class ScopeMemory {
 	save(staticData: IDataObject): void {
 		const [now, oldest] = [seconds(), 36 ** AGE_LENGTH - 1];
 		let entries = '';
-		for (const [digest, at] of this.seen) entries += digest + Math.min(Math.max(now - at, 0), oldest).toString(36).padStart(AGE_LENGTH, '0');
-		const saved: Saved = { v: VERSION, stamp: `${this.id}.${++this.saves}`, at: Math.floor(Date.now() / 1000), entries };
+		for (const [digest, at] of this.seen)
+			entries +=
+				digest +
+				Math.min(Math.max(now - at, 0), oldest)
+					.toString(36)
+					.padStart(AGE_LENGTH, '0');
+		const saved: Saved = {
+			v: VERSION,
+			stamp: `${this.id}.${++this.saves}`,
+			at: Math.floor(Date.now() / 1000),
+			entries,
+		};
 		this.targets = [...this.targets.filter((target) => target !== staticData), staticData].slice(-8);
 		for (const target of this.targets) target[MEMORY_FIELD] = saved as unknown as IDataObject;
 		[this.latest, this.lastFlushMs, this.unsaved] = [saved, clock(), 0];
@@ -186,14 +232,16 @@ function settle(memory: ScopeMemory, claim: Claim, started: boolean): void {
 		[memory.latest, memory.unsaved] = [undefined, memory.unsaved + 1];
 	}
 	// Given up as unanswered, it did start after all: remembered again.
-	if (claim.started === false && started) for (const digest of claim.recorded) if (!memory.seen.has(digest)) memory.add(digest, seconds());
+	if (claim.started === false && started)
+		for (const digest of claim.recorded) if (!memory.seen.has(digest)) memory.add(digest, seconds());
 	claim.started = claim.started === true || started;
 	memory.open.delete(claim);
 }
 
 /** Gives up the first deliveries n8n has not answered: closed UNANSWERED_MS ago, or open twice that long. */
 function sweep(memory: ScopeMemory): void {
-	for (const claim of memory.open) if (clock() - (claim.closedAt ?? claim.openedAt + UNANSWERED_MS) >= UNANSWERED_MS) settle(memory, claim, false);
+	for (const claim of memory.open)
+		if (clock() - (claim.closedAt ?? claim.openedAt + UNANSWERED_MS) >= UNANSWERED_MS) settle(memory, claim, false);
 }
 
 /**
@@ -213,12 +261,24 @@ function hold(ctx: IWebhookFunctions, memory: ScopeMemory, key?: string): Claim 
 }
 
 /** The memory as one callback's request uses it: `repeatOf()`, then `remember()` and `resaver()` for an emission. */
-export function openMemory(ctx: IWebhookFunctions, options: Pick<TriggerOptions, 'deduplicate' | 'windowMinutes'>, callback: Callback, deadline: number) {
+export function openMemory(
+	ctx: IWebhookFunctions,
+	options: Pick<TriggerOptions, 'deduplicate' | 'windowMinutes'>,
+	callback: Callback,
+	deadline: number,
+) {
 	const memory = scopes.get(scopeOf(ctx)) ?? new ScopeMemory();
 	scopes.set(scopeOf(ctx), memory);
-	const [staticData, windowSeconds, { keys }] = [ctx.getWorkflowStaticData('node'), options.windowMinutes * 60, callback];
+	const [staticData, windowSeconds, { keys }] = [
+		ctx.getWorkflowStaticData('node'),
+		options.windowMinutes * 60,
+		callback,
+	];
 	const warn = (message: string) => ctx.logger.warn(`HaiPay Trigger: ${message}`);
-	if (memory.savesLost(staticData[MEMORY_FIELD])) warn(`its saves of the repeat memory do not reach n8n's database (static data n8n loads lacks what it saved, twice, over a minute ago), so repeats are no longer remembered across restarts: after one, HaiPay's resends of results already emitted start the workflow again. To run a step once per result whatever n8n keeps, claim dedupKey in a database: ${RECIPE}`);
+	if (memory.savesLost(staticData[MEMORY_FIELD]))
+		warn(
+			`its saves of the repeat memory do not reach n8n's database (static data n8n loads lacks what it saved, twice, over a minute ago), so repeats are no longer remembered across restarts: after one, HaiPay's resends of results already emitted start the workflow again. To run a step once per result whatever n8n keeps, claim dedupKey in a database: ${RECIPE}`,
+		);
 	memory.takeIn(staticData[MEMORY_FIELD]);
 	memory.keepBounded(windowSeconds, warn);
 	sweep(memory);
@@ -236,7 +296,10 @@ export function openMemory(ctx: IWebhookFunctions, options: Pick<TriggerOptions,
 		/** Why the callback starts nothing: SUCCESS, or 503 while its first delivery is stored. Undefined: this request holds it. */
 		async repeatOf(): Promise<{ why: string; stillStoring?: boolean } | undefined> {
 			const final = finalBefore(recall, keys);
-			if (final !== undefined) return { why: `its status ${String(callback.output.status)} comes before the final status ${final} already emitted for this order: an old callback sent again` };
+			if (final !== undefined)
+				return {
+					why: `its status ${String(callback.output.status)} comes before the final status ${final} already emitted for this order: an old callback sent again`,
+				};
 			if (keys.dedupKey === undefined || !options.deduplicate) return undefined;
 			const digest = digestOf(keys.dedupKey);
 			const first = [...memory.open].find((held) => held.key === digest);
@@ -248,7 +311,8 @@ export function openMemory(ctx: IWebhookFunctions, options: Pick<TriggerOptions,
 				await sleep(Math.min(100, deadline - Date.now()));
 				sweep(memory);
 			}
-			if (first.started === undefined) return { why: 'the same callback came moments ago and n8n is still storing its execution', stillStoring: true };
+			if (first.started === undefined)
+				return { why: 'the same callback came moments ago and n8n is still storing its execution', stillStoring: true };
 			// Its workflow did not start: this copy is the result's delivery now, unless another took that place meanwhile.
 			return first.started ? repeated : await this.repeatOf();
 		},
@@ -257,7 +321,9 @@ export function openMemory(ctx: IWebhookFunctions, options: Pick<TriggerOptions,
 			if (keys.dedupKey === undefined) return;
 			claim ??= hold(ctx, memory);
 			claim.emitted = true;
-			for (const digest of [keys.dedupKey, keys.finalMark].flatMap((key) => (key === undefined ? [] : [digestOf(key)]))) {
+			for (const digest of [keys.dedupKey, keys.finalMark].flatMap((key) =>
+				key === undefined ? [] : [digestOf(key)],
+			)) {
 				if (memory.has(digest, windowSeconds)) continue;
 				memory.seen.delete(digest);
 				memory.add(digest, seconds());
@@ -268,7 +334,10 @@ export function openMemory(ctx: IWebhookFunctions, options: Pick<TriggerOptions,
 			await memory.saveBurst(deadline, write);
 		},
 		/** When this request wrote the memory: what writes it again while n8n stores the emitted item (`carrying`). */
-		resaver: () => (wrote ? () => memory.latest !== undefined && (staticData[MEMORY_FIELD] = memory.latest as unknown as IDataObject) : undefined),
+		resaver: () =>
+			wrote
+				? () => memory.latest !== undefined && (staticData[MEMORY_FIELD] = memory.latest as unknown as IDataObject)
+				: undefined,
 	};
 }
 
@@ -282,7 +351,12 @@ export function keepMemoryInExecution(ctx: IExecuteFunctions): void {
 	const [memory, staticData] = [scopes.get(scopeOf(ctx)), ctx.getWorkflowStaticData('node')];
 	const known = memory?.asOf(staticData[MEMORY_FIELD]);
 	if (memory?.latest === undefined || known === undefined || known >= memory.saves) return;
-	Object.defineProperty(staticData, MEMORY_FIELD, { value: memory.latest, enumerable: true, writable: true, configurable: true });
+	Object.defineProperty(staticData, MEMORY_FIELD, {
+		value: memory.latest,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
 }
 
 /**

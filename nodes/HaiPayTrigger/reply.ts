@@ -16,7 +16,8 @@ import { carrying } from './memory';
 type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 
 /** Why a callback was refused. Each one starts no execution, and HaiPay, which reads no SUCCESS, sends it again. */
-export type RejectReason = BodyProblem | 'appIdMismatch' | 'noAppIdInCredential' | 'noPublicKey' | 'unreadablePublicKey' | 'badSignature';
+export type RejectReason =
+	BodyProblem | 'appIdMismatch' | 'noAppIdInCredential' | 'noPublicKey' | 'unreadablePublicKey' | 'badSignature';
 
 /** What the caller of the URL is told: enough to debug a misconfiguration, nothing about the keys. */
 const REJECTION_TEXT: Record<RejectReason, string> = {
@@ -53,7 +54,7 @@ export const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
 
 /** A received value as it may appear in a log line: short, on one line. */
 export function shown(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	let line = '';
 	for (const character of text.slice(0, 64)) {
 		const code = character.charCodeAt(0);
@@ -108,7 +109,10 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 	let hidden: readonly string[] = [];
 	const clean = (text: string) => (hidden.length > 0 ? redactText(text, hidden) : text);
 	const notYet = (code: number, text: string, why: string) => {
-		ctx.logger.warn(clean(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`), context);
+		ctx.logger.warn(
+			clean(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`),
+			context,
+		);
 		return answer(res, code, text);
 	};
 	const acknowledge = (why: string) => {
@@ -130,14 +134,19 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 		},
 		emit(item, verified, resave) {
 			if (!verified) {
-				ctx.logger.warn('HaiPay Trigger accepted a callback without checking its signature: verification is turned off', context);
+				ctx.logger.warn(
+					'HaiPay Trigger accepted a callback without checking its signature: verification is turned off',
+					context,
+				);
 			}
 			return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[carrying({ json: item }, resave)]] };
 		},
 		hide(secrets) {
 			hidden = secrets;
 			// Redacted before it is shortened for the line: a secret cut short would no longer be found.
-			context = logContext(signed === undefined ? undefined : (redactValue(signed, secrets) as Record<string, unknown>));
+			context = logContext(
+				signed === undefined ? undefined : (redactValue(signed, secrets) as Record<string, unknown>),
+			);
 		},
 	};
 }

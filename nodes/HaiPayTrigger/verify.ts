@@ -24,7 +24,8 @@ function signerOfCallback(signed: Record<string, unknown>, settings: HaiPaySetti
 		return rejection('noAppIdInCredential', 'the HaiPay credential has no App ID to compare the callback with');
 	}
 	const incomplete = appsLacking(settings.apps);
-	if (incomplete !== undefined) return rejection('noAppIdInCredential', `the HaiPay credential is incomplete: ${incomplete}`);
+	if (incomplete !== undefined)
+		return rejection('noAppIdInCredential', `the HaiPay credential is incomplete: ${incomplete}`);
 	const signer = signerOfAppId(settings, signed.appId);
 	if (signer !== undefined) return signer;
 	const held = settings.apps.map((app) => app.appId).join(', ');
@@ -32,7 +33,10 @@ function signerOfCallback(signed: Record<string, unknown>, settings: HaiPaySetti
 }
 
 /** Why the callback's signature does not prove HaiPay sent it, or undefined when it does. */
-async function signatureRefusal(signed: Record<string, unknown>, settings: HaiPaySettings): Promise<Rejection | undefined> {
+async function signatureRefusal(
+	signed: Record<string, unknown>,
+	settings: HaiPaySettings,
+): Promise<Rejection | undefined> {
 	if (settings.haipayPublicKey === '') {
 		return rejection(
 			'noPublicKey',
@@ -49,7 +53,8 @@ async function signatureRefusal(signed: Record<string, unknown>, settings: HaiPa
 	}
 	if (outcome === 'verified') return undefined;
 	const hint = settings.secretKey === '' ? ' (the credential has no secret key)' : '';
-	const missing = typeof signed.sign !== 'string' || signed.sign === '' ? 'the signature is missing' : 'the signature does not match';
+	const missing =
+		typeof signed.sign !== 'string' || signed.sign === '' ? 'the signature is missing' : 'the signature does not match';
 	return rejection('badSignature', `${missing}${hint}`);
 }
 
@@ -58,7 +63,11 @@ async function signatureRefusal(signed: Record<string, unknown>, settings: HaiPa
  * HaiPay with that App ID's secret over every field but `sign`. Free of n8n, so that every branch is testable on
  * its own.
  */
-export async function verifyCallback(callback: Callback, settings: HaiPaySettings, verifySignature: boolean): Promise<Verdict> {
+export async function verifyCallback(
+	callback: Callback,
+	settings: HaiPaySettings,
+	verifySignature: boolean,
+): Promise<Verdict> {
 	if (callback.body.members.length === 0) return rejection('notJson', 'the body is not a JSON object');
 	const signer = signerOfCallback(callback.signed, settings);
 	if ('reason' in signer) return signer;

@@ -35,12 +35,24 @@ const ACCEPTANCES: Record<string, Acceptance> = { orderNo: ORDER_ACCEPTANCE, ref
 export async function verifyAcceptance(answer: unknown, options: AcceptanceOptions): Promise<boolean> {
 	const { secretKey, publicKey, arrayStyle } = verifyingFrom(options);
 	const orderId = options.orderId;
-	if (typeof orderId !== 'string' || orderId.trim() === '') throw new SigningError('orderId is missing: pass the orderId the create was sent with.');
+	if (typeof orderId !== 'string' || orderId.trim() === '')
+		throw new SigningError('orderId is missing: pass the orderId the create was sent with.');
 	const acceptance = ACCEPTANCES[options.identifier ?? 'orderNo'];
 	if (acceptance === undefined) throw new SigningError('identifier must be "orderNo" or "refundNo".');
 	const envelope = typeof answer === 'string' || Buffer.isBuffer(answer) ? parsedJson(answer) : answer;
-	if (!isPlainObject(envelope) || String(envelope.status ?? '') !== SUCCESS_STATUS || String(envelope.error ?? '') !== SUCCESS_CODE) return false;
+	if (
+		!isPlainObject(envelope) ||
+		String(envelope.status ?? '') !== SUCCESS_STATUS ||
+		String(envelope.error ?? '') !== SUCCESS_CODE
+	)
+		return false;
 	const data = envelope.data;
 	if (!isPlainObject(data) || !(await verify(data, data.sign, secretKey, publicKey, { arrayStyle }))) return false;
-	return whyNotAccepted({ type: 'data', data: withoutSign(data) as IDataObject, verification: 'verified' }, orderId, acceptance) === undefined;
+	return (
+		whyNotAccepted(
+			{ type: 'data', data: withoutSign(data) as IDataObject, verification: 'verified' },
+			orderId,
+			acceptance,
+		) === undefined
+	);
 }

@@ -50,14 +50,16 @@ function checkedKeyObject(key: KeyObject, kind: 'private' | 'public', option: st
 /** The merchant's RSA private key; a text that is no key throws KeyFormatError naming the formats tried. */
 export function privateKeyFrom(input: unknown): KeyObject {
 	if (input instanceof KeyObject) return checkedKeyObject(input, 'private', 'privateKey');
-	if (typeof input !== 'string') throw new SigningError('privateKey is missing: pass the merchant private key as PEM, base64 or a KeyObject.');
+	if (typeof input !== 'string')
+		throw new SigningError('privateKey is missing: pass the merchant private key as PEM, base64 or a KeyObject.');
 	return memoised('private', input, (text) => parsePrivateKey(text));
 }
 
 /** HaiPay's RSA public key; a text that is no key throws KeyFormatError naming the formats tried. */
 export function publicKeyFrom(input: unknown): KeyObject {
 	if (input instanceof KeyObject) return checkedKeyObject(input, 'public', 'haipayPublicKey');
-	if (typeof input !== 'string') throw new SigningError("haipayPublicKey is missing: pass HaiPay's public key as PEM, base64 or a KeyObject.");
+	if (typeof input !== 'string')
+		throw new SigningError("haipayPublicKey is missing: pass HaiPay's public key as PEM, base64 or a KeyObject.");
 	return memoised('public', input, (text) => parsePublicKey(text));
 }
 

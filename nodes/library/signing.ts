@@ -4,7 +4,17 @@ import { ambiguityOf, type ArrayStyle } from '../shared/signing/canonical';
 import { badNameOf, decidingDoubt } from '../shared/signing/readings';
 import { inexactNumber, reservedUse } from '../shared/signing/signable';
 import { sign, verify } from '../shared/signing/signature';
-import { appIdFrom, arrayStyleFrom, isPlainObject, parsedJson, privateKeyFrom, secretFrom, SigningError, verifyingFrom, type KeyInput } from './inputs';
+import {
+	appIdFrom,
+	arrayStyleFrom,
+	isPlainObject,
+	parsedJson,
+	privateKeyFrom,
+	secretFrom,
+	SigningError,
+	verifyingFrom,
+	type KeyInput,
+} from './inputs';
 
 /**
  * HaiPay signing for a merchant's own code, outside n8n (docs/library.md): the same canonical string, signature and
@@ -90,7 +100,8 @@ function jsonCopy(body: object): Record<string, unknown> {
 		else if (this === root) field = name;
 		if (inexact === undefined && typeof value === 'number') {
 			const problem = inexactNumber(value);
-			if (problem !== undefined) inexact = `The value of ${JSON.stringify(field)} holds ${problem}: send it as a string; nothing was signed.`;
+			if (problem !== undefined)
+				inexact = `The value of ${JSON.stringify(field)} holds ${problem}: send it as a string; nothing was signed.`;
 		}
 		return value;
 	};
@@ -129,11 +140,13 @@ export async function verifyCallback(body: unknown, options: VerifyOptions): Pro
 	const { secretKey, publicKey, arrayStyle } = verifyingFrom(options);
 	const read = Buffer.isBuffer(body) ? readCallback(body, undefined) : readCallback(undefined, body);
 	if (!read.ok || read.body.members.length === 0) return false;
-	const signed = Object.fromEntries(read.body.members.map((member) => [member.name, member.numberText ?? member.value]));
-	if (badNameOf(signed) !== undefined || decidingDoubt(signed, CALLBACK_SHAPE, { arrayStyle }) !== undefined) return false;
+	const signed = Object.fromEntries(
+		read.body.members.map((member) => [member.name, member.numberText ?? member.value]),
+	);
+	if (badNameOf(signed) !== undefined || decidingDoubt(signed, CALLBACK_SHAPE, { arrayStyle }) !== undefined)
+		return false;
 	return await verify(signed, signed.sign, secretKey, publicKey, { arrayStyle });
 }
-
 
 /** The object that carries the signature: the answer itself when it has `sign`, else its `data`. */
 function signedDataOf(answer: unknown): Record<string, unknown> | undefined {

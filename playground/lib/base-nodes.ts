@@ -6,7 +6,13 @@ import { stableId, type NodeSpec, type Parameters } from '../../dev/workflow-bui
  * its list of nodes. The HaiPay nodes are in haipay-nodes.ts; the workflow itself is dev/workflow-builder.ts.
  */
 
-export function stickyNote(name: string, content: string, position: [number, number], width: number, height: number): NodeSpec {
+export function stickyNote(
+	name: string,
+	content: string,
+	position: [number, number],
+	width: number,
+	height: number,
+): NodeSpec {
 	return { name, type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position, parameters: { content, width, height } };
 }
 
@@ -14,7 +20,12 @@ export function manualTrigger(position: [number, number], name = 'Run'): NodeSpe
 	return { name, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position, parameters: {} };
 }
 
-export function readFile(name: string, path: string, position: [number, number], extra: Partial<NodeSpec> = {}): NodeSpec {
+export function readFile(
+	name: string,
+	path: string,
+	position: [number, number],
+	extra: Partial<NodeSpec> = {},
+): NodeSpec {
 	return {
 		name,
 		type: 'n8n-nodes-base.readWriteFile',
@@ -31,7 +42,12 @@ export function writeFile(name: string, path: string, position: [number, number]
 		type: 'n8n-nodes-base.readWriteFile',
 		typeVersion: 1,
 		position,
-		parameters: { operation: 'write', fileName: path, dataPropertyName: 'data', options: append ? { append: true } : {} },
+		parameters: {
+			operation: 'write',
+			fileName: path,
+			dataPropertyName: 'data',
+			options: append ? { append: true } : {},
+		},
 	};
 }
 
@@ -58,7 +74,12 @@ export function csvToFile(name: string, fileName: string, position: [number, num
 }
 
 /** A text file of the item's field `sourceProperty`, as binary `data`. */
-export function textToFile(name: string, sourceProperty: string, fileName: string, position: [number, number]): NodeSpec {
+export function textToFile(
+	name: string,
+	sourceProperty: string,
+	fileName: string,
+	position: [number, number],
+): NodeSpec {
 	return {
 		name,
 		type: 'n8n-nodes-base.convertToFile',
@@ -83,7 +104,13 @@ export function conditions(list: Parameters[], combinator: 'and' | 'or' = 'and')
 }
 
 export function ifNode(name: string, test: Parameters, position: [number, number]): NodeSpec {
-	return { name, type: 'n8n-nodes-base.if', typeVersion: 2.2, position, parameters: { conditions: test, looseTypeValidation: true, options: {} } };
+	return {
+		name,
+		type: 'n8n-nodes-base.if',
+		typeVersion: 2.2,
+		position,
+		parameters: { conditions: test, looseTypeValidation: true, options: {} },
+	};
 }
 
 export function switchNode(
@@ -123,7 +150,12 @@ export function setFields(
 		parameters: {
 			mode: 'manual',
 			assignments: {
-				assignments: fields.map(([field, value, type]) => ({ id: stableId(name, field), name: field, value, type: type ?? 'string' })),
+				assignments: fields.map(([field, value, type]) => ({
+					id: stableId(name, field),
+					name: field,
+					value,
+					type: type ?? 'string',
+				})),
 			},
 			includeOtherFields,
 			options: {},

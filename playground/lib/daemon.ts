@@ -47,7 +47,14 @@ function alive(pid: number): boolean {
 }
 
 /** Spawns a server in its own process group with its output in a log file, and stops the whole group later. */
-export function daemon(name: string, port: number, command: string, args: string[], logFile: string, stopSignal: NodeJS.Signals): Daemon {
+export function daemon(
+	name: string,
+	port: number,
+	command: string,
+	args: string[],
+	logFile: string,
+	stopSignal: NodeJS.Signals,
+): Daemon {
 	const log = createWriteStream(logFile, { flags: 'a' });
 	const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 	child.stdout?.pipe(log);
@@ -77,10 +84,15 @@ export async function waitForPort(what: Daemon, timeoutMs = 60_000): Promise<voi
 	const deadline = Date.now() + timeoutMs;
 	while (!(await portOpen(what.service.port))) {
 		const exited = what.exited();
-		if (exited !== undefined) throw new Error(`${what.service.name} stopped while starting (${exited}); see ${what.service.logFile}:\n${tailOf(what.service.logFile)}`);
+		if (exited !== undefined)
+			throw new Error(
+				`${what.service.name} stopped while starting (${exited}); see ${what.service.logFile}:\n${tailOf(what.service.logFile)}`,
+			);
 		if (Date.now() > deadline) {
 			await what.service.stop();
-			throw new Error(`${what.service.name} did not listen on ${what.service.port} within ${timeoutMs / 1000} s; see ${what.service.logFile}`);
+			throw new Error(
+				`${what.service.name} did not listen on ${what.service.port} within ${timeoutMs / 1000} s; see ${what.service.logFile}`,
+			);
 		}
 		await sleep(200);
 	}

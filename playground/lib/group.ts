@@ -34,7 +34,12 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * through this process), with a guard that ends the group when this process ends, however it ends: a SIGKILL, a
  * crash on a closed pipe, or an exit before it stopped what it started. See guard.js.
  */
-export function spawnGuarded(command: string, args: string[], options: SpawnOptions, graceMs = STOP_GRACE_MS): ChildProcess {
+export function spawnGuarded(
+	command: string,
+	args: string[],
+	options: SpawnOptions,
+	graceMs = STOP_GRACE_MS,
+): ChildProcess {
 	const child = spawn(command, args, { ...options, detached: true });
 	if (child.pid !== undefined) guardGroup(child.pid, graceMs);
 	return child;

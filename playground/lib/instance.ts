@@ -9,7 +9,9 @@ import { EXAMPLES, INSTALL_DIR, N8N_PORT } from './paths';
 
 /** The major version of the n8n in INSTALL_DIR: the pinned 2.x, or the 1.x of the compatibility test. */
 export function installedN8nMajor(): number {
-	const manifest = JSON.parse(readFileSync(join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string };
+	const manifest = JSON.parse(readFileSync(join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as {
+		version: string;
+	};
 	return Number(manifest.version.split('.')[0]);
 }
 
@@ -18,7 +20,11 @@ export function assertPortFree(port: number, what: string): Promise<void> {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', () =>
-			reject(new Error(`port ${port} (${what}) is in use: stop what listens there (another npm start, n8n or sandbox) and try again`)),
+			reject(
+				new Error(
+					`port ${port} (${what}) is in use: stop what listens there (another npm start, n8n or sandbox) and try again`,
+				),
+			),
 		);
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
 	});
@@ -41,7 +47,10 @@ export function examplesFor(dir: string, webhookUrl: string): string {
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	for (const { file, workflow } of allExamples()) {
-		writeFileSync(join(dir, file), JSON.stringify(workflow, null, 2).split(`http://localhost:${N8N_PORT}/`).join(`${webhookUrl}/`));
+		writeFileSync(
+			join(dir, file),
+			JSON.stringify(workflow, null, 2).split(`http://localhost:${N8N_PORT}/`).join(`${webhookUrl}/`),
+		);
 	}
 	return dir;
 }
@@ -92,7 +101,9 @@ export async function executeWorkflow(options: N8nOptions, id: string, timeoutMs
 	if (result.code !== 0) {
 		// n8n's own message where it printed one; else what it wrote to stderr, which says why it exited (the run it
 		// printed on stdout may be a success: the exit code is then about n8n, not the workflow).
-		const message = /"message":\s*"([^"]+)"/.exec(result.stdout)?.[1] ?? `exit ${result.code}; stderr: ${result.stderr.slice(-1500)}; stdout: ${result.stdout.slice(-500)}`;
+		const message =
+			/"message":\s*"([^"]+)"/.exec(result.stdout)?.[1] ??
+			`exit ${result.code}; stderr: ${result.stderr.slice(-1500)}; stdout: ${result.stdout.slice(-500)}`;
 		throw new Error(`workflow ${id} failed: ${message}`);
 	}
 	return { run: parseRawOutput(result.stdout), ms: Date.now() - started };

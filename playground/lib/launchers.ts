@@ -27,7 +27,10 @@ function processInfo(pid: number): ProcessInfo | undefined {
 			const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
 			return { ppid: Number(ppid), state, args };
 		}
-		const line = execFileSync('ps', ['-o', 'ppid=,stat=,args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+		const line = execFileSync('ps', ['-o', 'ppid=,stat=,args=', '-p', String(pid)], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		});
 		const [ppid, state, ...args] = line.trim().split(/\s+/);
 		return ppid === undefined ? undefined : { ppid: Number(ppid), state, args: args.join(' ') };
 	} catch {
@@ -38,7 +41,7 @@ function processInfo(pid: number): ProcessInfo | undefined {
 /** This process's ancestors up to the nearest npm, when npm started it (within a few levels); else its parent alone. */
 export function launchers(): number[] {
 	const chain: number[] = [];
-	for (let pid = process.ppid; pid > 1 && chain.length < 6; ) {
+	for (let pid = process.ppid; pid > 1 && chain.length < 6;) {
 		const info = processInfo(pid);
 		if (info === undefined) break;
 		chain.push(pid);

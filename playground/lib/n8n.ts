@@ -1,4 +1,14 @@
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'fs';
+import {
+	closeSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'fs';
 import { request } from 'http';
 import { join } from 'path';
 
@@ -88,7 +98,8 @@ export function n8nEnv(options: N8nOptions): NodeJS.ProcessEnv {
 export function installPackage(home: string): string {
 	const nodeModules = join(home, '.n8n', 'nodes', 'node_modules');
 	const target = join(nodeModules, 'n8n-nodes-haipay');
-	if (!existsSync(join(ROOT, 'dist', 'nodes', 'HaiPay', 'HaiPay.node.js'))) throw new Error('dist/ is missing: run npm run build');
+	if (!existsSync(join(ROOT, 'dist', 'nodes', 'HaiPay', 'HaiPay.node.js')))
+		throw new Error('dist/ is missing: run npm run build');
 	rmSync(target, { recursive: true, force: true });
 	mkdirSync(target, { recursive: true });
 	cpSync(join(ROOT, 'package.json'), join(target, 'package.json'));
@@ -97,7 +108,11 @@ export function installPackage(home: string): string {
 	rmSync(peer, { recursive: true, force: true });
 	symlinkSync(join(INSTALL_DIR, 'node_modules', 'n8n-workflow'), peer, 'dir');
 	const manifest = join(home, '.n8n', 'nodes', 'package.json');
-	if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
+	if (!existsSync(manifest))
+		writeFileSync(
+			manifest,
+			`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
+		);
 	return target;
 }
 
@@ -111,7 +126,12 @@ export interface CliResult {
  * Runs one n8n CLI command to its end, within a bound; its whole process group goes when it ends or times out, or
  * when this process ends first.
  */
-export function runN8nCli(args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 180_000): Promise<CliResult> {
+export function runN8nCli(
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+	timeoutMs = 180_000,
+): Promise<CliResult> {
 	return new Promise((resolve, reject) => {
 		const child = spawnGuarded(NODE24, [N8N_BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		if (!child.stdout || !child.stderr) throw new Error('n8n CLI spawned without output pipes');
@@ -121,7 +141,11 @@ export function runN8nCli(args: string[], env: NodeJS.ProcessEnv, cwd: string, t
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		const timer = setTimeout(() => {
 			killGroup(child, 'SIGKILL');
-			reject(new Error(`n8n ${args.join(' ')} did not finish within ${timeoutMs / 1000} s\n${stderr.slice(-2000)}${stdout.slice(-2000)}`));
+			reject(
+				new Error(
+					`n8n ${args.join(' ')} did not finish within ${timeoutMs / 1000} s\n${stderr.slice(-2000)}${stdout.slice(-2000)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
@@ -135,10 +159,17 @@ export function runN8nCli(args: string[], env: NodeJS.ProcessEnv, cwd: string, t
 	});
 }
 
-export async function n8nCli(args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs?: number): Promise<CliResult> {
+export async function n8nCli(
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+	timeoutMs?: number,
+): Promise<CliResult> {
 	const result = await runN8nCli(args, env, cwd, timeoutMs);
 	if (result.code !== 0) {
-		throw new Error(`n8n ${args.join(' ')} failed (exit ${result.code}):\n${(result.stderr + result.stdout).slice(-3000)}`);
+		throw new Error(
+			`n8n ${args.join(' ')} failed (exit ${result.code}):\n${(result.stderr + result.stdout).slice(-3000)}`,
+		);
 	}
 	return result;
 }
@@ -156,7 +187,12 @@ export function parseRawOutput(stdout: string): ExecutionRun {
 }
 
 export interface NodeRun {
-	data?: { main?: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, { fileName?: string; mimeType?: string }> }> | null> };
+	data?: {
+		main?: Array<Array<{
+			json: Record<string, unknown>;
+			binary?: Record<string, { fileName?: string; mimeType?: string }>;
+		}> | null>;
+	};
 	error?: { message?: string };
 	executionStatus?: string;
 }
@@ -230,7 +266,11 @@ export function spawnN8nServer(options: N8nOptions, logFile: string, command: st
  * and reported with the end of its log. `command` is the one the server was spawned with: another n8n command serves
  * /healthz/readiness on its port (in queue mode: `['worker', ...]` with QUEUE_HEALTH_CHECK_PORT, or `['webhook']`).
  */
-export async function whenReady(server: N8nServer, readyTimeoutMs = 180_000, command: string[] = ['start']): Promise<void> {
+export async function whenReady(
+	server: N8nServer,
+	readyTimeoutMs = 180_000,
+	command: string[] = ['start'],
+): Promise<void> {
 	const deadline = Date.now() + readyTimeoutMs;
 	for (;;) {
 		const exited = server.exited();
@@ -241,13 +281,19 @@ export async function whenReady(server: N8nServer, readyTimeoutMs = 180_000, com
 		try {
 			const ready = await httpGet(`${server.url}/healthz/readiness`, 2_000);
 			// n8n 1.x reports ready before its REST routes exist; the public settings route comes with them.
-			if (ready.status === 200 && (command[0] !== 'start' || (await httpGet(`${server.url}/rest/settings`, 2_000)).status === 200)) return;
+			if (
+				ready.status === 200 &&
+				(command[0] !== 'start' || (await httpGet(`${server.url}/rest/settings`, 2_000)).status === 200)
+			)
+				return;
 		} catch {
 			// not listening yet
 		}
 		if (Date.now() > deadline) {
 			await server.stop();
-			throw new Error(`n8n did not become ready within ${readyTimeoutMs / 1000} s; see ${server.logFile}:\n${tailOf(server.logFile)}`);
+			throw new Error(
+				`n8n did not become ready within ${readyTimeoutMs / 1000} s; see ${server.logFile}:\n${tailOf(server.logFile)}`,
+			);
 		}
 		await sleep(500);
 	}

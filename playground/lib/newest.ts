@@ -40,7 +40,9 @@ export function newestFirst(a: string, b: string): number {
 
 /** The released 2.x versions newer than `pinned`, newest first (pre-releases such as 2.42.0-rc.1 are left out). */
 export function newerThan(versions: string[], pinned: string): string[] {
-	return versions.filter((version) => /^2\.\d+\.\d+$/.test(version) && newestFirst(version, pinned) < 0).sort(newestFirst);
+	return versions
+		.filter((version) => /^2\.\d+\.\d+$/.test(version) && newestFirst(version, pinned) < 0)
+		.sort(newestFirst);
 }
 
 /** The playground's manifest with another n8n: the same Node 24 package and the same overrides. */
@@ -66,7 +68,11 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 /** A command's exit and output, the output passed on when `echo` is set. */
 function run(command: string, args: string[], cwd: string, echo: boolean): Promise<{ ok: boolean; output: string }> {
 	return new Promise((resolve) => {
-		const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+		const child = spawn(command, args, {
+			cwd,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: { ...process.env, npm_config_update_notifier: 'false' },
+		});
 		let output = '';
 		const keep = (chunk: Buffer) => {
 			output += chunk.toString();
@@ -81,7 +87,10 @@ function run(command: string, args: string[], cwd: string, echo: boolean): Promi
 
 function writeManifest(dir: string, manifest: Manifest, lockfile?: string): void {
 	mkdirSync(dir, { recursive: true });
-	writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'n8n-nodes-haipay-newest', version: '0.0.0', private: true, ...manifest }, null, 2)}\n`);
+	writeFileSync(
+		join(dir, 'package.json'),
+		`${JSON.stringify({ name: 'n8n-nodes-haipay-newest', version: '0.0.0', private: true, ...manifest }, null, 2)}\n`,
+	);
 	copyFileSync(join(PLAYGROUND, '.npmrc'), join(dir, '.npmrc'));
 	if (lockfile !== undefined) writeFileSync(join(dir, 'package-lock.json'), lockfile);
 }
@@ -94,7 +103,12 @@ async function resolveTree(manifest: Manifest): Promise<{ lockfile?: string; rea
 	const dir = mkdtempSync(join(tmpdir(), 'haipay-n8n-newest-'));
 	try {
 		writeManifest(dir, manifest);
-		const { ok, output } = await run('npm', ['install', '--package-lock-only', '--no-audit', '--no-fund', '--ignore-scripts'], dir, false);
+		const { ok, output } = await run(
+			'npm',
+			['install', '--package-lock-only', '--no-audit', '--no-fund', '--ignore-scripts'],
+			dir,
+			false,
+		);
 		return ok ? { lockfile: readFileSync(join(dir, 'package-lock.json'), 'utf8') } : { reason: whyNot(output) };
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
@@ -116,9 +130,14 @@ function installedVersion(): string | undefined {
 }
 
 /** Installs `version` (or finds it installed); undefined when done, else why not. */
-async function installVersion(version: string, manifest: Manifest, unavailable: Unavailable): Promise<string | undefined> {
+async function installVersion(
+	version: string,
+	manifest: Manifest,
+	unavailable: Unavailable,
+): Promise<string | undefined> {
 	const known = unavailable[version];
-	if (known !== undefined && Date.now() - known.at < RETRY_AFTER_MS) return `${known.reason} (found ${new Date(known.at).toISOString()})`;
+	if (known !== undefined && Date.now() - known.at < RETRY_AFTER_MS)
+		return `${known.reason} (found ${new Date(known.at).toISOString()})`;
 	if (installedVersion() === version) return undefined;
 	say(`== resolving n8n ${version}'s dependencies`);
 	const { lockfile, reason } = await resolveTree(manifest);
@@ -137,11 +156,14 @@ async function installVersion(version: string, manifest: Manifest, unavailable: 
 }
 
 async function main(): Promise<number> {
-	if (N8N_MANIFEST_DIR === PLAYGROUND) throw new Error('set HAIPAY_N8N_MANIFEST to a folder of its own: this script writes its manifest there');
+	if (N8N_MANIFEST_DIR === PLAYGROUND)
+		throw new Error('set HAIPAY_N8N_MANIFEST to a folder of its own: this script writes its manifest there');
 	mkdirSync(N8N_MANIFEST_DIR, { recursive: true });
 	const playground = playgroundManifest();
 	const pinned = playground.dependencies.n8n;
-	const versions = JSON.parse(execFileSync('npm', ['view', 'n8n', 'versions', '--json'], { encoding: 'utf8' })) as string[];
+	const versions = JSON.parse(
+		execFileSync('npm', ['view', 'n8n', 'versions', '--json'], { encoding: 'utf8' }),
+	) as string[];
 	const tries = newerThan(versions, pinned).slice(0, MAX_TRIES);
 	if (tries.length === 0) {
 		say(`== the newest n8n 2.x the registry serves is the pinned ${pinned}: ci-e2e.sh tested it`);
@@ -154,14 +176,18 @@ async function main(): Promise<number> {
 		const manifest = manifestFor(version, playground);
 		const why = await installVersion(version, manifest, unavailable);
 		if (why === undefined) {
-			say(`== n8n ${version} installed, with the playground's Node 24 and overrides ${JSON.stringify(manifest.overrides ?? {})}`);
+			say(
+				`== n8n ${version} installed, with the playground's Node 24 and overrides ${JSON.stringify(manifest.overrides ?? {})}`,
+			);
 			for (const line of skipped) say(`   instead of ${line}`);
 			return 0;
 		}
 		skipped.push(`n8n ${version}: ${why}`);
 		say(`== n8n ${version} cannot be installed here: ${why}`);
 	}
-	say(`== no n8n 2.x newer than the pinned ${pinned} installs here (tried ${tries.join(', ')}): ci-e2e.sh tested ${pinned}`);
+	say(
+		`== no n8n 2.x newer than the pinned ${pinned} installs here (tried ${tries.join(', ')}): ci-e2e.sh tested ${pinned}`,
+	);
 	return NOTHING_NEWER;
 }
 

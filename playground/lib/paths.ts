@@ -28,7 +28,8 @@ function portFrom(name: string, fallback: number): number {
 	const text = process.env[name];
 	if (text === undefined || text === '') return fallback;
 	const port = Number(text);
-	if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${name} must be a port number (1 to 65535), not "${text}"`);
+	if (!Number.isInteger(port) || port < 1 || port > 65_535)
+		throw new Error(`${name} must be a port number (1 to 65535), not "${text}"`);
 	return port;
 }
 

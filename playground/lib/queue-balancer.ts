@@ -30,10 +30,14 @@ export function startBalancer(port: number, targets: string[]): Promise<Balancer
 		next = (next + 1) % current.length;
 		counts.set(base, (counts.get(base) ?? 0) + 1);
 		const target = new URL(req.url ?? '/', base);
-		const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host }, agent }, (answer) => {
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
+		const upstream = http.request(
+			target,
+			{ method: req.method, headers: { ...req.headers, host: target.host }, agent },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
 		upstream.on('error', (error) => {
 			if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
 			res.end(`webhook processor ${base} failed: ${error.message}`);

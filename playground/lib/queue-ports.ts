@@ -43,8 +43,16 @@ function portsInUse(ports: QueuePorts, workers: number, webhooks: number): Array
 		[ports.mainRunner + 10, "the main's CLI task runner"],
 		[ports.mainRunner + 11, "the main's CLI task runner"],
 	];
-	for (let i = 0; i < webhooks; i++) list.push([ports.webhook(i).port, `webhook processor ${i + 1}`], [ports.webhook(i).runner, `webhook processor ${i + 1}'s task runner`]);
-	for (let i = 0; i < workers; i++) list.push([ports.worker(i).port, `worker ${i + 1}'s health check`], [ports.worker(i).runner, `worker ${i + 1}'s task runner`]);
+	for (let i = 0; i < webhooks; i++)
+		list.push(
+			[ports.webhook(i).port, `webhook processor ${i + 1}`],
+			[ports.webhook(i).runner, `webhook processor ${i + 1}'s task runner`],
+		);
+	for (let i = 0; i < workers; i++)
+		list.push(
+			[ports.worker(i).port, `worker ${i + 1}'s health check`],
+			[ports.worker(i).runner, `worker ${i + 1}'s task runner`],
+		);
 	return list;
 }
 

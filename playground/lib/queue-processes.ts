@@ -46,7 +46,13 @@ export interface Running {
 }
 
 /** The n8n options of one process: its role's settings, and a worker's health check on its own port. */
-export function processOptions(plan: ProcessPlan, name: string, port: number, runnerPort: number, role: Role): N8nOptions {
+export function processOptions(
+	plan: ProcessPlan,
+	name: string,
+	port: number,
+	runnerPort: number,
+	role: Role,
+): N8nOptions {
 	return {
 		home: join(plan.dir, name),
 		filesDir: plan.filesDir,
@@ -61,11 +67,17 @@ export function processOptions(plan: ProcessPlan, name: string, port: number, ru
 export async function startProcess(plan: ProcessPlan, role: Role, index: number): Promise<QueueProcess> {
 	const { ports } = plan;
 	const name = role === 'main' ? 'main' : `${role}-${index + 1}`;
-	const where = role === 'main' ? { port: ports.main, runner: ports.mainRunner } : role === 'worker' ? ports.worker(index) : ports.webhook(index);
+	const where =
+		role === 'main'
+			? { port: ports.main, runner: ports.mainRunner }
+			: role === 'worker'
+				? ports.worker(index)
+				: ports.webhook(index);
 	const n8nOptions = processOptions(plan, name, where.port, where.runner, role);
 	mkdirSync(n8nOptions.home, { recursive: true });
 	installPackage(n8nOptions.home);
-	const command = role === 'main' ? ['start'] : role === 'worker' ? ['worker', `--concurrency=${WORKER_CONCURRENCY}`] : ['webhook'];
+	const command =
+		role === 'main' ? ['start'] : role === 'worker' ? ['worker', `--concurrency=${WORKER_CONCURRENCY}`] : ['webhook'];
 	const server = await startN8nServer(n8nOptions, join(plan.dir, `${name}.log`), 180_000, command);
 	return { name, role, index, server, port: where.port, runnerPort: where.runner, home: n8nOptions.home };
 }
@@ -74,14 +86,22 @@ export async function startProcess(plan: ProcessPlan, role: Role, index: number)
  * Starts or stops workers and webhook processors until there are this many of each, and points the balancer at
  * the webhook processors that run. Fails with the first start that failed, once the others have settled.
  */
-export async function scaleTo(plan: ProcessPlan, running: Running, balancer: Balancer, counts: { workers?: number; webhooks?: number }): Promise<void> {
+export async function scaleTo(
+	plan: ProcessPlan,
+	running: Running,
+	balancer: Balancer,
+	counts: { workers?: number; webhooks?: number },
+): Promise<void> {
 	const { workers, webhooks } = running;
 	const wantWorkers = counts.workers ?? workers.length;
 	const wantWebhooks = counts.webhooks ?? webhooks.length;
-	if (wantWorkers > MAX_PROCESSES_PER_ROLE || wantWebhooks > MAX_PROCESSES_PER_ROLE) throw new Error(`at most ${MAX_PROCESSES_PER_ROLE} of each`);
+	if (wantWorkers > MAX_PROCESSES_PER_ROLE || wantWebhooks > MAX_PROCESSES_PER_ROLE)
+		throw new Error(`at most ${MAX_PROCESSES_PER_ROLE} of each`);
 	const starting: Array<Promise<void>> = [];
-	for (let i = workers.length; i < wantWorkers; i++) starting.push(startProcess(plan, 'worker', i).then((p) => void (workers[p.index] = p)));
-	for (let i = webhooks.length; i < wantWebhooks; i++) starting.push(startProcess(plan, 'webhook', i).then((p) => void (webhooks[p.index] = p)));
+	for (let i = workers.length; i < wantWorkers; i++)
+		starting.push(startProcess(plan, 'worker', i).then((p) => void (workers[p.index] = p)));
+	for (let i = webhooks.length; i < wantWebhooks; i++)
+		starting.push(startProcess(plan, 'webhook', i).then((p) => void (webhooks[p.index] = p)));
 	const results = await Promise.allSettled(starting);
 	const stopping = [...workers.splice(wantWorkers), ...webhooks.splice(wantWebhooks)];
 	balancer.setTargets(webhooks.filter(Boolean).map((p) => p.server.url));

@@ -17,7 +17,9 @@ import { sqlRows, type Connection } from './queue-services';
  * database, so the example runs as it is.
  */
 function exactlyOnceDatabase(connection: Connection, dir: string, sandboxCredentials: string): string {
-	if (sqlRows(connection, `SELECT 1 FROM pg_database WHERE datname = '${EXACTLY_ONCE_DATABASE}'`, 'postgres').length === 0) {
+	if (
+		sqlRows(connection, `SELECT 1 FROM pg_database WHERE datname = '${EXACTLY_ONCE_DATABASE}'`, 'postgres').length === 0
+	) {
 		sqlRows(connection, `CREATE DATABASE "${EXACTLY_ONCE_DATABASE}"`, 'postgres');
 	}
 	sqlRows(connection, EXACTLY_ONCE_TABLE_SQL, EXACTLY_ONCE_DATABASE);
@@ -25,7 +27,16 @@ function exactlyOnceDatabase(connection: Connection, dir: string, sandboxCredent
 	credentials.push({
 		...POSTGRES_CREDENTIAL,
 		type: 'postgres',
-		data: { host: '127.0.0.1', port: connection.port, database: EXACTLY_ONCE_DATABASE, user: connection.user, password: connection.password, ssl: 'disable', allowUnauthorizedCerts: false, maxConnections: 20 },
+		data: {
+			host: '127.0.0.1',
+			port: connection.port,
+			database: EXACTLY_ONCE_DATABASE,
+			user: connection.user,
+			password: connection.password,
+			ssl: 'disable',
+			allowUnauthorizedCerts: false,
+			maxConnections: 20,
+		},
 	});
 	const file = join(dir, 'credentials.json');
 	writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });

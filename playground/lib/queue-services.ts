@@ -31,14 +31,17 @@ export function ensureQueueServices(log: (line: string) => void): void {
 	const missing = [...(postgresBinDir() ? [] : ['postgresql']), ...(hasRedis() ? [] : ['redis-server'])];
 	if (missing.length === 0) return;
 	if (process.getuid?.() !== 0) {
-		throw new Error(`queue mode needs ${missing.join(' and ')}: install them (sudo apt-get install ${missing.join(' ')}) and run this again`);
+		throw new Error(
+			`queue mode needs ${missing.join(' and ')}: install them (sudo apt-get install ${missing.join(' ')}) and run this again`,
+		);
 	}
 	log(`Installing ${missing.join(' and ')} (apt-get) ...`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	execFileSync('apt-get', ['update', '-qq'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 	// policy-rc.d keeps Debian from starting the system services; this stack runs its own.
 	execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-	if (!postgresBinDir() || !hasRedis()) throw new Error(`apt-get installed ${missing.join(' and ')}, but they cannot be found`);
+	if (!postgresBinDir() || !hasRedis())
+		throw new Error(`apt-get installed ${missing.join(' and ')}, but they cannot be found`);
 }
 
 interface PostgresUser {
@@ -56,7 +59,10 @@ function postgresUser(): PostgresUser | undefined {
 		uid,
 		gid,
 		// setpriv execs the command itself, so the process started here is the server and signals reach it.
-		wrap: (command, args) => ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args]],
+		wrap: (command, args) => [
+			'setpriv',
+			['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args],
+		],
 	};
 }
 
@@ -75,11 +81,19 @@ export interface PostgresOptions extends Connection {
 
 /** Whether the `postgres` user can reach and write into `dir`: the clone may sit under a folder only root enters. */
 function reachable(dir: string, uid: number, gid: number): boolean {
-	return spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', 'test', '-w', dir], { stdio: 'ignore' }).status === 0;
+	return (
+		spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', 'test', '-w', dir], {
+			stdio: 'ignore',
+		}).status === 0
+	);
 }
 
 /** The data folder: `options.dataDir`, or one in the temp folder when the postgres user cannot enter its parent. */
-function postgresDataDir(options: PostgresOptions, user: PostgresUser | undefined, log: (line: string) => void): string {
+function postgresDataDir(
+	options: PostgresOptions,
+	user: PostgresUser | undefined,
+	log: (line: string) => void,
+): string {
 	const parent = join(options.dataDir, '..');
 	mkdirSync(parent, { recursive: true });
 	if (user && !reachable(parent, user.uid, user.gid)) {
@@ -95,7 +109,13 @@ function postgresDataDir(options: PostgresOptions, user: PostgresUser | undefine
 }
 
 /** initdb: a new cluster in `dataDir`, owned by the user that runs it, with password authentication for `options.user`. */
-function initCluster(bin: string, dataDir: string, options: PostgresOptions, user: PostgresUser | undefined, log: (line: string) => void): void {
+function initCluster(
+	bin: string,
+	dataDir: string,
+	options: PostgresOptions,
+	user: PostgresUser | undefined,
+	log: (line: string) => void,
+): void {
 	rmSync(dataDir, { recursive: true, force: true });
 	mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 	const pwfile = join(dataDir, '..', `.pgpass-init-${options.port}`);
@@ -147,7 +167,10 @@ function serverArgs(dataDir: string, port: number): string[] {
  * Runs PostgreSQL on 127.0.0.1:`port` (no Unix socket), with password authentication for `user`, and makes the
  * database when missing. Durability settings are off: this is a local stack whose data can be made again.
  */
-export async function startPostgres(options: PostgresOptions, log: (line: string) => void): Promise<Service & { dataDir: string }> {
+export async function startPostgres(
+	options: PostgresOptions,
+	log: (line: string) => void,
+): Promise<Service & { dataDir: string }> {
 	const bin = postgresBinDir();
 	if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
 	const user = postgresUser();
@@ -170,14 +193,22 @@ export interface Connection {
 }
 
 /** Runs one SQL statement with psql and returns its rows, fields separated by `|`. */
-export function psqlRows(connection: Connection, sql: string, database = connection.database): { status: number; rows: string[][]; stderr: string } {
+export function psqlRows(
+	connection: Connection,
+	sql: string,
+	database = connection.database,
+): { status: number; rows: string[][]; stderr: string } {
 	const bin = postgresBinDir();
 	if (!bin) throw new Error('PostgreSQL is not installed');
-	const result = spawnSync(join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(connection.port), '-U', connection.user, '-d', database, '-tAc', sql], {
-		env: { ...process.env, PGPASSWORD: connection.password },
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
-	});
+	const result = spawnSync(
+		join(bin, 'psql'),
+		['-h', '127.0.0.1', '-p', String(connection.port), '-U', connection.user, '-d', database, '-tAc', sql],
+		{
+			env: { ...process.env, PGPASSWORD: connection.password },
+			encoding: 'utf8',
+			maxBuffer: 64 * 1024 * 1024,
+		},
+	);
 	const rows = (result.stdout ?? '')
 		.split('\n')
 		.filter((line) => line !== '')
@@ -220,7 +251,18 @@ export async function startRedis(options: { dir: string; port: number; logFile: 
 		options.port,
 		'redis-server',
 		[
-			...['--port', String(options.port), '--bind', '127.0.0.1', '--dir', options.dir, '--save', '', '--appendonly', 'no'],
+			...[
+				'--port',
+				String(options.port),
+				'--bind',
+				'127.0.0.1',
+				'--dir',
+				options.dir,
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+			],
 			// Its own process title would overwrite the command line and environment that say which stack it belongs to.
 			...['--daemonize', 'no', '--protected-mode', 'yes', '--set-proc-title', 'no'],
 		],

@@ -50,18 +50,30 @@ export const CONNECTION_SETTINGS = [
 ] as const;
 
 /** Test-only secrets of the local stack: it listens on 127.0.0.1 only and its data can be made again. */
-const LOCAL_SECRETS = { dbPassword: 'haipay-queue-test-only', encryptionKey: 'haipay-queue-test-only-encryption-key' } as const;
+const LOCAL_SECRETS = {
+	dbPassword: 'haipay-queue-test-only',
+	encryptionKey: 'haipay-queue-test-only-encryption-key',
+} as const;
 
 /** n8n's database on the local stack's PostgreSQL. */
 export function localConnection(ports: QueuePorts): Connection {
-	return { port: ports.postgres, user: QUEUE_DATABASE.user, password: LOCAL_SECRETS.dbPassword, database: QUEUE_DATABASE.database };
+	return {
+		port: ports.postgres,
+		user: QUEUE_DATABASE.user,
+		password: LOCAL_SECRETS.dbPassword,
+		database: QUEUE_DATABASE.database,
+	};
 }
 
 /**
  * The settings every process of the local stack has: QUEUE_SETTINGS.all and the CONNECTION_SETTINGS for this
  * machine (127.0.0.1, the stack's ports, the test-only secrets, the balancer as WEBHOOK_URL), then `extraEnv`.
  */
-export function localSettings(ports: QueuePorts, webhookUrl: string, extraEnv?: Record<string, string>): Record<string, string> {
+export function localSettings(
+	ports: QueuePorts,
+	webhookUrl: string,
+	extraEnv?: Record<string, string>,
+): Record<string, string> {
 	return {
 		...QUEUE_SETTINGS.all,
 		DB_POSTGRESDB_HOST: '127.0.0.1',

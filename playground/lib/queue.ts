@@ -7,10 +7,25 @@ import { prepareFiles } from './instance';
 import type { N8nOptions } from './n8n';
 import { startBalancer, type Balancer } from './queue-balancer';
 import { assertPortsFree, MAX_PROCESSES_PER_ROLE, type QueuePorts } from './queue-ports';
-import { processOptions, scaleTo, startProcess, stopRunning, type ProcessPlan, type QueueProcess, type Running } from './queue-processes';
+import {
+	processOptions,
+	scaleTo,
+	startProcess,
+	stopRunning,
+	type ProcessPlan,
+	type QueueProcess,
+	type Running,
+} from './queue-processes';
 import { provisionDatabase } from './queue-provision';
 import { ensureQueueServices, sqlRows, startPostgres, startRedis, type Connection } from './queue-services';
-import { localConnection, localSettings, QUEUE_DATABASE, QUEUE_SETTINGS, WORKER_CONCURRENCY, type Role } from './queue-settings';
+import {
+	localConnection,
+	localSettings,
+	QUEUE_DATABASE,
+	QUEUE_SETTINGS,
+	WORKER_CONCURRENCY,
+	type Role,
+} from './queue-settings';
 import { N8nRest } from './rest';
 
 /**
@@ -66,7 +81,8 @@ export interface QueueStack {
 
 /** Before anything starts: the counts within bounds, every port free, PostgreSQL, Redis and n8n installed, the folder. */
 async function prepare(options: QueueStackOptions): Promise<void> {
-	if (options.workers > MAX_PROCESSES_PER_ROLE || options.webhooks > MAX_PROCESSES_PER_ROLE) throw new Error(`at most ${MAX_PROCESSES_PER_ROLE} workers and webhook processors`);
+	if (options.workers > MAX_PROCESSES_PER_ROLE || options.webhooks > MAX_PROCESSES_PER_ROLE)
+		throw new Error(`at most ${MAX_PROCESSES_PER_ROLE} workers and webhook processors`);
 	await assertPortsFree(options.ports, options.workers, options.webhooks);
 	ensureQueueServices(options.log);
 	await ensureN8n(options.log);
@@ -90,10 +106,29 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	prepareFiles(plan.filesDir, false);
 	const running: Running = { workers: [], webhooks: [] };
 	try {
-		const postgres = (running.postgres = await startPostgres({ ...connection, dataDir: join(dir, 'postgres', 'data'), logFile: join(dir, 'postgres.log'), fresh: options.fresh }, log));
-		const redis = (running.redis = await startRedis({ dir: join(dir, 'redis'), port: ports.redis, logFile: join(dir, 'redis.log') }));
+		const postgres = (running.postgres = await startPostgres(
+			{
+				...connection,
+				dataDir: join(dir, 'postgres', 'data'),
+				logFile: join(dir, 'postgres.log'),
+				fresh: options.fresh,
+			},
+			log,
+		));
+		const redis = (running.redis = await startRedis({
+			dir: join(dir, 'redis'),
+			port: ports.redis,
+			logFile: join(dir, 'redis.log'),
+		}));
 		const mainOptions = processOptions(plan, 'main', ports.main, ports.mainRunner, 'main');
-		await provisionDatabase({ connection, dir, sandboxCredentials: options.credentialsFile, mainOptions, webhookUrl, log });
+		await provisionDatabase({
+			connection,
+			dir,
+			sandboxCredentials: options.credentialsFile,
+			mainOptions,
+			webhookUrl,
+			log,
+		});
 		log(`  starting the n8n main process on ${ports.main}`);
 		const main = (running.main = await startProcess(plan, 'main', 0));
 		const rest = new N8nRest(main.server.url);
@@ -103,7 +138,15 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 		log(`  starting ${options.workers} worker(s) and ${options.webhooks} webhook processor(s)`);
 		await scale({ workers: options.workers, webhooks: options.webhooks });
 		const started: Started = { postgres, redis, balancer, main, workers: running.workers, webhooks: running.webhooks };
-		return { ...started, ...stackView(started, connection, ports, webhookUrl), rest, mainOptions, settingsOf: plan.settingsOf, scale, stop: () => stopRunning(running) };
+		return {
+			...started,
+			...stackView(started, connection, ports, webhookUrl),
+			rest,
+			mainOptions,
+			settingsOf: plan.settingsOf,
+			scale,
+			stop: () => stopRunning(running),
+		};
 	} catch (error) {
 		await stopRunning(running);
 		throw error;
@@ -114,20 +157,33 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 type Started = Required<Running>;
 
 /** What a started stack answers about itself: SQL on its database, what its logs say, what runs where. */
-function stackView(started: Started, connection: Connection, ports: QueuePorts, webhookUrl: string): Pick<QueueStack, 'webhookUrl' | 'sql' | 'workersThatRan' | 'describe'> {
+function stackView(
+	started: Started,
+	connection: Connection,
+	ports: QueuePorts,
+	webhookUrl: string,
+): Pick<QueueStack, 'webhookUrl' | 'sql' | 'workersThatRan' | 'describe'> {
 	const { postgres, redis, main, workers, webhooks } = started;
 	return {
 		webhookUrl,
 		sql: (statement, database) => sqlRows(connection, statement, database),
 		workersThatRan: (executionId) =>
 			workers
-				.filter((w) => new RegExp(`Worker started execution ${executionId} \\(`).test(readFileSync(w.server.logFile, 'utf8')))
+				.filter((w) =>
+					new RegExp(`Worker started execution ${executionId} \\(`).test(readFileSync(w.server.logFile, 'utf8')),
+				)
 				.map((w) => w.name),
 		describe: () => [
 			`  n8n main       ${main.server.url}   editor, REST API, activation (pid ${main.server.pid}, log ${main.server.logFile})`,
-			...webhooks.map((p) => `  ${p.name.padEnd(14)} ${p.server.url}   production webhooks (pid ${p.server.pid}, log ${p.server.logFile})`),
+			...webhooks.map(
+				(p) =>
+					`  ${p.name.padEnd(14)} ${p.server.url}   production webhooks (pid ${p.server.pid}, log ${p.server.logFile})`,
+			),
 			`  balancer       ${webhookUrl}   WEBHOOK_URL: round robin over the webhook processors`,
-			...workers.map((p) => `  ${p.name.padEnd(14)} ${p.server.url}/healthz   runs executions, ${WORKER_CONCURRENCY} at a time (pid ${p.server.pid}, log ${p.server.logFile})`),
+			...workers.map(
+				(p) =>
+					`  ${p.name.padEnd(14)} ${p.server.url}/healthz   runs executions, ${WORKER_CONCURRENCY} at a time (pid ${p.server.pid}, log ${p.server.logFile})`,
+			),
 			`  PostgreSQL     127.0.0.1:${ports.postgres}   database ${QUEUE_DATABASE.database} (pid ${postgres.pid}, log ${postgres.logFile})`,
 			`  Redis          127.0.0.1:${ports.redis}   Bull queue (pid ${redis.pid}, log ${redis.logFile})`,
 		],

@@ -21,7 +21,9 @@ export function httpRequest(
 				method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
 				timeout: options.timeoutMs ?? 15_000,
 				headers: {
-					...(payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
+					...(payload === undefined
+						? {}
+						: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }),
 					...options.headers,
 				},
 			},
@@ -89,19 +91,34 @@ export class N8nRest {
 	 * with that email and password already. n8n sends no email here: the accept link's token comes back in the answer.
 	 */
 	async ensureMember(member: { email: string; password: string; firstName: string; lastName: string }): Promise<void> {
-		const login = await httpRequest(`${this.baseUrl}/rest/login`, { body: { emailOrLdapLoginId: member.email, password: member.password }, headers: { 'browser-id': 'haipay-playground' } });
+		const login = await httpRequest(`${this.baseUrl}/rest/login`, {
+			body: { emailOrLdapLoginId: member.email, password: member.password },
+			headers: { 'browser-id': 'haipay-playground' },
+		});
 		if (login.status === 200) return;
 		const invited = await this.call('POST', '/invitations', [{ email: member.email, role: 'global:member' }]);
-		if (invited.status !== 200) throw new Error(`inviting ${member.email} failed: HTTP ${invited.status} ${invited.body.slice(0, 300)}`);
+		if (invited.status !== 200)
+			throw new Error(`inviting ${member.email} failed: HTTP ${invited.status} ${invited.body.slice(0, 300)}`);
 		const [{ user }] = (invited.json as { data: Array<{ user: { inviteAcceptUrl?: string } }> }).data;
 		const link = new URL(user.inviteAcceptUrl ?? '', this.baseUrl).searchParams;
 		const [token, inviterId, inviteeId] = [link.get('token'), link.get('inviterId'), link.get('inviteeId')];
 		const { email: _email, ...profile } = member;
 		// n8n 2.x signs the invitation into a token; 1.x names the inviter and the invitee, and takes them in the path.
-		const acceptance = token ? { path: '/rest/invitations/accept', body: { token, ...profile } } : inviterId && inviteeId ? { path: `/rest/invitations/${inviteeId}/accept`, body: { inviterId, ...profile } } : undefined;
-		if (acceptance === undefined) throw new Error(`n8n gave no invitation to accept for ${member.email}: ${invited.body.slice(0, 300)}`);
-		const accepted = await httpRequest(`${this.baseUrl}${acceptance.path}`, { body: acceptance.body, headers: { 'browser-id': 'haipay-playground' } });
-		if (accepted.status !== 200) throw new Error(`accepting the invitation of ${member.email} failed: HTTP ${accepted.status} ${accepted.body.slice(0, 300)}`);
+		const acceptance = token
+			? { path: '/rest/invitations/accept', body: { token, ...profile } }
+			: inviterId && inviteeId
+				? { path: `/rest/invitations/${inviteeId}/accept`, body: { inviterId, ...profile } }
+				: undefined;
+		if (acceptance === undefined)
+			throw new Error(`n8n gave no invitation to accept for ${member.email}: ${invited.body.slice(0, 300)}`);
+		const accepted = await httpRequest(`${this.baseUrl}${acceptance.path}`, {
+			body: acceptance.body,
+			headers: { 'browser-id': 'haipay-playground' },
+		});
+		if (accepted.status !== 200)
+			throw new Error(
+				`accepting the invitation of ${member.email} failed: HTTP ${accepted.status} ${accepted.body.slice(0, 300)}`,
+			);
 	}
 
 	async login(): Promise<void> {
@@ -114,12 +131,20 @@ export class N8nRest {
 	 * A workflow's executions, newest first: one page of at most 100, the most n8n lists at once (2.40 and 1.x cap a
 	 * larger limit at 100, 2.41 refuses it). A workflow with more fails here rather than being counted short.
 	 */
-	async executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string; workflowId: string }>> {
+	async executions(
+		workflowId: string,
+	): Promise<Array<{ id: string; status: string; mode: string; workflowId: string }>> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		const answer = await this.call('GET', `/executions?filter=${filter}&limit=${EXECUTIONS_PAGE}`);
-		if (answer.status !== 200) throw new Error(`listing executions failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
-		const data = (answer.json as { data: { results: Array<{ id: string; status: string; mode: string; workflowId: string }> } }).data;
-		if (data.results.length >= EXECUTIONS_PAGE) throw new Error(`workflow ${workflowId} has ${EXECUTIONS_PAGE} executions or more: more than one page of n8n's list`);
+		if (answer.status !== 200)
+			throw new Error(`listing executions failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+		const data = (
+			answer.json as { data: { results: Array<{ id: string; status: string; mode: string; workflowId: string }> } }
+		).data;
+		if (data.results.length >= EXECUTIONS_PAGE)
+			throw new Error(
+				`workflow ${workflowId} has ${EXECUTIONS_PAGE} executions or more: more than one page of n8n's list`,
+			);
 		return data.results;
 	}
 

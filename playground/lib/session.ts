@@ -14,7 +14,9 @@ export function buildPackage(): Promise<void> {
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.on('error', reject);
-		child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build failed:\n${output.slice(-3000)}`))));
+		child.on('close', (code) =>
+			code === 0 ? resolve() : reject(new Error(`npm run build failed:\n${output.slice(-3000)}`)),
+		);
 	});
 }
 

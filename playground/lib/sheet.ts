@@ -6,7 +6,10 @@ export type SheetRow = Record<string, unknown>;
 
 /** An XLSX workbook of one sheet: a header row of `columns`, then one row per entry; numbers stay number cells. */
 export function sheetFile(rows: readonly SheetRow[], columns: readonly string[], sheetName: string): Buffer {
-	const sheet = utils.aoa_to_sheet([[...columns], ...rows.map((entry) => columns.map((column) => entry[column] ?? ''))]);
+	const sheet = utils.aoa_to_sheet([
+		[...columns],
+		...rows.map((entry) => columns.map((column) => entry[column] ?? '')),
+	]);
 	const book = utils.book_new();
 	utils.book_append_sheet(book, sheet, sheetName);
 	return write(book, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;

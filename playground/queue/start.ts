@@ -101,11 +101,23 @@ async function main(): Promise<void> {
 	try {
 		say('Building n8n-nodes-haipay ...');
 		await buildPackage();
-		const { sandbox, credentialsFile } = await startSandboxGateway({ port: ports.sandbox, stateDir: join(START_QUEUE_DIR, 'sandbox'), fresh: args.fresh });
+		const { sandbox, credentialsFile } = await startSandboxGateway({
+			port: ports.sandbox,
+			stateDir: join(START_QUEUE_DIR, 'sandbox'),
+			fresh: args.fresh,
+		});
 		closeSandbox = () => sandbox.close();
 		say(`HaiPay sandbox on ${sandbox.baseUrl}`);
 		say(`Starting n8n in queue mode: ${args.workers} worker(s), ${args.webhooks} webhook processor(s) ...`);
-		stack = await startQueueStack({ dir: join(START_QUEUE_DIR, 'n8n'), ports, workers: args.workers, webhooks: args.webhooks, credentialsFile, fresh: args.fresh, log: say });
+		stack = await startQueueStack({
+			dir: join(START_QUEUE_DIR, 'n8n'),
+			ports,
+			workers: args.workers,
+			webhooks: args.webhooks,
+			credentialsFile,
+			fresh: args.fresh,
+			log: say,
+		});
 		sayReady(stack, sandbox.baseUrl, started);
 		watchProcesses(stack, stopAll);
 	} catch (error) {

@@ -13,10 +13,15 @@ export function bulkPayouts(): WorkflowFile {
 	const b = new WorkflowBuilder(WORKFLOW_IDS.bulkPayouts);
 	about(b);
 	const rows = numberedRows(b);
-	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [680, 0], { onError: 'continueRegularOutput' }));
+	const pay = b.add(
+		haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [680, 0], { onError: 'continueRegularOutput' }),
+	);
 	b.connect(rows, pay);
 	writeResults(b, pay);
-	return b.file('HaiPay example: bulk payouts from a spreadsheet', 'Pays the rows of a CSV of mixed currencies with one HaiPay node and writes each row back with its outcome and orderNo.');
+	return b.file(
+		'HaiPay example: bulk payouts from a spreadsheet',
+		'Pays the rows of a CSV of mixed currencies with one HaiPay node and writes each row back with its outcome and orderNo.',
+	);
 }
 
 function about(b: WorkflowBuilder): void {
@@ -27,10 +32,10 @@ function about(b: WorkflowBuilder): void {
 				'## Bulk payouts from a spreadsheet',
 				`Reads \`${FILES}/payouts.csv\`, pays every row with one HaiPay node (the currency comes from each row, and the credential holds an App ID per currency), and writes every row back to \`${FILES}/payout-results.csv\` with its \`outcome\` and HaiPay's \`orderNo\`, in the file's order.`,
 				'',
-				'- **Pay** reads each field from the row\'s column of the same name (**Fields From: Input**) and uses **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.',
+				"- **Pay** reads each field from the row's column of the same name (**Fields From: Input**) and uses **On Error → Continue**: a row that breaks a rule, is refused, or has an unknown outcome comes out with `error`, `outcome` and `advice` instead of stopping the run.",
 				'- A currency the credential holds no App ID for (KES in the sample) is reported as `invalid`, field `currency`.',
 				'- `outcome = unknown` means: query the order before sending it again (the Reconciliation example does).',
-				'- **Run it twice** and every row already sent comes back `duplicate`: HaiPay refuses an orderId it already has, so nothing is paid twice. To pay the sample from scratch, stop `npm start` and run `npm start -- --fresh` (it forgets the sandbox\'s orders and restores payouts.csv).',
+				"- **Run it twice** and every row already sent comes back `duplicate`: HaiPay refuses an orderId it already has, so nothing is paid twice. To pay the sample from scratch, stop `npm start` and run `npm start -- --fresh` (it forgets the sandbox's orders and restores payouts.csv).",
 				'- Results arrive later at the **HaiPay callbacks** workflow (the `notifyUrl` that **Number rows** adds), when it is active.',
 			].join('\n'),
 			[-260, -480],
@@ -48,7 +53,15 @@ function numberedRows(b: WorkflowBuilder): string {
 	// The line number, for the results file, and where HaiPay posts each result: the node reads notifyUrl from the
 	// row like every other field.
 	const numbered = b.add(
-		setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number'], ['notifyUrl', callbackUrl('TZS')]], [460, 0], true),
+		setFields(
+			'Number rows',
+			[
+				['row', '={{ $itemIndex + 1 }}', 'number'],
+				['notifyUrl', callbackUrl('TZS')],
+			],
+			[460, 0],
+			true,
+		),
 	);
 	b.connect(start, read);
 	b.connect(read, rows);

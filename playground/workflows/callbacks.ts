@@ -23,13 +23,32 @@ export function callbacks(): WorkflowFile {
 			'other',
 		),
 	);
-	const payouts = b.add(haiPayTrigger('Payout results', callbackWebhookId('TZS'), { kind: 'payout', options: {} }, PAYOUTS_CREDENTIAL, [40, -170]));
+	const payouts = b.add(
+		haiPayTrigger(
+			'Payout results',
+			callbackWebhookId('TZS'),
+			{ kind: 'payout', options: {} },
+			PAYOUTS_CREDENTIAL,
+			[40, -170],
+		),
+	);
 	b.connect(payouts, route);
-	const usd = b.add(haiPayTrigger('USD results', callbackWebhookId('USD'), { kind: 'collection', options: {} }, credentialOf('USD'), [40, 170]));
+	const usd = b.add(
+		haiPayTrigger(
+			'USD results',
+			callbackWebhookId('USD'),
+			{ kind: 'collection', options: {} },
+			credentialOf('USD'),
+			[40, 170],
+		),
+	);
 	b.connect(usd, route);
 	storeCardToken(b, usd);
 	recordResults(b, route);
-	return b.file('HaiPay example: callbacks', 'Receives signed results of every payout currency at one trigger, routes them by status, records them and stores MIT card tokens.');
+	return b.file(
+		'HaiPay example: callbacks',
+		'Receives signed results of every payout currency at one trigger, routes them by status, records them and stores MIT card tokens.',
+	);
 }
 
 function about(b: WorkflowBuilder): void {
@@ -38,11 +57,11 @@ function about(b: WorkflowBuilder): void {
 			'About',
 			[
 				'## HaiPay callbacks',
-				'**Payout results** takes the payout callbacks of every currency: its credential holds an App ID per currency and checks each callback with its own App ID\'s secret. **USD results** takes the card collections of the USD App ID. A trigger refuses callbacks of App IDs its credential does not hold. Activate the workflow and use each trigger\'s **Production URL** as `notifyUrl`.',
+				"**Payout results** takes the payout callbacks of every currency: its credential holds an App ID per currency and checks each callback with its own App ID's secret. **USD results** takes the card collections of the USD App ID. A trigger refuses callbacks of App IDs its credential does not hold. Activate the workflow and use each trigger's **Production URL** as `notifyUrl`.",
 				'',
 				`Every accepted result is routed by status and appended to \`${FILES}/callbacks.jsonl\`. A USD card payment's \`tokenID\` is stored in \`${FILES}/mit-tokens/<orderId>.json\` for the next charge.`,
 				'',
-				'Forged or wrongly signed callbacks are answered 401 and start nothing; HaiPay\'s repeats of a result are answered SUCCESS and start nothing.',
+				"Forged or wrongly signed callbacks are answered 401 and start nothing; HaiPay's repeats of a result are answered SUCCESS and start nothing.",
 			].join('\n'),
 			[-260, -760],
 			560,
@@ -53,7 +72,9 @@ function about(b: WorkflowBuilder): void {
 
 /** Card token? → Card token → Token file → Store token: a USD card payment's tokenID, kept under its first orderId. */
 function storeCardToken(b: WorkflowBuilder, trigger: string): void {
-	const hasToken = b.add(ifNode('Card token?', conditions([condition('={{ $json.tokenID }}', 'notEmpty', '')]), [360, 520]));
+	const hasToken = b.add(
+		ifNode('Card token?', conditions([condition('={{ $json.tokenID }}', 'notEmpty', '')]), [360, 520]),
+	);
 	b.connect(trigger, hasToken);
 	const token = b.add(
 		setFields(
@@ -74,7 +95,13 @@ function storeCardToken(b: WorkflowBuilder, trigger: string): void {
 		position: [800, 520],
 		parameters: { operation: 'toJson', mode: 'each', binaryPropertyName: 'data', options: { format: true } },
 	});
-	const write = b.add(writeFile('Store token', `={{ '${FILES}/mit-tokens/' + $('Card token').item.json.orderId + '.json' }}`, [1020, 520]));
+	const write = b.add(
+		writeFile(
+			'Store token',
+			`={{ '${FILES}/mit-tokens/' + $('Card token').item.json.orderId + '.json' }}`,
+			[1020, 520],
+		),
+	);
 	b.connect(hasToken, token, 0);
 	b.connect(token, json);
 	b.connect(json, write);
@@ -93,7 +120,12 @@ function recordResults(b: WorkflowBuilder, route: string): void {
 		type: 'n8n-nodes-base.convertToFile',
 		typeVersion: 1.1,
 		position: [820, 0],
-		parameters: { operation: 'toText', sourceProperty: 'line', binaryPropertyName: 'data', options: { fileName: 'callbacks.jsonl' } },
+		parameters: {
+			operation: 'toText',
+			sourceProperty: 'line',
+			binaryPropertyName: 'data',
+			options: { fileName: 'callbacks.jsonl' },
+		},
 	});
 	for (const node of [paid, failed, other]) b.connect(node, text);
 	const append = b.add(writeFile('Append to callbacks.jsonl', `${FILES}/callbacks.jsonl`, [1040, 0], true));

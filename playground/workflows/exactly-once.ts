@@ -49,7 +49,13 @@ export function exactlyOnce(): WorkflowFile {
 	setUp(b);
 	const first = claim(b);
 	businessStep(b, first);
-	const repeat = b.add({ name: 'Already claimed', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [460, 220], parameters: {} });
+	const repeat = b.add({
+		name: 'Already claimed',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [460, 220],
+		parameters: {},
+	});
 	b.connect(first, repeat, 1);
 	return b.file(
 		'HaiPay example: exactly-once callbacks',
@@ -63,13 +69,13 @@ function about(b: WorkflowBuilder): void {
 			'About',
 			[
 				'## Exactly once, across webhook processors',
-				'HaiPay resends a result until it reads `SUCCESS`, and with several webhook processors (queue mode) two deliveries can run at the same moment. The trigger\'s repeat memory drops later repeats; **Claim** makes the business step run once per result whatever arrives together: it inserts the item\'s `dedupKey` into a table whose primary key it is, and only the insert that made the row gets it back.',
+				"HaiPay resends a result until it reads `SUCCESS`, and with several webhook processors (queue mode) two deliveries can run at the same moment. The trigger's repeat memory drops later repeats; **Claim** makes the business step run once per result whatever arrives together: it inserts the item's `dedupKey` into a table whose primary key it is, and only the insert that made the row gets it back.",
 				'',
 				'1. Give **Create table** and **Claim** a Postgres credential (any PostgreSQL the workers reach; the queue-mode playground has one). Run **Set up** once.',
 				'2. Replace **Business step** with yours (mark the invoice paid, notify the payee). Send `dedupKey` along if your system can refuse a repeat too.',
-				'3. Activate, and use the trigger\'s **Production URL** as `notifyUrl`. One trigger per App ID: add others and connect them to **Claim**.',
+				"3. Activate, and use the trigger's **Production URL** as `notifyUrl`. One trigger per App ID: add others and connect them to **Claim**.",
 				'',
-				'A claim whose business step failed keeps `done_at` empty: `SELECT * FROM haipay_callbacks WHERE done_at IS NULL AND claimed_at < now() - interval \'15 minutes\'` lists them. Settle each by hand, or delete its row and retry the execution.',
+				"A claim whose business step failed keeps `done_at` empty: `SELECT * FROM haipay_callbacks WHERE done_at IS NULL AND claimed_at < now() - interval '15 minutes'` lists them. Settle each by hand, or delete its row and retry the execution.",
 			].join('\n'),
 			[-260, -620],
 			660,
@@ -84,7 +90,11 @@ function postgres(name: string, query: string, position: [number, number], repla
 		type: 'n8n-nodes-base.postgres',
 		typeVersion: 2.6,
 		position,
-		parameters: { operation: 'executeQuery', query, options: replacement === undefined ? {} : { queryReplacement: replacement } },
+		parameters: {
+			operation: 'executeQuery',
+			query,
+			options: replacement === undefined ? {} : { queryReplacement: replacement },
+		},
 		credentials: { postgres: { ...POSTGRES_CREDENTIAL } },
 	};
 }
@@ -98,18 +108,22 @@ function setUp(b: WorkflowBuilder): void {
 
 /** TZS results → Claim → First claim?: the result's row inserted, and whether this insert made it. */
 function claim(b: WorkflowBuilder): string {
-	const trigger = b.add(haiPayTrigger('TZS results', EXACTLY_ONCE_WEBHOOK_ID, { options: {} }, credentialOf('TZS'), [-200, 120]));
+	const trigger = b.add(
+		haiPayTrigger('TZS results', EXACTLY_ONCE_WEBHOOK_ID, { options: {} }, credentialOf('TZS'), [-200, 120]),
+	);
 	const claimed = b.add(
 		postgres(
 			'Claim',
 			CLAIM_SQL,
 			[20, 120],
-			'={{ [ $json.dedupKey, String($json.appId ?? \'\'), String($json.orderId ?? \'\'), String($json.orderNo ?? \'\'), String($json.status ?? \'\'), String($json.amount ?? \'\') ] }}',
+			"={{ [ $json.dedupKey, String($json.appId ?? ''), String($json.orderId ?? ''), String($json.orderNo ?? ''), String($json.status ?? ''), String($json.amount ?? '') ] }}",
 		),
 	);
 	b.connect(trigger, claimed);
 	// A claim that inserted nothing still gives one item ({ success: true }): the row's dedup_key tells them apart.
-	const first = b.add(ifNode('First claim?', conditions([condition('={{ $json.dedup_key }}', 'exists', '')]), [240, 120]));
+	const first = b.add(
+		ifNode('First claim?', conditions([condition('={{ $json.dedup_key }}', 'exists', '')]), [240, 120]),
+	);
 	b.connect(claimed, first);
 	return first;
 }

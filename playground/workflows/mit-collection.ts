@@ -26,7 +26,10 @@ export function mitCollection(): WorkflowFile {
 	const saved = findSavedCard(b);
 	chargeSavedCard(b, saved);
 	firstCharge(b, saved);
-	return b.file('HaiPay example: USD card collection (MIT)', 'First charge returns a payment page; later charges use the stored card token.');
+	return b.file(
+		'HaiPay example: USD card collection (MIT)',
+		'First charge returns a payment page; later charges use the stored card token.',
+	);
 }
 
 function about(b: WorkflowBuilder): void {
@@ -66,9 +69,13 @@ function findSavedCard(b: WorkflowBuilder): string {
 		),
 	);
 	const token = b.add(
-		readFile('Saved card token', `={{ '${FILES}/mit-tokens/' + $json.firstOrderId + '.json' }}`, [240, 0], { alwaysOutputData: true }),
+		readFile('Saved card token', `={{ '${FILES}/mit-tokens/' + $json.firstOrderId + '.json' }}`, [240, 0], {
+			alwaysOutputData: true,
+		}),
 	);
-	const saved = b.add(ifNode('Card saved?', conditions([condition('={{ $json.fileName }}', 'notEmpty', '')]), [460, 0]));
+	const saved = b.add(
+		ifNode('Card saved?', conditions([condition('={{ $json.fileName }}', 'notEmpty', '')]), [460, 0]),
+	);
 	b.connect(start, customer);
 	b.connect(customer, token);
 	b.connect(token, saved);

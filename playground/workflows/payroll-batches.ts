@@ -1,5 +1,17 @@
 import { WorkflowBuilder, type NodeSpec, type WorkflowFile } from '../../dev/workflow-builder';
-import { condition, conditions, csvFromFile, ifNode, manualTrigger, merge, readFile, setFields, stickyNote, textToFile, writeFile } from '../lib/base-nodes';
+import {
+	condition,
+	conditions,
+	csvFromFile,
+	ifNode,
+	manualTrigger,
+	merge,
+	readFile,
+	setFields,
+	stickyNote,
+	textToFile,
+	writeFile,
+} from '../lib/base-nodes';
 import { csvLine, plainText } from '../lib/cells';
 import { haiPay, mixedPayoutParameters } from '../lib/haipay-nodes';
 import { PAYROLL_BATCH, PAYROLL_RESULTS, PAYROLL_SHEET } from '../payroll';
@@ -13,7 +25,18 @@ import { FILES, WORKFLOW_IDS } from './shared';
  */
 
 /** The results file's columns, in order; `row` is the sheet's line number, the key of a rerun with `orderId`. */
-export const PAYROLL_RESULT_COLUMNS = ['row', 'orderId', 'currency', 'amount', 'name', 'outcome', 'orderNo', 'error', 'errorCode', 'field'] as const;
+export const PAYROLL_RESULT_COLUMNS = [
+	'row',
+	'orderId',
+	'currency',
+	'amount',
+	'name',
+	'outcome',
+	'orderNo',
+	'error',
+	'errorCode',
+	'field',
+] as const;
 
 /** The sub-workflow's trigger, whose items are the batch. */
 const BATCH = 'Batch';
@@ -22,7 +45,13 @@ export function payrollBatches(): WorkflowFile {
 	const b = new WorkflowBuilder(WORKFLOW_IDS.payrollBatches);
 	about(b);
 	const rows = rowsToPay(b);
-	const loop = b.add({ name: 'Batches', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, position: [1120, 0], parameters: { batchSize: PAYROLL_BATCH, options: {} } });
+	const loop = b.add({
+		name: 'Batches',
+		type: 'n8n-nodes-base.splitInBatches',
+		typeVersion: 3,
+		position: [1120, 0],
+		parameters: { batchSize: PAYROLL_BATCH, options: {} },
+	});
 	const pay = b.add(payBatch([1340, 100]));
 	b.connect(rows, loop);
 	b.connect(loop, pay, 1);
@@ -42,7 +71,7 @@ function about(b: WorkflowBuilder): void {
 				'## A payroll-sized sheet, in batches',
 				`Reads \`${FILES}/${PAYROLL_SHEET}\` and pays it ${PAYROLL_BATCH.toLocaleString('en-US')} rows at a time: **Pay batch** runs this same workflow from **${BATCH}** (a sub-workflow execution per batch), which pays the batch with one HaiPay node and appends its results to \`${FILES}/${PAYROLL_RESULTS}\`. n8n keeps a batch's payouts only while its sub-workflow runs.`,
 				'',
-				'- Every row of the sheet gets one line in the results file, with its `row`, `outcome` and HaiPay\'s `orderNo`; text a spreadsheet would run as a formula starts with an apostrophe.',
+				"- Every row of the sheet gets one line in the results file, with its `row`, `outcome` and HaiPay's `orderNo`; text a spreadsheet would run as a formula starts with an apostrophe.",
 				`- **Run it again after a crash** (n8n stopped mid-run): rows already in \`${PAYROLL_RESULTS}\` are left out (**Not written yet**, by row and orderId); the batch that was cut short is sent again, and HaiPay refuses each orderId it already has: those rows come back \`duplicate\` with the existing order's \`orderNo\`. Nothing is paid twice.`,
 				`- A results file that is there but cannot be read or parsed (a line a crash cut short, say) stops the run before anything is sent: delete the broken line, or move the file away, and run again.`,
 				`- A new sheet needs a new results file: move \`${PAYROLL_RESULTS}\` away first. Do not edit the sheet between a crash and its rerun.`,
@@ -65,22 +94,58 @@ function rowsToPay(b: WorkflowBuilder): string {
 	const read = b.add(readFile(`Read ${PAYROLL_SHEET}`, `${FILES}/${PAYROLL_SHEET}`, [20, -100]));
 	const rows = b.add(csvFromFile('Rows', [240, -100]));
 	const numbered = b.add(
-		setFields('Number rows', [['row', '={{ $itemIndex + 1 }}', 'number'], ['key', "={{ ($itemIndex + 1) + '|' + String($json.orderId ?? '') }}"]], [460, -100], true),
+		setFields(
+			'Number rows',
+			[
+				['row', '={{ $itemIndex + 1 }}', 'number'],
+				['key', "={{ ($itemIndex + 1) + '|' + String($json.orderId ?? '') }}"],
+			],
+			[460, -100],
+			true,
+		),
 	);
 	// No results file yet (a first run): the read finds no file and outputs one empty item, and every row is paid. A
 	// file that is there but cannot be read or parsed stops the run before anything is sent: read as "nothing
 	// written", it would send the whole sheet again.
-	const soFar = b.add(readFile(`Read ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [20, 100], { alwaysOutputData: true }));
-	const found = b.add(ifNode('Results file found?', conditions([condition('={{ $json.fileName }}', 'exists', '')]), [240, 100]));
+	const soFar = b.add(
+		readFile(`Read ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [20, 100], { alwaysOutputData: true }),
+	);
+	const found = b.add(
+		ifNode('Results file found?', conditions([condition('={{ $json.fileName }}', 'exists', '')]), [240, 100]),
+	);
 	const results = b.add({ ...csvFromFile('Results so far', [460, 40]), alwaysOutputData: true });
 	const written = b.add(
-		setFields('Written before', [['key', `={{ $json.row === undefined ? 'none' : ${plainText('$json.row')} + '|' + ${plainText('$json.orderId')} }}`]], [680, 100]),
+		setFields(
+			'Written before',
+			[
+				[
+					'key',
+					`={{ $json.row === undefined ? 'none' : ${plainText('$json.row')} + '|' + ${plainText('$json.orderId')} }}`,
+				],
+			],
+			[680, 100],
+		),
 	);
 	const notWritten = b.add({
 		...merge('Not written yet', 2, [900, 0]),
-		parameters: { mode: 'combine', combineBy: 'combineByFields', fieldsToMatchString: 'key', joinMode: 'keepNonMatches', outputDataFrom: 'input1', options: {} },
+		parameters: {
+			mode: 'combine',
+			combineBy: 'combineByFields',
+			fieldsToMatchString: 'key',
+			joinMode: 'keepNonMatches',
+			outputDataFrom: 'input1',
+			options: {},
+		},
 	});
-	for (const [from, to] of [[start, read], [read, rows], [rows, numbered], [start, soFar], [soFar, found], [results, written]]) b.connect(from, to);
+	for (const [from, to] of [
+		[start, read],
+		[read, rows],
+		[rows, numbered],
+		[start, soFar],
+		[soFar, found],
+		[results, written],
+	])
+		b.connect(from, to);
 	b.connect(found, results, 0);
 	b.connect(found, written, 1);
 	b.connect(numbered, notWritten, 0, 0);
@@ -106,8 +171,16 @@ function payBatch(position: [number, number]): NodeSpec {
 
 /** Batch → Pay → Result line → Batch text → To text → Append to payroll-results.csv → Batch written. */
 function payAndAppend(b: WorkflowBuilder): void {
-	const batch = b.add({ name: BATCH, type: 'n8n-nodes-base.executeWorkflowTrigger', typeVersion: 1.1, position: [-200, 400], parameters: { inputSource: 'passthrough' } });
-	const pay = b.add(haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [20, 400], { onError: 'continueRegularOutput' }));
+	const batch = b.add({
+		name: BATCH,
+		type: 'n8n-nodes-base.executeWorkflowTrigger',
+		typeVersion: 1.1,
+		position: [-200, 400],
+		parameters: { inputSource: 'passthrough' },
+	});
+	const pay = b.add(
+		haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [20, 400], { onError: 'continueRegularOutput' }),
+	);
 	const source = `$('${BATCH}').item.json`;
 	const line = b.add(
 		setFields(
@@ -135,14 +208,39 @@ function payAndAppend(b: WorkflowBuilder): void {
 	// The header goes with the batch that holds the sheet's first row: the one that starts the file.
 	const header = JSON.stringify(PAYROLL_RESULT_COLUMNS.join(','));
 	const text = b.add({
-		...setFields('Batch text', [['text', `={{ (Number($('${BATCH}').first().json.row) === 1 ? ${header} + '\\n' : '') + $('Result line').all().map((item) => item.json.line).join('\\n') + '\\n' }}`]], [460, 400]),
+		...setFields(
+			'Batch text',
+			[
+				[
+					'text',
+					`={{ (Number($('${BATCH}').first().json.row) === 1 ? ${header} + '\\n' : '') + $('Result line').all().map((item) => item.json.line).join('\\n') + '\\n' }}`,
+				],
+			],
+			[460, 400],
+		),
 		executeOnce: true,
 	});
 	const file = b.add(textToFile('To text', 'text', PAYROLL_RESULTS, [680, 400]));
 	const append = b.add(writeFile(`Append to ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [900, 400], true));
 	// What goes back to the calling execution: one small item per batch, not the batch's payouts.
 	const done = b.add(
-		setFields('Batch written', [['rows', `={{ $('${BATCH}').all().length }}`, 'number'], ['firstRow', `={{ $('${BATCH}').first().json.row }}`, 'number'], ['lastRow', `={{ $('${BATCH}').last().json.row }}`, 'number']], [1120, 400]),
+		setFields(
+			'Batch written',
+			[
+				['rows', `={{ $('${BATCH}').all().length }}`, 'number'],
+				['firstRow', `={{ $('${BATCH}').first().json.row }}`, 'number'],
+				['lastRow', `={{ $('${BATCH}').last().json.row }}`, 'number'],
+			],
+			[1120, 400],
+		),
 	);
-	for (const [from, to] of [[batch, pay], [pay, line], [line, text], [text, file], [file, append], [append, done]]) b.connect(from, to);
+	for (const [from, to] of [
+		[batch, pay],
+		[pay, line],
+		[line, text],
+		[text, file],
+		[file, append],
+		[append, done],
+	])
+		b.connect(from, to);
 }

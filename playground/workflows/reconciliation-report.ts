@@ -38,7 +38,10 @@ export function reconciliationReport(): WorkflowFile {
 		alwaysOutputData: true,
 		parameters: {
 			conditions: conditions(
-				[condition('={{ $json.outcome ?? \'\' }}', 'empty', ''), ...QUERIED_OUTCOMES.map((outcome) => condition('={{ $json.outcome }}', 'equals', outcome))],
+				[
+					condition("={{ $json.outcome ?? '' }}", 'empty', ''),
+					...QUERIED_OUTCOMES.map((outcome) => condition('={{ $json.outcome }}', 'equals', outcome)),
+				],
 				'or',
 			),
 			looseTypeValidation: true,
@@ -50,21 +53,46 @@ export function reconciliationReport(): WorkflowFile {
 		haiPay(
 			'Query',
 			'payouts',
-			{ resource: 'payout', operation: 'get', currency: plainCell('$json.currency'), orderId: plainCell('$json.orderId'), options: { concurrency: 4 } },
+			{
+				resource: 'payout',
+				operation: 'get',
+				currency: plainCell('$json.currency'),
+				orderId: plainCell('$json.orderId'),
+				options: { concurrency: 4 },
+			},
 			[680, 0],
 			{ onError: 'continueRegularOutput' },
 		),
 	);
-	const report = b.add({ name: 'Report', type: 'n8n-nodes-base.code', typeVersion: 2, position: [900, 0], parameters: { mode: 'runOnceForAllItems', jsCode: REPORT_CODE } });
+	const report = b.add({
+		name: 'Report',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [900, 0],
+		parameters: { mode: 'runOnceForAllItems', jsCode: REPORT_CODE },
+	});
 	const file = b.add({
 		name: 'To XLSX',
 		type: 'n8n-nodes-base.convertToFile',
 		typeVersion: 1.1,
 		position: [1120, 0],
-		parameters: { operation: 'xlsx', binaryPropertyName: 'data', options: { fileName: RECONCILIATION_REPORT, headerRow: true, sheetName: 'Reconciliation' } },
+		parameters: {
+			operation: 'xlsx',
+			binaryPropertyName: 'data',
+			options: { fileName: RECONCILIATION_REPORT, headerRow: true, sheetName: 'Reconciliation' },
+		},
 	});
 	const write = b.add(writeFile(`Write ${RECONCILIATION_REPORT}`, `${FILES}/${RECONCILIATION_REPORT}`, [1340, 0]));
-	for (const [from, to] of [[start, read], [read, rows], [rows, open], [open, query], [query, report], [report, file], [file, write]]) b.connect(from, to);
+	for (const [from, to] of [
+		[start, read],
+		[read, rows],
+		[rows, open],
+		[open, query],
+		[query, report],
+		[report, file],
+		[file, write],
+	])
+		b.connect(from, to);
 	return b.file(
 		'HaiPay example: reconciliation report',
 		"Queries every order of the month-end results file and writes an XLSX report: each row's status, fee and pay time, and per currency the exact totals of each status.",

@@ -1,5 +1,17 @@
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
-import { condition, conditions, csvFromFile, csvToFile, ifNode, manualTrigger, readFile, row, setFields, stickyNote, writeFile } from '../lib/base-nodes';
+import {
+	condition,
+	conditions,
+	csvFromFile,
+	csvToFile,
+	ifNode,
+	manualTrigger,
+	readFile,
+	row,
+	setFields,
+	stickyNote,
+	writeFile,
+} from '../lib/base-nodes';
 import { plainCell, safeCell } from '../lib/cells';
 import { haiPay } from '../lib/haipay-nodes';
 import { FILES, WORKFLOW_IDS } from './shared';
@@ -16,7 +28,10 @@ export function reconciliation(): WorkflowFile {
 	const state = queryEach(b, open);
 	writeStates(b, state);
 	downloadVouchers(b, state);
-	return b.file('HaiPay example: reconciliation', 'Queries every sent payout whose result is not known yet and downloads the vouchers of the final ones.');
+	return b.file(
+		'HaiPay example: reconciliation',
+		'Queries every sent payout whose result is not known yet and downloads the vouchers of the final ones.',
+	);
 }
 
 function about(b: WorkflowBuilder): void {
@@ -68,7 +83,14 @@ function queryEach(b: WorkflowBuilder, open: string): string {
 		haiPay(
 			'Query',
 			'payouts',
-			{ resource: 'payout', operation: 'get', currency: row('currency'), orderId: plainCell('$json.orderId'), orderNo: plainCell('$json.orderNo'), options: {} },
+			{
+				resource: 'payout',
+				operation: 'get',
+				currency: row('currency'),
+				orderId: plainCell('$json.orderId'),
+				orderNo: plainCell('$json.orderNo'),
+				options: {},
+			},
 			[680, 0],
 			{ onError: 'continueRegularOutput' },
 		),
@@ -106,14 +128,24 @@ function writeStates(b: WorkflowBuilder, state: string): void {
 
 /** Final? → Voucher → Save voucher: the PDF of each order that has its final status. */
 function downloadVouchers(b: WorkflowBuilder, state: string): void {
-	const final = b.add(ifNode('Final?', conditions([condition('={{ $json.final }}', 'true', '', 'boolean')]), [1120, 160]));
+	const final = b.add(
+		ifNode('Final?', conditions([condition('={{ $json.final }}', 'true', '', 'boolean')]), [1120, 160]),
+	);
 	b.connect(state, final);
 	// The voucher path serves every currency; Orders' Currency picks the App ID that asks for each order's voucher.
 	const voucher = b.add(
 		haiPay(
 			'Voucher',
 			'payouts',
-			{ resource: 'voucher', operation: 'download', orderNos: row('orderNo'), ordersCurrency: row('currency'), lang: 'en', getFee: true, options: {} },
+			{
+				resource: 'voucher',
+				operation: 'download',
+				orderNos: row('orderNo'),
+				ordersCurrency: row('currency'),
+				lang: 'en',
+				getFee: true,
+				options: {},
+			},
 			[1340, 160],
 		),
 	);

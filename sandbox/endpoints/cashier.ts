@@ -14,7 +14,11 @@ const cashierApply: Handler = (gateway, merchant, request) => {
 	const magic = magicOf(request.name);
 	if (magic?.kind === 'reject') return fail(magic.code, magic.message);
 	const order = waitingCollection(gateway, merchant, request, magic);
-	order.local = { payType: CASHIER, inBankCode: String(request.currency), ...pick(request, ['callBackUrl', 'callBackFailUrl']) };
+	order.local = {
+		payType: CASHIER,
+		inBankCode: String(request.currency),
+		...pick(request, ['callBackUrl', 'callBackFailUrl']),
+	};
 	gateway.placed(order);
 	const data = { orderId: order.orderId, orderNo: order.orderNo, payUrl: gateway.cashierUrl(order) };
 	return { type: 'ok', merchant, data, lose: lostAnswer(magic) };

@@ -12,12 +12,20 @@ function isBlank(value: unknown): boolean {
 }
 
 /** The merchant an appId names, if this environment knows it and it may use this endpoint's currency. */
-function merchantOf(config: GatewayConfig, endpoint: Endpoint, path: string, request: Record<string, unknown>): Merchant | Outcome {
+function merchantOf(
+	config: GatewayConfig,
+	endpoint: Endpoint,
+	path: string,
+	request: Record<string, unknown>,
+): Merchant | Outcome {
 	if (isBlank(request.appId)) return fail(ERROR_CODES.validation, 'appId is required');
 	if (!Number.isInteger(request.appId)) return fail(ERROR_CODES.validation, 'appId must be of type integer');
 	const merchant = config.merchants.get(request.appId as number);
 	if (!merchant || merchant.environment !== config.environment) {
-		return fail(ERROR_CODES.unknownAppId, `appId ${String(request.appId)} is not registered in the ${config.environment} environment`);
+		return fail(
+			ERROR_CODES.unknownAppId,
+			`appId ${String(request.appId)} is not registered in the ${config.environment} environment`,
+		);
 	}
 	if (endpoint.currency && merchant.currency !== endpoint.currency) {
 		return fail(
@@ -40,8 +48,13 @@ export function checkRequest(config: GatewayConfig, endpoint: Endpoint, path: st
 	const merchant = merchantOf(config, endpoint, path, request);
 	if ('type' in merchant) return { refusal: merchant };
 	if (isBlank(request.sign)) return { refusal: fail(ERROR_CODES.signature, 'sign is required') };
-	if (typeof request.sign !== 'string' || !verifyBody(request, request.sign, merchant.secretKey, merchant.publicKey, merchant.arrayStyle)) {
-		return { refusal: fail(ERROR_CODES.signature, 'sign does not verify with the public key and secret of this appId') };
+	if (
+		typeof request.sign !== 'string' ||
+		!verifyBody(request, request.sign, merchant.secretKey, merchant.publicKey, merchant.arrayStyle)
+	) {
+		return {
+			refusal: fail(ERROR_CODES.signature, 'sign does not verify with the public key and secret of this appId'),
+		};
 	}
 	const valid = validate(endpoint.schema, request);
 	if (!valid.ok) return { refusal: fail(ERROR_CODES.validation, valid.message) };

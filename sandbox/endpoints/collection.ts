@@ -49,4 +49,6 @@ const mitApply: Handler = (gateway, merchant, request) => {
 	return { type: 'ok', merchant, data, lose: lostAnswer(magic) };
 };
 
-export const COLLECTION_ENDPOINTS: Endpoint[] = [{ path: '/usd/mit/apply', currency: 'USD', schema: 'usdMitApply', handle: mitApply }];
+export const COLLECTION_ENDPOINTS: Endpoint[] = [
+	{ path: '/usd/mit/apply', currency: 'USD', schema: 'usdMitApply', handle: mitApply },
+];

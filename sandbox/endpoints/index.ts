@@ -21,10 +21,7 @@ const ROUTES = new Map<string, Endpoint>(
 		...REFUND_ENDPOINTS,
 		...SUBSCRIPTION_ENDPOINTS,
 		...CASHIER_ENDPOINTS,
-	].map((endpoint) => [
-		endpoint.path,
-		endpoint,
-	]),
+	].map((endpoint) => [endpoint.path, endpoint]),
 );
 
 export function endpointOf(path: string): Endpoint | undefined {

@@ -47,17 +47,27 @@ function instruments(order: Order, request: Record<string, unknown>): LocalPayme
 		payType,
 		inBankCode,
 		qrCode: qr ? emvQrCode(order.currency, order.amount, order.orderNo) : '',
-		bankNo: order.currency === 'BRL' ? `PC${digits}` : payType === 'VA' || order.currency === 'PHP' ? `88${digits}` : '',
+		bankNo:
+			order.currency === 'BRL' ? `PC${digits}` : payType === 'VA' || order.currency === 'PHP' ? `88${digits}` : '',
 		bankCode: inBankCode,
 		...redirects,
 	};
 }
 
 function answer(gateway: GatewayPort, order: Order): Record<string, unknown> {
-	const data: Record<string, unknown> = { orderId: order.orderId, orderNo: order.orderNo, payUrl: gateway.cashierUrl(order) };
+	const data: Record<string, unknown> = {
+		orderId: order.orderId,
+		orderNo: order.orderNo,
+		payUrl: gateway.cashierUrl(order),
+	};
 	if (COINS.has(order.currency)) return { ...data, bankNo: order.local?.bankNo ?? '' };
 	if (!WITH_INSTRUMENTS.has(order.currency)) return data;
-	return { ...data, bankCode: order.local?.bankCode ?? '', bankNo: order.local?.bankNo ?? '', qrCode: order.local?.qrCode ?? '' };
+	return {
+		...data,
+		bankCode: order.local?.bankCode ?? '',
+		bankNo: order.local?.bankNo ?? '',
+		qrCode: order.local?.qrCode ?? '',
+	};
 }
 
 const localApply: Handler = (gateway, merchant, request) => {

@@ -20,7 +20,8 @@ const WITH_PAY_URL = new Set(['NGN', 'USD']);
 const payoutApply: Handler = (gateway, merchant, request) => {
 	const magic = magicOf(request.name);
 	if (magic?.kind === 'reject') return fail(magic.code, magic.message);
-	if (request.bankCode === UNKNOWN_BANK_CODE) return fail(ERROR_CODES.unknownChannel, `channel code does not exist: bankCode ${UNKNOWN_BANK_CODE}`);
+	if (request.bankCode === UNKNOWN_BANK_CODE)
+		return fail(ERROR_CODES.unknownChannel, `channel code does not exist: bankCode ${UNKNOWN_BANK_CODE}`);
 	const order = gateway.book.create({
 		merchant,
 		kind: 'payout',
@@ -28,7 +29,16 @@ const payoutApply: Handler = (gateway, merchant, request) => {
 		amount: request.amount as string,
 		status: gateway.config.processingMs > 0 && !gateway.config.manual ? 0 : 1,
 		...planOf(magic),
-		fields: pick(request, ['notifyUrl', 'subject', 'body', 'name', 'accountNo', 'accountType', 'bankCode', 'partnerUserId']),
+		fields: pick(request, [
+			'notifyUrl',
+			'subject',
+			'body',
+			'name',
+			'accountNo',
+			'accountType',
+			'bankCode',
+			'partnerUserId',
+		]),
 	});
 	gateway.placed(order);
 	const data: Record<string, unknown> = { orderId: order.orderId, orderNo: order.orderNo };

@@ -24,7 +24,11 @@ export interface GatewayPort {
 }
 
 /** What an endpoint does with a request that passed the checks every request goes through (see checks.ts). */
-export type Handler = (gateway: GatewayPort, merchant: Merchant, request: Record<string, unknown>) => Outcome | Promise<Outcome>;
+export type Handler = (
+	gateway: GatewayPort,
+	merchant: Merchant,
+	request: Record<string, unknown>,
+) => Outcome | Promise<Outcome>;
 
 /** One path of the gateway's API, and the currency an appId must have to use it (none: any). */
 export interface Endpoint {
@@ -49,7 +53,12 @@ export function lostAnswer(effect: MagicEffect | undefined): (MagicEffect & { ki
 }
 
 /** A collection order that waits (status 0) for its payer on HaiPay's page, made from an apply request. */
-export function waitingCollection(gateway: GatewayPort, merchant: Merchant, request: Record<string, unknown>, effect: MagicEffect | undefined): Order {
+export function waitingCollection(
+	gateway: GatewayPort,
+	merchant: Merchant,
+	request: Record<string, unknown>,
+	effect: MagicEffect | undefined,
+): Order {
 	return gateway.book.create({
 		merchant,
 		kind: 'collection',

@@ -13,7 +13,11 @@ const apply: Handler = (gateway, merchant, request) => {
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 const query: Handler = (gateway, merchant, request) => {
-	const sub = gateway.subscriptions.find(merchant.appId, text(request.subscriptionOrderId), text(request.subscriptionNo));
+	const sub = gateway.subscriptions.find(
+		merchant.appId,
+		text(request.subscriptionOrderId),
+		text(request.subscriptionNo),
+	);
 	if (!sub) return fail(ERROR_CODES.unknownSubscription, 'subscription does not exist');
 	return { type: 'ok', merchant, data: gateway.subscriptions.answer(sub) };
 };
@@ -23,7 +27,11 @@ const cancel: Handler = (gateway, merchant, request) => {
 	if (!sub) return fail(ERROR_CODES.unknownSubscription, 'subscription does not exist');
 	const done = gateway.subscriptions.cancel(sub);
 	const { subscriptionNo, status, appId } = done;
-	return { type: 'ok', merchant, data: { appId, subscriptionNo, status, payType: done.request.payType, inBankCode: done.request.inBankCode } };
+	return {
+		type: 'ok',
+		merchant,
+		data: { appId, subscriptionNo, status, payType: done.request.payType, inBankCode: done.request.inBankCode },
+	};
 };
 
 export const SUBSCRIPTION_ENDPOINTS: Endpoint[] = [

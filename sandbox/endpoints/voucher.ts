@@ -13,7 +13,8 @@ function finalPayouts(gateway: GatewayPort, merchant: Merchant, orderNos: string
 		if (!order || order.appId !== merchant.appId) {
 			return fail(ERROR_CODES.voucherNotAvailable, `orderNos: ${orderNo} is not an order of appId ${merchant.appId}`);
 		}
-		if (order.kind !== 'payout') return fail(ERROR_CODES.voucherNotAvailable, `orderNos: ${orderNo} is not a payout order`);
+		if (order.kind !== 'payout')
+			return fail(ERROR_CODES.voucherNotAvailable, `orderNos: ${orderNo} is not a payout order`);
 		if (!isFinal(order)) {
 			return fail(
 				ERROR_CODES.voucherNotAvailable,
@@ -32,7 +33,12 @@ interface VoucherFile {
 }
 
 /** One order gives a PDF, several a ZIP of PDFs. */
-async function voucherFile(gateway: GatewayPort, merchant: Merchant, orders: Order[], options: VoucherOptions): Promise<VoucherFile> {
+async function voucherFile(
+	gateway: GatewayPort,
+	merchant: Merchant,
+	orders: Order[],
+	options: VoucherOptions,
+): Promise<VoucherFile> {
 	const pdfs: Array<{ name: string; bytes: Uint8Array }> = [];
 	for (const order of orders) {
 		const when = order.payTime || gateway.time(Date.parse(order.updatedAt));
@@ -55,7 +61,10 @@ const voucher: Handler = async (gateway, merchant, request) => {
 	});
 	if (gateway.config.voucherResponse === 'base64') return { type: 'bare', data: file.bytes.toString('base64') };
 	if (gateway.config.voucherResponse === 'url') {
-		return { type: 'bare', data: gateway.keepFile({ contentType: file.contentType, name: file.filename, bytes: file.bytes }) };
+		return {
+			type: 'bare',
+			data: gateway.keepFile({ contentType: file.contentType, name: file.filename, bytes: file.bytes }),
+		};
 	}
 	return { type: 'file', ...file };
 };

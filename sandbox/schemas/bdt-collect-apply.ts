@@ -1,4 +1,17 @@
-import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	fullName,
+	nonEmptyText,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	url,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's BDT collection page (docs/haipay-facts.md): "firstName lastName", an amount with two decimals, a required
@@ -6,7 +19,21 @@ import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, p
  */
 export const bdtCollectApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'name', 'phone', 'email', 'amount', 'payType', 'inBankCode', 'callBackUrl', 'callBackFailUrl', 'subject', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'name',
+		'phone',
+		'email',
+		'amount',
+		'payType',
+		'inBankCode',
+		'callBackUrl',
+		'callBackFailUrl',
+		'subject',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

@@ -1,4 +1,16 @@
-import { amount, appId, email, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	nonEmptyText,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	url,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's BRL collection page (docs/haipay-facts.md): the payer's CPF in `inBankNo`, a name of letters, spaces, !
@@ -8,7 +20,21 @@ import { amount, appId, email, nonEmptyText, orderId, partnerUserId, phone, sign
  */
 export const brlCollectApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'name', 'phone', 'email', 'amount', 'payType', 'inBankCode', 'inBankNo', 'callBackUrl', 'callBackFailUrl', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'name',
+		'phone',
+		'email',
+		'amount',
+		'payType',
+		'inBankCode',
+		'inBankNo',
+		'callBackUrl',
+		'callBackFailUrl',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

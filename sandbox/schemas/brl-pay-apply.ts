@@ -1,4 +1,15 @@
-import { amount, appId, lettersName, nonEmptyText, oneOf, orderId, payoutTail, phone, when, type Schema } from './common';
+import {
+	amount,
+	appId,
+	lettersName,
+	nonEmptyText,
+	oneOf,
+	orderId,
+	payoutTail,
+	phone,
+	when,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's BRL payout page: PIX to an e-wallet, the kind of PIX key in `identifyType`. The amount pattern is the page's
@@ -6,7 +17,20 @@ import { amount, appId, lettersName, nonEmptyText, oneOf, orderId, payoutTail, p
  */
 export const brlPayApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'identifyType', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'identifyType',
+		'accountNo',
+		'name',
+		'phone',
+		'email',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,
@@ -20,7 +44,11 @@ export const brlPayApply: Schema = {
 		...payoutTail,
 	},
 	allOf: [
-		when('identifyType', 'CPF', { properties: { accountNo: { type: 'string', pattern: '^\\d{11}$', hint: 'a CPF key is 11 digits' } } }),
-		when('identifyType', 'EMAIL', { properties: { accountNo: { type: 'string', format: 'email', hint: 'an EMAIL key is an email address' } } }),
+		when('identifyType', 'CPF', {
+			properties: { accountNo: { type: 'string', pattern: '^\\d{11}$', hint: 'a CPF key is 11 digits' } },
+		}),
+		when('identifyType', 'EMAIL', {
+			properties: { accountNo: { type: 'string', format: 'email', hint: 'an EMAIL key is an email address' } },
+		}),
 	],
 };

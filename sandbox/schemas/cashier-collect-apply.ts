@@ -1,4 +1,17 @@
-import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, fullName, orderId, partnerUserId, sign, text, url, when, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	EXACT_TWO_DECIMALS_PATTERN,
+	fullName,
+	orderId,
+	partnerUserId,
+	sign,
+	text,
+	url,
+	when,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's global cashier (api-reference cashier: collectApply; version2 GlobalCashier): "firstName lastName", the
@@ -7,7 +20,20 @@ import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, fullName, orderId, pa
  */
 export const cashierCollectApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'name', 'email', 'amount', 'currency', 'callBackUrl', 'callBackFailUrl', 'subject', 'region', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'name',
+		'email',
+		'amount',
+		'currency',
+		'callBackUrl',
+		'callBackFailUrl',
+		'subject',
+		'region',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

@@ -26,7 +26,11 @@ export const phone: Schema = { type: 'string', pattern: '^\\+?[0-9]{6,20}$' };
 export const partnerUserId: Schema = { type: 'string', pattern: PARTNER_USER_ID_PATTERN };
 
 /** The collections' payer name: "firstName lastName", two or more words separated by a space. */
-export const fullName: Schema = { type: 'string', pattern: '^\\S+(?: \\S+)+$', hint: 'firstName lastName separated by a space' };
+export const fullName: Schema = {
+	type: 'string',
+	pattern: '^\\S+(?: \\S+)+$',
+	hint: 'firstName lastName separated by a space',
+};
 
 /** A request that names one order by the merchant's orderId and HaiPay's orderNo, both required. */
 export const byOrderIdAndNo: Schema = {
@@ -79,14 +83,29 @@ export function oneOf(...values: string[]): Schema {
 
 /** `then` when `field` has `value`: a rule of one field that depends on another's value. */
 export function when(field: string, value: string, then: Schema): Schema {
-	return { if: { type: 'object', required: [field], properties: { [field]: { const: value } } }, then: { type: 'object', ...then } };
+	return {
+		if: { type: 'object', required: [field], properties: { [field]: { const: value } } },
+		then: { type: 'object', ...then },
+	};
 }
 
 /** What most payout pages list after the payee's phone, in their order: the email, the merchant's user, the signature and three optional texts. */
 export const payoutTail: Schema = { email, partnerUserId, sign, notifyUrl: url, subject: text, body: text };
 
 /** The payee fields most rails' payout pages list, in the pages' order, all required but the three texts. */
-const RAIL_PAYOUT_REQUIRED = ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'];
+const RAIL_PAYOUT_REQUIRED = [
+	'appId',
+	'orderId',
+	'amount',
+	'accountType',
+	'bankCode',
+	'accountNo',
+	'name',
+	'phone',
+	'email',
+	'partnerUserId',
+	'sign',
+];
 
 /**
  * A rail's payout request whose page lists that payee block: the page's own shapes for the amount and account type,

@@ -1,4 +1,20 @@
-import { amount, appId, email, IBAN_PATTERN, lettersName, nonEmptyText, oneOf, orderId, partnerUserId, phone, sign, text, TWO_DECIMALS_PATTERN, url, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	IBAN_PATTERN,
+	lettersName,
+	nonEmptyText,
+	oneOf,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	TWO_DECIMALS_PATTERN,
+	url,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's EUR payout page and its EU page: 1-150,000 euros with at most two decimals, to an IBAN, with the bank's
@@ -7,8 +23,21 @@ import { amount, appId, email, IBAN_PATTERN, lettersName, nonEmptyText, oneOf, o
 export const eurPayApply: Schema = {
 	type: 'object',
 	required: [
-		'appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign',
-		'swiftCode', 'city', 'street', 'postalCode',
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'accountNo',
+		'name',
+		'phone',
+		'email',
+		'partnerUserId',
+		'sign',
+		'swiftCode',
+		'city',
+		'street',
+		'postalCode',
 	],
 	properties: {
 		appId,

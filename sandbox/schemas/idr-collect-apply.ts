@@ -7,7 +7,20 @@ import { amount, appId, email, nonEmptyText, orderId, partnerUserId, sign, text,
  */
 export const idrCollectApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'name', 'phone', 'email', 'amount', 'payType', 'inBankCode', 'callBackUrl', 'callBackFailUrl', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'name',
+		'phone',
+		'email',
+		'amount',
+		'payType',
+		'inBankCode',
+		'callBackUrl',
+		'callBackFailUrl',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

@@ -112,7 +112,13 @@ function makeAjv(): Ajv {
 			if (!/^\d+(\.\d+)?$/.test(value)) return true;
 			const whole = value.split('.')[0].length;
 			if (range.maxWholeDigits !== undefined && whole > range.maxWholeDigits) {
-				self.errors = [{ keyword: 'decimal', message: `must have at most ${range.maxWholeDigits} digits before the decimal point`, params: range }];
+				self.errors = [
+					{
+						keyword: 'decimal',
+						message: `must have at most ${range.maxWholeDigits} digits before the decimal point`,
+						params: range,
+					},
+				];
 				return false;
 			}
 			const ok =

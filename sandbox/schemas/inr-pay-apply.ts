@@ -6,7 +6,19 @@ import { amount, appId, nonEmptyText, oneOf, orderId, partnerUserId, sign, text,
  */
 export const inrPayApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'accountNo',
+		'name',
+		'phone',
+		'email',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

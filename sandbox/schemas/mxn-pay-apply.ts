@@ -1,4 +1,15 @@
-import { amount, appId, EXACT_TWO_DECIMALS_PATTERN, nonEmptyText, oneOf, orderId, payoutTail, phone, when, type Schema } from './common';
+import {
+	amount,
+	appId,
+	EXACT_TWO_DECIMALS_PATTERN,
+	nonEmptyText,
+	oneOf,
+	orderId,
+	payoutTail,
+	phone,
+	when,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's MXN payout page (partly legible): exactly two decimals; a debit card of 16 digits (BANK_CARD) or a CLABE of
@@ -6,7 +17,18 @@ import { amount, appId, EXACT_TWO_DECIMALS_PATTERN, nonEmptyText, oneOf, orderId
  */
 export const mxnPayApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'email', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'accountNo',
+		'name',
+		'email',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,
@@ -19,7 +41,11 @@ export const mxnPayApply: Schema = {
 		...payoutTail,
 	},
 	allOf: [
-		when('accountType', 'BANK_CARD', { properties: { accountNo: { type: 'string', pattern: '^\\d{16}$', hint: 'a debit card number is 16 digits' } } }),
-		when('accountType', 'BANK_ACCOUNT', { properties: { accountNo: { type: 'string', pattern: '^\\d{18}$', hint: 'a CLABE is 18 digits' } } }),
+		when('accountType', 'BANK_CARD', {
+			properties: { accountNo: { type: 'string', pattern: '^\\d{16}$', hint: 'a debit card number is 16 digits' } },
+		}),
+		when('accountType', 'BANK_ACCOUNT', {
+			properties: { accountNo: { type: 'string', pattern: '^\\d{18}$', hint: 'a CLABE is 18 digits' } },
+		}),
 	],
 };

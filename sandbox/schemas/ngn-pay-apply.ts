@@ -1,4 +1,16 @@
-import { amount, appId, email, nonEmptyText, orderId, phone, sign, text, url, PARTNER_USER_ID_PATTERN, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	nonEmptyText,
+	orderId,
+	phone,
+	sign,
+	text,
+	url,
+	PARTNER_USER_ID_PATTERN,
+	type Schema,
+} from './common';
 
 /** Contract 4.4. Amount limits come from merchant configuration, so only the contract's pattern applies. */
 export const ngnPayApply: Schema = {

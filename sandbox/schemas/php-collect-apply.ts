@@ -6,7 +6,20 @@ import { appId, email, nonEmptyText, orderId, partnerUserId, sign, text, url, ty
  */
 export const phpCollectApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'name', 'phone', 'email', 'amount', 'payType', 'inBankCode', 'callBackUrl', 'callBackFailUrl', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'name',
+		'phone',
+		'email',
+		'amount',
+		'payType',
+		'inBankCode',
+		'callBackUrl',
+		'callBackFailUrl',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

@@ -1,9 +1,38 @@
-import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, nonEmptyText, oneOf, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	EXACT_TWO_DECIMALS_PATTERN,
+	nonEmptyText,
+	oneOf,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	url,
+	type Schema,
+} from './common';
 
 /** HaiPay's PKR payout page: exactly two decimals; subject, a date of birth (yyyy-MM-dd) and a gender are required. */
 export const pkrPayApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'subject', 'birth', 'gender', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'accountNo',
+		'name',
+		'phone',
+		'email',
+		'subject',
+		'birth',
+		'gender',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

@@ -7,7 +7,23 @@ import { appId, email, nonEmptyText, orderId, partnerUserId, sign, url, type Sch
  */
 export const subscriptionApply: Schema = {
 	type: 'object',
-	required: ['appId', 'subscriptionOrderId', 'amount', 'name', 'email', 'subject', 'inBankCode', 'payType', 'callBackUrl', 'currency', 'partnerUserId', 'recurringInterval', 'recurringIntervalCount', 'referer', 'sign'],
+	required: [
+		'appId',
+		'subscriptionOrderId',
+		'amount',
+		'name',
+		'email',
+		'subject',
+		'inBankCode',
+		'payType',
+		'callBackUrl',
+		'currency',
+		'partnerUserId',
+		'recurringInterval',
+		'recurringIntervalCount',
+		'referer',
+		'sign',
+	],
 	properties: {
 		appId,
 		subscriptionOrderId: orderId,

@@ -1,4 +1,20 @@
-import { amount, appId, email, IBAN_PATTERN, nonEmptyText, oneOf, orderId, partnerUserId, phone, sign, text, TWO_DECIMALS_PATTERN, url, when, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	IBAN_PATTERN,
+	nonEmptyText,
+	oneOf,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	TWO_DECIMALS_PATTERN,
+	url,
+	when,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's TRY payout page (partly legible): a bank account's number is its IBAN; bankCode PAPARA needs the kind of
@@ -6,7 +22,19 @@ import { amount, appId, email, IBAN_PATTERN, nonEmptyText, oneOf, orderId, partn
  */
 export const tryPayApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'accountNo',
+		'name',
+		'phone',
+		'email',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,
@@ -26,7 +54,9 @@ export const tryPayApply: Schema = {
 		body: text,
 	},
 	allOf: [
-		when('accountType', 'BANK_ACCOUNT', { properties: { accountNo: { type: 'string', pattern: IBAN_PATTERN, hint: 'a bank account is given by its IBAN' } } }),
+		when('accountType', 'BANK_ACCOUNT', {
+			properties: { accountNo: { type: 'string', pattern: IBAN_PATTERN, hint: 'a bank account is given by its IBAN' } },
+		}),
 		when('bankCode', 'PAPARA', { required: ['identifyType'], hint: 'bankCode PAPARA needs the kind of Papara ID' }),
 	],
 };

@@ -1,10 +1,35 @@
-import { amount, appId, email, englishName, orderId, partnerUserId, phone, sign, text, TWO_DECIMALS_PATTERN, url, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	englishName,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	TWO_DECIMALS_PATTERN,
+	url,
+	type Schema,
+} from './common';
 
 /** Contract 4.1: the only apply whose required fields are all given, and the only one closed to unknown fields. */
 export const tzsPayApply: Schema = {
 	type: 'object',
 	additionalProperties: false,
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'accountNo',
+		'name',
+		'phone',
+		'email',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,

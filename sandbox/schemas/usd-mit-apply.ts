@@ -1,4 +1,17 @@
-import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	fullName,
+	nonEmptyText,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	url,
+	type Schema,
+} from './common';
 
 /**
  * Contract 4.3. Required flags and the values of payType/inBankCode are not shown: only what an order cannot go

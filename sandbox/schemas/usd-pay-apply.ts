@@ -1,4 +1,18 @@
-import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, when, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	EXACT_TWO_DECIMALS_PATTERN,
+	nonEmptyText,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	url,
+	when,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's USD payout page: exactly two decimals, a subject, a name of at least a first and a last name in English
@@ -6,7 +20,20 @@ import { amount, appId, email, EXACT_TWO_DECIMALS_PATTERN, nonEmptyText, orderId
  */
 export const usdPayApply: Schema = {
 	type: 'object',
-	required: ['appId', 'orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'subject', 'partnerUserId', 'sign'],
+	required: [
+		'appId',
+		'orderId',
+		'amount',
+		'accountType',
+		'bankCode',
+		'accountNo',
+		'name',
+		'phone',
+		'email',
+		'subject',
+		'partnerUserId',
+		'sign',
+	],
 	properties: {
 		appId,
 		orderId,
@@ -23,5 +50,9 @@ export const usdPayApply: Schema = {
 		notifyUrl: url,
 		body: text,
 	},
-	allOf: [when('bankCode', 'PayPal', { properties: { accountNo: { type: 'string', format: 'email', hint: 'the PayPal email address' } } })],
+	allOf: [
+		when('bankCode', 'PayPal', {
+			properties: { accountNo: { type: 'string', format: 'email', hint: 'the PayPal email address' } },
+		}),
+	],
 };

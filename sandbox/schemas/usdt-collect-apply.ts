@@ -1,4 +1,17 @@
-import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, phone, sign, text, url, type Schema } from './common';
+import {
+	amount,
+	appId,
+	email,
+	fullName,
+	nonEmptyText,
+	orderId,
+	partnerUserId,
+	phone,
+	sign,
+	text,
+	url,
+	type Schema,
+} from './common';
 
 /**
  * HaiPay's stablecoin collection (usdtc API reference, usdcCollectApply; version2 coinpay, which lists USDT and USDC
@@ -9,7 +22,22 @@ import { amount, appId, email, fullName, nonEmptyText, orderId, partnerUserId, p
 export function coinCollectApply(): Schema {
 	return {
 		type: 'object',
-		required: ['appId', 'orderId', 'name', 'phone', 'email', 'amount', 'payType', 'inBankCode', 'callBackUrl', 'callBackFailUrl', 'clientType', 'currency', 'partnerUserId', 'sign'],
+		required: [
+			'appId',
+			'orderId',
+			'name',
+			'phone',
+			'email',
+			'amount',
+			'payType',
+			'inBankCode',
+			'callBackUrl',
+			'callBackFailUrl',
+			'clientType',
+			'currency',
+			'partnerUserId',
+			'sign',
+		],
 		properties: {
 			appId,
 			orderId,

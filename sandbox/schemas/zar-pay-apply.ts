@@ -1,4 +1,14 @@
-import { amount, appId, englishName, nonEmptyText, orderId, payoutTail, phone, TWO_DECIMALS_PATTERN, type Schema } from './common';
+import {
+	amount,
+	appId,
+	englishName,
+	nonEmptyText,
+	orderId,
+	payoutTail,
+	phone,
+	TWO_DECIMALS_PATTERN,
+	type Schema,
+} from './common';
 
 /** Contract 4.2. Required flags and bank codes are not shown: the fields a payout cannot go without are required. */
 export const zarPayApply: Schema = {

@@ -15,9 +15,29 @@ export interface Finding {
 
 /** n8n's NodePropertyTypes, as require-param-default lists them: an object with a name and one of these is a parameter. */
 const PARAMETER_TYPES = new Set([
-	'boolean', 'button', 'collection', 'color', 'dateTime', 'fixedCollection', 'hidden', 'icon', 'json', 'callout', 'notice',
-	'multiOptions', 'number', 'options', 'string', 'credentialsSelect', 'resourceLocator', 'curlImport', 'resourceMapper',
-	'filter', 'assignmentCollection', 'credentials', 'workflowSelector',
+	'boolean',
+	'button',
+	'collection',
+	'color',
+	'dateTime',
+	'fixedCollection',
+	'hidden',
+	'icon',
+	'json',
+	'callout',
+	'notice',
+	'multiOptions',
+	'number',
+	'options',
+	'string',
+	'credentialsSelect',
+	'resourceLocator',
+	'curlImport',
+	'resourceMapper',
+	'filter',
+	'assignmentCollection',
+	'credentials',
+	'workflowSelector',
 ]);
 
 /**
@@ -40,8 +60,15 @@ function* objectsUnder(value: unknown, skipModes = false): Generator<Record<stri
 /** require-param-default: without a default n8n cannot initialise a parameter the same way in the editor and at run time. */
 export function requireParamDefault(description: INodeTypeDescription): Finding[] {
 	return [...objectsUnder(description, true)]
-		.filter((object) => typeof object.name === 'string' && PARAMETER_TYPES.has(object.type as string) && !('default' in object))
-		.map((object) => ({ rule: 'require-param-default', where: `${description.name}.${object.name as string}`, message: 'no `default`' }));
+		.filter(
+			(object) =>
+				typeof object.name === 'string' && PARAMETER_TYPES.has(object.type as string) && !('default' in object),
+		)
+		.map((object) => ({
+			rule: 'require-param-default',
+			where: `${description.name}.${object.name as string}`,
+			message: 'no `default`',
+		}));
 }
 
 export const MAX_HINT_LENGTH = 120;
@@ -67,20 +94,32 @@ const SELECTOR_NAMES = new Set(['resource', 'operation', 'authentication']);
  * Fields / Options collection. `recorded` names, per node, the fields that differ on purpose (each with its reason);
  * a recorded field that no longer exists at the top level is reported too, so the record cannot outlive the code.
  */
-export function nonRequiredFieldsInCollection(description: INodeTypeDescription, recorded: Record<string, string> = {}): Finding[] {
+export function nonRequiredFieldsInCollection(
+	description: INodeTypeDescription,
+	recorded: Record<string, string> = {},
+): Finding[] {
 	const rule = 'non-required-fields-in-collection';
 	const topLevel = description.properties.filter(
-		(property) => !SELECTOR_NAMES.has(property.name) && !CONTAINER_TYPES.has(property.type) && !NON_INPUT_TYPES.has(property.type),
+		(property) =>
+			!SELECTOR_NAMES.has(property.name) && !CONTAINER_TYPES.has(property.type) && !NON_INPUT_TYPES.has(property.type),
 	);
 	const found = new Set<string>();
 	const findings: Finding[] = [];
 	for (const property of topLevel.filter((candidate) => candidate.required !== true)) {
 		found.add(property.name);
 		if (recorded[property.name] !== undefined) continue;
-		findings.push({ rule, where: `${description.name}.${property.name}`, message: 'not required, at the top level: move it into a collection or record why' });
+		findings.push({
+			rule,
+			where: `${description.name}.${property.name}`,
+			message: 'not required, at the top level: move it into a collection or record why',
+		});
 	}
 	for (const name of Object.keys(recorded).filter((name) => !found.has(name))) {
-		findings.push({ rule, where: `${description.name}.${name}`, message: 'recorded as a deliberate difference, but no such top-level field is optional' });
+		findings.push({
+			rule,
+			where: `${description.name}.${name}`,
+			message: 'recorded as a deliberate difference, but no such top-level field is optional',
+		});
 	}
 	return findings;
 }
@@ -96,7 +135,8 @@ function showConditions(credential: INodeCredentialDescription): Conditions {
 function mutuallyExclusive(left: Conditions, right: Conditions, multiOptions: Set<string>): boolean {
 	for (const [name, leftValues] of left) {
 		const rightValues = right.get(name);
-		if (multiOptions.has(name) || rightValues === undefined || leftValues.length === 0 || rightValues.length === 0) continue;
+		if (multiOptions.has(name) || rightValues === undefined || leftValues.length === 0 || rightValues.length === 0)
+			continue;
 		if (leftValues.every((value) => !rightValues.includes(value))) return true;
 	}
 	return false;
@@ -105,21 +145,59 @@ function mutuallyExclusive(left: Conditions, right: Conditions, multiOptions: Se
 /** single-credential-per-node: a node uses one credential at a time; alternatives must exclude each other. */
 export function singleCredentialPerNode(description: INodeTypeDescription): Finding[] {
 	const credentials = description.credentials ?? [];
-	const multiOptions = new Set(description.properties.filter((property: INodeProperties) => property.type === 'multiOptions').map((property) => property.name));
+	const multiOptions = new Set(
+		description.properties
+			.filter((property: INodeProperties) => property.type === 'multiOptions')
+			.map((property) => property.name),
+	);
 	for (let left = 0; left < credentials.length - 1; left++) {
 		for (let right = left + 1; right < credentials.length; right++) {
 			if (!mutuallyExclusive(showConditions(credentials[left]), showConditions(credentials[right]), multiOptions)) {
-				return [{ rule: 'single-credential-per-node', where: description.name, message: `${credentials[left].name} and ${credentials[right].name} can both apply at once` }];
+				return [
+					{
+						rule: 'single-credential-per-node',
+						where: description.name,
+						message: `${credentials[left].name} and ${credentials[right].name} can both apply at once`,
+					},
+				];
 			}
 		}
 	}
 	return [];
 }
 
-const CATEGORIES = new Set(['Data & Storage', 'Finance & Accounting', 'Marketing & Content', 'Productivity', 'Miscellaneous', 'Sales', 'Development', 'Analytics', 'Communication', 'Utility', 'AI']);
+const CATEGORIES = new Set([
+	'Data & Storage',
+	'Finance & Accounting',
+	'Marketing & Content',
+	'Productivity',
+	'Miscellaneous',
+	'Sales',
+	'Development',
+	'Analytics',
+	'Communication',
+	'Utility',
+	'AI',
+]);
 const AI_SUBCATEGORIES = new Set([
-	'Agents', 'Chains', 'Language Models', 'Memory', 'Output Parsers', 'Tools', 'Vector Stores', 'Retrievers', 'Embeddings', 'Document Loaders',
-	'Text Splitters', 'Other Tools', 'Root Nodes', 'Model Context Protocol', 'Human in the Loop', 'Miscellaneous', 'Rerankers', 'Evaluation',
+	'Agents',
+	'Chains',
+	'Language Models',
+	'Memory',
+	'Output Parsers',
+	'Tools',
+	'Vector Stores',
+	'Retrievers',
+	'Embeddings',
+	'Document Loaders',
+	'Text Splitters',
+	'Other Tools',
+	'Root Nodes',
+	'Model Context Protocol',
+	'Human in the Loop',
+	'Miscellaneous',
+	'Rerankers',
+	'Evaluation',
 ]);
 
 /** valid-node-categories: an unknown category can hide the node from the node panel's search. */
@@ -127,17 +205,25 @@ export function validNodeCategories(file: string, codex: Record<string, unknown>
 	const finding = (message: string) => ({ rule: 'valid-node-categories', where: file, message });
 	const { categories, subcategories } = codex;
 	if (categories === undefined && subcategories === undefined) return [];
-	if (categories !== undefined && (!Array.isArray(categories) || categories.length === 0)) return [finding('"categories" must be a non-empty array')];
+	if (categories !== undefined && (!Array.isArray(categories) || categories.length === 0))
+		return [finding('"categories" must be a non-empty array')];
 	const list = (categories ?? []) as unknown[];
 	const findings = list
 		.filter((category) => typeof category !== 'string' || !CATEGORIES.has(category))
-		.map((category) => finding(`"${String(category)}" is not a community node category${category === 'Marketing' ? ' (use "Marketing & Content")' : ''}`));
+		.map((category) =>
+			finding(
+				`"${String(category)}" is not a community node category${category === 'Marketing' ? ' (use "Marketing & Content")' : ''}`,
+			),
+		);
 	const ai = (subcategories as Record<string, unknown> | undefined)?.AI;
-	if (subcategories !== undefined && (typeof subcategories !== 'object' || ai === undefined)) findings.push(finding('"subcategories" must be an object with an AI category'));
-	if (list.includes('AI') && (!Array.isArray(ai) || ai.length === 0)) findings.push(finding('the "AI" category needs a non-empty subcategories.AI'));
+	if (subcategories !== undefined && (typeof subcategories !== 'object' || ai === undefined))
+		findings.push(finding('"subcategories" must be an object with an AI category'));
+	if (list.includes('AI') && (!Array.isArray(ai) || ai.length === 0))
+		findings.push(finding('the "AI" category needs a non-empty subcategories.AI'));
 	if (ai !== undefined && !list.includes('AI')) findings.push(finding('subcategories.AI needs "AI" in categories'));
 	for (const subcategory of Array.isArray(ai) ? ai : []) {
-		if (typeof subcategory !== 'string' || !AI_SUBCATEGORIES.has(subcategory)) findings.push(finding(`"${String(subcategory)}" is not an AI subcategory`));
+		if (typeof subcategory !== 'string' || !AI_SUBCATEGORIES.has(subcategory))
+			findings.push(finding(`"${String(subcategory)}" is not an AI subcategory`));
 	}
 	return findings;
 }
@@ -145,7 +231,13 @@ export function validNodeCategories(file: string, codex: Record<string, unknown>
 /** require-mit-license: n8n lists only MIT-licensed community packages. */
 export function requireMitLicense(packageJson: Record<string, unknown>): Finding[] {
 	if (packageJson.license === 'MIT') return [];
-	return [{ rule: 'require-mit-license', where: 'package.json', message: `"license" is ${JSON.stringify(packageJson.license)}, not "MIT"` }];
+	return [
+		{
+			rule: 'require-mit-license',
+			where: 'package.json',
+			message: `"license" is ${JSON.stringify(packageJson.license)}, not "MIT"`,
+		},
+	];
 }
 
 /** Names the rule takes for an account's identifier: a fixed one would tie every user to one partner or account. */
@@ -164,7 +256,8 @@ function namedValue(node: ts.Node): [string | undefined, ts.Node | undefined] | 
 		const left = node.left;
 		if (ts.isIdentifier(left)) return [left.text, node.right];
 		if (ts.isPropertyAccessExpression(left)) return [left.name.text, node.right];
-		if (ts.isElementAccessExpression(left) && ts.isStringLiteral(left.argumentExpression)) return [left.argumentExpression.text, node.right];
+		if (ts.isElementAccessExpression(left) && ts.isStringLiteral(left.argumentExpression))
+			return [left.argumentExpression.text, node.right];
 	}
 	return undefined;
 }

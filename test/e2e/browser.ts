@@ -26,7 +26,8 @@ export interface Browser {
 
 /** Debian's Chromium with a fresh profile, removed on close. */
 export async function openBrowser(): Promise<Browser> {
-	if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+	if (!existsSync(CHROMIUM))
+		throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
 	const profile = mkdtempSync(join(tmpdir(), 'haipay-chromium-'));
 	let context: BrowserContext | undefined;
 	try {
@@ -53,7 +54,11 @@ export async function openBrowser(): Promise<Browser> {
 	};
 }
 
-export async function signIn(page: Page, baseUrl: string, user: { email: string; password: string } = OWNER): Promise<void> {
+export async function signIn(
+	page: Page,
+	baseUrl: string,
+	user: { email: string; password: string } = OWNER,
+): Promise<void> {
 	await page.goto(`${baseUrl}/signin`);
 	await page.locator('#emailOrLdapLoginId').fill(user.email);
 	await page.locator('#password').fill(user.password);
@@ -78,7 +83,9 @@ export async function openNode(page: Page, name: string): Promise<string> {
 	// Parameters are drawn in steps after the panel opens; wait until the text stops changing.
 	let previous = '';
 	for (let i = 0; i < 20; i++) {
-		const values = await parameters.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+		const values = await parameters
+			.locator('input')
+			.evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
 		const text = `${await parameters.innerText()}\n${values.join('\n')}`;
 		if (text === previous && text.trim().length > 0) return text;
 		previous = text;

@@ -19,11 +19,27 @@ const ORDER_ID = 'CAT-E2E-ZAR-0001';
 function pickWorkflow(): WorkflowFile {
 	const b = new WorkflowBuilder(WORKFLOW_ID);
 	const { bankCode: _typedBefore, ...row } = PAYOUTS.ZAR;
-	const start = b.add({ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} });
-	const parameters = { resource: 'payout', operation: 'create', currency: 'ZAR', orderId: ORDER_ID, ...row, bankCode: { __rl: true, mode: 'list', value: '' } };
+	const start = b.add({
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	});
+	const parameters = {
+		resource: 'payout',
+		operation: 'create',
+		currency: 'ZAR',
+		orderId: ORDER_ID,
+		...row,
+		bankCode: { __rl: true, mode: 'list', value: '' },
+	};
 	const pay = b.add(haiPay(NODE, 'ZAR', parameters, [220, 0], { typeVersion: 3 }));
 	b.connect(start, pay);
-	return b.file('HaiPay test: a bank code picked from the catalogue', 'One ZAR payout whose bank code is picked in the editor.');
+	return b.file(
+		'HaiPay test: a bank code picked from the catalogue',
+		'One ZAR payout whose bank code is picked in the editor.',
+	);
 }
 
 // Named as the other browser tests are, so that the compatibility runs leave it to the pinned n8n 2.x, whose editor
@@ -46,7 +62,8 @@ describe('the editor in a real browser: a bank code from the method catalogue', 
 	/** The HaiPay node's bankCode as n8n stored the workflow. */
 	async function storedBankCode(): Promise<unknown> {
 		const answer = await stack.rest.call('GET', `/workflows/${WORKFLOW_ID}`);
-		const nodes = (answer.json as { data: { nodes: Array<{ name: string; parameters: Record<string, unknown> }> } }).data.nodes;
+		const nodes = (answer.json as { data: { nodes: Array<{ name: string; parameters: Record<string, unknown> }> } })
+			.data.nodes;
 		return nodes.find((node) => node.name === NODE)?.parameters.bankCode;
 	}
 
@@ -65,22 +82,37 @@ describe('the editor in a real browser: a bank code from the method catalogue', 
 		await item.first().waitFor();
 		expect(await page.locator('[data-test-id="rlc-item"]').count()).toBe(1);
 		await item.first().click();
-		await eventually('the pick shown in the field', async () =>
-			((await panel.locator('[data-test-id="rlc-input"]').first().inputValue()).includes('Standard Bank') ? true : undefined),
-		10_000);
+		await eventually(
+			'the pick shown in the field',
+			async () =>
+				(await panel.locator('[data-test-id="rlc-input"]').first().inputValue()).includes('Standard Bank')
+					? true
+					: undefined,
+			10_000,
+		);
 		await closeNode(page);
 
 		await page.keyboard.press('Control+s');
-		await eventually('the saved pick', async () => {
-			const stored = (await storedBankCode()) as { value?: string } | undefined;
-			return stored?.value === '051001' ? stored : undefined;
-		}, 30_000);
+		await eventually(
+			'the saved pick',
+			async () => {
+				const stored = (await storedBankCode()) as { value?: string } | undefined;
+				return stored?.value === '051001' ? stored : undefined;
+			},
+			30_000,
+		);
 		expect(await storedBankCode()).toMatchObject({ __rl: true, mode: 'list', value: '051001' });
 
 		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
-		const order = await eventually('the payout at the sandbox', () => stack.sandbox.control.order({ orderId: ORDER_ID }), 60_000);
+		const order = await eventually(
+			'the payout at the sandbox',
+			() => stack.sandbox.control.order({ orderId: ORDER_ID }),
+			60_000,
+		);
 		expect(order).toBeDefined();
-		const applies = stack.sandbox.requests.filter((request) => request.path === '/zar/pay/apply' && (request.body as { orderId?: string }).orderId === ORDER_ID);
+		const applies = stack.sandbox.requests.filter(
+			(request) => request.path === '/zar/pay/apply' && (request.body as { orderId?: string }).orderId === ORDER_ID,
+		);
 		expect(applies.map((request) => (request.body as { bankCode?: string }).bankCode)).toEqual(['051001']);
 		await canvasNode(page, NODE).locator('[data-test-id="canvas-node-status-success"]').waitFor();
 	});

@@ -7,6 +7,10 @@ export function formulaCells(book: WorkBook): string[] {
 	const sheet = book.Sheets[book.SheetNames[0]];
 	return Object.entries(sheet)
 		.filter(([address]) => !address.startsWith('!'))
-		.filter(([, cell]) => (cell as { f?: string }).f !== undefined || ((cell as { t: string }).t === 's' && FORMULA_START.test(String((cell as { v: unknown }).v))))
+		.filter(
+			([, cell]) =>
+				(cell as { f?: string }).f !== undefined ||
+				((cell as { t: string }).t === 's' && FORMULA_START.test(String((cell as { v: unknown }).v))),
+		)
 		.map(([address, cell]) => `${address}: ${JSON.stringify(cell)}`);
 }

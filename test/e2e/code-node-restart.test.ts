@@ -29,10 +29,21 @@ const CODE = "const s = $getWorkflowStaticData('global');\ns.count = (s.count ??
 
 function codeNodeWorkflow(): WorkflowFile {
 	const b = new WorkflowBuilder(WORKFLOW_ID);
-	const trigger = b.add(haiPayTrigger(TRIGGER, WEBHOOK_ID, { kind: 'payout', options: {} }, credentialOf('TZS'), [0, 0]));
-	const code = b.add({ name: 'Count runs', type: 'n8n-nodes-base.code', typeVersion: 2, position: [220, 0], parameters: { jsCode: CODE } });
+	const trigger = b.add(
+		haiPayTrigger(TRIGGER, WEBHOOK_ID, { kind: 'payout', options: {} }, credentialOf('TZS'), [0, 0]),
+	);
+	const code = b.add({
+		name: 'Count runs',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [220, 0],
+		parameters: { jsCode: CODE },
+	});
 	b.connect(trigger, code);
-	return b.file('HaiPay test: trigger, then a Code node with static data', 'Counts its runs in the global static data.');
+	return b.file(
+		'HaiPay test: trigger, then a Code node with static data',
+		'Counts its runs in the global static data.',
+	);
 }
 
 let stack: Stack;
@@ -51,7 +62,10 @@ function url(): string {
 
 /** A payout result signed as HaiPay signs it: the sandbox's platform key and the TZS App ID's secret. */
 function signedCallback(orderNo: string): Record<string, unknown> {
-	const credentials = JSON.parse(readFileSync(stack.credentialsFile, 'utf8')) as Array<{ id: string; data: { secretKey: string } }>;
+	const credentials = JSON.parse(readFileSync(stack.credentialsFile, 'utf8')) as Array<{
+		id: string;
+		data: { secretKey: string };
+	}>;
 	const secret = credentials.find((credential) => credential.id === credentialOf('TZS').haiPayApi.id)?.data.secretKey;
 	if (secret === undefined) throw new Error('the sandbox wrote no TZS credential');
 	const body = callbackBody('payout', { orderId: `CODE-${orderNo}`, orderNo });
@@ -62,7 +76,9 @@ function signedCallback(orderNo: string): Record<string, unknown> {
 async function finishedExecutions(atLeast: number): Promise<Array<{ status: string; mode: string }>> {
 	return await eventually(`${atLeast} finished executions of the Code-node workflow`, async () => {
 		const listed = await stack.rest.executions(WORKFLOW_ID);
-		return listed.length >= atLeast && listed.every((execution) => !['new', 'running'].includes(execution.status)) ? listed : undefined;
+		return listed.length >= atLeast && listed.every((execution) => !['new', 'running'].includes(execution.status))
+			? listed
+			: undefined;
 	});
 }
 
@@ -73,7 +89,9 @@ async function stored(): Promise<{ digests: string[]; count: unknown }> {
 	type StaticData = Record<string, { repeatMemory?: { entries?: string }; count?: unknown } | undefined>;
 	const { staticData } = (answer.json as { data: { staticData?: StaticData | null } }).data;
 	const entries = staticData?.[`node:${TRIGGER}`]?.repeatMemory?.entries ?? '';
-	const digests = (entries.match(new RegExp(`.{${RECORD_LENGTH}}`, 'g')) ?? []).map((record) => record.slice(0, DIGEST_LENGTH));
+	const digests = (entries.match(new RegExp(`.{${RECORD_LENGTH}}`, 'g')) ?? []).map((record) =>
+		record.slice(0, DIGEST_LENGTH),
+	);
 	return { digests, count: staticData?.global?.count };
 }
 
@@ -82,7 +100,9 @@ async function stored(): Promise<{ digests: string[]; count: unknown }> {
  * the trigger refuses unread (401, nothing remembered) tells when this one's is registered.
  */
 async function webhookRegistered(): Promise<void> {
-	await eventually('the trigger\'s production webhook registered', async () => ((await httpRequest(url(), { body: {} })).status === 404 ? undefined : true));
+	await eventually("the trigger's production webhook registered", async () =>
+		(await httpRequest(url(), { body: {} })).status === 404 ? undefined : true,
+	);
 }
 
 describe('HaiPay Trigger, then a Code node with $getWorkflowStaticData, across a restart of n8n', () => {

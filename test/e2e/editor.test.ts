@@ -47,13 +47,36 @@ describe('the editor in a real browser', () => {
 		await expect(canvasNode(page, 'Pay').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPay');
 		// The canvas pane sits over the floating button in headless Chromium; the click itself is the user's.
 		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
-		await eventually('the editor run to pay the rows', () => (running().sandbox.appliesReceived() >= 9 ? true : undefined), 60_000);
-		await eventually('the run to write its results', async () => ((await running().rest.executions(WORKFLOW_IDS.bulkPayouts)).some((e) => e.mode === 'manual' && e.status === 'success') ? true : undefined), 60_000);
+		await eventually(
+			'the editor run to pay the rows',
+			() => (running().sandbox.appliesReceived() >= 9 ? true : undefined),
+			60_000,
+		);
+		await eventually(
+			'the run to write its results',
+			async () =>
+				(await running().rest.executions(WORKFLOW_IDS.bulkPayouts)).some(
+					(e) => e.mode === 'manual' && e.status === 'success',
+				)
+					? true
+					: undefined,
+			60_000,
+		);
 		// The editor shows the run once n8n has pushed its result: the node's success mark on the canvas.
 		await canvasNode(page, 'Pay').locator('[data-test-id="canvas-node-status-success"]').waitFor();
 
 		const text = await openNode(page, 'Pay');
-		for (const label of ['Credential', 'HaiPay Sandbox payouts', 'Resource', 'Payout', 'Operation', 'Create', 'Currency', 'Fields From', 'Input Item Fields of the Same Names']) {
+		for (const label of [
+			'Credential',
+			'HaiPay Sandbox payouts',
+			'Resource',
+			'Payout',
+			'Operation',
+			'Create',
+			'Currency',
+			'Fields From',
+			'Input Item Fields of the Same Names',
+		]) {
 			expect({ label, shown: text.includes(label) }).toEqual({ label, shown: true });
 		}
 		const panel = await page.locator('[data-test-id="ndv"]').innerText();
@@ -68,17 +91,34 @@ describe('the editor in a real browser', () => {
 	test('the HaiPay Trigger renders with its production URL', async () => {
 		const { page } = browser;
 		await openWorkflow(page, running().server.url, WORKFLOW_IDS.callbacks);
-		await expect(canvasNode(page, 'Payout results').getAttribute('data-node-type')).resolves.toBe('n8n-nodes-haipay.haiPayTrigger');
+		await expect(canvasNode(page, 'Payout results').getAttribute('data-node-type')).resolves.toBe(
+			'n8n-nodes-haipay.haiPayTrigger',
+		);
 		const text = await openNode(page, 'Payout results');
-		for (const label of ['Credential', 'HaiPay Sandbox payouts', 'Callbacks For', 'Payouts', 'Statuses', 'Verify Signature']) {
+		for (const label of [
+			'Credential',
+			'HaiPay Sandbox payouts',
+			'Callbacks For',
+			'Payouts',
+			'Statuses',
+			'Verify Signature',
+		]) {
 			expect({ label, shown: text.includes(label) }).toEqual({ label, shown: true });
 		}
 		const panel = page.locator('[data-test-id="ndv"]');
-		await panel.getByText(/webhook URLs/i).first().click();
-		await panel.getByText(/^Production URL$/).first().click();
-		await eventually('the production URL on the panel', async () =>
-			(await panel.innerText()).includes(callbackUrl('TZS')) ? true : undefined,
-		10_000);
+		await panel
+			.getByText(/webhook URLs/i)
+			.first()
+			.click();
+		await panel
+			.getByText(/^Production URL$/)
+			.first()
+			.click();
+		await eventually(
+			'the production URL on the panel',
+			async () => ((await panel.innerText()).includes(callbackUrl('TZS')) ? true : undefined),
+			10_000,
+		);
 		const file = screenshot('haipay-trigger.png');
 		await page.screenshot({ path: file });
 		publish(file);

@@ -15,16 +15,32 @@ const examples = exampleRuns();
 
 const bulk = readExample('1-bulk-payouts.json');
 const reconciliation = readExample('3-reconciliation.json');
-const CSV_COLUMNS = ['orderId', 'currency', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId'];
+const CSV_COLUMNS = [
+	'orderId',
+	'currency',
+	'amount',
+	'accountType',
+	'bankCode',
+	'accountNo',
+	'name',
+	'phone',
+	'email',
+	'partnerUserId',
+];
 const HOSTILE = '=HYPERLINK("http://evil.example/","Open")';
 
 function csvOf(rows: IDataObject[]): Buffer {
-	const lines = rows.map((row) => CSV_COLUMNS.map((column) => `"${String(row[column] ?? '').replace(/"/g, '""')}"`).join(','));
+	const lines = rows.map((row) =>
+		CSV_COLUMNS.map((column) => `"${String(row[column] ?? '').replace(/"/g, '""')}"`).join(','),
+	);
 	return Buffer.from([CSV_COLUMNS.join(','), ...lines].join('\n'));
 }
 
 /** Nodes of an example in a line from Start, as saved; the bulk example's callback URL left out (no n8n listens here). */
-function line(example: ReturnType<typeof readExample>, names: string[]): { nodes: NodeSpec[]; connections: IConnections } {
+function line(
+	example: ReturnType<typeof readExample>,
+	names: string[],
+): { nodes: NodeSpec[]; connections: IConnections } {
 	const nodes = names.map((name) => example.spec(name));
 	const numbered = nodes.find((node) => node.name === 'Number rows');
 	if (numbered !== undefined) {
@@ -37,7 +53,7 @@ function line(example: ReturnType<typeof readExample>, names: string[]): { nodes
 }
 
 describe('examples 1 and 3: the results CSVs', () => {
-	it('hold no formula, whether the text came from a row or from HaiPay (errorMsg), and example 3 reads example 1\'s file back', async () => {
+	it("hold no formula, whether the text came from a row or from HaiPay (errorMsg), and example 3 reads example 1's file back", async () => {
 		const tzs = MONTH_END_ROWS[0];
 		const rows: IDataObject[] = [
 			{ ...tzs, orderId: '-BULK-0001' },
@@ -45,9 +61,14 @@ describe('examples 1 and 3: the results CSVs', () => {
 			{ ...tzs, orderId: 'BULK-0003', amount: '=1+2' },
 			{ ...tzs, orderId: "'BULK-0004", name: 'Neema Said' },
 		];
-		const paid = await examples.run('1-bulk-payouts.json', ...Object.values(line(bulk, ['Rows', 'Number rows', 'Pay', 'Result row', 'To CSV'])) as [NodeSpec[], IConnections], [
-			{ binary: { data: { data: csvOf(rows), fileName: 'payouts.csv' } } },
-		]);
+		const paid = await examples.run(
+			'1-bulk-payouts.json',
+			...(Object.values(line(bulk, ['Rows', 'Number rows', 'Pay', 'Result row', 'To CSV'])) as [
+				NodeSpec[],
+				IConnections,
+			]),
+			[{ binary: { data: { data: csvOf(rows), fileName: 'payouts.csv' } } }],
+		);
 		const results = await binaryBuffer(paid, 'To CSV');
 		const book = read(results, { type: 'buffer' });
 		expect(formulaCells(book)).toEqual([]);
@@ -60,12 +81,20 @@ describe('examples 1 and 3: the results CSVs', () => {
 		]);
 
 		examples.sandbox().control.settle({ orderId: '-BULK-0001' }, 'failed', { errorMsg: HOSTILE });
-		const states = await examples.run('3-reconciliation.json', ...Object.values(line(reconciliation, ['Rows', 'Sent, result not known', 'Query', 'Order state', 'To CSV'])) as [NodeSpec[], IConnections], [
-			{ binary: { data: { data: results, fileName: 'payout-results.csv' } } },
-		]);
+		const states = await examples.run(
+			'3-reconciliation.json',
+			...(Object.values(line(reconciliation, ['Rows', 'Sent, result not known', 'Query', 'Order state', 'To CSV'])) as [
+				NodeSpec[],
+				IConnections,
+			]),
+			[{ binary: { data: { data: results, fileName: 'payout-results.csv' } } }],
+		);
 		const report = read(await binaryBuffer(states, 'To CSV'), { type: 'buffer' });
 		expect(formulaCells(report)).toEqual([]);
-		const reconciled = utils.sheet_to_json<IDataObject>(report.Sheets[report.SheetNames[0]], { defval: '', raw: false });
+		const reconciled = utils.sheet_to_json<IDataObject>(report.Sheets[report.SheetNames[0]], {
+			defval: '',
+			raw: false,
+		});
 		expect(reconciled.map((row) => [row.orderId, row.status, row.errorMsg])).toEqual([
 			["'-BULK-0001", '3', `'${HOSTILE}`],
 			["'@BULK-0002", '1', ''],

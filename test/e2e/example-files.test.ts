@@ -25,7 +25,10 @@ const examples = exampleRuns();
 const run = examples.run;
 
 function sentOrderIds(): string[] {
-	return examples.sandbox().requests.filter((request) => request.path.endsWith('/pay/apply')).map((request) => String((request.body as IDataObject).orderId));
+	return examples
+		.sandbox()
+		.requests.filter((request) => request.path.endsWith('/pay/apply'))
+		.map((request) => String((request.body as IDataObject).orderId));
 }
 
 // ---- example 6 -------------------------------------------------------------------------------------------
@@ -40,11 +43,26 @@ const SHEET_ROWS: IDataObject[] = [
 const INVALID = new Set(['ME-2026-06-0007', 'ME-2026-06-0009', '+ME-2026-06-0015']);
 
 const monthEnd = readExample('6-month-end-payouts.json');
-const PAID_PATH = ['Rows', 'Check', 'Approve', 'Approved?', 'Approver allowed?', 'Approved rows', 'Pay', 'Result row', 'To XLSX'];
+const PAID_PATH = [
+	'Rows',
+	'Check',
+	'Approve',
+	'Approved?',
+	'Approver allowed?',
+	'Approved rows',
+	'Pay',
+	'Result row',
+	'To XLSX',
+];
 
 /** n8n users as n8n's form names them (`user`): the uploader, an approver on the list, and a clerk who is not on it. */
 const OWNER_USER = { id: 'u-owner', email: OWNER.email, firstName: OWNER.firstName, lastName: OWNER.lastName };
-const CONTROLLER_USER = { id: 'u-controller', email: CONTROLLER.email, firstName: CONTROLLER.firstName, lastName: CONTROLLER.lastName };
+const CONTROLLER_USER = {
+	id: 'u-controller',
+	email: CONTROLLER.email,
+	firstName: CONTROLLER.firstName,
+	lastName: CONTROLLER.lastName,
+};
 const CLERK_USER = { id: 'u-clerk', email: 'clerk@haipay-playground.test', firstName: 'Sam', lastName: 'Clerk' };
 const APPROVED_AT = '2026-06-30T17:45:00.000+00:00';
 
@@ -52,18 +70,51 @@ const APPROVED_AT = '2026-06-30T17:45:00.000+00:00';
  * Example 6 from the upload to the results file; the form trigger a step that names the uploader, the approval page,
  * the refusal and the last page Set nodes of their expressions, the approval submitted by `approver`.
  */
-function monthEndWorkflow(edit?: string, approver: IDataObject = CONTROLLER_USER): { nodes: NodeSpec[]; connections: IConnections } {
+function monthEndWorkflow(
+	edit?: string,
+	approver: IDataObject = CONTROLLER_USER,
+): { nodes: NodeSpec[]; connections: IConnections } {
 	const approvePage = monthEnd.node('Approve').parameters as { formFields: { values: Array<{ html?: string }> } };
 	const html = approvePage.formFields.values[0].html as string;
-	const ending = monthEnd.node('Download the results').parameters as { completionTitle: string; completionMessage: string };
+	const ending = monthEnd.node('Download the results').parameters as {
+		completionTitle: string;
+		completionMessage: string;
+	};
 	const refusal = monthEnd.node('Refused').parameters as { completionMessage: string };
-	const signedIn = step('the uploader signed in', (items: INodeExecutionData[]) => items.map((item, index) => ({ ...item, json: { ...item.json, user: OWNER_USER }, pairedItem: { item: index } })));
+	const signedIn = step('the uploader signed in', (items: INodeExecutionData[]) =>
+		items.map((item, index) => ({ ...item, json: { ...item.json, user: OWNER_USER }, pairedItem: { item: index } })),
+	);
 	const nodes: NodeSpec[] = [
-		...['Rows', 'Check', 'Approved?', 'Approver allowed?', 'Approved rows', 'Pay', 'Result row', 'To XLSX'].map((name) => monthEnd.spec(name)),
+		...['Rows', 'Check', 'Approved?', 'Approver allowed?', 'Approved rows', 'Pay', 'Result row', 'To XLSX'].map(
+			(name) => monthEnd.spec(name),
+		),
 		{ name: 'Upload the sheet', type: STEP_NODE_TYPE, parameters: { step: signedIn } },
-		{ name: 'Approve', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([['html', html], ['Decision', 'Approve'], ['user', JSON.stringify(approver), 'object'], ['submittedAt', APPROVED_AT]]) },
-		{ name: 'Refused page', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([['message', refusal.completionMessage]]) },
-		{ name: 'Last page', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([['title', ending.completionTitle], ['message', ending.completionMessage]]) },
+		{
+			name: 'Approve',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: setParameters([
+				['html', html],
+				['Decision', 'Approve'],
+				['user', JSON.stringify(approver), 'object'],
+				['submittedAt', APPROVED_AT],
+			]),
+		},
+		{
+			name: 'Refused page',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: setParameters([['message', refusal.completionMessage]]),
+		},
+		{
+			name: 'Last page',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: setParameters([
+				['title', ending.completionTitle],
+				['message', ending.completionMessage],
+			]),
+		},
 	];
 	const connections: IConnections = {};
 	connect(connections, 'Start', 'Upload the sheet');
@@ -81,18 +132,37 @@ function monthEndWorkflow(edit?: string, approver: IDataObject = CONTROLLER_USER
 		connect(connections, 'Approved rows', 'Edit the sheet');
 		connect(connections, 'Edit the sheet', 'Pay');
 	}
-	for (const [from, to] of [['Pay', 'Result row'], ['Result row', 'To XLSX'], ['To XLSX', 'Last page']]) connect(connections, from, to);
+	for (const [from, to] of [
+		['Pay', 'Result row'],
+		['Result row', 'To XLSX'],
+		['To XLSX', 'Last page'],
+	])
+		connect(connections, from, to);
 	return { nodes, connections };
 }
 
 function setParameters(fields: Array<[string, string, string?]>): IDataObject {
-	return { mode: 'manual', assignments: { assignments: fields.map(([name, value, type], index) => ({ id: String(index), name, value, type: type ?? 'string' })) }, includeOtherFields: false, options: {} };
+	return {
+		mode: 'manual',
+		assignments: {
+			assignments: fields.map(([name, value, type], index) => ({
+				id: String(index),
+				name,
+				value,
+				type: type ?? 'string',
+			})),
+		},
+		includeOtherFields: false,
+		options: {},
+	};
 }
 
 async function upload(edit?: string, approver?: IDataObject): Promise<RunResult> {
 	const { nodes, connections } = monthEndWorkflow(edit, approver);
 	const sheet = sheetFile(SHEET_ROWS, MONTH_END_COLUMNS, 'June');
-	return await run('6-month-end-payouts.json', nodes, connections, [{ json: {}, binary: { Payout_sheet: { data: sheet, fileName: MONTH_END_SHEET } } }]);
+	return await run('6-month-end-payouts.json', nodes, connections, [
+		{ json: {}, binary: { Payout_sheet: { data: sheet, fileName: MONTH_END_SHEET } } },
+	]);
 }
 
 const asText = (amount: unknown) => (typeof amount === 'number' ? String(amount) : String(amount).trim());
@@ -111,7 +181,9 @@ describe('example 6, month-end payouts', () => {
 		for (const currency of CURRENCIES) {
 			const rows = valid.filter((row) => String(row.currency).trim() === currency);
 			const total = rows.reduce((sum, row) => sum.plus(asText(row.amount)), new Decimal(0));
-			expect(html).toContain(`<tr><td>${currency}</td><td>${rows.length}</td><td>${shownAmount(total, currency)}</td></tr>`);
+			expect(html).toContain(
+				`<tr><td>${currency}</td><td>${rows.length}</td><td>${shownAmount(total, currency)}</td></tr>`,
+			);
 		}
 		expect(html).toContain('Rows that break a rule, not paid: <strong>3</strong>');
 		expect(html).toMatch(/<td>8<\/td><td>ME-2026-06-0007<\/td><td>accountNo<\/td><td>[^<]+<\/td>/);
@@ -123,18 +195,47 @@ describe('example 6, month-end payouts', () => {
 		expect(formulaCells(book)).toEqual([]);
 		const written = utils.sheet_to_json<IDataObject>(book.Sheets.Results, { defval: '' });
 		expect(written.map((row) => String(row.orderId).replace(/^'/, ''))).toEqual(SHEET_ROWS.map((row) => row.orderId));
-		expect(written[13]).toMatchObject({ orderId: "'-ME-2026-06-0014", currency: "'\tTZS", amount: 1000.1, amountText: '1000.10', outcome: 'accepted' });
-		expect(written[12]).toMatchObject({ orderId: "'@ME-2026-06-0013", amount: 1.1, amountText: '1.10', outcome: 'accepted' });
-		expect(written[14]).toMatchObject({ orderId: "'+ME-2026-06-0015", amount: '', amountText: "'=1+2", outcome: 'invalid', field: 'amount' });
-		expect(written[1]).toMatchObject({ amount: 2500.5, amountText: '2500.50', outcome: 'accepted', orderNo: expect.stringMatching(/^HP\d+$/) });
+		expect(written[13]).toMatchObject({
+			orderId: "'-ME-2026-06-0014",
+			currency: "'\tTZS",
+			amount: 1000.1,
+			amountText: '1000.10',
+			outcome: 'accepted',
+		});
+		expect(written[12]).toMatchObject({
+			orderId: "'@ME-2026-06-0013",
+			amount: 1.1,
+			amountText: '1.10',
+			outcome: 'accepted',
+		});
+		expect(written[14]).toMatchObject({
+			orderId: "'+ME-2026-06-0015",
+			amount: '',
+			amountText: "'=1+2",
+			outcome: 'invalid',
+			field: 'amount',
+		});
+		expect(written[1]).toMatchObject({
+			amount: 2500.5,
+			amountText: '2500.50',
+			outcome: 'accepted',
+			orderNo: expect.stringMatching(/^HP\d+$/),
+		});
 		expect(written[4]).toMatchObject({ currency: 'BDT', amount: 500, amountText: '500' });
-		expect(result.jsonOf('Last page')[0]).toEqual({ title: 'Payouts sent', message: expect.stringContaining('Rows by outcome: accepted: 12, invalid: 3.') });
-		expect(String(result.jsonOf('Last page')[0].message)).toMatch(/^Approved by Pat Controller \(controller@haipay-playground\.test\) at 2026-06-30T17:45:00\.000\+00:00, execution \S+\. /);
+		expect(result.jsonOf('Last page')[0]).toEqual({
+			title: 'Payouts sent',
+			message: expect.stringContaining('Rows by outcome: accepted: 12, invalid: 3.'),
+		});
+		expect(String(result.jsonOf('Last page')[0].message)).toMatch(
+			/^Approved by Pat Controller \(controller@haipay-playground\.test\) at 2026-06-30T17:45:00\.000\+00:00, execution \S+\. /,
+		);
 		const fingerprint = String(result.jsonOf('Check')[0].fingerprint);
 		for (const row of written) {
 			const currency = String(row.currency).replace(/^'/, '').trim();
 			const approved = valid.filter((entry) => String(entry.currency).trim() === currency);
-			const total = approved.reduce((sum, entry) => sum.plus(asText(entry.amount)), new Decimal(0)).toFixed(currency === 'BDT' ? 0 : 2);
+			const total = approved
+				.reduce((sum, entry) => sum.plus(asText(entry.amount)), new Decimal(0))
+				.toFixed(currency === 'BDT' ? 0 : 2);
 			expect(row).toMatchObject({
 				approvedBy: 'Pat Controller (controller@haipay-playground.test)',
 				approvedAt: APPROVED_AT,
@@ -165,14 +266,20 @@ describe('example 6, month-end payouts', () => {
 	it('a sheet edited between Check and pay is not paid: every row comes out invalid, nothing is sent', async () => {
 		const before = sentOrderIds().length;
 		const edit = step('raise one amount', (items: INodeExecutionData[]) =>
-			items.map((item, index) => ({ json: index === 2 ? { ...item.json, amount: 50000 } : item.json, pairedItem: { item: index } })),
+			items.map((item, index) => ({
+				json: index === 2 ? { ...item.json, amount: 50000 } : item.json,
+				pairedItem: { item: index },
+			})),
 		);
 		const result = await upload(edit);
 		expect(sentOrderIds().length).toBe(before);
 		const outcomes = result.jsonOf('Result row').map((row) => [row.outcome, row.field]);
 		expect(outcomes.filter(([, field]) => field === 'approvedFingerprint')).toHaveLength(12);
 		expect(outcomes.every(([outcome]) => outcome === 'invalid')).toBe(true);
-		expect(result.jsonOf('Last page')[0]).toEqual({ title: 'Nothing new was paid', message: expect.stringContaining('The sheet changed after it was approved: nothing was sent.') });
+		expect(result.jsonOf('Last page')[0]).toEqual({
+			title: 'Nothing new was paid',
+			message: expect.stringContaining('The sheet changed after it was approved: nothing was sent.'),
+		});
 	});
 
 	it('the same sheet uploaded again warns first, naming each row HaiPay has and each it could not be asked about; 0 to pay for the rows it has; nothing new paid', async () => {
@@ -185,15 +292,24 @@ describe('example 6, month-end payouts', () => {
 		const result = await upload(mended);
 		const html = String(result.jsonOf('Approve')[0].html);
 		expect(html.startsWith('<h2>Warning: HaiPay already has 10 rows of this sheet</h2>')).toBe(true);
-		expect(html.indexOf('<h2>Warning: 2 rows could not be checked with HaiPay</h2>')).toBeLessThan(html.indexOf('<h3>To pay</h3>'));
+		expect(html.indexOf('<h2>Warning: 2 rows could not be checked with HaiPay</h2>')).toBeLessThan(
+			html.indexOf('<h3>To pay</h3>'),
+		);
 		SHEET_ROWS.forEach((row, index) => {
 			const order = examples.sandbox().orders.find((entry) => entry.orderId === row.orderId);
 			if (INVALID.has(String(row.orderId))) return expect(order).toBeUndefined();
 			const currency = String(row.currency).trim();
 			const listed = `<tr><td>${index + 2}</td><td>${row.orderId}</td><td>${shownAmount(new Decimal(asText(row.amount)), currency)} ${currency}</td><td>`;
-			expect(html).toContain(currency === 'BDT' ? `${listed}HaiPay answered HTTP 502 instead of 200</td></tr>` : `${listed}${order?.orderNo}</td><td>processing</td></tr>`);
+			expect(html).toContain(
+				currency === 'BDT'
+					? `${listed}HaiPay answered HTTP 502 instead of 200</td></tr>`
+					: `${listed}${order?.orderNo}</td><td>processing</td></tr>`,
+			);
 		});
-		for (const currency of CURRENCIES) expect(html).toContain(`<tr><td>${currency}</td><td>${currency === 'BDT' ? '2</td><td>1,750' : '0</td><td>0.00'}</td></tr>`);
+		for (const currency of CURRENCIES)
+			expect(html).toContain(
+				`<tr><td>${currency}</td><td>${currency === 'BDT' ? '2</td><td>1,750' : '0</td><td>0.00'}</td></tr>`,
+			);
 		const outcomes = result.jsonOf('Result row').map((row) => row.outcome);
 		expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(12);
 		// Each duplicate names the order HaiPay already has, from the node's signed query.
@@ -201,6 +317,9 @@ describe('example 6, month-end payouts', () => {
 			const orderId = String(row.orderId).replace(/^'/, '');
 			expect(row.orderNo).toBe(examples.sandbox().orders.find((order) => order.orderId === orderId)?.orderNo);
 		}
-		expect(result.jsonOf('Last page')[0]).toEqual({ title: 'Nothing new was paid', message: expect.stringContaining('duplicate: 12, invalid: 3.') });
+		expect(result.jsonOf('Last page')[0]).toEqual({
+			title: 'Nothing new was paid',
+			message: expect.stringContaining('duplicate: 12, invalid: 3.'),
+		});
 	});
 });

@@ -35,7 +35,10 @@ export function readExample(file: string): { node(name: string): IDataObject; sp
  * One sandbox and n8n's node types for a test file, started before its tests and closed after them. Call at the top
  * of the file; `run` runs an example's nodes with the payouts credential, `sandbox()` gives the running sandbox.
  */
-export function exampleRuns(): { run(file: string, nodes: NodeSpec[], connections: IConnections, items: Items): Promise<RunResult>; sandbox(): Sandbox } {
+export function exampleRuns(): {
+	run(file: string, nodes: NodeSpec[], connections: IConnections, items: Items): Promise<RunResult>;
+	sandbox(): Sandbox;
+} {
 	let sandbox: Sandbox | undefined;
 	let types: Awaited<ReturnType<typeof baseNodeTypes>> = [];
 	beforeAll(async () => {
@@ -50,7 +53,13 @@ export function exampleRuns(): { run(file: string, nodes: NodeSpec[], connection
 	const run = async (file: string, nodes: NodeSpec[], connections: IConnections, items: Items): Promise<RunResult> => {
 		const result = await runWorkflow({
 			nodeTypes: [HaiPay, HarnessStep, ...types],
-			credentials: { hpsandboxpayouts: { type: 'haiPayApi', name: 'HaiPay Sandbox payouts', data: multiCurrencyCredential(running().baseUrl, CURRENCIES) } },
+			credentials: {
+				hpsandboxpayouts: {
+					type: 'haiPayApi',
+					name: 'HaiPay Sandbox payouts',
+					data: multiCurrencyCredential(running().baseUrl, CURRENCIES),
+				},
+			},
 			nodes,
 			connections,
 			items,

@@ -8,7 +8,13 @@ import type { Page } from 'playwright-core';
 import { CONTROLLER, OWNER } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
 import { sheetRows, type SheetRow } from '../../playground/lib/sheet';
-import { DECISION, MONTH_END_FORM_PATH, MONTH_END_RESULTS, MONTH_END_SHEET, MONTH_END_WORKFLOW_ID } from '../../playground/month-end';
+import {
+	DECISION,
+	MONTH_END_FORM_PATH,
+	MONTH_END_RESULTS,
+	MONTH_END_SHEET,
+	MONTH_END_WORKFLOW_ID,
+} from '../../playground/month-end';
 import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
 import { openBrowser, signIn, type Browser } from './browser';
 import { formulaCells } from './cells';
@@ -42,7 +48,11 @@ beforeAll(async () => {
 	stack = await startStack(log);
 	await publish(MONTH_END_WORKFLOW_ID);
 	// Signed out, the published form sends the browser to n8n's sign-in page instead of showing itself.
-	await eventually('the published form', async () => ((await fetch(formUrl(), { redirect: 'manual' })).status === 302 ? true : undefined), 60_000);
+	await eventually(
+		'the published form',
+		async () => ((await fetch(formUrl(), { redirect: 'manual' })).status === 302 ? true : undefined),
+		60_000,
+	);
 	await stack.rest.ensureMember(CONTROLLER);
 	browser = await openBrowser();
 	await signIn(browser.page, stack.server.url, OWNER);
@@ -66,7 +76,8 @@ async function publish(workflowId: string): Promise<void> {
 	const { versionId, active } = (workflow.json as { data: { versionId: string; active: boolean } }).data;
 	if (active) return;
 	const answer = await stack.rest.call('POST', `/workflows/${workflowId}/activate`, { versionId });
-	if (answer.status !== 200) throw new Error(`publishing ${workflowId} failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+	if (answer.status !== 200)
+		throw new Error(`publishing ${workflowId} failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
 }
 
 /** Screenshots go to test/e2e/.output; UPDATE_SCREENSHOTS=1 also copies them into docs/. */
@@ -78,7 +89,9 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Every pay/apply request the sandbox received, by orderId, in order. */
 function payoutRequests(): string[] {
-	return stack.sandbox.requests.filter((request) => request.path.endsWith('/pay/apply')).map((request) => String((request.body as SheetRow).orderId));
+	return stack.sandbox.requests
+		.filter((request) => request.path.endsWith('/pay/apply'))
+		.map((request) => String((request.body as SheetRow).orderId));
 }
 
 /** Uploads the sample sheet in the form and waits for the approval page. */
@@ -90,16 +103,23 @@ async function uploadSheet(page: Page): Promise<void> {
 	if (await allow.isVisible()) await allow.click();
 	await page.locator('input[type="file"]').setInputFiles(SHEET);
 	await page.locator('#submit-btn').click();
-	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) }).waitFor({ timeout: 120_000 });
+	await page
+		.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) })
+		.waitFor({ timeout: 120_000 });
 }
 
 /** The approval page's To pay table, as the approver reads it: currency, rows and total per line. */
 async function shownTotals(page: Page): Promise<Array<{ currency: string; rows: number; total: string }>> {
 	// The page's own text of each cell (this file is compiled without the DOM's types).
 	type Cells = { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
-	const lines = await page.locator('h3:has-text("To pay") + table').locator('tbody tr').evaluateAll((rows) =>
-		rows.map((row) => Array.from((row as unknown as Cells).querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim())),
-	);
+	const lines = await page
+		.locator('h3:has-text("To pay") + table')
+		.locator('tbody tr')
+		.evaluateAll((rows) =>
+			rows.map((row) =>
+				Array.from((row as unknown as Cells).querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim()),
+			),
+		);
 	return lines.map(([currency, rows, total]) => ({ currency, rows: Number(rows), total: total.replace(/,/g, '') }));
 }
 
@@ -110,7 +130,11 @@ function sheetTotals(): Array<{ currency: string; rows: number; total: string }>
 		const entry = byCurrency.get(String(row.currency)) ?? { rows: 0, total: new Decimal(0) };
 		byCurrency.set(String(row.currency), { rows: entry.rows + 1, total: entry.total.plus(String(row.amount)) });
 	}
-	return [...byCurrency].map(([currency, { rows, total }]) => ({ currency, rows, total: total.toFixed(currency === 'BDT' ? 0 : 2) }));
+	return [...byCurrency].map(([currency, { rows, total }]) => ({
+		currency,
+		rows,
+		total: total.toFixed(currency === 'BDT' ? 0 : 2),
+	}));
 }
 
 /** The approval page's address as the page gives it for the approver, opened in the approver's own browser. */
@@ -124,7 +148,9 @@ async function openAsApprover(uploaderPage: Page): Promise<Page> {
 	expect((await fetch(String(link), { method: 'POST', body: answer })).status).toBe(401);
 	const { page } = approverBrowser;
 	await page.goto(String(link));
-	await page.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) }).waitFor({ timeout: 60_000 });
+	await page
+		.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) })
+		.waitFor({ timeout: 60_000 });
 	return page;
 }
 
@@ -135,10 +161,17 @@ async function decide(page: Page, decision: string): Promise<void> {
 
 /** The execution of the workflow that finished last, once every one listed has finished, and its run data. */
 async function finishedRun(count: number): Promise<{ id: string; status: string; runData: Record<string, unknown> }> {
-	const listed = await eventually(`${count} finished month-end executions`, async () => {
-		const executions = await stack.rest.executions(MONTH_END_WORKFLOW_ID);
-		return executions.length >= count && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status)) ? executions : undefined;
-	}, 120_000);
+	const listed = await eventually(
+		`${count} finished month-end executions`,
+		async () => {
+			const executions = await stack.rest.executions(MONTH_END_WORKFLOW_ID);
+			return executions.length >= count &&
+				executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status))
+				? executions
+				: undefined;
+		},
+		120_000,
+	);
 	expect(listed).toHaveLength(count);
 	const latest = listed.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
 	const execution = (await stack.rest.execution(latest.id)) as { data: string };
@@ -156,7 +189,12 @@ function expectApproval(rows: SheetRow[], executionId: string, clicked: Date): v
 	expect(fingerprints.size).toBe(1);
 	expect(String([...fingerprints][0])).toMatch(/^v1:[0-9a-f]{64}$/);
 	for (const row of rows) {
-		expect({ orderId: row.orderId, approvedBy: row.approvedBy, uploadedBy: row.uploadedBy, executionId: String(row.executionId) }).toEqual({
+		expect({
+			orderId: row.orderId,
+			approvedBy: row.approvedBy,
+			uploadedBy: row.uploadedBy,
+			executionId: String(row.executionId),
+		}).toEqual({
 			orderId: row.orderId,
 			approvedBy: `${CONTROLLER.firstName} ${CONTROLLER.lastName} (${CONTROLLER.email})`,
 			uploadedBy: `${OWNER.firstName} ${OWNER.lastName} (${OWNER.email})`,
@@ -166,7 +204,11 @@ function expectApproval(rows: SheetRow[], executionId: string, clicked: Date): v
 		expect(at).toBeGreaterThanOrEqual(clicked.getTime() - 1000);
 		expect(at).toBeLessThanOrEqual(Date.now());
 		const line = totals.get(String(row.currency));
-		expect({ orderId: row.orderId, rows: row.approvedRows, total: row.approvedTotal }).toEqual({ orderId: row.orderId, rows: line?.rows, total: line?.total });
+		expect({ orderId: row.orderId, rows: row.approvedRows, total: row.approvedTotal }).toEqual({
+			orderId: row.orderId,
+			rows: line?.rows,
+			total: line?.total,
+		});
 	}
 }
 
@@ -192,7 +234,8 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		const run = await finishedRun(1);
 		expect(run.status).toBe('success');
 		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Check', 'Approve', 'Rejected']));
-		for (const node of ['Approved rows', 'Pay', 'To XLSX', 'Download the results']) expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
+		for (const node of ['Approved rows', 'Pay', 'To XLSX', 'Download the results'])
+			expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
 		await page.waitForLoadState('load');
 		expect(downloads).toEqual([]);
 		expect(payoutRequests()).toEqual([]);
@@ -209,18 +252,21 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 
 		await decide(page, DECISION.approve);
 		await page.getByText('Approval refused: nothing was paid').waitFor({ timeout: 60_000 });
-		expect(await page.locator('body').innerText()).toContain(`${OWNER.email} uploaded this sheet; the uploader cannot approve it.`);
+		expect(await page.locator('body').innerText()).toContain(
+			`${OWNER.email} uploaded this sheet; the uploader cannot approve it.`,
+		);
 		const run = await finishedRun(2);
 		expect(run.status).toBe('success');
 		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Approve', 'Approver allowed?', 'Refused']));
-		for (const node of ['Approved rows', 'Pay', 'To XLSX', 'Download the results']) expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
+		for (const node of ['Approved rows', 'Pay', 'To XLSX', 'Download the results'])
+			expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
 		await page.waitForLoadState('load');
 		expect(downloads).toEqual([]);
 		expect(payoutRequests()).toEqual([]);
 		expect(stack.sandbox.orders).toEqual([]);
 	});
 
-	test('approved by another approver, one HaiPay node pays every valid row once; the download holds every row in the sheet\'s order and names the approval', async () => {
+	test("approved by another approver, one HaiPay node pays every valid row once; the download holds every row in the sheet's order and names the approval", async () => {
 		await uploadSheet(browser.page);
 		const page = await openAsApprover(browser.page);
 		expect(await shownTotals(page)).toEqual(sheetTotals());
@@ -238,15 +284,27 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 
 		for (const [index, row] of results.rows.entries()) {
 			const source = sheet[index];
-			expect({ orderId: row.orderId, currency: row.currency, amount: row.amount }).toEqual({ orderId: source.orderId, currency: source.currency, amount: source.amount });
+			expect({ orderId: row.orderId, currency: row.currency, amount: row.amount }).toEqual({
+				orderId: source.orderId,
+				currency: source.currency,
+				amount: source.amount,
+			});
 			expect(row.amountText).toBe(new Decimal(source.amount as number).toFixed(source.currency === 'BDT' ? 0 : 2));
 			const field = INVALID[String(row.orderId)];
 			if (field === undefined) {
-				expect({ orderId: row.orderId, outcome: row.outcome, error: row.error }).toEqual({ orderId: row.orderId, outcome: 'accepted', error: '' });
+				expect({ orderId: row.orderId, outcome: row.outcome, error: row.error }).toEqual({
+					orderId: row.orderId,
+					outcome: 'accepted',
+					error: '',
+				});
 				expect(String(row.orderNo)).toMatch(/^HP\d+$/);
 				expect(stack.sandbox.control.order(String(row.orderNo))?.orderId).toBe(row.orderId);
 			} else {
-				expect({ orderId: row.orderId, outcome: row.outcome, orderNo: row.orderNo }).toEqual({ orderId: row.orderId, outcome: 'invalid', orderNo: '' });
+				expect({ orderId: row.orderId, outcome: row.outcome, orderNo: row.orderNo }).toEqual({
+					orderId: row.orderId,
+					outcome: 'invalid',
+					orderNo: '',
+				});
 				expect(String(row.error)).toContain(`"${field}"`);
 			}
 		}
@@ -254,12 +312,17 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		const paid = validRows.map((row) => String(row.orderId)).sort();
 		expect([...payoutRequests()].sort()).toEqual(paid);
 		expect(stack.sandbox.orders.map((order) => order.orderId).sort()).toEqual(paid);
-		for (const row of validRows) expect(stack.sandbox.control.order({ orderId: String(row.orderId) })?.appId).toBe(APP_IDS[row.currency as PayoutCurrency]);
+		for (const row of validRows)
+			expect(stack.sandbox.control.order({ orderId: String(row.orderId) })?.appId).toBe(
+				APP_IDS[row.currency as PayoutCurrency],
+			);
 		const run = await finishedRun(3);
 		expect(run.status).toBe('success');
 		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Pay', 'To XLSX', 'Download the results']));
 		expectApproval(results.rows, run.id, clicked);
-		await page.getByText(`Approved by ${CONTROLLER.firstName} ${CONTROLLER.lastName} (${CONTROLLER.email}) at `).waitFor({ timeout: 60_000 });
+		await page
+			.getByText(`Approved by ${CONTROLLER.firstName} ${CONTROLLER.lastName} (${CONTROLLER.email}) at `)
+			.waitFor({ timeout: 60_000 });
 	});
 
 	test('the same sheet again: the page warns first, naming each row HaiPay has, with 0 to pay; approved, every valid row comes back duplicate', async () => {
@@ -272,18 +335,26 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		expect(warning).toBeLessThan(shown.indexOf('To pay'));
 		for (const row of validRows) {
 			const orderNo = stack.sandbox.control.order({ orderId: String(row.orderId) })?.orderNo;
-			expect(shown).toMatch(new RegExp(`${row.orderId}\\s+[\\d,.]+ ${row.currency}\\s+${orderNo}\\s+(processing|success)`));
+			expect(shown).toMatch(
+				new RegExp(`${row.orderId}\\s+[\\d,.]+ ${row.currency}\\s+${orderNo}\\s+(processing|success)`),
+			);
 		}
-		expect(await shownTotals(page)).toEqual(sheetTotals().map(({ currency }) => ({ currency, rows: 0, total: currency === 'BDT' ? '0' : '0.00' })));
+		expect(await shownTotals(page)).toEqual(
+			sheetTotals().map(({ currency }) => ({ currency, rows: 0, total: currency === 'BDT' ? '0' : '0.00' })),
+		);
 		await screenshot(page, 'month-end-existing.png');
 		const download = page.waitForEvent('download', { timeout: 120_000 });
 		await decide(page, DECISION.approve);
 		const results = sheetRows(readFileSync(await (await download).path())).rows;
-		expect(results.filter((row) => row.outcome === 'duplicate').map((row) => row.orderId)).toEqual(validRows.map((row) => row.orderId));
+		expect(results.filter((row) => row.outcome === 'duplicate').map((row) => row.orderId)).toEqual(
+			validRows.map((row) => row.orderId),
+		);
 		expect(payoutRequests().length - before).toBe(validRows.length);
 		expect(stack.sandbox.orders).toHaveLength(validRows.length);
 		await page.getByText('Nothing new was paid').waitFor({ timeout: 60_000 });
-		expect(await page.locator('body').innerText()).toContain(`duplicate: ${validRows.length}, invalid: ${Object.keys(INVALID).length}`);
+		expect(await page.locator('body').innerText()).toContain(
+			`duplicate: ${validRows.length}, invalid: ${Object.keys(INVALID).length}`,
+		);
 		expect((await finishedRun(4)).status).toBe('success');
 	});
 });

@@ -35,24 +35,38 @@ export const CREATED = Object.entries(EXPECTED)
 	.map(([orderId]) => orderId);
 
 export function csvRows(file: string): Array<Record<string, string>> {
-	const [header, ...lines] = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+	const [header, ...lines] = readFileSync(file, 'utf8')
+		.replace(/^\uFEFF/, '')
+		.trim()
+		.split(/\r?\n/);
 	const names = header.split(',');
 	// The first columns (orderId, currency, ...) never hold commas; later ones may be quoted.
-	return lines.map((line) => Object.fromEntries(line.split(',').slice(0, names.length).map((value, i) => [names[i], value])));
+	return lines.map((line) =>
+		Object.fromEntries(
+			line
+				.split(',')
+				.slice(0, names.length)
+				.map((value, i) => [names[i], value]),
+		),
+	);
 }
 
 export type ImportedCredential = { id: string; name: string; type: string; data: Record<string, unknown> };
 
 /** A credential of the file n8n imported, as the sandbox wrote it. */
 export function sandboxCredential(stack: Stack, id: string): ImportedCredential {
-	const found = (JSON.parse(readFileSync(stack.credentialsFile, 'utf8')) as ImportedCredential[]).find((credential) => credential.id === id);
+	const found = (JSON.parse(readFileSync(stack.credentialsFile, 'utf8')) as ImportedCredential[]).find(
+		(credential) => credential.id === id,
+	);
 	if (!found) throw new Error(`the sandbox wrote no credential ${id}`);
 	return found;
 }
 
 /** n8n's credential test, as the editor's "Retry"/"Save" runs it: POST /rest/credentials/test. */
 export async function credentialTest(stack: Stack, credential: ImportedCredential, data: Record<string, unknown>) {
-	return (await stack.rest.call('POST', '/credentials/test', { credentials: { ...credential, data } })).json as { data?: { status: string; message: string } };
+	return (await stack.rest.call('POST', '/credentials/test', { credentials: { ...credential, data } })).json as {
+		data?: { status: string; message: string };
+	};
 }
 
 export async function callbackExecutions(stack: Stack): Promise<number> {
@@ -68,7 +82,9 @@ export async function callbackExecutions(stack: Stack): Promise<number> {
 export async function expectCallbackExecutions(stack: Stack, expected: number): Promise<void> {
 	const executions = await eventually(`${expected} finished executions of the callbacks workflow`, async () => {
 		const listed = await stack.rest.executions(WORKFLOW_IDS.callbacks);
-		return listed.length >= expected && listed.every((execution) => !['new', 'running'].includes(execution.status)) ? listed : undefined;
+		return listed.length >= expected && listed.every((execution) => !['new', 'running'].includes(execution.status))
+			? listed
+			: undefined;
 	});
 	expect(executions).toHaveLength(expected);
 }
@@ -79,18 +95,37 @@ export async function expectCallbackExecutions(stack: Stack, expected: number): 
  */
 export function forgedCallbacks(stack: Stack): Array<[string, string, Record<string, unknown>]> {
 	const order = stack.sandbox.control.order({ orderId: 'PAY-2026-05-0002' });
-	const body = callbackBody('payout', { orderId: 'PAY-2026-05-0002', orderNo: order?.orderNo, amount: '999999', fee: '0', payTime: '2026-05-01 12:00:00' });
+	const body = callbackBody('payout', {
+		orderId: 'PAY-2026-05-0002',
+		orderNo: order?.orderNo,
+		amount: '999999',
+		fee: '0',
+		payTime: '2026-05-01 12:00:00',
+	});
 	const platformKey = createPrivateKey(stack.platformPrivateKey);
 	const otherKey = createPrivateKey(readFileSync(join(TEST_KEY_DIR, 'other-test-only.pkcs8.pem'), 'utf8'));
 	return [
 		['no signature', callbackUrl('TZS'), body],
 		['a made-up signature', callbackUrl('TZS'), { ...body, sign: Buffer.from('forged').toString('base64') }],
-		['signed with another key', callbackUrl('TZS'), { ...body, sign: signBody(body, 'test-only-secret-tzs', otherKey) }],
-		['signed with the wrong secret', callbackUrl('TZS'), { ...body, sign: signBody(body, 'not-the-secret', platformKey) }],
+		[
+			'signed with another key',
+			callbackUrl('TZS'),
+			{ ...body, sign: signBody(body, 'test-only-secret-tzs', otherKey) },
+		],
+		[
+			'signed with the wrong secret',
+			callbackUrl('TZS'),
+			{ ...body, sign: signBody(body, 'not-the-secret', platformKey) },
+		],
 		[
 			'the genuine callback of an App ID the credential does not hold',
 			callbackUrl('TZS'),
-			{ ...body, appId: APP_IDS.BRL, currency: 'BRL', sign: signBody({ ...body, appId: APP_IDS.BRL, currency: 'BRL' }, 'test-only-secret-brl', platformKey) },
+			{
+				...body,
+				appId: APP_IDS.BRL,
+				currency: 'BRL',
+				sign: signBody({ ...body, appId: APP_IDS.BRL, currency: 'BRL' }, 'test-only-secret-brl', platformKey),
+			},
 		],
 	];
 }
@@ -100,7 +135,10 @@ const [DIGEST_LENGTH, RECORD_LENGTH] = [14, 19];
 
 /** The digests of the results the callbacks workflow's trigger remembers, from the workflow as n8n's REST API gives it. */
 export function storedDigests(workflow: unknown): Set<string> {
-	const { staticData } = (workflow as { data: { staticData?: Record<string, { repeatMemory?: { entries: string } }> } }).data;
+	const { staticData } = (workflow as { data: { staticData?: Record<string, { repeatMemory?: { entries: string } }> } })
+		.data;
 	const entries = staticData?.['node:Payout results']?.repeatMemory?.entries ?? '';
-	return new Set(entries.match(new RegExp(`.{${RECORD_LENGTH}}`, 'g'))?.map((record) => record.slice(0, DIGEST_LENGTH)) ?? []);
+	return new Set(
+		entries.match(new RegExp(`.{${RECORD_LENGTH}}`, 'g'))?.map((record) => record.slice(0, DIGEST_LENGTH)) ?? [],
+	);
 }

@@ -9,12 +9,28 @@ import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
-import { callbackUrl, MIT_CUSTOMER, PAYOUTS_CREDENTIAL_CURRENCIES, PAYOUTS_CREDENTIAL, WORKFLOW_IDS } from '../../playground/examples';
+import {
+	callbackUrl,
+	MIT_CUSTOMER,
+	PAYOUTS_CREDENTIAL_CURRENCIES,
+	PAYOUTS_CREDENTIAL,
+	WORKFLOW_IDS,
+} from '../../playground/examples';
 import { nodeOutput } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
 import { httpRequest } from '../../playground/lib/rest';
 import { APP_IDS } from '../fixtures/bodies';
-import { callbackExecutions, CREATED, credentialTest, csvRows, EXPECTED, expectCallbackExecutions, forgedCallbacks, sandboxCredential, storedDigests } from './playground-checks';
+import {
+	callbackExecutions,
+	CREATED,
+	credentialTest,
+	csvRows,
+	EXPECTED,
+	expectCallbackExecutions,
+	forgedCallbacks,
+	sandboxCredential,
+	storedDigests,
+} from './playground-checks';
 import { eventually, stackPerFile } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -44,15 +60,24 @@ describe('n8n with n8n-nodes-haipay', () => {
 		const before = running().sandbox.requests.length;
 		const ok = (await credentialTest(running(), payouts, payouts.data)).data;
 		expect(ok?.status).toBe('OK');
-		for (const currency of PAYOUTS_CREDENTIAL_CURRENCIES) expect(ok?.message).toContain(`${APP_IDS[currency]} (${currency})`);
+		for (const currency of PAYOUTS_CREDENTIAL_CURRENCIES)
+			expect(ok?.message).toContain(`${APP_IDS[currency]} (${currency})`);
 		// One signed balance read per App ID reached the gateway, each on its currency's path.
-		const reads = running().sandbox.requests.slice(before).map((request) => request.path).sort();
-		expect(reads).toEqual(PAYOUTS_CREDENTIAL_CURRENCIES.map((currency) => `/${currency.toLowerCase()}/account/ledger`).sort());
+		const reads = running()
+			.sandbox.requests.slice(before)
+			.map((request) => request.path)
+			.sort();
+		expect(reads).toEqual(
+			PAYOUTS_CREDENTIAL_CURRENCIES.map((currency) => `/${currency.toLowerCase()}/account/ledger`).sort(),
+		);
 
-		const wrong = (await credentialTest(running(), payouts, { ...payouts.data, secretKeyZar: 'wrong-test-only-secret' })).data;
+		const wrong = (
+			await credentialTest(running(), payouts, { ...payouts.data, secretKeyZar: 'wrong-test-only-secret' })
+		).data;
 		expect(wrong?.status).toBe('Error');
 		expect(wrong?.message).toContain(`App ID ${APP_IDS.ZAR} (ZAR): HaiPay refused the signed request`);
-		for (const currency of PAYOUTS_CREDENTIAL_CURRENCIES.filter((c) => c !== 'ZAR')) expect(wrong?.message).not.toContain(`App ID ${APP_IDS[currency]} (${currency})`);
+		for (const currency of PAYOUTS_CREDENTIAL_CURRENCIES.filter((c) => c !== 'ZAR'))
+			expect(wrong?.message).not.toContain(`App ID ${APP_IDS[currency]} (${currency})`);
 	});
 });
 
@@ -67,7 +92,10 @@ describe('example 1: bulk payouts from a spreadsheet', () => {
 		expect(new Set(rows.map((row) => row.currency)).size).toBeGreaterThan(PAYOUTS_CREDENTIAL_CURRENCIES.length);
 		for (const row of rows) {
 			const expected = EXPECTED[String(row.orderId)];
-			expect({ orderId: row.orderId, outcome: row.outcome }).toEqual({ orderId: row.orderId, outcome: expected.outcome });
+			expect({ orderId: row.orderId, outcome: row.outcome }).toEqual({
+				orderId: row.orderId,
+				outcome: expected.outcome,
+			});
 			if (expected.field) expect(row.field).toBe(expected.field);
 			if (expected.errorCode) expect(row.errorCode).toBe(expected.errorCode);
 			if (expected.outcome === 'accepted') expect(row.orderNo).toMatch(/^HP\d+$/);
@@ -75,7 +103,11 @@ describe('example 1: bulk payouts from a spreadsheet', () => {
 		}
 		// Invalid rows never reach the gateway; the refused and the unknown ones did.
 		expect(running().sandbox.appliesReceived()).toBe(9);
-		expect(running().sandbox.orders.map((order) => order.orderId).sort()).toEqual([...CREATED].sort());
+		expect(
+			running()
+				.sandbox.orders.map((order) => order.orderId)
+				.sort(),
+		).toEqual([...CREATED].sort());
 		for (const row of rows.filter((r) => r.outcome === 'accepted')) {
 			expect(running().sandbox.control.order(String(row.orderNo))?.orderId).toBe(row.orderId);
 		}
@@ -92,14 +124,19 @@ describe('example 2: callbacks into the active workflow', () => {
 		for (const orderId of CREATED) {
 			await running().sandbox.waitForCallback((attempt) => attempt.orderId === orderId && attempt.acknowledged, 30_000);
 		}
-		expect(running().sandbox.callbacks.every((attempt) => attempt.acknowledged && attempt.response === 'SUCCESS')).toBe(true);
+		expect(running().sandbox.callbacks.every((attempt) => attempt.acknowledged && attempt.response === 'SUCCESS')).toBe(
+			true,
+		);
 		// Every payout currency's results go to the one trigger of the multi-currency credential.
 		expect(running().sandbox.callbacks.every((attempt) => attempt.url === callbackUrl('TZS'))).toBe(true);
 		await expectCallbackExecutions(running(), CREATED.length);
 		const executions = await running().rest.executions(WORKFLOW_IDS.callbacks);
 		expect(executions.every((execution) => execution.mode === 'webhook' && execution.status === 'success')).toBe(true);
 
-		const lines = readFileSync(join(running().files, 'callbacks.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+		const lines = readFileSync(join(running().files, 'callbacks.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>);
 		expect(lines.map((line) => line.orderId).sort()).toEqual([...CREATED].sort());
 		for (const line of lines) {
 			const final = EXPECTED[String(line.orderId)].finalStatus;
@@ -110,9 +147,13 @@ describe('example 2: callbacks into the active workflow', () => {
 	test('repeats of callbacks that arrived together are acknowledged and start nothing', async () => {
 		// The results above reached n8n at once; HaiPay now repeats every one of them.
 		const before = running().sandbox.callbacks.length;
-		for (const orderId of CREATED) running().sandbox.control.resendCallback({ orderId, appId: running().sandbox.control.order({ orderId })?.appId });
+		for (const orderId of CREATED)
+			running().sandbox.control.resendCallback({ orderId, appId: running().sandbox.control.order({ orderId })?.appId });
 		for (const orderId of CREATED) {
-			const repeat = await running().sandbox.waitForCallback((a) => a.orderId === orderId && running().sandbox.callbacks.indexOf(a) >= before, 15_000);
+			const repeat = await running().sandbox.waitForCallback(
+				(a) => a.orderId === orderId && running().sandbox.callbacks.indexOf(a) >= before,
+				15_000,
+			);
 			expect(repeat).toMatchObject({ httpStatus: 200, response: 'SUCCESS', acknowledged: true });
 		}
 		await expectCallbackExecutions(running(), CREATED.length);
@@ -124,7 +165,9 @@ describe('example 2: callbacks into the active workflow', () => {
 		const answer = await running().rest.call('GET', `/workflows/${WORKFLOW_IDS.callbacks}`);
 		expect(answer.status).toBe(200);
 		const stored = storedDigests(answer.json);
-		const emitted = running().sandbox.callbacks.filter((attempt) => attempt.acknowledged).map((attempt) => digestOf(repeatKeys(attempt.body).dedupKey ?? ''));
+		const emitted = running()
+			.sandbox.callbacks.filter((attempt) => attempt.acknowledged)
+			.map((attempt) => digestOf(repeatKeys(attempt.body).dedupKey ?? ''));
 		expect(emitted.length).toBeGreaterThanOrEqual(CREATED.length);
 		for (const digest of emitted) expect(stored.has(digest)).toBe(true);
 	});
@@ -137,10 +180,16 @@ describe('example 2: callbacks into the active workflow', () => {
 			expect(answer.body).not.toContain('SUCCESS');
 		}
 		// A body that is not JSON: n8n itself refuses one declared as JSON; the trigger refuses any other.
-		const garbled = await httpRequest(callbackUrl('TZS'), { raw: '{"appId": 1001, "status": 2' , headers: { 'Content-Type': 'application/json' } });
+		const garbled = await httpRequest(callbackUrl('TZS'), {
+			raw: '{"appId": 1001, "status": 2',
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect(garbled.status).toBeGreaterThanOrEqual(400);
 		expect(garbled.status).toBeLessThan(500);
-		const text = await httpRequest(callbackUrl('TZS'), { raw: 'appId=1001&status=2', headers: { 'Content-Type': 'text/plain' } });
+		const text = await httpRequest(callbackUrl('TZS'), {
+			raw: 'appId=1001&status=2',
+			headers: { 'Content-Type': 'text/plain' },
+		});
 		expect(text.status).toBe(401);
 		await expectCallbackExecutions(running(), CREATED.length);
 	});
@@ -158,7 +207,7 @@ describe('callback attacks on the production webhook (issue 13)', () => {
 		return running().sandbox.callbacks.filter((attempt) => attempt.jobId === job.id);
 	}
 
-	test('a re-split replay (orderNo folded into orderId, same signature) is settled by HaiPay\'s query, which knows no such order: 503 on every attempt, nothing starts', async () => {
+	test("a re-split replay (orderNo folded into orderId, same signature) is settled by HaiPay's query, which knows no such order: 503 on every attempt, nothing starts", async () => {
 		const attempts = await attack('resplit');
 		expect(attempts.map((attempt) => attempt.httpStatus)).toEqual([503, 503, 503]);
 		expect(attempts.every((attempt) => attempt.response !== 'SUCCESS')).toBe(true);
@@ -168,7 +217,10 @@ describe('callback attacks on the production webhook (issue 13)', () => {
 	test('an exact replay and an earlier status after the final one are acknowledged and start nothing', async () => {
 		for (const kind of ['replay', 'regressed'] as const) {
 			const attempts = await attack(kind);
-			expect({ kind, answers: attempts.map((attempt) => [attempt.httpStatus, attempt.response]) }).toEqual({ kind, answers: [[200, 'SUCCESS']] });
+			expect({ kind, answers: attempts.map((attempt) => [attempt.httpStatus, attempt.response]) }).toEqual({
+				kind,
+				answers: [[200, 'SUCCESS']],
+			});
 		}
 		await expectCallbackExecutions(running(), CREATED.length);
 	});
@@ -188,14 +240,21 @@ describe('example 3: reconciliation', () => {
 			});
 			expect(state.orderNo).toBe(running().sandbox.control.order({ orderId: String(state.orderId) })?.orderNo);
 		}
-		expect(states.find((state) => state.orderId === 'PAY-2026-05-0009')).toMatchObject({ sentOutcome: 'accepted', status: 2 });
+		expect(states.find((state) => state.orderId === 'PAY-2026-05-0009')).toMatchObject({
+			sentOutcome: 'accepted',
+			status: 2,
+		});
 		expect(String(states.find((state) => state.orderId === 'PAY-2026-05-0005')?.errorMsg)).toMatch(/bank return/i);
 
 		const dir = join(running().files, 'vouchers');
 		const files = readdirSync(dir).sort();
 		expect(files).toEqual(states.map((state) => `voucher-${state.orderNo}.pdf`).sort());
 		for (const file of files) expect(readFileSync(join(dir, file)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-		expect(csvRows(join(running().files, 'reconciliation.csv')).map((row) => row.orderId).sort()).toEqual([...CREATED].sort());
+		expect(
+			csvRows(join(running().files, 'reconciliation.csv'))
+				.map((row) => row.orderId)
+				.sort(),
+		).toEqual([...CREATED].sort());
 	});
 });
 
@@ -229,13 +288,18 @@ describe('example 4: USD card collection (MIT)', () => {
 		// HaiPay resends a result until it hears SUCCESS: a repeat is acknowledged and starts nothing.
 		const before = running().sandbox.callbacks.length;
 		running().sandbox.control.resendCallback(String(order?.orderNo));
-		const repeat = await running().sandbox.waitForCallback((a) => a.orderId === firstOrderId && running().sandbox.callbacks.indexOf(a) >= before, 15_000);
+		const repeat = await running().sandbox.waitForCallback(
+			(a) => a.orderId === firstOrderId && running().sandbox.callbacks.indexOf(a) >= before,
+			15_000,
+		);
 		expect(repeat).toMatchObject({ httpStatus: 200, response: 'SUCCESS', acknowledged: true });
 		await expectCallbackExecutions(running(), executionsBefore + 1);
 	});
 
 	test('the next run charges the stored token without a page, and a repeat the same day is refused', async () => {
-		const stored = JSON.parse(readFileSync(join(running().files, 'mit-tokens', `${firstOrderId}.json`), 'utf8')) as { tokenID: string };
+		const stored = JSON.parse(readFileSync(join(running().files, 'mit-tokens', `${firstOrderId}.json`), 'utf8')) as {
+			tokenID: string;
+		};
 		const { run } = await running().execute(WORKFLOW_IDS.mitCollection);
 		const [charge] = nodeOutput(run, 'Charge saved card');
 		expect(nodeOutput(run, 'First charge')).toEqual([]);
@@ -263,10 +327,23 @@ describe('callbacks of a HaiPay that added a field, and bank text holding " & " 
 		];
 		try {
 			for (const [orderId, outcome, errorMsg] of settled) {
-				const order = running().sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId, amount: '1500', notifyUrl: callbackUrl('TZS') });
+				const order = running().sandbox.control.createOrder({
+					appId: APP_IDS.TZS,
+					kind: 'payout',
+					orderId,
+					amount: '1500',
+					notifyUrl: callbackUrl('TZS'),
+				});
 				running().sandbox.control.settle(order.orderNo, outcome, { errorMsg });
-				const attempt = await running().sandbox.waitForCallback((each) => each.orderId === orderId && each.last, 30_000);
-				expect({ orderId, attempt: attempt.attempt, answer: [attempt.httpStatus, attempt.response] }).toEqual({ orderId, attempt: 1, answer: [200, 'SUCCESS'] });
+				const attempt = await running().sandbox.waitForCallback(
+					(each) => each.orderId === orderId && each.last,
+					30_000,
+				);
+				expect({ orderId, attempt: attempt.attempt, answer: [attempt.httpStatus, attempt.response] }).toEqual({
+					orderId,
+					attempt: 1,
+					answer: [200, 'SUCCESS'],
+				});
 				expect(attempt.body).toMatchObject({ channelRef: 'CRDB-7781' });
 			}
 		} finally {
@@ -275,11 +352,24 @@ describe('callbacks of a HaiPay that added a field, and bank text holding " & " 
 		await expectCallbackExecutions(running(), before + settled.length);
 		for (const [orderId] of settled) running().sandbox.control.resendCallback({ orderId, appId: APP_IDS.TZS });
 		for (const [orderId] of settled) {
-			await running().sandbox.waitForCallback((each) => each.orderId === orderId && each.acknowledged && running().sandbox.callbacks.filter((a) => a.orderId === orderId).length === 2, 30_000);
+			await running().sandbox.waitForCallback(
+				(each) =>
+					each.orderId === orderId &&
+					each.acknowledged &&
+					running().sandbox.callbacks.filter((a) => a.orderId === orderId).length === 2,
+				30_000,
+			);
 		}
 		await expectCallbackExecutions(running(), before + settled.length);
-		const lines = readFileSync(join(running().files, 'callbacks.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-		expect(lines.filter((line) => line.orderId === 'ADDED-FIELD-1')).toMatchObject([{ status: 2, action: 'mark paid' }]);
-		expect(lines.filter((line) => line.orderId === 'BANK-TEXT-1')).toMatchObject([{ status: 3, action: 'mark failed' }]);
+		const lines = readFileSync(join(running().files, 'callbacks.jsonl'), 'utf8')
+			.trim()
+			.split('\n')
+			.map((line) => JSON.parse(line) as Record<string, unknown>);
+		expect(lines.filter((line) => line.orderId === 'ADDED-FIELD-1')).toMatchObject([
+			{ status: 2, action: 'mark paid' },
+		]);
+		expect(lines.filter((line) => line.orderId === 'BANK-TEXT-1')).toMatchObject([
+			{ status: 3, action: 'mark failed' },
+		]);
 	});
 });

@@ -45,7 +45,10 @@ function readProc(pid: number): Proc | undefined {
 
 /** `root` and every process below it. */
 function treeOf(root: number): Proc[] {
-	const all = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map((name) => readProc(Number(name))).filter((p): p is Proc => p !== undefined);
+	const all = readdirSync('/proc')
+		.filter((name) => /^\d+$/.test(name))
+		.map((name) => readProc(Number(name)))
+		.filter((p): p is Proc => p !== undefined);
 	const tree = all.filter((p) => p.pid === root);
 	for (let i = 0; i < tree.length; i++) tree.push(...all.filter((p) => p.ppid === tree[i].pid));
 	return tree;
@@ -99,7 +102,10 @@ let session: Session | undefined;
 
 function find(procs: Proc[], what: string, match: (p: Proc) => boolean): Proc {
 	const found = procs.find(match);
-	if (!found) throw new Error(`no ${what} among the processes of npm start:\n${procs.map((p) => `${p.pid} ${p.cmd}`).join('\n')}`);
+	if (!found)
+		throw new Error(
+			`no ${what} among the processes of npm start:\n${procs.map((p) => `${p.pid} ${p.cmd}`).join('\n')}`,
+		);
 	return found;
 }
 
@@ -113,7 +119,12 @@ async function startSession(): Promise<Session> {
 	};
 	delete env.NODE_ENV; // jest's; a person's shell has none
 	const log = join(work, 'start.log');
-	const shell = spawn('bash', ['-c', `npm start 2>&1 | tee '${log}'`], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const shell = spawn('bash', ['-c', `npm start 2>&1 | tee '${log}'`], {
+		cwd: ROOT,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let output = '';
 	shell.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	shell.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -121,7 +132,8 @@ async function startSession(): Promise<Session> {
 	shell.on('exit', (code, signal) => (exited = signal ?? `exit ${code}`));
 	const deadline = Date.now() + READY_TIMEOUT_MS;
 	while (!output.includes(READY_LINE)) {
-		if (exited !== undefined || Date.now() > deadline) throw new Error(`npm start did not get ready (${exited ?? 'timed out'}):\n${output.slice(-4000)}`);
+		if (exited !== undefined || Date.now() > deadline)
+			throw new Error(`npm start did not get ready (${exited ?? 'timed out'}):\n${output.slice(-4000)}`);
 		await sleep(250);
 	}
 	expect((await httpGet(`http://localhost:${ports.n8n}/healthz`)).status).toBe(200);
@@ -150,7 +162,9 @@ async function expectAllGone(run: Session): Promise<void> {
 		if (left.length === 0 && busy.length === 0) return;
 		if (Date.now() > deadline) {
 			const what = [...left.map((p) => `process ${p.pid} ${p.cmd}`), ...busy.map((port) => `port ${port} in use`)];
-			throw new Error(`still there ${GONE_TIMEOUT_MS / 1000} s after npm start was ended:\n${what.join('\n')}\n\nits output:\n${run.output().slice(-3000)}`);
+			throw new Error(
+				`still there ${GONE_TIMEOUT_MS / 1000} s after npm start was ended:\n${what.join('\n')}\n\nits output:\n${run.output().slice(-3000)}`,
+			);
 		}
 		await sleep(250);
 	}
@@ -177,37 +191,53 @@ afterAll(() => {
 });
 
 describe('npm start leaves nothing running, whatever ends it', () => {
-	test('Ctrl-C, with the tee it is piped into gone first (its output a broken pipe)', async () => {
-		session = await startSession();
-		// Ctrl-C signals the whole foreground group at once; here tee goes first, the worst order for the script.
-		process.kill(session.tee.pid, 'SIGINT');
-		await untilGone(session.tee);
-		process.kill(-session.procs[0].pid, 'SIGINT');
-		await expectAllGone(session);
-	}, CASE_TIMEOUT_MS);
+	test(
+		'Ctrl-C, with the tee it is piped into gone first (its output a broken pipe)',
+		async () => {
+			session = await startSession();
+			// Ctrl-C signals the whole foreground group at once; here tee goes first, the worst order for the script.
+			process.kill(session.tee.pid, 'SIGINT');
+			await untilGone(session.tee);
+			process.kill(-session.procs[0].pid, 'SIGINT');
+			await expectAllGone(session);
+		},
+		CASE_TIMEOUT_MS,
+	);
 
-	test('SIGTERM to npm', async () => {
-		session = await startSession();
-		process.kill(session.npm.pid, 'SIGTERM');
-		await expectAllGone(session);
-		expect(session.output()).toContain('Stopped. Nothing left running.');
-	}, CASE_TIMEOUT_MS);
+	test(
+		'SIGTERM to npm',
+		async () => {
+			session = await startSession();
+			process.kill(session.npm.pid, 'SIGTERM');
+			await expectAllGone(session);
+			expect(session.output()).toContain('Stopped. Nothing left running.');
+		},
+		CASE_TIMEOUT_MS,
+	);
 
-	test('Ctrl-C while n8n is slow to stop, then SIGKILL of the script 5 s later', async () => {
-		session = await startSession();
-		// n8n frozen stands for an n8n that takes its time to shut down (running executions may hold it up to 30 s):
-		// the script is still stopping it when it is killed, and the guard has to finish the job, SIGKILL included.
-		// (tsx may have killed the script already: it does when the script is slow to confirm the signal it relayed.)
-		process.kill(session.n8n.pid, 'SIGSTOP');
-		process.kill(-session.procs[0].pid, 'SIGINT');
-		await sleep(5_000);
-		if (running(session.script)) process.kill(session.script.pid, 'SIGKILL');
-		await expectAllGone(session);
-	}, CASE_TIMEOUT_MS);
+	test(
+		'Ctrl-C while n8n is slow to stop, then SIGKILL of the script 5 s later',
+		async () => {
+			session = await startSession();
+			// n8n frozen stands for an n8n that takes its time to shut down (running executions may hold it up to 30 s):
+			// the script is still stopping it when it is killed, and the guard has to finish the job, SIGKILL included.
+			// (tsx may have killed the script already: it does when the script is slow to confirm the signal it relayed.)
+			process.kill(session.n8n.pid, 'SIGSTOP');
+			process.kill(-session.procs[0].pid, 'SIGINT');
+			await sleep(5_000);
+			if (running(session.script)) process.kill(session.script.pid, 'SIGKILL');
+			await expectAllGone(session);
+		},
+		CASE_TIMEOUT_MS,
+	);
 
-	test('SIGKILL of the script alone', async () => {
-		session = await startSession();
-		process.kill(session.script.pid, 'SIGKILL');
-		await expectAllGone(session);
-	}, CASE_TIMEOUT_MS);
+	test(
+		'SIGKILL of the script alone',
+		async () => {
+			session = await startSession();
+			process.kill(session.script.pid, 'SIGKILL');
+			await expectAllGone(session);
+		},
+		CASE_TIMEOUT_MS,
+	);
 });

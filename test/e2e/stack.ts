@@ -5,7 +5,14 @@ import { join } from 'path';
 import type { WorkflowFile } from '../../dev/workflow-builder';
 import type { Sandbox } from '../../sandbox';
 import { ensureN8n } from '../../playground/lib/install';
-import { activateWorkflow, assertPortFree, executeWorkflow, prepareFiles, provision, type Executed } from '../../playground/lib/instance';
+import {
+	activateWorkflow,
+	assertPortFree,
+	executeWorkflow,
+	prepareFiles,
+	provision,
+	type Executed,
+} from '../../playground/lib/instance';
 import { startN8nServer, type N8nOptions, type N8nServer } from '../../playground/lib/n8n';
 import { EXAMPLES, N8N_PORT, RUNNER_PORT } from '../../playground/lib/paths';
 import { N8nRest } from '../../playground/lib/rest';
@@ -41,8 +48,10 @@ function workflowsToImport(work: string, workflows: WorkflowFile[]): string {
 	if (workflows.length === 0) return EXAMPLES;
 	const dir = join(work, 'workflows');
 	mkdirSync(dir, { recursive: true });
-	for (const file of readdirSync(EXAMPLES).filter((name) => name.endsWith('.json'))) copyFileSync(join(EXAMPLES, file), join(dir, file));
-	for (const workflow of workflows) writeFileSync(join(dir, `test-${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+	for (const file of readdirSync(EXAMPLES).filter((name) => name.endsWith('.json')))
+		copyFileSync(join(EXAMPLES, file), join(dir, file));
+	for (const workflow of workflows)
+		writeFileSync(join(dir, `test-${workflow.id}.json`), JSON.stringify(workflow, null, 2));
 	return dir;
 }
 
@@ -75,10 +84,20 @@ export async function startStack(log: (line: string) => void, stackOptions: Stac
 	try {
 		const gateway = await stackGateway(work);
 		sandbox = gateway.sandbox;
-		const options: N8nOptions = { home: join(work, 'n8n'), filesDir: join(work, 'files'), port: N8N_PORT, runnerPort: RUNNER_PORT };
+		const options: N8nOptions = {
+			home: join(work, 'n8n'),
+			filesDir: join(work, 'files'),
+			port: N8N_PORT,
+			runnerPort: RUNNER_PORT,
+		};
 		prepareFiles(options.filesDir, true);
 		const workflows = stackOptions.workflows ?? [];
-		await provision(options, gateway.credentialsFile, log, workflowsToImport(work, [...workflows, ...(stackOptions.runnable ?? [])]));
+		await provision(
+			options,
+			gateway.credentialsFile,
+			log,
+			workflowsToImport(work, [...workflows, ...(stackOptions.runnable ?? [])]),
+		);
 		for (const workflow of workflows) {
 			log(`  activating "${workflow.name}"`);
 			await activateWorkflow(options, workflow.id);
@@ -129,7 +148,11 @@ export function stackPerFile(log: (line: string) => void, options: StackOptions 
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs` saying what it waited for. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+	what: string,
+	probe: () => Promise<T | undefined> | T | undefined,
+	timeoutMs = 30_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let last: unknown;
 	for (;;) {
@@ -139,7 +162,10 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
 		} catch (error) {
 			last = error;
 		}
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
@@ -148,12 +174,22 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
  * n8n's manual run of a saved workflow from its trigger `trigger`, as the editor's "Execute workflow" asks for it
  * (`POST /rest/workflows/<id>/run`), then the execution polled until it ends.
  */
-export async function runByRest(stack: Stack, workflowId: string, timeoutMs = 120_000, trigger = 'Run'): Promise<{ id: string; status: string }> {
+export async function runByRest(
+	stack: Stack,
+	workflowId: string,
+	timeoutMs = 120_000,
+	trigger = 'Run',
+): Promise<{ id: string; status: string }> {
 	const saved = await stack.rest.call('GET', `/workflows/${workflowId}`);
-	if (saved.status !== 200) throw new Error(`reading workflow ${workflowId} failed: HTTP ${saved.status} ${saved.body.slice(0, 300)}`);
+	if (saved.status !== 200)
+		throw new Error(`reading workflow ${workflowId} failed: HTTP ${saved.status} ${saved.body.slice(0, 300)}`);
 	const workflowData = (saved.json as { data: Record<string, unknown> }).data;
-	const started = await stack.rest.call('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: trigger } });
-	if (started.status !== 200) throw new Error(`running workflow ${workflowId} failed: HTTP ${started.status} ${started.body.slice(0, 300)}`);
+	const started = await stack.rest.call('POST', `/workflows/${workflowId}/run`, {
+		workflowData,
+		triggerToStartFrom: { name: trigger },
+	});
+	if (started.status !== 200)
+		throw new Error(`running workflow ${workflowId} failed: HTTP ${started.status} ${started.body.slice(0, 300)}`);
 	const executionId = String((started.json as { data: { executionId: string } }).data.executionId);
 	return await eventually(
 		`execution ${executionId} to end`,

@@ -25,7 +25,13 @@ const USD = { haiPayApi: { id: `hpsandbox${APP_IDS.USD}`, name: 'HaiPay Sandbox 
 const NOTIFY_URL = `http://localhost:${N8N_PORT}/webhook/${WEBHOOK_ID}/webhook`;
 
 function manual(b: WorkflowBuilder) {
-	return b.add({ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} });
+	return b.add({
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	});
 }
 
 function createWorkflow(): WorkflowFile {
@@ -45,23 +51,51 @@ function createWorkflow(): WorkflowFile {
 /** Finds the subscription by the merchant's own ID, then cancels it by the subscriptionNo HaiPay answered. */
 function cancelWorkflow(): WorkflowFile {
 	const b = new WorkflowBuilder(CANCEL_ID);
-	const find = b.add(haiPay('Find', 'USD', { resource: 'subscription', operation: 'get', currency: 'USD', subscriptionOrderId: SUBSCRIPTION_ORDER_ID }, [220, 0], { credentials: USD }));
-	const cancel = b.add(haiPay('Cancel', 'USD', { resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: '={{ $json.subscriptionNo }}' }, [440, 0], { credentials: USD }));
+	const find = b.add(
+		haiPay(
+			'Find',
+			'USD',
+			{ resource: 'subscription', operation: 'get', currency: 'USD', subscriptionOrderId: SUBSCRIPTION_ORDER_ID },
+			[220, 0],
+			{ credentials: USD },
+		),
+	);
+	const cancel = b.add(
+		haiPay(
+			'Cancel',
+			'USD',
+			{ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: '={{ $json.subscriptionNo }}' },
+			[440, 0],
+			{ credentials: USD },
+		),
+	);
 	b.connect(manual(b), find);
 	b.connect(find, cancel);
-	return b.file('HaiPay test: cancel a subscription', 'Finds the subscription by its Subscription Order ID and cancels it.');
+	return b.file(
+		'HaiPay test: cancel a subscription',
+		'Finds the subscription by its Subscription Order ID and cancels it.',
+	);
 }
 
 function chargesWorkflow(): WorkflowFile {
 	const b = new WorkflowBuilder(CALLBACKS_ID);
-	const trigger = b.add(haiPayTrigger('Subscription charges', WEBHOOK_ID, { kind: 'subscription', options: {} }, USD, [0, 0]));
-	b.connect(trigger, b.add({ name: 'Extend access', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} }));
+	const trigger = b.add(
+		haiPayTrigger('Subscription charges', WEBHOOK_ID, { kind: 'subscription', options: {} }, USD, [0, 0]),
+	);
+	b.connect(
+		trigger,
+		b.add({ name: 'Extend access', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} }),
+	);
 	return b.file('HaiPay test: subscription charges', 'Receives the signed recurring charges of subscriptions.');
 }
 
 /** The sandbox's control API, as a playground user drives it with curl. */
 async function control(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-	const response = await fetch(`${stack.sandbox.baseUrl}/__sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await fetch(`${stack.sandbox.baseUrl}/__sandbox${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 	return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
@@ -69,7 +103,9 @@ async function control(path: string, body: unknown): Promise<{ status: number; j
 async function emitted(): Promise<Array<Record<string, unknown>>> {
 	const executions = await eventually('a finished run of the subscription charges workflow', async () => {
 		const listed = await stack.rest.executions(CALLBACKS_ID);
-		return listed.length > 0 && listed.every((execution) => !['new', 'running'].includes(execution.status)) ? listed : undefined;
+		return listed.length > 0 && listed.every((execution) => !['new', 'running'].includes(execution.status))
+			? listed
+			: undefined;
 	});
 	expect(executions.map((execution) => [execution.mode, execution.status])).toEqual([['webhook', 'success']]);
 	const execution = (await stack.rest.execution(executions[0].id)) as { data: string };
@@ -96,27 +132,52 @@ describe('a subscription on n8n', () => {
 		const subs = stack.sandbox.subscriptions.filter((sub) => sub.subscriptionOrderId === SUBSCRIPTION_ORDER_ID);
 		expect(subs.map((sub) => [sub.appId, sub.status])).toEqual([[APP_IDS.USD, '2']]);
 		subscriptionNo = subs[0].subscriptionNo;
-		expect(item).toMatchObject({ outcome: 'accepted', verified: true, subscriptionOrderId: SUBSCRIPTION_ORDER_ID, subscriptionNo, currency: 'USD' });
+		expect(item).toMatchObject({
+			outcome: 'accepted',
+			verified: true,
+			subscriptionOrderId: SUBSCRIPTION_ORDER_ID,
+			subscriptionNo,
+			currency: 'USD',
+		});
 		const sent = stack.sandbox.requests.filter((request) => request.path === '/subscription/apply');
 		expect(sent).toHaveLength(1);
-		expect(sent[0].body).toMatchObject({ appId: APP_IDS.USD, amount: '9.99', recurringInterval: 'M', recurringIntervalCount: 1, notifyUrl: NOTIFY_URL });
+		expect(sent[0].body).toMatchObject({
+			appId: APP_IDS.USD,
+			amount: '9.99',
+			recurringInterval: 'M',
+			recurringIntervalCount: 1,
+			notifyUrl: NOTIFY_URL,
+		});
 	});
 
 	test('its recurring charge starts the trigger\'s workflow once, as kind "subscription"', async () => {
 		const charge = await control('/subscriptions/charge', { subscriptionNo });
 		expect(charge.status).toBe(200);
 		expect(charge.json).toMatchObject({ url: NOTIFY_URL, body: { subscriptionNo, status: 2 } });
-		const callback = await stack.sandbox.waitForCallback((attempt) => attempt.orderNo === `${subscriptionNo}-1` && attempt.acknowledged, 60_000);
+		const callback = await stack.sandbox.waitForCallback(
+			(attempt) => attempt.orderNo === `${subscriptionNo}-1` && attempt.acknowledged,
+			60_000,
+		);
 		expect(callback).toMatchObject({ appId: APP_IDS.USD, httpStatus: 200, response: 'SUCCESS' });
 		const [item] = await emitted();
-		expect(item).toMatchObject({ kind: 'subscription', subscriptionNo, subscriptionOrderId: SUBSCRIPTION_ORDER_ID, orderNo: `${subscriptionNo}-1`, amount: '9.99', verified: true, statusGroup: 'unknown' });
+		expect(item).toMatchObject({
+			kind: 'subscription',
+			subscriptionNo,
+			subscriptionOrderId: SUBSCRIPTION_ORDER_ID,
+			orderNo: `${subscriptionNo}-1`,
+			amount: '9.99',
+			verified: true,
+			statusGroup: 'unknown',
+		});
 		expect(item.dedupKey).toMatch(new RegExp(`^sub:${subscriptionNo}\\|`));
 	});
 
 	test('is found by its Subscription Order ID and cancelled, proven by the signed answer; no charge follows', async () => {
 		const { run } = await stack.execute(CANCEL_ID);
 		expect(nodeOutput(run, 'Find')).toMatchObject([{ subscriptionNo, status: '2', verified: true }]);
-		expect(nodeOutput(run, 'Cancel')).toMatchObject([{ outcome: 'changed', subscriptionNo, status: '4', verified: true }]);
+		expect(nodeOutput(run, 'Cancel')).toMatchObject([
+			{ outcome: 'changed', subscriptionNo, status: '4', verified: true },
+		]);
 		expect(stack.sandbox.requests.filter((request) => request.path === '/subscription/cancel')).toHaveLength(1);
 		expect(stack.sandbox.subscriptions.find((sub) => sub.subscriptionNo === subscriptionNo)?.status).toBe('4');
 		expect((await control('/subscriptions/charge', { subscriptionNo })).status).toBe(409);

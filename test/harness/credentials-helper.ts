@@ -157,7 +157,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const credentialType = this.credentialTypes.getByName(typeName);
 		if (typeof credentialType.preAuthentication !== 'function') return undefined;
-		return ((await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject) ?? undefined;
+		return (
+			((await credentialType.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject) ??
+			undefined
+		);
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
@@ -191,7 +194,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (!containsExpression(decrypted)) return decrypted;
 
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
-		if (expressionResolveValues) return resolveInRun(decrypted, expressionResolveValues, mode, additionalKeys, executeData);
+		if (expressionResolveValues)
+			return resolveInRun(decrypted, expressionResolveValues, mode, additionalKeys, executeData);
 		return this.resolveOutsideRun(decrypted, mode, additionalKeys);
 	}
 
@@ -255,7 +259,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	/** The stored credential a node points at, failing the way n8n does when the id is missing or of another type. */
 	private entry(nodeCredentials: INodeCredentialsDetails, type: string): CredentialEntry {
 		if (!nodeCredentials.id) {
-			throw new UserError(`Credential "${nodeCredentials.name}" of type "${type}" has no id. Give the node { id, name }.`);
+			throw new UserError(
+				`Credential "${nodeCredentials.name}" of type "${type}" has no id. Give the node { id, name }.`,
+			);
 		}
 		const stored = this.store[nodeCredentials.id];
 		if (stored === undefined || stored.type !== type) {

@@ -67,7 +67,8 @@ export function asWebhookRequest(req: IncomingMessage, path: string): WebhookReq
 	request.readRawBody = async () => {
 		reading ??= (async () => {
 			const encoding = req.headers['content-encoding'];
-			const stream = encoding === 'gzip' ? req.pipe(createGunzip()) : encoding === 'deflate' ? req.pipe(createInflate()) : req;
+			const stream =
+				encoding === 'gzip' ? req.pipe(createGunzip()) : encoding === 'deflate' ? req.pipe(createInflate()) : req;
 			request.rawBody = await readAll(stream);
 		})();
 		await reading;
@@ -81,7 +82,8 @@ export function parseBody(req: WebhookRequest): void {
 	if (!rawBody?.length) return;
 	const text = rawBody.toString(encoding);
 	if (contentType === 'application/json') req.body = JSON.parse(text) as unknown;
-	else if (contentType === 'application/x-www-form-urlencoded') req.body = parseQueryString(text, undefined, undefined, { maxKeys: 1000 });
+	else if (contentType === 'application/x-www-form-urlencoded')
+		req.body = parseQueryString(text, undefined, undefined, { maxKeys: 1000 });
 	else if (contentType === 'text/plain') req.body = text;
 }
 

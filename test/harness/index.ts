@@ -7,7 +7,17 @@ export type { ErrorSummary, RunResult } from './run';
 export type { WorkflowDefinition } from './workflow';
 export type { CredentialEntry, CredentialStore } from './credentials-helper';
 export { HarnessCredentialsHelper } from './credentials-helper';
-export { COUNT_RUNS_NODE_TYPE, HarnessCountRuns, HarnessNoOp, HarnessStart, NO_OP_NODE_TYPE, START_NODE_TYPE, chain, connect, testNodeDescription } from './nodes';
+export {
+	COUNT_RUNS_NODE_TYPE,
+	HarnessCountRuns,
+	HarnessNoOp,
+	HarnessStart,
+	NO_OP_NODE_TYPE,
+	START_NODE_TYPE,
+	chain,
+	connect,
+	testNodeDescription,
+} from './nodes';
 export type { NodeSpec } from './nodes';
 export { PACKAGE_PREFIX, fullTypeName } from './registry';
 export type { CredentialTypeInput, NodeTypeInput } from './registry';

@@ -28,7 +28,10 @@ export interface ListSearchCall {
 export async function runListSearch(call: ListSearchCall): Promise<INodeListSearchResult> {
 	await harnessEnvironment();
 	const prepared = prepareWorkflow(
-		{ nodeTypes: [call.nodeType], nodes: [{ name: 'Node', type: call.type, typeVersion: call.typeVersion, parameters: call.parameters }] },
+		{
+			nodeTypes: [call.nodeType],
+			nodes: [{ name: 'Node', type: call.type, typeVersion: call.typeVersion, parameters: call.parameters }],
+		},
 		{ addStart: false },
 	);
 	const workflow = prepared.instantiate();
@@ -37,7 +40,11 @@ export async function runListSearch(call: ListSearchCall): Promise<INodeListSear
 	const nodeType = prepared.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
 	const search = nodeType.methods?.listSearch?.[call.method];
 	if (search === undefined) throw new UserError(`the node has no list search "${call.method}"`);
-	const additionalData = buildAdditionalData({ credentialsHelper: prepared.credentialsHelper, executionId: nextExecutionId(), workflowId: prepared.id });
+	const additionalData = buildAdditionalData({
+		credentialsHelper: prepared.credentialsHelper,
+		executionId: nextExecutionId(),
+		workflowId: prepared.id,
+	});
 	additionalData.currentNodeParameters = call.parameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, `parameters.${call.parameter}`);
 	return await search.call(context, call.filter, call.paginationToken);

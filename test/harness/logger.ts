@@ -26,7 +26,11 @@ export function flatten(value: unknown): string {
 			if (seen.has(current)) return '[Circular]';
 			seen.add(current);
 			if (current instanceof Error) {
-				const expanded: Record<string, unknown> = { name: current.name, message: current.message, stack: current.stack };
+				const expanded: Record<string, unknown> = {
+					name: current.name,
+					message: current.message,
+					stack: current.stack,
+				};
 				for (const key of Object.getOwnPropertyNames(current)) {
 					if (!(key in expanded)) expanded[key] = (current as unknown as Record<string, unknown>)[key];
 				}

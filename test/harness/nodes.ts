@@ -19,7 +19,12 @@ import { fullTypeName, latestVersion } from './registry';
  * The description of a node that exists only for tests: version 1, one main input and one main output, no
  * parameters, its name on the canvas its display name; `extra` says where it differs.
  */
-export function testNodeDescription(displayName: string, name: string, description: string, extra: Partial<INodeTypeDescription> = {}): INodeTypeDescription {
+export function testNodeDescription(
+	displayName: string,
+	name: string,
+	description: string,
+	extra: Partial<INodeTypeDescription> = {},
+): INodeTypeDescription {
 	return {
 		displayName,
 		name,
@@ -74,9 +79,14 @@ export class HarnessNoOp implements INodeType {
  * ends with its static data marked changed and n8n saves that copy whole.
  */
 export class HarnessCountRuns implements INodeType {
-	description = testNodeDescription('Harness Count Runs', COUNT_RUNS_NODE_TYPE, 'Counts its runs in the global static data, and passes items through', {
-		defaults: { name: 'Count Runs' },
-	});
+	description = testNodeDescription(
+		'Harness Count Runs',
+		COUNT_RUNS_NODE_TYPE,
+		'Counts its runs in the global static data, and passes items through',
+		{
+			defaults: { name: 'Count Runs' },
+		},
+	);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const data = this.getWorkflowStaticData('global');

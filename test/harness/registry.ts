@@ -92,7 +92,9 @@ export class HarnessCredentialTypes implements ICredentialTypes {
 	getByName(credentialType: string): ICredentialType {
 		const type = this.byName.get(credentialType);
 		if (type === undefined) {
-			throw new UnexpectedError(`Unknown credential type "${credentialType}". Pass its class in the harness's credentialTypes option.`);
+			throw new UnexpectedError(
+				`Unknown credential type "${credentialType}". Pass its class in the harness's credentialTypes option.`,
+			);
 		}
 		return type;
 	}

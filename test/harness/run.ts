@@ -196,8 +196,11 @@ export async function binaryBuffer(
 	const item = result.outputOf(nodeName, runIndex, outputIndex)[itemIndex];
 	const binary: IBinaryData | undefined = item?.binary?.[property];
 	if (binary === undefined) {
-		const available = item === undefined ? 'no such item' : `properties: ${Object.keys(item.binary ?? {}).join(', ') || 'none'}`;
-		throw new UnexpectedError(`Item ${itemIndex} of "${nodeName}" has no binary property "${property}" (${available}).`);
+		const available =
+			item === undefined ? 'no such item' : `properties: ${Object.keys(item.binary ?? {}).join(', ') || 'none'}`;
+		throw new UnexpectedError(
+			`Item ${itemIndex} of "${nodeName}" has no binary property "${property}" (${available}).`,
+		);
 	}
 	await harnessEnvironment();
 	return await Container.get(BinaryDataService).getAsBuffer(binary);

@@ -10,7 +10,11 @@ export interface StartHold {
 }
 
 /** Holds every execution start until released; `reached` resolves once one waits (WebhookServer.holdExecutionStarts). */
-export function holdStarts(served: { startHold?: StartHold }): { reached: Promise<void>; waiting: () => number; release: () => void } {
+export function holdStarts(served: { startHold?: StartHold }): {
+	reached: Promise<void>;
+	waiting: () => number;
+	release: () => void;
+} {
 	let reached = () => {};
 	let release = () => {};
 	let waiting = 0;

@@ -34,7 +34,9 @@ export class StaticDataStore {
 
 	/** A node's part (`node:<name>`) when a node name is given, else all of it; a copy. */
 	of(nodeName?: string): IDataObject {
-		return structuredClone((nodeName === undefined ? this.stored : this.stored[`node:${nodeName}`] ?? {}) as IDataObject);
+		return structuredClone(
+			(nodeName === undefined ? this.stored : (this.stored[`node:${nodeName}`] ?? {})) as IDataObject,
+		);
 	}
 
 	set(data: IDataObject): void {

@@ -42,7 +42,11 @@ function setupCaller(
 		workflowId: served.prepared.id,
 		baseUrl: served.baseUrl,
 	});
-	const webhookData: IWebhookData = { ...webhook, workflowId: served.prepared.id, workflowExecuteAdditionalData: additionalData };
+	const webhookData: IWebhookData = {
+		...webhook,
+		workflowId: served.prepared.id,
+		workflowExecuteAdditionalData: additionalData,
+	};
 	const context = new HookContext(workflow, node, additionalData, 'trigger', activation, webhookData);
 	return async (name) => {
 		const fn = setup?.[name];

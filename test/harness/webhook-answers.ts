@@ -37,14 +37,17 @@ export async function lastNodeResponse(
 ): Promise<{ body: unknown; contentType?: string } | Error> {
 	const lastNode = result.run.data.resultData.lastNodeExecuted;
 	const taskData = lastNode === undefined ? undefined : result.runData[lastNode]?.at(-1);
-	if (taskData === undefined) return { body: { message: 'Workflow executed successfully but the last node did not return any data' } };
+	if (taskData === undefined)
+		return { body: { message: 'Workflow executed successfully but the last node did not return any data' } };
 	const first = taskData.data?.main?.[0];
 	if (responseData === 'noData') return { body: undefined };
 	if (responseData === 'firstEntryJson') {
 		if (!first?.length) return new UnexpectedError('No item to return was found');
 		let body: unknown = first[0].json;
 		if (responsePropertyName !== undefined) {
-			body = responsePropertyName.split('.').reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], body);
+			body = responsePropertyName
+				.split('.')
+				.reduce<unknown>((value, key) => (value as IDataObject | undefined)?.[key], body);
 		}
 		return { body };
 	}

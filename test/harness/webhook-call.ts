@@ -80,7 +80,12 @@ const responded = (response: WebhookResponse) => response.headersSent || respons
  * the static data; an emission starts the execution on a fresh copy (startExecution); the answer saves the
  * request's copy, the end of the run the execution's (the order: StaticDataSaveOrder).
  */
-export async function serveCall(served: Served, req: IncomingMessage, res: ServerResponse, call: WebhookCall): Promise<void> {
+export async function serveCall(
+	served: Served,
+	req: IncomingMessage,
+	res: ServerResponse,
+	call: WebhookCall,
+): Promise<void> {
 	const routed = await routeCall(served, req, res, call);
 	if (routed === undefined || !bodyParsed(routed)) return;
 	const run = prepareRun(routed);
@@ -90,7 +95,11 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 	if (answer.workflowData === undefined) {
 		saveRequestCopy(routed);
 		if (!responded(routed.response) && !nodeAnswered) {
-			sendStatic(routed.response, run.responseCode, answer.webhookResponse !== undefined ? answer.webhookResponse : { message: 'Webhook call received' });
+			sendStatic(
+				routed.response,
+				run.responseCode,
+				answer.webhookResponse !== undefined ? answer.webhookResponse : { message: 'Webhook call received' },
+			);
 		}
 		return;
 	}
@@ -109,7 +118,8 @@ export async function serveCall(served: Served, req: IncomingMessage, res: Serve
 	if (run.responseMode === 'onReceived' && !nodeAnswered) {
 		if (served.saveOrder === 'execution-first') await started;
 		saveRequestCopy(routed);
-		if (!responded(routed.response)) sendStatic(routed.response, run.responseCode, onReceivedBody(run.responseData, answer));
+		if (!responded(routed.response))
+			sendStatic(routed.response, run.responseCode, onReceivedBody(run.responseData, answer));
 	}
 	const result = await started;
 	// An answer that waited for the run: n8n calls back once the run ended, its save (hookFunctionsSave) done.
@@ -126,7 +136,12 @@ function saveRequestCopy(routed: RoutedCall): void {
 }
 
 /** Reads the body and finds the webhook; a path no webhook serves is answered 404. */
-async function routeCall(served: Served, req: IncomingMessage, res: ServerResponse, call: WebhookCall): Promise<RoutedCall | undefined> {
+async function routeCall(
+	served: Served,
+	req: IncomingMessage,
+	res: ServerResponse,
+	call: WebhookCall,
+): Promise<RoutedCall | undefined> {
 	const url = new URL(req.url ?? '/', served.baseUrl);
 	const response = asWebhookResponse(res);
 	const request = asWebhookRequest(req, url.pathname);
@@ -135,7 +150,11 @@ async function routeCall(served: Served, req: IncomingMessage, res: ServerRespon
 	call.rawBody = request.rawBody;
 	call.kind = kind;
 	if (found === undefined || kind === undefined) {
-		sendStatic(response, 404, errorBody(404, `The requested webhook "${req.method} ${webhookPath}" is not registered.`));
+		sendStatic(
+			response,
+			404,
+			errorBody(404, `The requested webhook "${req.method} ${webhookPath}" is not registered.`),
+		);
 		return undefined;
 	}
 	call.node = found.webhook.node;
@@ -144,7 +163,18 @@ async function routeCall(served: Served, req: IncomingMessage, res: ServerRespon
 	const staticData = served.store.load();
 	const workflow = served.prepared.instantiate(staticData);
 	const node = workflow.getNode(found.webhook.node) as INode;
-	return { served, call, request, response, webhook: found.webhook, kind, mode: kind === 'test' ? 'manual' : 'webhook', workflow, staticData, node };
+	return {
+		served,
+		call,
+		request,
+		response,
+		webhook: found.webhook,
+		kind,
+		mode: kind === 'test' ? 'manual' : 'webhook',
+		workflow,
+		staticData,
+		node,
+	};
 }
 
 /**
@@ -183,7 +213,11 @@ function executionWorkflow(routed: RoutedCall): Workflow {
 
 /** n8n parses JSON, form and text bodies (any body for a version-1 node); a malformed one is answered 422. */
 function bodyParsed({ node, request, response }: RoutedCall): boolean {
-	if (node.typeVersion !== 1 && !/^(application\/json|text\/plain|application\/x-www-form-urlencoded)$/.test(request.contentType ?? '')) return true;
+	if (
+		node.typeVersion !== 1 &&
+		!/^(application\/json|text\/plain|application\/x-www-form-urlencoded)$/.test(request.contentType ?? '')
+	)
+		return true;
 	try {
 		parseBody(request);
 		return true;
@@ -204,7 +238,12 @@ function prepareRun(routed: RoutedCall): CallRun {
 		httpRequest: routed.request,
 		httpResponse: routed.response,
 	});
-	const webhookData: IWebhookData = { ...webhook, workflowId: served.prepared.id, workflowExecuteAdditionalData: additionalData, isTest: routed.kind === 'test' };
+	const webhookData: IWebhookData = {
+		...webhook,
+		workflowId: served.prepared.id,
+		workflowExecuteAdditionalData: additionalData,
+		isTest: routed.kind === 'test',
+	};
 	const additionalKeys: IWorkflowDataProxyAdditionalKeys = { $executionId: executionId };
 	const describe = <T>(property: keyof IWebhookDescription, fallback?: string | number | boolean): T | undefined => {
 		const value = webhook.webhookDescription[property as string];
@@ -223,13 +262,18 @@ function prepareRun(routed: RoutedCall): CallRun {
 }
 
 /** The node's webhook(). One that throws is answered 500 as n8n does; its workflow still runs, failing at the trigger. */
-async function callWebhookMethod(routed: RoutedCall, run: CallRun): Promise<{ answer: IWebhookResponseData; startError?: Error }> {
+async function callWebhookMethod(
+	routed: RoutedCall,
+	run: CallRun,
+): Promise<{ answer: IWebhookResponseData; startError?: Error }> {
 	const { workflow, node, mode } = routed;
 	try {
 		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		if (nodeType.webhook === undefined) throw new UnexpectedError('Node does not have any webhooks defined');
 		const context = new WebhookContext(workflow, node, run.additionalData, mode, run.webhookData, [], null);
-		const answer = isNodeClassInstance(nodeType) ? await nodeType.webhook(context) : ((await nodeType.webhook.call(context)) as IWebhookResponseData);
+		const answer = isNodeClassInstance(nodeType)
+			? await nodeType.webhook(context)
+			: ((await nodeType.webhook.call(context)) as IWebhookResponseData);
 		return { answer };
 	} catch (error) {
 		// n8n answers with a generic message (the cause stays in the execution) and still runs the workflow,
@@ -244,7 +288,8 @@ async function callWebhookMethod(routed: RoutedCall, run: CallRun): Promise<{ an
 function applyResponseHeaders(routed: RoutedCall, run: CallRun): void {
 	if (routed.webhook.webhookDescription.responseHeaders === undefined) return;
 	const headers = run.describe<{ entries?: Array<{ name: string; value: string }> }>('responseHeaders');
-	if (!responded(routed.response)) for (const entry of headers?.entries ?? []) routed.response.setHeader(entry.name, entry.value);
+	if (!responded(routed.response))
+		for (const entry of headers?.entries ?? []) routed.response.setHeader(entry.name, entry.value);
 }
 
 /**
@@ -286,7 +331,11 @@ async function answerAfterRun(routed: RoutedCall, run: CallRun, result: RunResul
 		saveRequestCopy(routed);
 		sendStatic(response, 500, { message: 'Error in workflow' });
 	} else if (run.responseMode === 'lastNode') {
-		const reply = await lastNodeResponse(result, run.responseData as WebhookResponseData | undefined, run.describe<string>('responsePropertyName'));
+		const reply = await lastNodeResponse(
+			result,
+			run.responseData as WebhookResponseData | undefined,
+			run.describe<string>('responsePropertyName'),
+		);
 		if (reply instanceof Error) sendStatic(response, 500, errorBody(0, reply.message));
 		else {
 			saveRequestCopy(routed);

@@ -31,7 +31,14 @@ function nodeWebhooks(workflow: Workflow, node: INode): RegisteredWebhook[] {
 			false,
 		) as boolean;
 		const path = NodeHelpers.getNodeWebhookPath(workflow.id, node, nodePath, isFullPath, false);
-		const methods = workflow.expression.getSimpleParameterValue(node, description.httpMethod, 'internal', {}, undefined, 'GET');
+		const methods = workflow.expression.getSimpleParameterValue(
+			node,
+			description.httpMethod,
+			'internal',
+			{},
+			undefined,
+			'GET',
+		);
 		for (const method of String(methods).split(',')) {
 			if (method.trim() === '') continue;
 			registered.push({
@@ -52,7 +59,11 @@ export function workflowWebhooks(workflow: Workflow): RegisteredWebhook[] {
 }
 
 /** Finds the webhook for a request path, with `:name` segments as parameters (n8n's dynamic webhooks). */
-function match(webhooks: RegisteredWebhook[], method: string, path: string): { webhook: RegisteredWebhook; params: Record<string, string> } | undefined {
+function match(
+	webhooks: RegisteredWebhook[],
+	method: string,
+	path: string,
+): { webhook: RegisteredWebhook; params: Record<string, string> } | undefined {
 	const exact = webhooks.find((webhook) => webhook.httpMethod === method && webhook.path === path);
 	if (exact) return { webhook: exact, params: {} };
 	const segments = path.split('/');
@@ -61,7 +72,11 @@ function match(webhooks: RegisteredWebhook[], method: string, path: string): { w
 		const pattern = webhook.path.split('/');
 		if (pattern.length !== segments.length) continue;
 		const params: Record<string, string> = {};
-		if (pattern.every((part, i) => (part.startsWith(':') ? ((params[part.slice(1)] = segments[i]), true) : part === segments[i]))) {
+		if (
+			pattern.every((part, i) =>
+				part.startsWith(':') ? ((params[part.slice(1)] = segments[i]), true) : part === segments[i],
+			)
+		) {
 			return { webhook, params };
 		}
 	}
@@ -76,7 +91,11 @@ export interface Route {
 }
 
 export function route(webhooks: RegisteredWebhook[], method: string, pathname: string): Route {
-	const kind = pathname.startsWith('/webhook-test/') ? 'test' : pathname.startsWith('/webhook/') ? 'production' : undefined;
+	const kind = pathname.startsWith('/webhook-test/')
+		? 'test'
+		: pathname.startsWith('/webhook/')
+			? 'production'
+			: undefined;
 	const webhookPath = decodeURIComponent(pathname.replace(/^\/webhook(-test)?\//, '')).replace(/\/$/, '');
 	return { kind, webhookPath, found: kind === undefined ? undefined : match(webhooks, method, webhookPath) };
 }
@@ -88,7 +107,12 @@ export function webhookOf(webhooks: RegisteredWebhook[], pathOrNodeName?: string
 }
 
 /** The URL n8n would give a webhook (by node name or path), or a path that is none of them. */
-export function webhookUrl(baseUrl: string, webhooks: RegisteredWebhook[], pathOrNodeName?: string, kind: WebhookUrlKind = 'production'): string {
+export function webhookUrl(
+	baseUrl: string,
+	webhooks: RegisteredWebhook[],
+	pathOrNodeName?: string,
+	kind: WebhookUrlKind = 'production',
+): string {
 	const path = webhookOf(webhooks, pathOrNodeName)?.path ?? (pathOrNodeName ?? '').replace(/^\/+/, '');
 	return `${baseUrl}/${kind === 'test' ? 'webhook-test' : 'webhook'}/${path}`;
 }

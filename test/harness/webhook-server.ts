@@ -13,7 +13,14 @@ import type { Served } from './webhook-call';
 import { holdStarts } from './start-hold';
 import { serveCall } from './webhook-call';
 import { webhookOf, webhookUrl, workflowWebhooks } from './webhook-routes';
-import type { ActivationCall, HttpReply, SendOptions, WebhookCall, WebhookServer, WebhookServerOptions } from './webhook-types';
+import type {
+	ActivationCall,
+	HttpReply,
+	SendOptions,
+	WebhookCall,
+	WebhookServer,
+	WebhookServerOptions,
+} from './webhook-types';
 import { prepareWorkflow } from './workflow';
 
 /**
@@ -87,9 +94,20 @@ async function serveWorkflow(options: WebhookServerOptions): Promise<Served> {
 	const prepared = prepareWorkflow(options, { addStart: false });
 	const webhooks = workflowWebhooks(prepared.instantiate());
 	if (webhooks.length === 0) {
-		throw new UserError('The workflow has no webhook node: webhookServer() serves workflows whose trigger is a webhook.');
+		throw new UserError(
+			'The workflow has no webhook node: webhookServer() serves workflows whose trigger is a webhook.',
+		);
 	}
-	return { env, prepared, webhooks, store: options.staticDataStore ?? new StaticDataStore(options.staticData, options.dropStaticDataSaves === true), saveOrder: options.staticDataSaveOrder ?? 'request-first', executions: [], startFailures: 0, baseUrl: '' };
+	return {
+		env,
+		prepared,
+		webhooks,
+		store: options.staticDataStore ?? new StaticDataStore(options.staticData, options.dropStaticDataSaves === true),
+		saveOrder: options.staticDataSaveOrder ?? 'request-first',
+		executions: [],
+		startFailures: 0,
+		baseUrl: '',
+	};
 }
 
 async function listen(server: Server): Promise<string> {
@@ -143,12 +161,19 @@ function recordCall(req: IncomingMessage, res: ServerResponse): WebhookCall {
 }
 
 /** Serves one request with its log lines kept on the call; a failure of the harness itself is answered 500. */
-async function serveRecorded(served: Served, req: IncomingMessage, res: ServerResponse, call: WebhookCall): Promise<void> {
+async function serveRecorded(
+	served: Served,
+	req: IncomingMessage,
+	res: ServerResponse,
+	call: WebhookCall,
+): Promise<void> {
 	try {
 		await served.env.logger.capture(call.logs, async () => await serveCall(served, req, res, call));
 	} catch (error) {
 		call.harnessError = error as Error;
-		served.env.logger.error(`Harness failure while serving ${call.method} ${call.path}: ${(error as Error).message}`, { error });
+		served.env.logger.error(`Harness failure while serving ${call.method} ${call.path}: ${(error as Error).message}`, {
+			error,
+		});
 		if (!res.headersSent) {
 			res.statusCode = 500;
 			res.end(JSON.stringify(errorBody(500, `Harness failure: ${(error as Error).message}`)));
@@ -188,7 +213,12 @@ class InFlight {
 }
 
 /** One request to a webhook over real HTTP, the body byte for byte; an object goes as JSON. */
-async function sendToWebhook(served: Served, pathOrNodeName: string | undefined, body: unknown, options: SendOptions): Promise<HttpReply> {
+async function sendToWebhook(
+	served: Served,
+	pathOrNodeName: string | undefined,
+	body: unknown,
+	options: SendOptions,
+): Promise<HttpReply> {
 	const headers: Record<string, string> = { ...options.headers };
 	const hasContentType = Object.keys(headers).some((key) => key.toLowerCase() === 'content-type');
 	let payload: Buffer | undefined;

@@ -75,11 +75,16 @@ function storeCredentials(
 	const serial = ++lastCredentialSerial;
 	const storedId = (id: string) => `${id}~${serial}`;
 	const credentials: CredentialStore = Object.fromEntries(
-		Object.entries(structuredClone(given ?? {})).map(([id, entry]) => [storedId(id), { ...entry, name: entry.name ?? id }]),
+		Object.entries(structuredClone(given ?? {})).map(([id, entry]) => [
+			storedId(id),
+			{ ...entry, name: entry.name ?? id },
+		]),
 	);
 	for (const [id, entry] of Object.entries(credentials)) {
 		if (!credentialTypes.recognizes(entry.type)) {
-			throw new UserError(`Credential "${id}" has type "${entry.type}", which is not registered (credentialTypes option).`);
+			throw new UserError(
+				`Credential "${id}" has type "${entry.type}", which is not registered (credentialTypes option).`,
+			);
 		}
 	}
 	return { credentials, storedId };
@@ -104,7 +109,8 @@ function buildNodes(
 	const nodes = specs.map((spec, index) => toNode(spec, nodeTypes, index));
 	for (const node of nodes) {
 		for (const reference of Object.values(node.credentials ?? {})) {
-			if (reference.id !== null && credentials[storedId(reference.id)] !== undefined) reference.id = storedId(reference.id);
+			if (reference.id !== null && credentials[storedId(reference.id)] !== undefined)
+				reference.id = storedId(reference.id);
 		}
 		wireCredentials(node, nodeTypes, credentials);
 	}
@@ -112,7 +118,12 @@ function buildNodes(
 }
 
 export function prepareWorkflow(definition: WorkflowDefinition, options: { addStart: boolean }): PreparedWorkflow {
-	const nodeTypes = new HarnessNodeTypes([HarnessStart, HarnessNoOp, HarnessCountRuns, ...(definition.nodeTypes ?? [])]);
+	const nodeTypes = new HarnessNodeTypes([
+		HarnessStart,
+		HarnessNoOp,
+		HarnessCountRuns,
+		...(definition.nodeTypes ?? []),
+	]);
 	const credentialTypes = new HarnessCredentialTypes([HaiPayApi, ...(definition.credentialTypes ?? [])]);
 	const stored = storeCredentials(definition.credentials, credentialTypes);
 	const credentialsHelper = new HarnessCredentialsHelper(stored.credentials, credentialTypes, nodeTypes);

@@ -17,16 +17,63 @@ const ok = (amount: string | number): AdversarialAmount => ({ amount, valid: tru
 const bad = (amount: string | number): AdversarialAmount => ({ amount, valid: false });
 
 /** Refused in every currency: not a plain positive decimal, or one the node will not rewrite. */
-const ALWAYS_BAD = [bad('00.10'), bad('0012'), bad('1.005'), bad(0.1 + 0.2), bad('1e3'), bad(1e21), bad('-5'), bad('+5'), bad('0'), bad('0.00'), bad('1,000.00'), bad('12.5.0'), bad(''), bad('=1+2'), bad('١٢')];
+const ALWAYS_BAD = [
+	bad('00.10'),
+	bad('0012'),
+	bad('1.005'),
+	bad(0.1 + 0.2),
+	bad('1e3'),
+	bad(1e21),
+	bad('-5'),
+	bad('+5'),
+	bad('0'),
+	bad('0.00'),
+	bad('1,000.00'),
+	bad('12.5.0'),
+	bad(''),
+	bad('=1+2'),
+	bad('١٢'),
+];
 
 /** The contract's payout currencies, whose amount rules the sheet probes. */
 export type ContractCurrency = Extract<PayoutCurrency, 'TZS' | 'ZAR' | 'NGN' | 'EGP' | 'BDT'>;
 
 export const AMOUNTS: Readonly<Record<ContractCurrency, AdversarialAmount[]>> = {
-	TZS: [ok('1000'), ok('1000.10'), ok(85000.5), ok('4999999.99'), ok('5000000.00'), ok(' 150000.05 '), ok(1234.1), bad('999.99'), bad('5000000.01'), bad('1000.001'), ...ALWAYS_BAD],
-	ZAR: [ok('9999999.99'), ok('10000000'), ok('1.00'), ok(2500.5), ok(0.1 * 30), ok('1.1'), bad('0.10'), bad('10000000.01'), ...ALWAYS_BAD],
+	TZS: [
+		ok('1000'),
+		ok('1000.10'),
+		ok(85000.5),
+		ok('4999999.99'),
+		ok('5000000.00'),
+		ok(' 150000.05 '),
+		ok(1234.1),
+		bad('999.99'),
+		bad('5000000.01'),
+		bad('1000.001'),
+		...ALWAYS_BAD,
+	],
+	ZAR: [
+		ok('9999999.99'),
+		ok('10000000'),
+		ok('1.00'),
+		ok(2500.5),
+		ok(0.1 * 30),
+		ok('1.1'),
+		bad('0.10'),
+		bad('10000000.01'),
+		...ALWAYS_BAD,
+	],
 	NGN: [ok('0.10'), ok('0.01'), ok(0.1), ok('9999999.99'), ok('12000'), ok(7500.25), bad('0.001'), ...ALWAYS_BAD],
-	EGP: [ok('0.10'), ok('0.01'), ok('999999999999999.99'), ok(9999999.99), ok(0.7), ok('450.75'), bad('1000000000000000'), ...ALWAYS_BAD],
+	EGP: [
+		ok('0.10'),
+		ok('0.01'),
+		ok('999999999999999.99'),
+		ok(9999999.99),
+		ok(0.7),
+		ok('450.75'),
+		bad('1000000000000000'),
+		...ALWAYS_BAD,
+	],
 	BDT: [ok('1'), ok('9999999'), ok(1250), ok('999999999999999'), bad('1.5'), bad(1.5), bad('1.0'), ...ALWAYS_BAD],
 };
 

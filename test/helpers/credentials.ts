@@ -11,7 +11,10 @@ export const secretOf = (currency: string): string => `test-only-secret-${curren
  * A credential for the gateway at `baseUrl` holding the App ID and test-only secret of each currency given, the first
  * one first and the others under Other Currencies.
  */
-export function multiCurrencyCredential(baseUrl: string, currencies: readonly (keyof typeof APP_IDS)[]): ICredentialDataDecryptedObject {
+export function multiCurrencyCredential(
+	baseUrl: string,
+	currencies: readonly (keyof typeof APP_IDS)[],
+): ICredentialDataDecryptedObject {
 	const [first, ...others] = currencies;
 	const credential: ICredentialDataDecryptedObject = {
 		environment: 'custom',
@@ -33,7 +36,11 @@ export function multiCurrencyCredential(baseUrl: string, currencies: readonly (k
 }
 
 /** The credential a merchant would create for one of the sandbox's App IDs (test-only keys). */
-export function sandboxCredential(sandbox: Sandbox, appId: number, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+export function sandboxCredential(
+	sandbox: Sandbox,
+	appId: number,
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
 	const merchant = sandbox.merchants.find((candidate) => candidate.appId === appId);
 	if (merchant === undefined) throw new Error(`sandbox has no merchant ${appId}`);
 	return {

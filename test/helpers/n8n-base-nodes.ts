@@ -26,14 +26,18 @@ const BASE_NODES: Record<string, [path: string, exported: string]> = {
 /** The node type answering to its workflow name (`n8n-nodes-base.set`), which the harness registers it under. */
 function underFullName(type: INodeType | IVersionedNodeType, fullName: string): INodeType | IVersionedNodeType {
 	const description = { ...type.description, name: fullName };
-	return Object.assign(Object.create(Object.getPrototypeOf(type) as object) as object, type, { description }) as INodeType | IVersionedNodeType;
+	return Object.assign(Object.create(Object.getPrototypeOf(type) as object) as object, type, { description }) as
+		INodeType | IVersionedNodeType;
 }
 
 export async function baseNodeTypes(): Promise<Array<INodeType | IVersionedNodeType>> {
-	if (!existsSync(NODES_DIR)) throw new Error(`n8n is not installed at ${INSTALL_DIR}: run npm run playground:install (or set HAIPAY_N8N_DIR)`);
+	if (!existsSync(NODES_DIR))
+		throw new Error(`n8n is not installed at ${INSTALL_DIR}: run npm run playground:install (or set HAIPAY_N8N_DIR)`);
 	const types: Array<INodeType | IVersionedNodeType> = [];
 	for (const [name, [path, exported]] of Object.entries(BASE_NODES)) {
-		const Type = ((await import(join(NODES_DIR, path))) as Record<string, new () => INodeType | IVersionedNodeType>)[exported];
+		const Type = ((await import(join(NODES_DIR, path))) as Record<string, new () => INodeType | IVersionedNodeType>)[
+			exported
+		];
 		types.push(underFullName(new Type(), `n8n-nodes-base.${name}`));
 	}
 	return types;

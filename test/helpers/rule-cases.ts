@@ -1,4 +1,13 @@
-import { body, email, englishName, notifyUrl, orderId, partnerUserId, phone, subject } from '../../nodes/shared/contract/rules/common';
+import {
+	body,
+	email,
+	englishName,
+	notifyUrl,
+	orderId,
+	partnerUserId,
+	phone,
+	subject,
+} from '../../nodes/shared/contract/rules/common';
 import type { FieldRule, RequestRules } from '../../nodes/shared/contract/rules/types';
 import { checkRequest } from '../../nodes/HaiPay/validation/validate';
 
@@ -22,7 +31,15 @@ export const x = (n: number): string => 'x'.repeat(n);
 /** Letters in two words, n characters in all. */
 export const letters = (n: number): string => `${'A'.repeat(Math.ceil(n / 2) - 1)} ${'B'.repeat(Math.floor(n / 2))}`;
 
-export const orderIdCase: Case = { field: 'orderId', ok: [x(48), ['  O-2  ', 'O-2'], [12345, '12345']], bad: [[x(49), 'maxLength'], ['', 'required'], [null, 'required']] };
+export const orderIdCase: Case = {
+	field: 'orderId',
+	ok: [x(48), ['  O-2  ', 'O-2'], [12345, '12345']],
+	bad: [
+		[x(49), 'maxLength'],
+		['', 'required'],
+		[null, 'required'],
+	],
+};
 export const emailCase = (required: boolean): Case => ({
 	field: 'email',
 	ok: ['a@b.co', 'first.last+tag@sub.example.org'],
@@ -30,17 +47,46 @@ export const emailCase = (required: boolean): Case => ({
 });
 export const notifyUrlCase: Case = {
 	field: 'notifyUrl',
-	ok: ['https://n8n.example.com/webhook/x', 'http://127.0.0.1:5678/webhook/y', '', `https://n8n.example.com/${x(1000)}`],
-	bad: [['ftp://x.y', 'format'], ['not a url', 'format'], [`https://n8n.example.com/${x(1001)}`, 'maxLength']],
+	ok: [
+		'https://n8n.example.com/webhook/x',
+		'http://127.0.0.1:5678/webhook/y',
+		'',
+		`https://n8n.example.com/${x(1000)}`,
+	],
+	bad: [
+		['ftp://x.y', 'format'],
+		['not a url', 'format'],
+		[`https://n8n.example.com/${x(1001)}`, 'maxLength'],
+	],
 };
-export const subjectCase: Case = { field: 'subject', ok: [x(255), 'Salary November', ''], bad: [[x(256), 'maxLength'], [x(1_000_000), 'maxLength']] };
+export const subjectCase: Case = {
+	field: 'subject',
+	ok: [x(255), 'Salary November', ''],
+	bad: [
+		[x(256), 'maxLength'],
+		[x(1_000_000), 'maxLength'],
+	],
+};
 export const bodyCase: Case = { field: 'body', ok: [x(1024), ''], bad: [[x(1025), 'maxLength']] };
 export const partnerCase = (max?: number): Case => ({
 	field: 'partnerUserId',
 	ok: ['Az09-~!@#$%&*()_', ...(max ? [x(max)] : [])],
-	bad: [['user 1', 'pattern'], ['user/1', 'pattern'], ['üser', 'pattern'], ...(max ? [[x(max + 1), 'maxLength'] as [unknown, string]] : [])],
+	bad: [
+		['user 1', 'pattern'],
+		['user/1', 'pattern'],
+		['üser', 'pattern'],
+		...(max ? [[x(max + 1), 'maxLength'] as [unknown, string]] : []),
+	],
 });
-export const phoneCase: Case = { field: 'phone', ok: ['255712345678', '+255712345678', '123456'], bad: [['0712 345 678', 'pattern'], ['12345', 'pattern'], ['phone', 'pattern']] };
+export const phoneCase: Case = {
+	field: 'phone',
+	ok: ['255712345678', '+255712345678', '123456'],
+	bad: [
+		['0712 345 678', 'pattern'],
+		['12345', 'pattern'],
+		['phone', 'pattern'],
+	],
+};
 
 /** A case with "required" added to its refusals: the field left empty. */
 export function required(testCase: Case): Case {
@@ -66,11 +112,23 @@ export const SHARED_CASES: Array<[label: string, rule: FieldRule, testCase: Case
 	['partnerUserId, optional, at most 64', partnerUserId(false, 64), partnerCase(64)],
 	['phone, required', phone(true), required(phoneCase)],
 	['phone, optional', phone(false), { ...phoneCase, ok: [...phoneCase.ok, ''] }],
-	['English name, required', englishName(true), {
-		field: 'name',
-		ok: ['Amina Juma', 'Amina Binti Juma', letters(30), ['  Amina Juma ', 'Amina Juma']],
-		bad: [['Amina', 'pattern'], ['Amina Juma2', 'pattern'], ['A B C D', 'pattern'], [letters(31), 'maxLength'], ['José Díaz', 'pattern'], ['Amina  Juma', 'pattern'], ['', 'required']],
-	}],
+	[
+		'English name, required',
+		englishName(true),
+		{
+			field: 'name',
+			ok: ['Amina Juma', 'Amina Binti Juma', letters(30), ['  Amina Juma ', 'Amina Juma']],
+			bad: [
+				['Amina', 'pattern'],
+				['Amina Juma2', 'pattern'],
+				['A B C D', 'pattern'],
+				[letters(31), 'maxLength'],
+				['José Díaz', 'pattern'],
+				['Amina  Juma', 'pattern'],
+				['', 'required'],
+			],
+		},
+	],
 ];
 
 /** What checkRequest reads of a field: everything but the words shown to the user. */
@@ -114,7 +172,11 @@ export function ruleCases(rules: RequestRules, base: Record<string, unknown>, en
 
 	if (uses.length > 0) {
 		it(`use the shared rules of ${uses.map((use) => use.field).join(', ')}`, () => {
-			for (const use of uses) expect([use.field, ruleOf(rules.fields.find((field) => field.name === use.field))]).toEqual([use.field, ruleOf(use.shared)]);
+			for (const use of uses)
+				expect([use.field, ruleOf(rules.fields.find((field) => field.name === use.field))]).toEqual([
+					use.field,
+					ruleOf(use.shared),
+				]);
 		});
 	}
 
@@ -131,7 +193,16 @@ export function ruleCases(rules: RequestRules, base: Record<string, unknown>, en
 	it('check every field that carries a rule', () => {
 		const covered = new Set(entries.map((entry) => entry.field));
 		const ruled = rules.fields.filter(
-			(field) => field.required || field.pattern || field.enum || field.amount || field.format || field.maxLength || field.check || field.integerEnum || field.requiredWhen,
+			(field) =>
+				field.required ||
+				field.pattern ||
+				field.enum ||
+				field.amount ||
+				field.format ||
+				field.maxLength ||
+				field.check ||
+				field.integerEnum ||
+				field.requiredWhen,
 		);
 		expect(ruled.map((field) => field.name).filter((name) => !covered.has(name))).toEqual([]);
 	});

@@ -23,13 +23,30 @@ export function signBody(body: object, secretKey: string, privateKey: KeyObject,
  * True only for a string signature of the body. Line breaks and spaces inside the base64 are ignored, as a PEM-like
  * wrapped signature carries them; anything else malformed is simply not valid.
  */
-export function verifyBody(body: object, signature: unknown, secretKey: string, publicKey: KeyObject, options: SigningOptions = {}): boolean {
+export function verifyBody(
+	body: object,
+	signature: unknown,
+	secretKey: string,
+	publicKey: KeyObject,
+	options: SigningOptions = {},
+): boolean {
 	if (typeof signature !== 'string') return false;
-	return sandboxVerify(body as Record<string, unknown>, signature.replace(/\s+/g, ''), secretKey, publicKey, options.arrayStyle ?? 'json');
+	return sandboxVerify(
+		body as Record<string, unknown>,
+		signature.replace(/\s+/g, ''),
+		secretKey,
+		publicKey,
+		options.arrayStyle ?? 'json',
+	);
 }
 
 /** A body with `sign` set over every other field; the object that is signed is the object returned. */
-export function withSignature<T extends object>(body: T, secretKey: string, privateKey: KeyObject, options: SigningOptions = {}): T & { sign: string } {
+export function withSignature<T extends object>(
+	body: T,
+	secretKey: string,
+	privateKey: KeyObject,
+	options: SigningOptions = {},
+): T & { sign: string } {
 	const unsigned = { ...body } as T & { sign?: string };
 	delete unsigned.sign;
 	return { ...unsigned, sign: signBody(unsigned, secretKey, privateKey, options) };

@@ -6,7 +6,11 @@
  */
 export function recordTimers(events: string[], onSet?: (ms: number) => void): () => void {
 	const original = global.setTimeout;
-	const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+	const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((
+		callback: (...args: unknown[]) => void,
+		ms?: number,
+		...args: unknown[]
+	) => {
 		events.push(`set ${ms ?? 0}`);
 		// What holds at the moment the wait begins, written right after it: `onSet` may push events of its own.
 		onSet?.(ms ?? 0);
@@ -26,7 +30,8 @@ export function recordTimers(events: string[], onSet?: (ms: number) => void): ()
 export function positions(events: string[], wanted: string[]): number[] {
 	return wanted.map((event) => {
 		const first = events.indexOf(event);
-		if (first < 0 || events.lastIndexOf(event) !== first) throw new Error(`"${event}" is not in the log exactly once: ${events.join(', ')}`);
+		if (first < 0 || events.lastIndexOf(event) !== first)
+			throw new Error(`"${event}" is not in the log exactly once: ${events.join(', ')}`);
 		return first;
 	});
 }

@@ -9,7 +9,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { PAYOUT_CURRENCIES } from '../../nodes/shared/contract/rules/payout';
 import { LOCAL_COLLECTIONS, MIT_COLLECTION, PAYOUTS, type SandboxCurrency } from '../fixtures/bodies';
 import { uniqueOrderId } from './helpers';
-import { credentialOf, NO_SUCH_ORDER, runAgainst, signingGateway, type Reply, type SigningGateway } from './signing-gateway';
+import {
+	credentialOf,
+	NO_SUCH_ORDER,
+	runAgainst,
+	signingGateway,
+	type Reply,
+	type SigningGateway,
+} from './signing-gateway';
 
 /** What the gateway answers a create with, for the row's orderId; a test sets it. */
 let answerCreate: (orderId: string) => Reply;
@@ -18,7 +25,9 @@ let answerQuery: (orderId: string) => Reply;
 let gateway: SigningGateway;
 
 beforeAll(async () => {
-	gateway = await signingGateway((path, body) => (/\/(pay|collect)\/query$/.test(path) ? answerQuery : answerCreate)(String(body.orderId)));
+	gateway = await signingGateway((path, body) =>
+		(/\/(pay|collect)\/query$/.test(path) ? answerQuery : answerCreate)(String(body.orderId)),
+	);
 });
 
 beforeEach(() => {
@@ -43,7 +52,11 @@ const payouts = (options: INodeParameters = resolveOff): INodeParameters => ({
 });
 const collections: INodeParameters = { ...payouts(), resource: 'collection' };
 
-const payoutRow = (currency: (typeof PAYOUT_CURRENCIES)[number]): IDataObject => ({ currency, orderId: uniqueOrderId(`ACC-${currency}`), ...PAYOUTS[currency] });
+const payoutRow = (currency: (typeof PAYOUT_CURRENCIES)[number]): IDataObject => ({
+	currency,
+	orderId: uniqueOrderId(`ACC-${currency}`),
+	...PAYOUTS[currency],
+});
 
 describe('a payout resent on not_found, answered with the node\'s own earlier signed "no such order"', () => {
 	it('is not accepted: it carries no orderNo; queried, it is not_found again, and no item says verified', async () => {
@@ -53,7 +66,10 @@ describe('a payout resent on not_found, answered with the node\'s own earlier si
 		answerCreate = () => ({ status: 503, text: 'Service Unavailable' });
 		const [first] = await runAgainst(credential(), resolving, [row]);
 		expect(first).toMatchObject({ outcome: 'not_found', orderId: row.orderId });
-		const proof = gateway.to('/tzs/pay/query').filter((request) => request.body.orderId === row.orderId).at(-1)?.answered;
+		const proof = gateway
+			.to('/tzs/pay/query')
+			.filter((request) => request.body.orderId === row.orderId)
+			.at(-1)?.answered;
 		expect(proof).toMatchObject({ orderId: row.orderId, status: 3, sign: expect.any(String) });
 
 		// The resend that not_found advises is answered with that very signed data, replayed.
@@ -88,7 +104,9 @@ describe('payouts of every currency', () => {
 		answerCreate = (orderId) => ({ data: { orderId, orderNo: `HP-${orderId}` } });
 		const rows = PAYOUT_CURRENCIES.map(payoutRow);
 		const items = await runAgainst(credential(), payouts(), rows);
-		expect(items.map((item) => [item.outcome, item.verified, item.orderNo])).toEqual(rows.map((row) => ['accepted', true, `HP-${String(row.orderId)}`]));
+		expect(items.map((item) => [item.outcome, item.verified, item.orderNo])).toEqual(
+			rows.map((row) => ['accepted', true, `HP-${String(row.orderId)}`]),
+		);
 	});
 });
 
@@ -121,9 +139,13 @@ describe('both sides of the edge, on a TZS payout', () => {
 
 	it('unknown goes to Resolve Unknown Outcomes: the query that shows the order settles it accepted', async () => {
 		answerCreate = (orderId) => ({ data: { orderId, orderNo: 'HP7', status: 3, errorMsg: NO_SUCH_ORDER } });
-		answerQuery = (orderId) => ({ data: { orderId, orderNo: 'HP7', amount: '15000', fee: '10.00', status: 1, errorMsg: '' } });
+		answerQuery = (orderId) => ({
+			data: { orderId, orderNo: 'HP7', amount: '15000', fee: '10.00', status: 1, errorMsg: '' },
+		});
 		const row = payoutRow('TZS');
-		const [item] = await runAgainst(credential(), payouts({ timeout: 1000, resolveWithin: 4, notFoundAfter: 1 }), [row]);
+		const [item] = await runAgainst(credential(), payouts({ timeout: 1000, resolveWithin: 4, notFoundAfter: 1 }), [
+			row,
+		]);
 		expect(item).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderNo: 'HP7', status: 1 });
 		expect(gateway.to('/tzs/pay/query').some((request) => request.body.orderId === row.orderId)).toBe(true);
 	});
@@ -132,7 +154,11 @@ describe('both sides of the edge, on a TZS payout', () => {
 describe('collections: the USD card (MIT) and every local currency', () => {
 	const collectionRows = (): IDataObject[] => [
 		{ currency: 'USD', orderId: uniqueOrderId('ACC-MIT'), ...MIT_COLLECTION },
-		...LOCAL.map((currency) => ({ currency, orderId: uniqueOrderId(`ACC-COL-${currency}`), ...LOCAL_COLLECTIONS[currency] })),
+		...LOCAL.map((currency) => ({
+			currency,
+			orderId: uniqueOrderId(`ACC-COL-${currency}`),
+			...LOCAL_COLLECTIONS[currency],
+		})),
 	];
 
 	it('a signed {orderId, status 3, "order does not exist"} is unknown for each', async () => {
@@ -143,9 +169,13 @@ describe('collections: the USD card (MIT) and every local currency', () => {
 	});
 
 	it('a signed {orderId, orderNo, payUrl} is accepted for each; an empty orderNo is not', async () => {
-		answerCreate = (orderId) => ({ data: { orderId, orderNo: orderId.includes('BRL') ? '' : `HPC-${orderId}`, payUrl: 'https://pay.example/x' } });
+		answerCreate = (orderId) => ({
+			data: { orderId, orderNo: orderId.includes('BRL') ? '' : `HPC-${orderId}`, payUrl: 'https://pay.example/x' },
+		});
 		const rows = collectionRows();
 		const items = await runAgainst(credential(), collections, rows);
-		expect(items.map((item) => [item.currency, item.outcome])).toEqual(rows.map((row) => [row.currency, row.currency === 'BRL' ? 'unknown' : 'accepted']));
+		expect(items.map((item) => [item.currency, item.outcome])).toEqual(
+			rows.map((row) => [row.currency, row.currency === 'BRL' ? 'unknown' : 'accepted']),
+		);
 	});
 });

@@ -6,7 +6,14 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { uniqueOrderId } from './helpers';
-import { credentialOf, NO_SUCH_ORDER, runAgainst, signingGateway, type Reply, type SigningGateway } from './signing-gateway';
+import {
+	credentialOf,
+	NO_SUCH_ORDER,
+	runAgainst,
+	signingGateway,
+	type Reply,
+	type SigningGateway,
+} from './signing-gateway';
 
 const QUERY = '/usd/refund/refundQuery';
 
@@ -28,14 +35,25 @@ afterAll(async () => {
 });
 
 function refund(options: INodeParameters): INodeParameters {
-	return { resource: 'collection', operation: 'refund', currency: 'USD', orderId: '={{ $json.refundId }}', orderNo: '={{ $json.orderNo }}', options };
+	return {
+		resource: 'collection',
+		operation: 'refund',
+		currency: 'USD',
+		orderId: '={{ $json.refundId }}',
+		orderNo: '={{ $json.orderNo }}',
+		options,
+	};
 }
 
 const resolving = { timeout: 1000, resolveWithin: 2, notFoundAfter: 1 };
 
-async function refundOne(options: INodeParameters = resolving): Promise<{ item: IDataObject; refundId: string; queries: number }> {
+async function refundOne(
+	options: INodeParameters = resolving,
+): Promise<{ item: IDataObject; refundId: string; queries: number }> {
 	const refundId = uniqueOrderId('ACC-RF');
-	const [item] = await runAgainst(credentialOf(gateway.url, ['USD']), refund(options), [{ refundId, orderNo: 'HPC100' }]);
+	const [item] = await runAgainst(credentialOf(gateway.url, ['USD']), refund(options), [
+		{ refundId, orderNo: 'HPC100' },
+	]);
 	return { item, refundId, queries: gateway.to(QUERY).filter((request) => request.body.orderId === refundId).length };
 }
 
@@ -66,7 +84,16 @@ describe('a refund answered, signed, with no refundNo: unknown, and the refund q
 
 describe('both sides of the edge', () => {
 	it('refundNo present, status "PROCESSING": accepted at once, verified, nothing asked', async () => {
-		answerApply = (body) => ({ data: { appId: String(body.appId), orderId: body.orderId, orderNo: 'HPC100', refundNo: 'RN1', status: 'PROCESSING', errorMsg: '' } });
+		answerApply = (body) => ({
+			data: {
+				appId: String(body.appId),
+				orderId: body.orderId,
+				orderNo: 'HPC100',
+				refundNo: 'RN1',
+				status: 'PROCESSING',
+				errorMsg: '',
+			},
+		});
 		const { item, queries } = await refundOne();
 		expect(item).toMatchObject({ outcome: 'accepted', refundNo: 'RN1', status: 'PROCESSING', verified: true });
 		expect(item).not.toHaveProperty('resolvedBy');
@@ -77,12 +104,23 @@ describe('both sides of the edge', () => {
 		['"FAILED"', 'FAILED'],
 		['"refund_fail"', 'refund_fail'],
 		['3', 3],
-	])('refundNo present with status %s: unknown, and the refund query that shows it settles it', async (_what, status) => {
-		answerApply = (body) => ({ data: { orderId: body.orderId, orderNo: 'HPC100', refundNo: 'RN2', status } });
-		answerQuery = (body) => ({ data: { orderId: body.orderId, orderNo: 'HPC100', refundNo: 'RN2', status: 'FAILED', errorMsg: 'card closed' } });
-		const { item, queries } = await refundOne();
-		// HaiPay has the refund: the query, which HaiPay asks merchants to rely on, shows how it stands.
-		expect(item).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', refundNo: 'RN2', status: 'FAILED', errorMsg: 'card closed' });
-		expect(queries).toBeGreaterThanOrEqual(1);
-	});
+	])(
+		'refundNo present with status %s: unknown, and the refund query that shows it settles it',
+		async (_what, status) => {
+			answerApply = (body) => ({ data: { orderId: body.orderId, orderNo: 'HPC100', refundNo: 'RN2', status } });
+			answerQuery = (body) => ({
+				data: { orderId: body.orderId, orderNo: 'HPC100', refundNo: 'RN2', status: 'FAILED', errorMsg: 'card closed' },
+			});
+			const { item, queries } = await refundOne();
+			// HaiPay has the refund: the query, which HaiPay asks merchants to rely on, shows how it stands.
+			expect(item).toMatchObject({
+				outcome: 'accepted',
+				resolvedBy: 'query',
+				refundNo: 'RN2',
+				status: 'FAILED',
+				errorMsg: 'card closed',
+			});
+			expect(queries).toBeGreaterThanOrEqual(1);
+		},
+	);
 });

@@ -19,12 +19,25 @@ function row(amount: string | number): IDataObject {
 	return { orderId: uniqueOrderId('DIG-NGN'), ...PAYOUTS.NGN, amount };
 }
 
-const sheet = (operation: 'check' | 'create') => ({ resource: 'payout', operation, currency: 'NGN', fieldsFrom: 'input', options: operation === 'create' ? { resolveUnknown: false } : {} });
+const sheet = (operation: 'check' | 'create') => ({
+	resource: 'payout',
+	operation,
+	currency: 'NGN',
+	fieldsFrom: 'input',
+	options: operation === 'create' ? { resolveUnknown: false } : {},
+});
 
 describe('an NGN amount past 15 whole digits', () => {
 	it('Check: 15 digits (with or without cents) are valid, 16, 30 and 400 digits invalid, and no amountValue is Infinity', async () => {
 		const sandbox = running();
-		const rows = [row(DIGITS_15), row(`${DIGITS_15}.99`), row(DIGITS_16), row('1'.repeat(30)), row(`9${'0'.repeat(399)}`), row(1e20)];
+		const rows = [
+			row(DIGITS_15),
+			row(`${DIGITS_15}.99`),
+			row(DIGITS_16),
+			row('1'.repeat(30)),
+			row(`9${'0'.repeat(399)}`),
+			row(1e20),
+		];
 		const out = (await runNode(sandbox, { currency: 'NGN', parameters: sheet('check'), items: rows })).jsonOf(NODE);
 		expect(out.map((item) => item.outcome)).toEqual(['valid', 'valid', 'invalid', 'invalid', 'invalid', 'invalid']);
 		expect(out[0]).toMatchObject({ amount: DIGITS_15, amountValue: 999999999999999 });
@@ -43,18 +56,40 @@ describe('an NGN amount past 15 whole digits', () => {
 		sandbox.control.setBalance(APP_IDS.NGN, `1${'0'.repeat(20)}.00`);
 		const rows = [row(DIGITS_16), row(DIGITS_15)];
 		const before = sandbox.appliesReceived(APP_IDS.NGN);
-		const out = (await runNode(sandbox, { currency: 'NGN', parameters: sheet('create'), items: rows, settings: keepGoing })).jsonOf(NODE);
+		const out = (
+			await runNode(sandbox, { currency: 'NGN', parameters: sheet('create'), items: rows, settings: keepGoing })
+		).jsonOf(NODE);
 		expect(out[0]).toMatchObject({ outcome: 'invalid', field: 'amount', rule: 'maxDigits', orderId: rows[0].orderId });
 		expect(out[1]).toMatchObject({ outcome: 'accepted', orderId: rows[1].orderId });
 		expect(sandbox.appliesReceived(APP_IDS.NGN) - before).toBe(1);
-		expect(sandbox.orders.filter((order) => order.orderId === rows[1].orderId).map((order) => order.amount)).toEqual([expect.stringMatching(/^999999999999999(\.0+)?$/)]);
+		expect(sandbox.orders.filter((order) => order.orderId === rows[1].orderId).map((order) => order.amount)).toEqual([
+			expect.stringMatching(/^999999999999999(\.0+)?$/),
+		]);
 	});
 
 	it('Collection → Create follows the same rule', async () => {
 		const sandbox = running();
-		const parameters = { resource: 'collection', operation: 'create', currency: 'USD', fieldsFrom: 'input', options: { resolveUnknown: false } };
-		const item = { orderId: uniqueOrderId('DIG-USD'), amount: `${DIGITS_16}.00`, payType: 'CARD', inBankCode: 'VISA', name: 'John Smith', phone: '14155550100', email: 'john@example.com', clientIp: '203.0.113.7', partnerUserId: 'user-5' };
-		const out = (await runNode(sandbox, { currency: 'USD', parameters, items: [item], settings: keepGoing })).jsonOf(NODE);
+		const parameters = {
+			resource: 'collection',
+			operation: 'create',
+			currency: 'USD',
+			fieldsFrom: 'input',
+			options: { resolveUnknown: false },
+		};
+		const item = {
+			orderId: uniqueOrderId('DIG-USD'),
+			amount: `${DIGITS_16}.00`,
+			payType: 'CARD',
+			inBankCode: 'VISA',
+			name: 'John Smith',
+			phone: '14155550100',
+			email: 'john@example.com',
+			clientIp: '203.0.113.7',
+			partnerUserId: 'user-5',
+		};
+		const out = (await runNode(sandbox, { currency: 'USD', parameters, items: [item], settings: keepGoing })).jsonOf(
+			NODE,
+		);
 		expect(out[0]).toMatchObject({ outcome: 'invalid', field: 'amount', rule: 'maxDigits' });
 	});
 });

@@ -32,20 +32,35 @@ const parameters = (operation: 'check' | 'create', options: IDataObject = {}): I
 });
 
 async function summarise(items: IDataObject[]): Promise<IDataObject> {
-	const result = await runNode(sandbox, { parameters: parameters('check', { output: 'summary' }), items, credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES) });
+	const result = await runNode(sandbox, {
+		parameters: parameters('check', { output: 'summary' }),
+		items,
+		credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
+	});
 	expect(result.status).toBe('success');
 	const out = result.jsonOf(NODE);
 	expect(out).toHaveLength(1);
 	return out[0];
 }
 
-async function pay(items: IDataObject[], approvedFingerprint: unknown, settings: Record<string, unknown> = { onError: 'continueRegularOutput' }) {
+async function pay(
+	items: IDataObject[],
+	approvedFingerprint: unknown,
+	settings: Record<string, unknown> = { onError: 'continueRegularOutput' },
+) {
 	const options = approvedFingerprint === undefined ? {} : { approvedFingerprint };
-	return await runNode(sandbox, { parameters: parameters('create', options), items, credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES), settings });
+	return await runNode(sandbox, {
+		parameters: parameters('create', options),
+		items,
+		credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
+		settings,
+	});
 }
 
 function received(items: IDataObject[]): number {
-	return sandbox.requests.filter((request) => items.some((item) => (request.body as IDataObject | undefined)?.orderId === item.orderId)).length;
+	return sandbox.requests.filter((request) =>
+		items.some((item) => (request.body as IDataObject | undefined)?.orderId === item.orderId),
+	).length;
 }
 
 describe('Payout → Check, Output: Approval Summary', () => {
@@ -69,9 +84,22 @@ describe('Payout → Check, Output: Approval Summary', () => {
 			{ currency: 'BDT', rows: 1, total: '1250', decimals: 0, invalidRows: 0 },
 		]);
 		expect(summary.invalid).toEqual([
-			expect.objectContaining({ itemIndex: 0, orderId: rows[0].orderId, currency: 'ZAR', field: 'amount', rule: 'amount', error: expect.stringContaining('at least 1 ZAR') }),
+			expect.objectContaining({
+				itemIndex: 0,
+				orderId: rows[0].orderId,
+				currency: 'ZAR',
+				field: 'amount',
+				rule: 'amount',
+				error: expect.stringContaining('at least 1 ZAR'),
+			}),
 			expect.objectContaining({ itemIndex: 4, orderId: rows[4].orderId, currency: 'NGN', field: 'accountNo' }),
-			expect.objectContaining({ itemIndex: 6, orderId: rows[6].orderId, currency: 'TZS', field: 'amount', error: expect.stringContaining('1,000') }),
+			expect.objectContaining({
+				itemIndex: 6,
+				orderId: rows[6].orderId,
+				currency: 'TZS',
+				field: 'amount',
+				error: expect.stringContaining('1,000'),
+			}),
 		]);
 		expect(summary.fingerprint).toMatch(/^v1:[0-9a-f]{64}$/);
 		expect(received(rows)).toBe(0);
@@ -89,29 +117,44 @@ describe('Payout → Create, Approved Fingerprint', () => {
 
 	const edits: Array<[string, (rows: IDataObject[]) => IDataObject[]]> = [
 		['an amount changed', (rows) => rows.map((entry, index) => (index === 1 ? { ...entry, amount: '150.51' } : entry))],
-		['the same amount written otherwise (150.5 for 150.50): another text is sent', (rows) => rows.map((entry, index) => (index === 1 ? { ...entry, amount: '150.5' } : entry))],
+		[
+			'the same amount written otherwise (150.5 for 150.50): another text is sent',
+			(rows) => rows.map((entry, index) => (index === 1 ? { ...entry, amount: '150.5' } : entry)),
+		],
 		['a row added', (rows) => [...rows, row('TZS')]],
 		['a row removed', (rows) => rows.slice(1)],
-		['a row of another currency in its place', (rows) => rows.map((entry, index) => (index === 0 ? { ...row('ZAR'), orderId: entry.orderId } : entry))],
-		['the payee changed (accountNo)', (rows) => rows.map((entry, index) => (index === 0 ? { ...entry, accountNo: '255712345679' } : entry))],
-		['an invalid row fixed', (rows) => rows.map((entry, index) => (index === 2 ? { ...entry, accountNo: '0123456789' } : entry))],
+		[
+			'a row of another currency in its place',
+			(rows) => rows.map((entry, index) => (index === 0 ? { ...row('ZAR'), orderId: entry.orderId } : entry)),
+		],
+		[
+			'the payee changed (accountNo)',
+			(rows) => rows.map((entry, index) => (index === 0 ? { ...entry, accountNo: '255712345679' } : entry)),
+		],
+		[
+			'an invalid row fixed',
+			(rows) => rows.map((entry, index) => (index === 2 ? { ...entry, accountNo: '0123456789' } : entry)),
+		],
 	];
 
-	it.each(edits)('refuses to pay a sheet edited after the check (%s): every row comes out invalid, nothing is sent', async (_, edit) => {
-		const rows = [row('TZS'), row('ZAR', { amount: '150.50' }), row('NGN', { accountNo: '12345' })];
-		const { fingerprint } = await summarise(rows);
-		const edited = edit(rows);
-		const result = await pay(edited, fingerprint);
-		expect(result.status).toBe('success');
-		const out = result.jsonOf(NODE);
-		expect(out).toHaveLength(edited.length);
-		for (const item of out) expect(item).toMatchObject({ outcome: 'invalid', errorType: 'invalid' });
-		const refused = out.filter((item) => item.field === 'approvedFingerprint');
-		expect(refused.length).toBeGreaterThan(0);
-		expect(String(refused[0].error)).toContain('are not the rows that were approved');
-		expect(String(refused[0].error)).toContain('nothing was sent');
-		expect(received(edited)).toBe(0);
-	});
+	it.each(edits)(
+		'refuses to pay a sheet edited after the check (%s): every row comes out invalid, nothing is sent',
+		async (_, edit) => {
+			const rows = [row('TZS'), row('ZAR', { amount: '150.50' }), row('NGN', { accountNo: '12345' })];
+			const { fingerprint } = await summarise(rows);
+			const edited = edit(rows);
+			const result = await pay(edited, fingerprint);
+			expect(result.status).toBe('success');
+			const out = result.jsonOf(NODE);
+			expect(out).toHaveLength(edited.length);
+			for (const item of out) expect(item).toMatchObject({ outcome: 'invalid', errorType: 'invalid' });
+			const refused = out.filter((item) => item.field === 'approvedFingerprint');
+			expect(refused.length).toBeGreaterThan(0);
+			expect(String(refused[0].error)).toContain('are not the rows that were approved');
+			expect(String(refused[0].error)).toContain('nothing was sent');
+			expect(received(edited)).toBe(0);
+		},
+	);
 
 	it('without On Error → Continue, the node stops before sending anything', async () => {
 		const rows = [row('TZS'), row('ZAR')];

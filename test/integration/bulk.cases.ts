@@ -26,7 +26,13 @@ const createTzs = { ...payoutFromItem('TZS', TZS_FIELDS), options: { notFoundAft
 
 /** Every 7th row breaks a different rule; every 50th is refused by the gateway. */
 function spreadsheet(rows: number): IDataObject[] {
-	const breakers: IDataObject[] = [{ amount: '999' }, { accountNo: '2557123' }, { name: 'R2 D2' }, { email: 'nope' }, { bankCode: 'MPESA' }];
+	const breakers: IDataObject[] = [
+		{ amount: '999' },
+		{ accountNo: '2557123' },
+		{ name: 'R2 D2' },
+		{ email: 'nope' },
+		{ bankCode: 'MPESA' },
+	];
 	return Array.from({ length: rows }, (_, index) => {
 		const row = tzsRow({ orderId: `BULK-${String(index).padStart(5, '0')}`, amount: String(1000 + index) });
 		if (index % 7 === 3) return { ...row, ...breakers[index % breakers.length] };
@@ -78,7 +84,13 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 		const invalid = rows.filter((_, index) => index % 7 === 3).length;
 		const refused = rows.filter((_, index) => index % 7 !== 3 && index % 50 === 10).length;
 		const result = await runNode(sandbox, {
-			parameters: { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { concurrency: 16, notFoundAfter: 1 } },
+			parameters: {
+				resource: 'payout',
+				operation: 'create',
+				currency: '={{ $json.currency }}',
+				fieldsFrom: 'input',
+				options: { concurrency: 16, notFoundAfter: 1 },
+			},
 			items: rows,
 			settings: { onError: 'continueRegularOutput' },
 		});
@@ -102,7 +114,10 @@ describe('a 1,000-row bulk payout with Continue On Fail', () => {
 
 	it('with a rate set, sends every row once and keeps output order', async () => {
 		const rows = Array.from({ length: 12 }, () => tzsRow());
-		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { requestsPerSecond: 40, concurrency: 4, notFoundAfter: 1 } }, items: rows });
+		const result = await runNode(sandbox, {
+			parameters: { ...createTzs, options: { requestsPerSecond: 40, concurrency: 4, notFoundAfter: 1 } },
+			items: rows,
+		});
 		expect(result.jsonOf(NODE).map((item) => item.orderId)).toEqual(rows.map((row) => row.orderId));
 		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(12);
 	});
@@ -136,7 +151,11 @@ describe("n8n's Retry On Fail on a bulk create", () => {
 
 	it('with On Error: Continue instead, each row is sent once and the refused row comes out as an item', async () => {
 		const rows = Array.from({ length: 10 }, (_, index) => tzsRow(index === 5 ? { name: 'No Permission' } : {}));
-		const result = await runNode(sandbox, { parameters: createTzs, items: rows, settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: rows,
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.status).toBe('success');
 		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(rows.length);
 		expect(result.jsonOf(NODE)[5]).toMatchObject({ outcome: 'rejected', errorCode: '4010' });

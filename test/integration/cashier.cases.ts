@@ -34,7 +34,11 @@ const keepGoing = { onError: 'continueRegularOutput' };
 
 /** A TZS credential with the cashier's App ID under Other Currencies, or without it. */
 function credential(withCashier = true): ICredentialDataDecryptedObject {
-	const cashier = { otherCurrencies: ['CASHIER'], appIdCashier: CASHIER_ID, secretKeyCashier: 'test-only-secret-cashier' };
+	const cashier = {
+		otherCurrencies: ['CASHIER'],
+		appIdCashier: CASHIER_ID,
+		secretKeyCashier: 'test-only-secret-cashier',
+	};
 	return credentialFor(sandbox, 'TZS', withCashier ? cashier : {});
 }
 
@@ -54,7 +58,12 @@ const createParameters = (options: IDataObject = {}): INodeParameters => ({
 });
 
 async function create(rows: IDataObject[], options: IDataObject = {}, withCashier = true): Promise<IDataObject[]> {
-	const result = await runNode(sandbox, { parameters: createParameters(options), items: rows, settings: keepGoing, credential: credential(withCashier) });
+	const result = await runNode(sandbox, {
+		parameters: createParameters(options),
+		items: rows,
+		settings: keepGoing,
+		credential: credential(withCashier),
+	});
 	return result.jsonOf(NODE);
 }
 
@@ -65,14 +74,21 @@ async function get(orderId: string, orderNo: string): Promise<IDataObject> {
 }
 
 const ordersWith = (orderId: unknown) => sandbox.orders.filter((order) => order.orderId === orderId);
-const requestsTo = (path: string, orderId: unknown) => sandbox.requests.filter((request) => request.path === path && request.orderId === orderId);
+const requestsTo = (path: string, orderId: unknown) =>
+	sandbox.requests.filter((request) => request.path === path && request.orderId === orderId);
 
 describe('a global cashier payment', () => {
 	it("is signed with the CASHIER App ID, sends the transaction currency as currency, and gives HaiPay's page", async () => {
 		const entry = row();
 		const [item] = await create([entry]);
 		const [order] = ordersWith(entry.orderId);
-		expect(item).toMatchObject({ outcome: 'accepted', orderId: entry.orderId, orderNo: order.orderNo, currency: 'USD', verified: true });
+		expect(item).toMatchObject({
+			outcome: 'accepted',
+			orderId: entry.orderId,
+			orderNo: order.orderNo,
+			currency: 'USD',
+			verified: true,
+		});
 		expect(String(item.payUrl)).toMatch(/^http/);
 		const [sent] = requestsTo(APPLY, entry.orderId);
 		expect(sent.appId).toBe(CASHIER_ID);
@@ -84,7 +100,13 @@ describe('a global cashier payment', () => {
 		const entry = row();
 		const [created] = await create([entry]);
 		const item = await get(String(entry.orderId), String(created.orderNo));
-		expect(item).toMatchObject({ orderId: entry.orderId, orderNo: created.orderNo, status: 0, amount: '19.99', verified: true });
+		expect(item).toMatchObject({
+			orderId: entry.orderId,
+			orderNo: created.orderNo,
+			status: 0,
+			amount: '19.99',
+			verified: true,
+		});
 		expect(requestsTo(QUERY, entry.orderId)).toHaveLength(1);
 		const before = sandbox.requests.length;
 		// n8n refuses an empty required parameter itself; an expression that comes out empty reaches the node's check.
@@ -104,7 +126,14 @@ describe('a global cashier payment', () => {
 
 describe('rules on both sides of each edge, in one run', () => {
 	it('valid rows reach the sandbox and its own schema takes them; the others are invalid and never sent', async () => {
-		const valid = [{ amount: '0.99' }, { amount: '0.50', transactionCurrency: 'EUR' }, { region: 'br' }, { transactionCurrency: 'BRL' }, { partnerUserId: 'user-7' }, { name: 'Ana Maria Souza' }];
+		const valid = [
+			{ amount: '0.99' },
+			{ amount: '0.50', transactionCurrency: 'EUR' },
+			{ region: 'br' },
+			{ transactionCurrency: 'BRL' },
+			{ partnerUserId: 'user-7' },
+			{ name: 'Ana Maria Souza' },
+		];
 		const invalid: Array<[IDataObject, string]> = [
 			[{ amount: '0.98' }, 'amount'],
 			[{ amount: '19.9' }, 'amount'],
@@ -140,7 +169,12 @@ describe('a hostile gateway: without a signed orderNo the cashier order cannot b
 
 	it('a signed lie ("no such order") answering the order it made is not an acceptance', async () => {
 		const lie = row();
-		sandbox.control.addFault({ type: 'replaceData', path: APPLY, times: 1, data: { orderId: String(lie.orderId), status: 3, errorMsg: 'order does not exist' } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: APPLY,
+			times: 1,
+			data: { orderId: String(lie.orderId), status: 3, errorMsg: 'order does not exist' },
+		});
 		const started = Date.now();
 		const [item] = await create([lie]);
 		expectUnknownAtOnce(item, lie.orderId);
@@ -174,7 +208,7 @@ describe('a hostile gateway: without a signed orderNo the cashier order cannot b
 		expect(ordersWith(lost.orderId)).toHaveLength(0);
 	});
 
-	it("a refusal is not signed, and the query cannot confirm it: unknown, not rejected", async () => {
+	it('a refusal is not signed, and the query cannot confirm it: unknown, not rejected', async () => {
 		const refused = row({ name: 'No Permission' });
 		const [item] = await create([refused]);
 		expectUnknownAtOnce(item, refused.orderId);
@@ -183,25 +217,41 @@ describe('a hostile gateway: without a signed orderNo the cashier order cannot b
 
 	/** The orderNo the sandbox gives its next order: its numbers count up within the day. */
 	function nextOrderNo(): string {
-		const last = sandbox.orders.map((order) => order.orderNo).sort().at(-1) ?? '';
+		const last =
+			sandbox.orders
+				.map((order) => order.orderNo)
+				.sort()
+				.at(-1) ?? '';
 		return `${last.slice(0, -10)}${String(Number(last.slice(-10)) + 1).padStart(10, '0')}`;
 	}
 
 	it("a signed answer that names the order's own orderNo but says failed is settled by the cashier query", async () => {
 		const entry = row();
 		const orderNo = nextOrderNo();
-		sandbox.control.addFault({ type: 'replaceData', path: APPLY, times: 1, data: { orderId: String(entry.orderId), orderNo, status: 3, errorMsg: 'failed' } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: APPLY,
+			times: 1,
+			data: { orderId: String(entry.orderId), orderNo, status: 3, errorMsg: 'failed' },
+		});
 		const [item] = await create([entry]);
 		expect(ordersWith(entry.orderId)).toEqual([expect.objectContaining({ orderNo })]);
 		expect(item).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderNo, status: 0, verified: true });
-		expect(requestsTo(QUERY, entry.orderId).map((request) => request.body)).toContainEqual(expect.objectContaining({ orderId: entry.orderId, orderNo }));
+		expect(requestsTo(QUERY, entry.orderId).map((request) => request.body)).toContainEqual(
+			expect.objectContaining({ orderId: entry.orderId, orderNo }),
+		);
 		expect(requestsTo(APPLY, entry.orderId)).toHaveLength(1);
 	});
 
 	it("a signed answer naming another order's orderNo is never taken for this one, nor for its absence", async () => {
 		const [other] = await create([row()]);
 		const entry = row();
-		sandbox.control.addFault({ type: 'replaceData', path: APPLY, times: 1, data: { orderId: String(entry.orderId), orderNo: String(other.orderNo), status: 3, errorMsg: 'failed' } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: APPLY,
+			times: 1,
+			data: { orderId: String(entry.orderId), orderNo: String(other.orderNo), status: 3, errorMsg: 'failed' },
+		});
 		const [item] = await create([entry], { resolveWithin: 3 });
 		expect(item).toMatchObject({ outcome: 'unknown', orderId: entry.orderId });
 		expect(String(item.error)).toMatch(/proves nothing/);
@@ -212,27 +262,46 @@ describe('a hostile gateway: without a signed orderNo the cashier order cannot b
 
 describe('the credential test', () => {
 	async function credentialTest(data: ICredentialDataDecryptedObject) {
-		const credentialsHelper = new HarnessCredentialsHelper({}, new HarnessCredentialTypes([HaiPayApi]), new HarnessNodeTypes([HaiPay]));
+		const credentialsHelper = new HarnessCredentialsHelper(
+			{},
+			new HarnessCredentialTypes([HaiPayApi]),
+			new HarnessNodeTypes([HaiPay]),
+		);
 		const additionalData = buildAdditionalData({ credentialsHelper, executionId: 'credential-test', workflowId: '' });
-		return await testHaiPayCredential.call(new CredentialTestContext(additionalData), { id: 'c1', name: 'HaiPay', type: 'haiPayApi', data });
+		return await testHaiPayCredential.call(new CredentialTestContext(additionalData), {
+			id: 'c1',
+			name: 'HaiPay',
+			type: 'haiPayApi',
+			data,
+		});
 	}
-	const ledgerReads = () => sandbox.requests.filter((request) => request.path.endsWith('/account/ledger')).map((request) => request.path);
+	const ledgerReads = () =>
+		sandbox.requests.filter((request) => request.path.endsWith('/account/ledger')).map((request) => request.path);
 
 	it('without a CASHIER App ID: the balance read of each App ID, as before', async () => {
-		expect(await credentialTest(credential(false))).toEqual({ status: 'OK', message: 'HaiPay accepted the signed balance read of every App ID: 1001 (TZS)' });
+		expect(await credentialTest(credential(false))).toEqual({
+			status: 'OK',
+			message: 'HaiPay accepted the signed balance read of every App ID: 1001 (TZS)',
+		});
 	});
 
 	it('with one: no balance read is tried for CASHIER, and the message says it was not tested', async () => {
 		const before = ledgerReads().length;
 		const result = await credentialTest(credential());
 		expect(result.status).toBe('OK');
-		expect(result.message).toMatch(/^HaiPay accepted the signed balance read of every App ID: 1001 \(TZS\)\. Not tested: 1022 \(CASHIER\)/);
+		expect(result.message).toMatch(
+			/^HaiPay accepted the signed balance read of every App ID: 1001 \(TZS\)\. Not tested: 1022 \(CASHIER\)/,
+		);
 		expect(ledgerReads().slice(before)).toEqual(['/tzs/account/ledger']);
 	});
 
 	it('a credential whose only App ID is the cashier one reads nothing', async () => {
 		const before = sandbox.requests.length;
-		const only = credentialFor(sandbox, 'TZS', { appId: CASHIER_ID, currency: 'CASHIER', secretKey: 'test-only-secret-cashier' });
+		const only = credentialFor(sandbox, 'TZS', {
+			appId: CASHIER_ID,
+			currency: 'CASHIER',
+			secretKey: 'test-only-secret-cashier',
+		});
 		const result = await credentialTest(only);
 		expect(result).toMatchObject({ status: 'OK' });
 		expect(result.message).toMatch(/no App ID of this credential has a balance read/);

@@ -29,10 +29,20 @@ function row(currency: LocalCollectionCurrency, overrides: IDataObject = {}): ID
 }
 
 const ordersWith = (orderId: unknown) => sandbox.orders.filter((order) => order.orderId === orderId);
-const requestsTo = (path: string, orderId: unknown) => sandbox.requests.filter((request) => request.path === path && request.orderId === orderId);
+const requestsTo = (path: string, orderId: unknown) =>
+	sandbox.requests.filter((request) => request.path === path && request.orderId === orderId);
 
-async function createOne(currency: LocalCollectionCurrency, item: IDataObject, options: INodeParameters = {}): Promise<IDataObject> {
-	const result = await runNode(sandbox, { currency, parameters: collect(currency, options), items: [item], settings: keepGoing });
+async function createOne(
+	currency: LocalCollectionCurrency,
+	item: IDataObject,
+	options: INodeParameters = {},
+): Promise<IDataObject> {
+	const result = await runNode(sandbox, {
+		currency,
+		parameters: collect(currency, options),
+		items: [item],
+		settings: keepGoing,
+	});
 	return result.jsonOf(NODE)[0];
 }
 
@@ -49,7 +59,13 @@ describe('a PIX QR collection (BRL)', () => {
 		try {
 			await pixCollection(server.url('HaiPay Trigger'), async () => {
 				await server.waitForExecutions(1);
-				expect(server.executions[0].items[0].json).toMatchObject({ currency: 'BRL', status: 2, statusGroup: 'success', kind: 'collection', verified: true });
+				expect(server.executions[0].items[0].json).toMatchObject({
+					currency: 'BRL',
+					status: 2,
+					statusGroup: 'success',
+					kind: 'collection',
+					verified: true,
+				});
 			});
 		} finally {
 			await server.close();
@@ -79,8 +95,17 @@ async function pixCollection(notifyUrl: string, calledBack: () => Promise<void>)
 
 	sandbox.control.settle(order.orderNo, 'success');
 	await calledBack();
-	const query = await runNode(sandbox, { currency: 'BRL', parameters: { resource: 'collection', operation: 'get', currency: 'BRL', orderId: String(item.orderId) } });
-	expect(query.jsonOf(NODE)[0]).toMatchObject({ orderNo: order.orderNo, status: 2, statusLabel: 'success', amount: '300.00', verified: true });
+	const query = await runNode(sandbox, {
+		currency: 'BRL',
+		parameters: { resource: 'collection', operation: 'get', currency: 'BRL', orderId: String(item.orderId) },
+	});
+	expect(query.jsonOf(NODE)[0]).toMatchObject({
+		orderNo: order.orderNo,
+		status: 2,
+		statusLabel: 'success',
+		amount: '300.00',
+		verified: true,
+	});
 }
 
 describe('a PIX QR collection (BRL), mapped and checked', () => {
@@ -88,11 +113,24 @@ describe('a PIX QR collection (BRL), mapped and checked', () => {
 		const orderId = uniqueOrderId('BRL');
 		const result = await runNode(sandbox, {
 			currency: 'BRL',
-			parameters: { resource: 'collection', operation: 'create', currency: 'BRL', ...LOCAL_COLLECTIONS.BRL, orderId, additionalFields: { subject: 'Order 7' } },
+			parameters: {
+				resource: 'collection',
+				operation: 'create',
+				currency: 'BRL',
+				...LOCAL_COLLECTIONS.BRL,
+				orderId,
+				additionalFields: { subject: 'Order 7' },
+			},
 		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted', orderId });
 		const [request] = requestsTo('/brl/collect/apply', orderId);
-		expect(request.body).toMatchObject({ inBankNo: '12345678909', payType: 'QR', inBankCode: 'PIX', subject: 'Order 7', appId: APP_IDS.BRL });
+		expect(request.body).toMatchObject({
+			inBankNo: '12345678909',
+			payType: 'QR',
+			inBankCode: 'PIX',
+			subject: 'Order 7',
+			appId: APP_IDS.BRL,
+		});
 	});
 
 	it.each([
@@ -113,10 +151,18 @@ describe('IDR, PHP and BDT collections', () => {
 		['IDR', { payType: 'VA' }, { bankNo: expect.stringMatching(/^88\d+$/), bankCode: '014', qrCode: '' }],
 		['IDR', { payType: 'QR' }, { qrCode: expect.stringMatching(/ID\.CO\.QRIS/) }],
 		['PHP', {}, { qrCode: expect.stringMatching(/ph\.ppmi\.p2m/), bankCode: 'PH_QRPH_DYNAMIC' }],
-	] as Array<[LocalCollectionCurrency, IDataObject, IDataObject]>)('%s %j: accepted with what the payer pays with', async (currency, overrides, expected) => {
-		const item = row(currency, overrides);
-		expect(await createOne(currency, item)).toMatchObject({ outcome: 'accepted', currency, payUrl: expect.stringContaining('/cashier/'), ...expected });
-	});
+	] as Array<[LocalCollectionCurrency, IDataObject, IDataObject]>)(
+		'%s %j: accepted with what the payer pays with',
+		async (currency, overrides, expected) => {
+			const item = row(currency, overrides);
+			expect(await createOne(currency, item)).toMatchObject({
+				outcome: 'accepted',
+				currency,
+				payUrl: expect.stringContaining('/cashier/'),
+				...expected,
+			});
+		},
+	);
 
 	it('BDT answers its payment page only', async () => {
 		const out = await createOne('BDT', row('BDT'));
@@ -124,16 +170,39 @@ describe('IDR, PHP and BDT collections', () => {
 		expect(out).not.toHaveProperty('qrCode');
 	});
 
-	it('signs each item with its currency\'s App ID, USD card and local collections in one run', async () => {
-		const usd = { orderId: uniqueOrderId('USD'), currency: 'USD', amount: '25.00', payType: 'CARD', inBankCode: 'VISA', name: 'John Smith', phone: '14155550100', email: 'john@example.com', clientIp: '203.0.113.7', partnerUserId: 'user-5' };
+	it("signs each item with its currency's App ID, USD card and local collections in one run", async () => {
+		const usd = {
+			orderId: uniqueOrderId('USD'),
+			currency: 'USD',
+			amount: '25.00',
+			payType: 'CARD',
+			inBankCode: 'VISA',
+			name: 'John Smith',
+			phone: '14155550100',
+			email: 'john@example.com',
+			clientIp: '203.0.113.7',
+			partnerUserId: 'user-5',
+		};
 		const php = { ...row('PHP'), currency: 'PHP' } as IDataObject;
-		const credential = credentialFor(sandbox, 'USD', { otherCurrencies: ['PHP'], appIdPhp: APP_IDS.PHP, secretKeyPhp: 'test-only-secret-php' });
+		const credential = credentialFor(sandbox, 'USD', {
+			otherCurrencies: ['PHP'],
+			appIdPhp: APP_IDS.PHP,
+			secretKeyPhp: 'test-only-secret-php',
+		});
 		const result = await runNode(sandbox, {
 			credential,
-			parameters: { resource: 'collection', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input' },
+			parameters: {
+				resource: 'collection',
+				operation: 'create',
+				currency: '={{ $json.currency }}',
+				fieldsFrom: 'input',
+			},
 			items: [usd, php],
 		});
-		expect(result.jsonOf(NODE).map((item) => [item.currency, item.outcome])).toEqual([['USD', 'accepted'], ['PHP', 'accepted']]);
+		expect(result.jsonOf(NODE).map((item) => [item.currency, item.outcome])).toEqual([
+			['USD', 'accepted'],
+			['PHP', 'accepted'],
+		]);
 		expect(requestsTo('/usd/mit/apply', usd.orderId)[0].appId).toBe(APP_IDS.USD);
 		expect(requestsTo('/php/collect/apply', php.orderId)[0].appId).toBe(APP_IDS.PHP);
 	});
@@ -151,7 +220,14 @@ describe('a local collection whose answer is lost is settled by its query, never
 		const before = sandbox.appliesReceived(APP_IDS.BRL);
 		const out = await createOne('BRL', item, resolving);
 		const [order] = ordersWith(item.orderId);
-		expect(out).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderNo: order.orderNo, status: 0, statusLabel: 'not started', verified: true });
+		expect(out).toMatchObject({
+			outcome: 'accepted',
+			resolvedBy: 'query',
+			orderNo: order.orderNo,
+			status: 0,
+			statusLabel: 'not started',
+			verified: true,
+		});
 		expect(sandbox.appliesReceived(APP_IDS.BRL) - before).toBe(1);
 		expect(ordersWith(item.orderId)).toHaveLength(1);
 		expect(requestsTo('/brl/collect/query', item.orderId).length).toBeGreaterThanOrEqual(1);

@@ -24,15 +24,28 @@ import { withSignature } from '../helpers/signing';
 import { NODE, payoutTrigger, runNode, uniqueOrderId } from './helpers';
 
 /** A credential whose first App ID is TZS's and whose Other Currencies are `others`, with the sandbox's secrets. */
-function multiCredential(sandbox: Sandbox, others: PayoutCurrency[], overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+function multiCredential(
+	sandbox: Sandbox,
+	others: PayoutCurrency[],
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
 	return { ...multiCurrencyCredential(sandbox.baseUrl, ['TZS', ...others]), ...overrides };
 }
 
 /** The credential test as n8n's server runs it: n8n-core's own test context and its request helper. */
 async function credentialTest(data: ICredentialDataDecryptedObject) {
-	const credentialsHelper = new HarnessCredentialsHelper({}, new HarnessCredentialTypes([HaiPayApi]), new HarnessNodeTypes([HaiPay, HaiPayTrigger]));
+	const credentialsHelper = new HarnessCredentialsHelper(
+		{},
+		new HarnessCredentialTypes([HaiPayApi]),
+		new HarnessNodeTypes([HaiPay, HaiPayTrigger]),
+	);
 	const additionalData = buildAdditionalData({ credentialsHelper, executionId: 'credential-test', workflowId: '' });
-	return await testHaiPayCredential.call(new CredentialTestContext(additionalData), { id: 'c1', name: 'HaiPay', type: 'haiPayApi', data });
+	return await testHaiPayCredential.call(new CredentialTestContext(additionalData), {
+		id: 'c1',
+		name: 'HaiPay',
+		type: 'haiPayApi',
+		data,
+	});
 }
 
 /** A row of the sheet: the gateway's field names, its currency and a fresh order ID. */
@@ -40,7 +53,13 @@ function row(currency: PayoutCurrency, overrides: IDataObject = {}): IDataObject
 	return { currency, orderId: uniqueOrderId(`MIX-${currency}`), ...PAYOUTS[currency], ...overrides };
 }
 
-const mixedSheet = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { notFoundAfter: 1 } };
+const mixedSheet = {
+	resource: 'payout',
+	operation: 'create',
+	currency: '={{ $json.currency }}',
+	fieldsFrom: 'input',
+	options: { notFoundAfter: 1 },
+};
 
 describe('one credential, several currencies', () => {
 	let sandbox: Sandbox;
@@ -51,21 +70,33 @@ describe('one credential, several currencies', () => {
 
 	it('pays a mixed sheet from one node: each row to its own path, under its own App ID, signed with its own secret', async () => {
 		const rows = [row('TZS'), row('ZAR'), row('NGN'), row('ZAR'), row('TZS')];
-		const result = await runNode(sandbox, { parameters: mixedSheet, items: rows, credential: multiCredential(sandbox, ['ZAR', 'NGN']) });
+		const result = await runNode(sandbox, {
+			parameters: mixedSheet,
+			items: rows,
+			credential: multiCredential(sandbox, ['ZAR', 'NGN']),
+		});
 		const out = result.jsonOf(NODE);
-		expect(out.map((item) => [item.orderId, item.outcome, item.currency])).toEqual(rows.map((entry) => [entry.orderId, 'accepted', entry.currency]));
+		expect(out.map((item) => [item.orderId, item.outcome, item.currency])).toEqual(
+			rows.map((entry) => [entry.orderId, 'accepted', entry.currency]),
+		);
 		// The sandbox refuses an appId used on another currency's path, and a signature made with another secret.
 		for (const entry of rows) {
 			const order = sandbox.orders.find((candidate) => candidate.orderId === entry.orderId);
 			expect(order).toMatchObject({ appId: APP_IDS[entry.currency as PayoutCurrency] });
-			const request = sandbox.requests.find((logged) => (logged.body as IDataObject | undefined)?.orderId === entry.orderId);
+			const request = sandbox.requests.find(
+				(logged) => (logged.body as IDataObject | undefined)?.orderId === entry.orderId,
+			);
 			expect(request?.path).toBe(`/${String(entry.currency).toLowerCase()}/pay/apply`);
 		}
 	});
 
 	it("checks every row by its own currency's rules, naming the field and the item", async () => {
 		// The same amount is valid in ZAR (from 1) and not in TZS (from 1,000); a TZS wallet number is no NGN account.
-		const rows = [row('ZAR', { amount: '150' }), row('TZS', { amount: '150' }), row('NGN', { accountNo: PAYOUTS.TZS.accountNo })];
+		const rows = [
+			row('ZAR', { amount: '150' }),
+			row('TZS', { amount: '150' }),
+			row('NGN', { accountNo: PAYOUTS.TZS.accountNo }),
+		];
 		const before = sandbox.appliesReceived();
 		const result = await runNode(sandbox, {
 			parameters: mixedSheet,
@@ -84,16 +115,27 @@ describe('one credential, several currencies', () => {
 	it('refuses a row in a currency the credential holds no App ID for, before anything is sent', async () => {
 		const rows = [row('TZS'), row('EGP')];
 		const before = sandbox.appliesReceived();
-		const result = await runNode(sandbox, { parameters: mixedSheet, items: rows, credential: multiCredential(sandbox, ['ZAR']) });
+		const result = await runNode(sandbox, {
+			parameters: mixedSheet,
+			items: rows,
+			credential: multiCredential(sandbox, ['ZAR']),
+		});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toMatch(/holds App IDs for TZS \(App ID 1001\), ZAR \(App ID 1002\), but the operation is in EGP/);
+		expect(result.error?.message).toMatch(
+			/holds App IDs for TZS \(App ID 1001\), ZAR \(App ID 1002\), but the operation is in EGP/,
+		);
 		expect(result.error).toMatchObject({ itemIndex: 1 });
 		expect(sandbox.appliesReceived() - before).toBe(0);
 	});
 
 	it('keeps a credential with one App ID and a currency as strict as before', async () => {
 		const single = multiCredential(sandbox, []);
-		const result = await runNode(sandbox, { parameters: mixedSheet, items: [row('ZAR')], credential: single, settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: mixedSheet,
+			items: [row('ZAR')],
+			credential: single,
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'invalid', field: 'currency' });
 		expect(String(result.jsonOf(NODE)[0].error)).toMatch(/is for TZS \(App ID 1001\), but the operation is in ZAR/);
 	});
@@ -103,11 +145,18 @@ describe('one credential, several currencies', () => {
 		const credential = multiCredential(sandbox, ['ZAR', 'NGN']);
 		await runNode(sandbox, { parameters: mixedSheet, items: rows, credential });
 		const reads = await runNode(sandbox, {
-			parameters: { resource: 'payout', operation: 'get', currency: '={{ $json.currency }}', orderId: '={{ $json.orderId }}' },
+			parameters: {
+				resource: 'payout',
+				operation: 'get',
+				currency: '={{ $json.currency }}',
+				orderId: '={{ $json.orderId }}',
+			},
 			items: rows,
 			credential,
 		});
-		expect(reads.jsonOf(NODE).map((item) => [item.orderId, item.verified])).toEqual(rows.map((entry) => [entry.orderId, true]));
+		expect(reads.jsonOf(NODE).map((item) => [item.orderId, item.verified])).toEqual(
+			rows.map((entry) => [entry.orderId, true]),
+		);
 	});
 
 	it('refuses a credential whose other currencies have no currency of the first App ID, a missing secret, or an App ID twice', async () => {
@@ -132,14 +181,27 @@ describe('one credential, several currencies', () => {
 		const created = await runNode(sandbox, { parameters: mixedSheet, items: [row('ZAR')], credential });
 		const orderNo = String(created.jsonOf(NODE)[0].orderNo);
 		sandbox.control.settle(orderNo, 'success');
-		const voucher = (ordersCurrency: string) => ({ resource: 'voucher', operation: 'download', orderNos: orderNo, ordersCurrency });
+		const voucher = (ordersCurrency: string) => ({
+			resource: 'voucher',
+			operation: 'download',
+			orderNos: orderNo,
+			ordersCurrency,
+		});
 		// The sandbox gives vouchers only of the asking App ID's own orders.
-		const first = await runNode(sandbox, { parameters: voucher(''), credential, settings: { onError: 'continueRegularOutput' } });
+		const first = await runNode(sandbox, {
+			parameters: voucher(''),
+			credential,
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(String(first.jsonOf(NODE)[0].error)).toMatch(/HaiPay refused/);
 		const zar = await runNode(sandbox, { parameters: voucher('ZAR'), credential });
 		expect(zar.jsonOf(NODE)[0]).toMatchObject({ orderNos: [orderNo], mimeType: 'application/pdf' });
 		const lastSeen = sandbox.requests.at(-1)?.seq;
-		const egp = await runNode(sandbox, { parameters: voucher('EGP'), credential, settings: { onError: 'continueRegularOutput' } });
+		const egp = await runNode(sandbox, {
+			parameters: voucher('EGP'),
+			credential,
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(egp.jsonOf(NODE)[0]).toMatchObject({ errorType: 'invalid', field: 'currency' });
 		expect(String(egp.jsonOf(NODE)[0].error)).toMatch(/holds no App ID for EGP/);
 		expect(sandbox.requests.at(-1)?.seq).toBe(lastSeen);
@@ -148,11 +210,16 @@ describe('one credential, several currencies', () => {
 	describe('the credential test', () => {
 		it('reads the balance of every App ID and names them', async () => {
 			const result = await credentialTest(multiCredential(sandbox, ['ZAR', 'NGN']));
-			expect(result).toEqual({ status: 'OK', message: 'HaiPay accepted the signed balance read of every App ID: 1001 (TZS), 1002 (ZAR), 1003 (NGN)' });
+			expect(result).toEqual({
+				status: 'OK',
+				message: 'HaiPay accepted the signed balance read of every App ID: 1001 (TZS), 1002 (ZAR), 1003 (NGN)',
+			});
 		});
 
 		it('names the App ID whose secret is wrong, and only that one', async () => {
-			const result = await credentialTest(multiCredential(sandbox, ['ZAR', 'NGN'], { secretKeyZar: 'test-only-wrong-secret' }));
+			const result = await credentialTest(
+				multiCredential(sandbox, ['ZAR', 'NGN'], { secretKeyZar: 'test-only-wrong-secret' }),
+			);
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/^App ID 1002 \(ZAR\): HaiPay refused the signed request/);
 			expect(result.message).not.toMatch(/1001|1003/);
@@ -162,12 +229,18 @@ describe('one credential, several currencies', () => {
 		it('says when the HaiPay public key does not verify the answers', async () => {
 			const result = await credentialTest(multiCredential(sandbox, [], { haipayPublicKey: TEST_KEYS.otherPublic }));
 			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/App ID 1001 \(TZS\): .*HaiPay Public Key in the credential does not verify its answer/);
+			expect(result.message).toMatch(
+				/App ID 1001 \(TZS\): .*HaiPay Public Key in the credential does not verify its answer/,
+			);
 		});
 
 		it('asks for the currency of a single App ID, and for what a credential with other currencies lacks', async () => {
-			expect((await credentialTest(multiCredential(sandbox, [], { currency: '' }))).message).toMatch(/To test this credential, set its Currency/);
-			expect((await credentialTest(multiCredential(sandbox, ['ZAR'], { currency: '' }))).message).toMatch(/set the Currency of its first App ID too/);
+			expect((await credentialTest(multiCredential(sandbox, [], { currency: '' }))).message).toMatch(
+				/To test this credential, set its Currency/,
+			);
+			expect((await credentialTest(multiCredential(sandbox, ['ZAR'], { currency: '' }))).message).toMatch(
+				/set the Currency of its first App ID too/,
+			);
 		});
 
 		it('says when HaiPay cannot be reached', async () => {
@@ -192,11 +265,19 @@ describe('one credential, several currencies', () => {
 		it("receives each currency's real callbacks, verified with the secret of the callback's own App ID", async () => {
 			const trigger = await serve(multiCredential(sandbox, ['ZAR', 'NGN']));
 			const orders = (['TZS', 'ZAR', 'NGN'] as const).map((currency) =>
-				sandbox.control.createOrder({ appId: APP_IDS[currency], kind: 'payout', orderId: uniqueOrderId(`CB-${currency}`), amount: PAYOUTS[currency].amount, notifyUrl: trigger.url('Trigger') }),
+				sandbox.control.createOrder({
+					appId: APP_IDS[currency],
+					kind: 'payout',
+					orderId: uniqueOrderId(`CB-${currency}`),
+					amount: PAYOUTS[currency].amount,
+					notifyUrl: trigger.url('Trigger'),
+				}),
 			);
 			for (const order of orders) sandbox.control.settle(order.orderNo, 'success');
 			const executions = await trigger.waitForExecutions(3);
-			const received = executions.map((execution) => [execution.items[0].json.orderId, execution.items[0].json.appId]).sort();
+			const received = executions
+				.map((execution) => [execution.items[0].json.orderId, execution.items[0].json.appId])
+				.sort();
 			expect(received).toEqual(orders.map((order) => [order.orderId, order.appId]).sort());
 			expect(executions.every((execution) => execution.items[0].json.verified === true)).toBe(true);
 		});
@@ -204,9 +285,21 @@ describe('one credential, several currencies', () => {
 		it("refuses a callback signed with another App ID's secret, and an App ID the credential does not hold", async () => {
 			const trigger = await serve(multiCredential(sandbox, ['ZAR']));
 			const platform = parsePrivateKey(TEST_KEYS.platformPrivate);
-			const zarWithTzsSecret = withSignature(callbackBody('payout', { appId: APP_IDS.ZAR, currency: 'ZAR', orderId: uniqueOrderId('X') }), secretOf('TZS'), platform);
-			const notHeld = withSignature(callbackBody('payout', { appId: APP_IDS.NGN, currency: 'NGN', orderId: uniqueOrderId('Y') }), secretOf('NGN'), platform);
-			const genuine = withSignature(callbackBody('payout', { appId: APP_IDS.ZAR, currency: 'ZAR', orderId: uniqueOrderId('Z') }), secretOf('ZAR'), platform);
+			const zarWithTzsSecret = withSignature(
+				callbackBody('payout', { appId: APP_IDS.ZAR, currency: 'ZAR', orderId: uniqueOrderId('X') }),
+				secretOf('TZS'),
+				platform,
+			);
+			const notHeld = withSignature(
+				callbackBody('payout', { appId: APP_IDS.NGN, currency: 'NGN', orderId: uniqueOrderId('Y') }),
+				secretOf('NGN'),
+				platform,
+			);
+			const genuine = withSignature(
+				callbackBody('payout', { appId: APP_IDS.ZAR, currency: 'ZAR', orderId: uniqueOrderId('Z') }),
+				secretOf('ZAR'),
+				platform,
+			);
 			expect((await trigger.send('Trigger', zarWithTzsSecret)).status).toBe(401);
 			expect((await trigger.send('Trigger', notHeld)).status).toBe(401);
 			expect((await trigger.send('Trigger', genuine)).status).toBe(200);

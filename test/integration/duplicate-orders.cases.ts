@@ -17,13 +17,22 @@ beforeAll(() => {
 });
 
 const keepGoing = { onError: 'continueRegularOutput' };
-const createTzs = (options: IDataObject = {}): INodeParameters => ({ ...payoutFromItem('TZS', TZS_FIELDS), options: { timeout: 2000, ...options } });
+const createTzs = (options: IDataObject = {}): INodeParameters => ({
+	...payoutFromItem('TZS', TZS_FIELDS),
+	options: { timeout: 2000, ...options },
+});
 
 const ordersWith = (orderId: unknown) => sandbox.orders.filter((order) => order.orderId === orderId);
-const queriesOf = (orderId: unknown) => sandbox.requests.filter((request) => request.path === '/tzs/pay/query' && request.orderId === orderId);
-const appliesOf = (orderId: unknown) => sandbox.requests.filter((request) => request.path === '/tzs/pay/apply' && request.orderId === orderId);
+const queriesOf = (orderId: unknown) =>
+	sandbox.requests.filter((request) => request.path === '/tzs/pay/query' && request.orderId === orderId);
+const appliesOf = (orderId: unknown) =>
+	sandbox.requests.filter((request) => request.path === '/tzs/pay/apply' && request.orderId === orderId);
 
-async function pay(rows: IDataObject[], parameters = createTzs(), credential: ICredentialDataDecryptedObject = credentialFor(sandbox, 'TZS')) {
+async function pay(
+	rows: IDataObject[],
+	parameters = createTzs(),
+	credential: ICredentialDataDecryptedObject = credentialFor(sandbox, 'TZS'),
+) {
 	const result = await runNode(sandbox, { parameters, items: rows, settings: keepGoing, credential });
 	expect(result.status).toBe('success');
 	return result.jsonOf(NODE);
@@ -58,7 +67,12 @@ describe('a duplicate carries the existing order', () => {
 		await pay([row]);
 		const [again] = await pay([{ ...row, amount: '20000' }]);
 		const [order] = ordersWith(row.orderId);
-		expect(again).toMatchObject({ outcome: 'duplicate', orderNo: order.orderNo, status: order.status, existingAmount: order.amount });
+		expect(again).toMatchObject({
+			outcome: 'duplicate',
+			orderNo: order.orderNo,
+			status: order.status,
+			existingAmount: order.amount,
+		});
 		expect(order.amount).not.toBe('20000');
 	});
 
@@ -92,7 +106,14 @@ describe('only a proven answer names the order', () => {
 	});
 
 	it.each([
-		['an answer naming another order (signed)', { type: 'replaceData', path: '/tzs/pay/query', data: { orderId: 'SOMEONE-ELSE', orderNo: 'HP-OTHER-1', amount: '15000', status: 2 } }],
+		[
+			'an answer naming another order (signed)',
+			{
+				type: 'replaceData',
+				path: '/tzs/pay/query',
+				data: { orderId: 'SOMEONE-ELSE', orderNo: 'HP-OTHER-1', amount: '15000', status: 2 },
+			},
+		],
 		['a bad signature', { type: 'badSignature', path: '/tzs/pay/query' }],
 		['HTTP 502', { type: 'httpError', path: '/tzs/pay/query', status: 502 }],
 	])('%s: duplicate, no orderNo, and the error says the query proved nothing', async (_what, fault) => {

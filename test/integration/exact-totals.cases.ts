@@ -22,7 +22,18 @@ type Decimal = InstanceType<typeof Decimal>;
 const ROWS = 100_000;
 const CURRENCIES = Object.keys(AMOUNTS) as Array<keyof typeof AMOUNTS>;
 const DECIMALS: Record<string, number> = { TZS: 2, ZAR: 2, NGN: 2, EGP: 2, BDT: 0 };
-const COLUMNS = ['orderId', 'currency', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId'];
+const COLUMNS = [
+	'orderId',
+	'currency',
+	'amount',
+	'accountType',
+	'bankCode',
+	'accountNo',
+	'name',
+	'phone',
+	'email',
+	'partnerUserId',
+];
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -39,7 +50,9 @@ interface Expected {
 
 function generated(): { rows: IDataObject[]; expected: Map<string, Expected>; invalid: number } {
 	const next = seeded(20260630);
-	const expected = new Map<string, Expected>(CURRENCIES.map((currency) => [currency, { rows: 0, invalid: 0, exact: new Decimal(0), float: 0 }]));
+	const expected = new Map<string, Expected>(
+		CURRENCIES.map((currency) => [currency, { rows: 0, invalid: 0, exact: new Decimal(0), float: 0 }]),
+	);
 	const rows: IDataObject[] = [];
 	let invalid = 0;
 	for (let index = 0; index < ROWS; index++) {
@@ -68,10 +81,14 @@ function generated(): { rows: IDataObject[]; expected: Map<string, Expected>; in
  * same cells a 100,000-row file gives, without half a minute of writing and reading the same cells again.
  */
 function asReadFromXlsx(made: IDataObject[]): IDataObject[] {
-	const distinct = [...new Map(made.map((entry) => [`${typeof entry.amount}:${String(entry.amount)}`, entry])).values()];
+	const distinct = [
+		...new Map(made.map((entry) => [`${typeof entry.amount}:${String(entry.amount)}`, entry])).values(),
+	];
 	const read = sheetRows(sheetFile(distinct, COLUMNS, 'June')).rows as IDataObject[];
 	expect(read.map((entry) => entry.amount)).toEqual(distinct.map((entry) => entry.amount));
-	const cell = new Map(distinct.map((entry, index) => [`${typeof entry.amount}:${String(entry.amount)}`, read[index].amount]));
+	const cell = new Map(
+		distinct.map((entry, index) => [`${typeof entry.amount}:${String(entry.amount)}`, read[index].amount]),
+	);
 	return made.map((entry) => ({ ...entry, amount: cell.get(`${typeof entry.amount}:${String(entry.amount)}`) }));
 }
 
@@ -83,7 +100,13 @@ describe('exact totals on a sheet of 100,000 rows', () => {
 		expect(rows.map((entry) => entry.amount)).toEqual(made.map((entry) => entry.amount));
 
 		const result = await runNode(sandbox, {
-			parameters: { resource: 'payout', operation: 'check', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { output: 'summary' } },
+			parameters: {
+				resource: 'payout',
+				operation: 'check',
+				currency: '={{ $json.currency }}',
+				fieldsFrom: 'input',
+				options: { output: 'summary' },
+			},
 			items: rows,
 			credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
 		});
@@ -94,10 +117,18 @@ describe('exact totals on a sheet of 100,000 rows', () => {
 		expect(lines.map((line) => line.currency).sort()).toEqual([...CURRENCIES].sort());
 		for (const line of lines) {
 			const want = expected.get(line.currency) as Expected;
-			expect(line).toEqual({ currency: line.currency, rows: want.rows, total: want.exact.toFixed(DECIMALS[line.currency]), decimals: DECIMALS[line.currency], invalidRows: want.invalid });
+			expect(line).toEqual({
+				currency: line.currency,
+				rows: want.rows,
+				total: want.exact.toFixed(DECIMALS[line.currency]),
+				decimals: DECIMALS[line.currency],
+				invalidRows: want.invalid,
+			});
 		}
 		// The sheet is adversarial: summing JavaScript numbers, as a Summarize node does, gives other totals.
-		const drifted = lines.filter((line) => String((expected.get(line.currency) as Expected).float) !== new Decimal(line.total).toString());
+		const drifted = lines.filter(
+			(line) => String((expected.get(line.currency) as Expected).float) !== new Decimal(line.total).toString(),
+		);
 		expect(drifted.length).toBeGreaterThan(0);
 		expect(summary.invalid as unknown[]).toHaveLength(invalid);
 		expect(sandbox.requests).toHaveLength(0);

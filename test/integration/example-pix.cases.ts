@@ -20,12 +20,15 @@ interface ExampleNode {
 	disabled?: boolean;
 }
 
-const example = JSON.parse(readFileSync(join(__dirname, '..', '..', 'examples', '7-pix.json'), 'utf8')) as { nodes: ExampleNode[] };
+const example = JSON.parse(readFileSync(join(__dirname, '..', '..', 'examples', '7-pix.json'), 'utf8')) as {
+	nodes: ExampleNode[];
+};
 const byName = (name: string) => example.nodes.find((node) => node.name === name) as ExampleNode;
 
 /** What an n8n Set node of the example outputs: its assignments, as one item. */
 function setOutput(name: string): IDataObject {
-	const assignments = (byName(name).parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
+	const assignments = (byName(name).parameters.assignments as { assignments: Array<{ name: string; value: string }> })
+		.assignments;
 	return Object.fromEntries(assignments.map((assignment) => [assignment.name, assignment.value]));
 }
 
@@ -40,11 +43,29 @@ describe('examples/7-pix.json', () => {
 		const node = byName('PIX QR collection');
 		expect(node.credentials?.haiPayApi).toEqual({ id: `hpsandbox${APP_IDS.BRL}`, name: 'HaiPay Sandbox BRL' });
 		const order = setOutput('Order');
-		const run = async () => (await runNode(sandbox, { currency: 'BRL', parameters: node.parameters as INodeParameters, items: [order], settings: { onError: 'continueRegularOutput' } })).jsonOf(NODE)[0];
+		const run = async () =>
+			(
+				await runNode(sandbox, {
+					currency: 'BRL',
+					parameters: node.parameters as INodeParameters,
+					items: [order],
+					settings: { onError: 'continueRegularOutput' },
+				})
+			).jsonOf(NODE)[0];
 		const first = await run();
-		expect(first).toMatchObject({ outcome: 'accepted', orderId: order.orderId, bankCode: 'PIX', payUrl: expect.stringContaining('/cashier/') });
+		expect(first).toMatchObject({
+			outcome: 'accepted',
+			orderId: order.orderId,
+			bankCode: 'PIX',
+			payUrl: expect.stringContaining('/cashier/'),
+		});
 		expect(String(first.qrCode)).toMatch(/^000201.*br\.gov\.bcb\.pix/);
-		expect(sandbox.requests.find((request) => request.path === '/brl/collect/apply')?.body).toMatchObject({ inBankNo: order.cpf, payType: 'QR', inBankCode: 'PIX', amount: '300.00' });
+		expect(sandbox.requests.find((request) => request.path === '/brl/collect/apply')?.body).toMatchObject({
+			inBankNo: order.cpf,
+			payType: 'QR',
+			inBankCode: 'PIX',
+			amount: '300.00',
+		});
 		expect(await run()).toMatchObject({ outcome: 'duplicate', errorCode: '4006' });
 	});
 
@@ -53,9 +74,22 @@ describe('examples/7-pix.json', () => {
 		expect(node.disabled).toBeUndefined();
 		expect(node.credentials?.haiPayApi).toEqual({ id: `hpsandbox${APP_IDS.BRL}`, name: 'HaiPay Sandbox BRL' });
 		const payee = setOutput('Payee');
-		const run = async () => (await runNode(sandbox, { currency: 'BRL', parameters: node.parameters as INodeParameters, items: [payee], settings: { onError: 'continueRegularOutput' } })).jsonOf(NODE)[0];
+		const run = async () =>
+			(
+				await runNode(sandbox, {
+					currency: 'BRL',
+					parameters: node.parameters as INodeParameters,
+					items: [payee],
+					settings: { onError: 'continueRegularOutput' },
+				})
+			).jsonOf(NODE)[0];
 		expect(await run()).toMatchObject({ outcome: 'accepted', orderId: payee.orderId, currency: 'BRL' });
-		expect(sandbox.requests.find((request) => request.path === '/brl/pay/apply')?.body).toMatchObject({ bankCode: 'PIX', identifyType: 'CPF', accountNo: payee.cpf, amount: '500.00' });
+		expect(sandbox.requests.find((request) => request.path === '/brl/pay/apply')?.body).toMatchObject({
+			bankCode: 'PIX',
+			identifyType: 'CPF',
+			accountNo: payee.cpf,
+			amount: '500.00',
+		});
 		expect(await run()).toMatchObject({ outcome: 'duplicate', errorCode: '4006' });
 	});
 });

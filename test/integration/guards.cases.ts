@@ -6,10 +6,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { APP_IDS, MIT_COLLECTION} from '../fixtures/bodies';
+import { APP_IDS, MIT_COLLECTION } from '../fixtures/bodies';
 import type { RunResult } from '../harness';
 import { flatten } from '../harness/logger';
-import { credentialFor, NODE, payoutFromItem, runNode, sandboxPerFile, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import {
+	credentialFor,
+	NODE,
+	payoutFromItem,
+	runNode,
+	sandboxPerFile,
+	TZS_FIELDS,
+	tzsRow,
+	uniqueOrderId,
+} from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -19,7 +28,10 @@ beforeAll(() => {
 });
 
 const createTzs = payoutFromItem('TZS', TZS_FIELDS);
-const asIs = (parameters: IDataObject, options: IDataObject = {}) => ({ ...parameters, options: { resolveUnknown: false, ...options } });
+const asIs = (parameters: IDataObject, options: IDataObject = {}) => ({
+	...parameters,
+	options: { resolveUnknown: false, ...options },
+});
 const keepGoing = { onError: 'continueRegularOutput' };
 const toErrorOutput = { onError: 'continueErrorOutput' };
 const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
@@ -39,7 +51,13 @@ function everything(result: RunResult): string {
 				}
 			})
 		: [];
-	return [flatten(result.executionError), flatten(result.error), flatten(safeNodeError(result)), ...items, ...result.logs.map((line) => line.text)].join('\n');
+	return [
+		flatten(result.executionError),
+		flatten(result.error),
+		flatten(safeNodeError(result)),
+		...items,
+		...result.logs.map((line) => line.text),
+	].join('\n');
 }
 
 function safeNodeError(result: RunResult): unknown {
@@ -53,7 +71,12 @@ function safeNodeError(result: RunResult): unknown {
 describe("n8n's Retry On Fail on a create", () => {
 	it('refuses a payout before anything is sent, and says to use On Error → Continue and a query instead', async () => {
 		// The gateway would leave the outcome unknown for good: the case where a retry used to send the create again.
-		sandbox.control.addFault({ type: 'statusZero', when: 'after', path: '/tzs/pay/apply', msg: 'System busy, please query the order' });
+		sandbox.control.addFault({
+			type: 'statusZero',
+			when: 'after',
+			path: '/tzs/pay/apply',
+			msg: 'System busy, please query the order',
+		});
 		const before = sandbox.appliesReceived();
 		const row = tzsRow();
 		const result = await runNode(sandbox, { parameters: createTzs, items: [row], settings: retrying });
@@ -81,7 +104,11 @@ describe("n8n's Retry On Fail on a create", () => {
 
 	it('refuses under On Error → Continue too: the setting is refused, not the item', async () => {
 		const before = sandbox.appliesReceived();
-		const result = await runNode(sandbox, { parameters: createTzs, items: [tzsRow(), tzsRow()], settings: { ...retrying, ...keepGoing } });
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: [tzsRow(), tzsRow()],
+			settings: { ...retrying, ...keepGoing },
+		});
 		expect(sandbox.appliesReceived() - before).toBe(0);
 		expect(everything(result)).toContain('Retry On Fail');
 		expect(result.jsonOf(NODE).some((item) => item.outcome === 'accepted')).toBe(false);
@@ -99,7 +126,10 @@ describe("n8n's Retry On Fail on a create", () => {
 	it('lets Voucher → Download run with Retry On Fail', async () => {
 		const [paid] = (await runNode(sandbox, { parameters: createTzs, items: [tzsRow()] })).jsonOf(NODE);
 		sandbox.control.settle(paid.orderNo as string, 'success');
-		const result = await runNode(sandbox, { parameters: { resource: 'voucher', operation: 'download', orderNos: String(paid.orderNo) }, settings: retrying });
+		const result = await runNode(sandbox, {
+			parameters: { resource: 'voucher', operation: 'download', orderNos: String(paid.orderNo) },
+			settings: retrying,
+		});
 		expect(result.status).toBe('success');
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ mimeType: 'application/pdf' });
 	});
@@ -116,7 +146,13 @@ describe('nothing secret in what a gateway echoes', () => {
 	}
 
 	it('Payout → Create without Continue: the thrown error, every property of it, and the log lines', async () => {
-		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg: refusal, code: `E4003-${SECRET}`, times: 1 });
+		sandbox.control.addFault({
+			type: 'statusZero',
+			path: '/tzs/pay/apply',
+			msg: refusal,
+			code: `E4003-${SECRET}`,
+			times: 1,
+		});
 		const result = await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()] });
 		expect(result.status).toBe('error');
 		const error = flatten(result.executionError);
@@ -139,7 +175,13 @@ describe('nothing secret in what a gateway echoes', () => {
 	});
 
 	it('Payout → Create with Continue (using error output)', async () => {
-		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg: `${SECRET} is not the merchant's key`, code: '4003', times: 1 });
+		sandbox.control.addFault({
+			type: 'statusZero',
+			path: '/tzs/pay/apply',
+			msg: `${SECRET} is not the merchant's key`,
+			code: '4003',
+			times: 1,
+		});
 		const result = await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: toErrorOutput });
 		const [item] = result.jsonOf(NODE, 0, 1);
 		expect(item.details).toMatchObject({ outcome: 'rejected', gatewayMessage: "[redacted] is not the merchant's key" });
@@ -147,7 +189,12 @@ describe('nothing secret in what a gateway echoes', () => {
 	});
 
 	it("a signed data.orderId that echoes the string to sign (another order's, so the create is unknown)", async () => {
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: { orderId: `echo:${signedText}`, orderNo: 'HP1' }, times: 1 });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/apply',
+			data: { orderId: `echo:${signedText}`, orderNo: 'HP1' },
+			times: 1,
+		});
 		const result = await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()] });
 		expect(result.status).toBe('error');
 		expect(flatten(result.executionError)).toContain('echo:accountNo=255712345678&amount=15000');
@@ -163,19 +210,25 @@ describe('nothing secret in what a gateway echoes', () => {
 			note: { trace: ['ok', { deeper: `checked ${signedText}` }] },
 		};
 		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/account/ledger', data, times: 1 });
-		const result = await runNode(sandbox, { parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' } });
+		const result = await runNode(sandbox, {
+			parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' },
+		});
 		expect(result.status).toBe('success');
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ bal: '1.00', unSettleBal: '0.00 ([redacted])', verified: true });
-		expect(item.note).toEqual({ trace: ['ok', { deeper: `checked accountNo=255712345678&amount=15000&appId=${APP_IDS.TZS}&key=[redacted]` }] });
+		expect(item.note).toEqual({
+			trace: ['ok', { deeper: `checked accountNo=255712345678&amount=15000&appId=${APP_IDS.TZS}&key=[redacted]` }],
+		});
 		expectNoSecret(everything(result));
 	});
 
-	it("Payout → Get: a signed errorMsg, on the output item", async () => {
+	it('Payout → Get: a signed errorMsg, on the output item', async () => {
 		const orderId = uniqueOrderId('Q');
 		const data = { orderId, orderNo: '', status: 3, errorMsg: `bad request, sign string was ${signedText}` };
 		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data, times: 1 });
-		const result = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId } });
+		const result = await runNode(sandbox, {
+			parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId },
+		});
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ orderId, status: 3, verified: true });
 		expect(String(item.errorMsg)).toContain('bad request, sign string was accountNo=255712345678');
@@ -184,27 +237,56 @@ describe('nothing secret in what a gateway echoes', () => {
 
 	it('attack: the secret in upper case, in a member name and deep in a signed query answer', async () => {
 		const orderId = uniqueOrderId('Q');
-		const data = { orderId, orderNo: '', status: 3, errorMsg: `SIGN STRING: ${signedText.toUpperCase()}`, [`trace_${SECRET.toUpperCase()}`]: { steps: [[`echo ${SECRET}`]] } };
+		const data = {
+			orderId,
+			orderNo: '',
+			status: 3,
+			errorMsg: `SIGN STRING: ${signedText.toUpperCase()}`,
+			[`trace_${SECRET.toUpperCase()}`]: { steps: [[`echo ${SECRET}`]] },
+		};
 		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data, times: 1 });
-		const result = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId } });
+		const result = await runNode(sandbox, {
+			parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId },
+		});
 		const [item] = result.jsonOf(NODE);
-		expect(item).toMatchObject({ orderId, status: 3, verified: true, errorMsg: `SIGN STRING: ACCOUNTNO=255712345678&AMOUNT=15000&APPID=${APP_IDS.TZS}&KEY=[redacted]` });
+		expect(item).toMatchObject({
+			orderId,
+			status: 3,
+			verified: true,
+			errorMsg: `SIGN STRING: ACCOUNTNO=255712345678&AMOUNT=15000&APPID=${APP_IDS.TZS}&KEY=[redacted]`,
+		});
 		expect(item['trace_[redacted]']).toEqual({ steps: [['echo [redacted]']] });
 		expectNoSecret(everything(result).toLowerCase());
 	});
 
 	it('attack: an answer that cannot be verified (no HaiPay public key) is cleaned too', async () => {
 		const orderId = uniqueOrderId('Q');
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data: { orderId, orderNo: '', status: 3, errorMsg: `bad sign ${SECRET}` }, times: 1 });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/query',
+			data: { orderId, orderNo: '', status: 3, errorMsg: `bad sign ${SECRET}` },
+			times: 1,
+		});
 		const credential = credentialFor(sandbox, 'TZS', { haipayPublicKey: '' });
-		const result = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId }, credential });
+		const result = await runNode(sandbox, {
+			parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId },
+			credential,
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ orderId, verified: false, errorMsg: 'bad sign [redacted]' });
 		expectNoSecret(everything(result));
 	});
 
 	it('a key= tail that is not the whole secret goes too, up to the next &', async () => {
-		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg: `sign error: amount=1&key=${SECRET.slice(0, 12)}&more=1`, code: '4003', times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		sandbox.control.addFault({
+			type: 'statusZero',
+			path: '/tzs/pay/apply',
+			msg: `sign error: amount=1&key=${SECRET.slice(0, 12)}&more=1`,
+			code: '4003',
+			times: 1,
+		});
+		const [item] = (
+			await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })
+		).jsonOf(NODE);
 		expect(item.gatewayMessage).toBe('sign error: amount=1&key=[redacted]&more=1');
 	});
 
@@ -214,7 +296,9 @@ describe('nothing secret in what a gateway echoes', () => {
 		expect(msg.indexOf(SECRET) + SECRET.length).toBeGreaterThan(200);
 		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg, code: '4003', times: 2 });
 		const continued = await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing });
-		expect(continued.jsonOf(NODE)[0].gatewayMessage).toBe(`${`sign error ${'x'.repeat(180)} [redacted]`.slice(0, 200)}…`);
+		expect(continued.jsonOf(NODE)[0].gatewayMessage).toBe(
+			`${`sign error ${'x'.repeat(180)} [redacted]`.slice(0, 200)}…`,
+		);
 		expectNoSecret(everything(continued));
 		const stopped = await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()] });
 		expect(stopped.status).toBe('error');

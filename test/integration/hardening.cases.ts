@@ -21,7 +21,12 @@ describe('one signature, one body', () => {
 		const forged = '62000000000&accountType=BANK_ACCOUNT&amount=9000000&orderId=EVIL-1';
 		const row = zarRow({ accountNo: forged });
 		const before = sandbox.appliesReceived(APP_IDS.ZAR);
-		const result = await runNode(sandbox, { currency: 'ZAR', parameters: payoutFromItem('ZAR', ZAR_FIELDS), items: [row], settings: keepGoing });
+		const result = await runNode(sandbox, {
+			currency: 'ZAR',
+			parameters: payoutFromItem('ZAR', ZAR_FIELDS),
+			items: [row],
+			settings: keepGoing,
+		});
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'invalid', field: 'accountNo', rule: 'separator', orderId: row.orderId });
 		expect(String(item.error)).toContain('"accountNo" must not contain "&"');
@@ -42,9 +47,15 @@ describe('one signature, one body', () => {
 	});
 
 	it('refuses separators in queries, voucher order numbers and extra fields', async () => {
-		const query = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId: 'A&orderNo=B' }, settings: keepGoing });
+		const query = await runNode(sandbox, {
+			parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId: 'A&orderNo=B' },
+			settings: keepGoing,
+		});
 		expect(query.jsonOf(NODE)[0]).toMatchObject({ errorType: 'invalid', field: 'orderId', rule: 'separator' });
-		const voucher = await runNode(sandbox, { parameters: { resource: 'voucher', operation: 'download', orderNos: '["HP1","HP2&lang=zh"]' }, settings: keepGoing });
+		const voucher = await runNode(sandbox, {
+			parameters: { resource: 'voucher', operation: 'download', orderNos: '["HP1","HP2&lang=zh"]' },
+			settings: keepGoing,
+		});
 		expect(voucher.jsonOf(NODE)[0]).toMatchObject({ errorType: 'invalid', field: 'orderNos', rule: 'separator' });
 		const extra = await runNode(sandbox, {
 			currency: 'ZAR',
@@ -59,8 +70,17 @@ describe('one signature, one body', () => {
 
 describe('On Error: Continue (using error output)', () => {
 	it('routes failed items to the error output with their outcome, orderId and advice', async () => {
-		const rows = [tzsRow(), tzsRow({ amount: '5' }), tzsRow({ name: 'No Channel' }), tzsRow({ name: 'Reset Connection' })];
-		const result = await runNode(sandbox, { parameters: asIs(createTzs), items: rows, settings: { onError: 'continueErrorOutput' } });
+		const rows = [
+			tzsRow(),
+			tzsRow({ amount: '5' }),
+			tzsRow({ name: 'No Channel' }),
+			tzsRow({ name: 'Reset Connection' }),
+		];
+		const result = await runNode(sandbox, {
+			parameters: asIs(createTzs),
+			items: rows,
+			settings: { onError: 'continueErrorOutput' },
+		});
 		expect(result.status).toBe('success');
 		const success = result.jsonOf(NODE, 0, 0);
 		const failed = result.jsonOf(NODE, 0, 1);
@@ -92,7 +112,9 @@ describe('success that is not proven is not success', () => {
 	it('a create answered with a string data is unknown', async () => {
 		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: 'OK', times: 1 });
 		const row = tzsRow();
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(
+			NODE,
+		);
 		expect(item).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
 		expect(String(item.error)).toContain('without a data object');
 	});
@@ -100,17 +122,31 @@ describe('success that is not proven is not success', () => {
 	it("a create answered with another order's genuinely signed answer is unknown, and keeps its own orderId", async () => {
 		const other = tzsRow();
 		const first = (await runNode(sandbox, { parameters: createTzs, items: [other] })).jsonOf(NODE)[0];
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: { orderId: other.orderId, orderNo: first.orderNo }, times: 1 });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/apply',
+			data: { orderId: other.orderId, orderNo: first.orderNo },
+			times: 1,
+		});
 		const row = tzsRow();
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(
+			NODE,
+		);
 		expect(item).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
 		expect(item).not.toHaveProperty('orderNo');
 		expect(String(item.error)).toContain(`not "${row.orderId}"`);
 	});
 
 	it('a create answered with a signed balance is unknown', async () => {
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: { bal: '1.00', availableBal: '1.00', frzBal: '0.00', unSettleBal: '0.00' }, times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/apply',
+			data: { bal: '1.00', availableBal: '1.00', frzBal: '0.00', unSettleBal: '0.00' },
+			times: 1,
+		});
+		const [item] = (
+			await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })
+		).jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'unknown' });
 	});
 
@@ -123,10 +159,21 @@ describe('success that is not proven is not success', () => {
 		sandbox.control.addFault({
 			type: 'replaceData',
 			path: '/tzs/pay/query',
-			data: { orderId: good.orderId, orderNo: b.orderNo, amount: '15000', fee: '0.00', status: 2, payTime: '', errorMsg: '' },
+			data: {
+				orderId: good.orderId,
+				orderNo: b.orderNo,
+				amount: '15000',
+				fee: '0.00',
+				status: 2,
+				payTime: '',
+				errorMsg: '',
+			},
 			times: 1,
 		});
-		const result = await runNode(sandbox, { parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId: String(failed.orderId) }, settings: keepGoing });
+		const result = await runNode(sandbox, {
+			parameters: { resource: 'payout', operation: 'get', currency: 'TZS', orderId: String(failed.orderId) },
+			settings: keepGoing,
+		});
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ errorType: 'untrusted' });
 		expect(item).not.toHaveProperty('status');
@@ -134,8 +181,18 @@ describe('success that is not proven is not success', () => {
 	});
 
 	it('a balance answered with an order is refused', async () => {
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/account/ledger', data: { orderId: 'X', orderNo: 'HP1', status: 2 }, times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' }, settings: keepGoing })).jsonOf(NODE);
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/account/ledger',
+			data: { orderId: 'X', orderNo: 'HP1', status: 2 },
+			times: 1,
+		});
+		const [item] = (
+			await runNode(sandbox, {
+				parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' },
+				settings: keepGoing,
+			})
+		).jsonOf(NODE);
 		expect(item).toMatchObject({ errorType: 'untrusted' });
 	});
 });
@@ -144,7 +201,9 @@ describe("the gateway's own text is repeated only in part", () => {
 	it('a long refusal message (an echoed signature, say) is cut to 200 characters in the error and the item', async () => {
 		const echoed = `sign ${'A'.repeat(340)}== does not verify`;
 		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg: echoed, code: '4003', times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		const [item] = (
+			await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })
+		).jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'rejected' });
 		expect(String(item.gatewayMessage)).toBe(`${echoed.slice(0, 200)}…`);
 		expect(JSON.stringify(item)).not.toContain('A'.repeat(201));
@@ -153,13 +212,22 @@ describe("the gateway's own text is repeated only in part", () => {
 	it('a 199-character message is repeated whole', async () => {
 		const msg = `sign ${'B'.repeat(194)}`;
 		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg, code: '4003', times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		const [item] = (
+			await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })
+		).jsonOf(NODE);
 		expect(item.gatewayMessage).toBe(msg);
 	});
 
 	it("another order's ID in a signed answer is cut short in the error", async () => {
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/apply', data: { orderId: 'X'.repeat(5000), orderNo: 'HP1' }, times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/apply',
+			data: { orderId: 'X'.repeat(5000), orderNo: 'HP1' },
+			times: 1,
+		});
+		const [item] = (
+			await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })
+		).jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'unknown' });
 		expect(String(item.error)).toContain(`${'X'.repeat(200)}…`);
 		expect(String(item.error)).not.toContain('X'.repeat(201));
@@ -171,7 +239,9 @@ describe('redirects are never followed', () => {
 		sandbox.control.addFault({ type: 'redirect', when: 'after', path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
 		const before = sandbox.appliesReceived(APP_IDS.TZS);
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(
+			NODE,
+		);
 		expect(item).toMatchObject({ outcome: 'unknown', httpStatus: 307 });
 		expect(sandbox.appliesReceived(APP_IDS.TZS) - before).toBe(1);
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
@@ -181,14 +251,28 @@ describe('redirects are never followed', () => {
 		const closed = await startSandbox({ manual: true });
 		const location = `${closed.baseUrl}/tzs/pay/apply`;
 		await closed.close();
-		sandbox.control.addFault({ type: 'redirect', when: 'after', status: 308, location, path: '/tzs/pay/apply', times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
+		sandbox.control.addFault({
+			type: 'redirect',
+			when: 'after',
+			status: 308,
+			location,
+			path: '/tzs/pay/apply',
+			times: 1,
+		});
+		const [item] = (
+			await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })
+		).jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'unknown', httpStatus: 308 });
 	});
 
 	it('a redirect to a read is a clear failure', async () => {
 		sandbox.control.addFault({ type: 'redirect', path: '/tzs/account/ledger', times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' }, settings: keepGoing })).jsonOf(NODE);
+		const [item] = (
+			await runNode(sandbox, {
+				parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' },
+				settings: keepGoing,
+			})
+		).jsonOf(NODE);
 		expect(item).toMatchObject({ errorType: 'untrusted', httpStatus: 307 });
 		expect(String(item.error)).toContain('redirect');
 	});
@@ -198,17 +282,31 @@ describe('status "0": rejected only when the request itself was refused', () => 
 	it.each(['504 Gateway Time-out', 'connect time-out', 'System busy, please query the order', '系统异常', 'NULL', ''])(
 		'"%s" is unknown',
 		async (msg) => {
-			sandbox.control.addFault({ type: 'statusZero', when: 'after', path: '/tzs/pay/apply', msg, code: '9999', times: 1 });
+			sandbox.control.addFault({
+				type: 'statusZero',
+				when: 'after',
+				path: '/tzs/pay/apply',
+				msg,
+				code: '9999',
+				times: 1,
+			});
 			const row = tzsRow();
-			const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })).jsonOf(NODE);
+			const [item] = (
+				await runNode(sandbox, { parameters: asIs(createTzs), items: [row], settings: keepGoing })
+			).jsonOf(NODE);
 			expect(item).toMatchObject({ outcome: 'unknown', gatewayMessage: msg });
 			expect(ordersWith(row.orderId as string)).toHaveLength(1);
 		},
 	);
 
-	it.each(['sign does not verify', 'No permission to pay for products', 'insufficient balance'])('"%s" is rejected', async (msg) => {
-		sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg, code: '4999', times: 1 });
-		const [item] = (await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })).jsonOf(NODE);
-		expect(item).toMatchObject({ outcome: 'rejected', gatewayMessage: msg });
-	});
+	it.each(['sign does not verify', 'No permission to pay for products', 'insufficient balance'])(
+		'"%s" is rejected',
+		async (msg) => {
+			sandbox.control.addFault({ type: 'statusZero', path: '/tzs/pay/apply', msg, code: '4999', times: 1 });
+			const [item] = (
+				await runNode(sandbox, { parameters: asIs(createTzs), items: [tzsRow()], settings: keepGoing })
+			).jsonOf(NODE);
+			expect(item).toMatchObject({ outcome: 'rejected', gatewayMessage: msg });
+		},
+	);
 });

@@ -10,7 +10,11 @@ import { TEST_KEYS } from '../helpers/keys';
 export const NODE = 'HaiPay';
 
 /** The credential a merchant would create for one of the sandbox's default App IDs. */
-export function credentialFor(sandbox: Sandbox, currency: SandboxCurrency, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+export function credentialFor(
+	sandbox: Sandbox,
+	currency: SandboxCurrency,
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
 	return {
 		environment: 'custom',
 		baseUrl: sandbox.baseUrl,
@@ -54,7 +58,17 @@ export function payoutFromItem(currency: string, fields: string[], additional: s
 	return parameters;
 }
 
-export const TZS_FIELDS = ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId'];
+export const TZS_FIELDS = [
+	'orderId',
+	'amount',
+	'accountType',
+	'bankCode',
+	'accountNo',
+	'name',
+	'phone',
+	'email',
+	'partnerUserId',
+];
 
 let counter = 0;
 /** A unique order ID per test run, so tests sharing one sandbox never collide. */

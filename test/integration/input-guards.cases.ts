@@ -9,7 +9,16 @@ import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS, PAYOUTS } from '../fixtures/bodies';
 import { runWorkflow, type RunResult } from '../harness';
-import { credentialFor, NODE, payoutFromItem, runNode, sandboxPerFile, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import {
+	credentialFor,
+	NODE,
+	payoutFromItem,
+	runNode,
+	sandboxPerFile,
+	TZS_FIELDS,
+	tzsRow,
+	uniqueOrderId,
+} from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -36,7 +45,12 @@ function sentWith(orderId: unknown) {
 
 describe('Extra Fields (JSON): no second copy of a field, no number JSON changes', () => {
 	async function withExtra(extraFields: string, row = zarRow()) {
-		const result = await runNode(sandbox, { currency: 'ZAR', parameters: { ...createZar, options: { extraFields } }, items: [row], settings: keepGoing });
+		const result = await runNode(sandbox, {
+			currency: 'ZAR',
+			parameters: { ...createZar, options: { extraFields } },
+			items: [row],
+			settings: keepGoing,
+		});
 		return { item: result.jsonOf(NODE)[0], sent: sentWith(row.orderId), row };
 	}
 
@@ -87,12 +101,25 @@ describe('Extra Fields (JSON): no second copy of a field, no number JSON changes
 	});
 
 	it('lets names that only look like fields, and exact numbers, through, signed', async () => {
-		const json = '{"subjectLine": "May salaries", "account_holder": "Thabo", "bankBranch": "250655", "orderRef": 12, "rate": 1.5, "big": 9007199254740991, "neg": -3, "tiny": 0.001}';
+		const json =
+			'{"subjectLine": "May salaries", "account_holder": "Thabo", "bankBranch": "250655", "orderRef": 12, "rate": 1.5, "big": 9007199254740991, "neg": -3, "tiny": 0.001}';
 		const { item, sent } = await withExtra(json);
 		expect(item).toMatchObject({ outcome: 'accepted', verified: true });
 		expect(sent).toHaveLength(1);
-		expect(sent[0].body).toMatchObject({ subjectLine: 'May salaries', account_holder: 'Thabo', bankBranch: '250655', orderRef: 12, rate: 1.5, big: 9007199254740991, neg: -3, tiny: 0.001 });
-		const object = await withExtra('={{ $json.extra }}', zarRow({ extra: { orderRef: Number.MAX_SAFE_INTEGER, rate: 2.25 } }));
+		expect(sent[0].body).toMatchObject({
+			subjectLine: 'May salaries',
+			account_holder: 'Thabo',
+			bankBranch: '250655',
+			orderRef: 12,
+			rate: 1.5,
+			big: 9007199254740991,
+			neg: -3,
+			tiny: 0.001,
+		});
+		const object = await withExtra(
+			'={{ $json.extra }}',
+			zarRow({ extra: { orderRef: Number.MAX_SAFE_INTEGER, rate: 2.25 } }),
+		);
 		expect(object.item).toMatchObject({ outcome: 'accepted' });
 		expect(object.sent[0].body).toMatchObject({ orderRef: Number.MAX_SAFE_INTEGER, rate: 2.25 });
 	});
@@ -154,7 +181,10 @@ describe('Allow Use by AI Agents is a fixed switch', () => {
 		['a constant expression', '={{ true }}'],
 	])('refuses an expression (%s), and sends nothing', async (_what, allowAgents) => {
 		const before = sandbox.appliesReceived();
-		const result = await runAsTool({ ...createTzs, options: { allowAgents } }, [tzsRow({ allowAgents: true }), tzsRow({ allowAgents: true })]);
+		const result = await runAsTool({ ...createTzs, options: { allowAgents } }, [
+			tzsRow({ allowAgents: true }),
+			tzsRow({ allowAgents: true }),
+		]);
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toContain('Allow Use by AI Agents');
 		expect(`${result.error?.message} ${result.error?.description}`).toMatch(/fixed switch, not an expression/);
@@ -191,7 +221,10 @@ describe('Allow Use by AI Agents is a fixed switch', () => {
 
 	it('leaves a run that no agent started alone, whatever the switch holds', async () => {
 		const row = tzsRow({ allowAgents: false });
-		const result = await runNode(sandbox, { parameters: { ...createTzs, options: { allowAgents: '={{ $json.allowAgents }}' } }, items: [row] });
+		const result = await runNode(sandbox, {
+			parameters: { ...createTzs, options: { allowAgents: '={{ $json.allowAgents }}' } },
+			items: [row],
+		});
 		expect(result.status).toBe('success');
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted' });
 	});
@@ -212,7 +245,11 @@ describe('voucher order numbers under the Java-list array style', () => {
 		['a no-break space', '["HP1\\u00a0HP2"]', 'U+00A0'],
 	])('refuses an entry with %s before anything is signed', async (_what, orderNos, character) => {
 		const before = requestsTo(VOUCHER);
-		const result = await runNode(sandbox, { parameters: download(orderNos), credential: listCredential(), settings: keepGoing });
+		const result = await runNode(sandbox, {
+			parameters: download(orderNos),
+			credential: listCredential(),
+			settings: keepGoing,
+		});
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ errorType: 'invalid', field: 'orderNos', rule: 'separator' });
 		expect(String(item.error)).toContain(`"${character}"`);
@@ -221,7 +258,11 @@ describe('voucher order numbers under the Java-list array style', () => {
 
 	it('refuses such an entry from an expression that returns a list, and stops the run without Continue', async () => {
 		const before = requestsTo(VOUCHER);
-		const result = await runNode(sandbox, { parameters: download('={{ $json.nos }}'), credential: listCredential(), items: [{ nos: ['HP1, HP2'] }] });
+		const result = await runNode(sandbox, {
+			parameters: download('={{ $json.nos }}'),
+			credential: listCredential(),
+			items: [{ nos: ['HP1, HP2'] }],
+		});
 		expect(result.status).toBe('error');
 		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
 		expect(result.error?.message).toContain('"orderNos"');
@@ -233,7 +274,9 @@ describe('voucher order numbers under the Java-list array style', () => {
 		const result = await runNode(sandbox, { parameters: download('["HP1, HP2"]'), settings: keepGoing });
 		expect(result.jsonOf(NODE)[0]).not.toMatchObject({ errorType: 'invalid' });
 		expect(requestsTo(VOUCHER)).toBe(before + 1);
-		expect(sandbox.requests.filter((request) => request.path === VOUCHER).at(-1)?.body).toMatchObject({ orderNos: ['HP1, HP2'] });
+		expect(sandbox.requests.filter((request) => request.path === VOUCHER).at(-1)?.body).toMatchObject({
+			orderNos: ['HP1, HP2'],
+		});
 	});
 
 	it('downloads plain order numbers under the list style from a gateway that signs lists that way', async () => {
@@ -243,11 +286,19 @@ describe('voucher order numbers under the Java-list array style', () => {
 		});
 		try {
 			const credential = credentialFor(listed, 'TZS', { arrayStyle: 'list' });
-			const paid = (await runNode(listed, { parameters: createTzs, items: [tzsRow(), tzsRow()], credential })).jsonOf(NODE);
+			const paid = (await runNode(listed, { parameters: createTzs, items: [tzsRow(), tzsRow()], credential })).jsonOf(
+				NODE,
+			);
 			for (const order of paid) listed.control.settle(order.orderNo as string, 'success');
-			const result = await runNode(listed, { parameters: download(paid.map((order) => order.orderNo).join(', ')), credential });
+			const result = await runNode(listed, {
+				parameters: download(paid.map((order) => order.orderNo).join(', ')),
+				credential,
+			});
 			expect(result.status).toBe('success');
-			expect(result.jsonOf(NODE)[0]).toMatchObject({ mimeType: 'application/zip', orderNos: paid.map((order) => order.orderNo) });
+			expect(result.jsonOf(NODE)[0]).toMatchObject({
+				mimeType: 'application/zip',
+				orderNos: paid.map((order) => order.orderNo),
+			});
 		} finally {
 			await listed.close();
 		}

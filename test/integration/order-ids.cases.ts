@@ -15,7 +15,13 @@ const running = sandboxPerFile({ manual: true });
 const keepGoing = { onError: 'continueRegularOutput' };
 
 const row = (orderId: string): IDataObject => ({ orderId, ...PAYOUTS.TZS });
-const sheet = (operation: 'check' | 'create') => ({ resource: 'payout', operation, currency: 'TZS', fieldsFrom: 'input', options: operation === 'create' ? { notFoundAfter: 1 } : {} });
+const sheet = (operation: 'check' | 'create') => ({
+	resource: 'payout',
+	operation,
+	currency: 'TZS',
+	fieldsFrom: 'input',
+	options: operation === 'create' ? { notFoundAfter: 1 } : {},
+});
 /** ASCII letters and digits as their fullwidth forms (U+FF01-U+FF5E). */
 const fullwidth = (text: string) => text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
 const inside = (text: string, char: string) => `${text.slice(0, 3)}${char}${text.slice(3)}`;
@@ -34,7 +40,15 @@ describe('Payout → Check and Create', () => {
 			`${base} b`,
 		];
 		const out = (await runNode(sandbox, { parameters: sheet('check'), items: ids.map(row) })).jsonOf(NODE);
-		expect(out.map((item) => item.outcome)).toEqual(['invalid', 'invalid', 'invalid', 'invalid', 'invalid', 'valid', 'valid']);
+		expect(out.map((item) => item.outcome)).toEqual([
+			'invalid',
+			'invalid',
+			'invalid',
+			'invalid',
+			'invalid',
+			'valid',
+			'valid',
+		]);
 		for (const item of out.slice(0, 5)) expect(item).toMatchObject({ field: 'orderId', rule: 'invisible' });
 		expect(String(out[0].error)).toContain('U+200B');
 		expect(String(out[1].error)).toContain('U+202E');
@@ -65,7 +79,9 @@ describe('Payout → Check and Create', () => {
 		const base = uniqueOrderId('pay');
 		const ids = [base, base.toUpperCase(), inside(base, '\u200b'), base, `${base}-2`];
 		const before = sandbox.appliesReceived(APP_IDS.TZS);
-		const out = (await runNode(sandbox, { parameters: sheet('create'), items: ids.map(row), settings: keepGoing })).jsonOf(NODE);
+		const out = (
+			await runNode(sandbox, { parameters: sheet('create'), items: ids.map(row), settings: keepGoing })
+		).jsonOf(NODE);
 		expect(out.map((item) => [item.outcome, item.rule ?? null])).toEqual([
 			['accepted', null],
 			['invalid', 'unique'],
@@ -88,10 +104,18 @@ describe('an orderId with spaces around it', () => {
 		const sandbox = running();
 		const id = uniqueOrderId('pad');
 		// The order is made, then the answer is lost (HTTP 502): only HaiPay's query can settle it.
-		const out = (await runNode(sandbox, { parameters: creating, items: [{ ...row(padded(id)), name: 'Server Error' }], settings: keepGoing })).jsonOf(NODE);
+		const out = (
+			await runNode(sandbox, {
+				parameters: creating,
+				items: [{ ...row(padded(id)), name: 'Server Error' }],
+				settings: keepGoing,
+			})
+		).jsonOf(NODE);
 		expect(out[0]).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderId: id });
 		expect(sandbox.orders.filter((order) => order.orderId === id)).toHaveLength(1);
-		const queried = sandbox.requests.filter((entry) => entry.path === '/tzs/pay/query').map((entry) => (entry.body as IDataObject).orderId);
+		const queried = sandbox.requests
+			.filter((entry) => entry.path === '/tzs/pay/query')
+			.map((entry) => (entry.body as IDataObject).orderId);
 		expect(queried).toContain(id);
 		expect(queried).not.toContain(padded(id));
 	});
@@ -100,8 +124,14 @@ describe('an orderId with spaces around it', () => {
 		const sandbox = running();
 		const id = uniqueOrderId('pad');
 		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data: { orderId: padded(id), orderNo: 'HP-PADDED-1', amount: PAYOUTS.TZS.amount, fee: '0', status: 2 } });
-		const out = (await runNode(sandbox, { parameters: creating, items: [row(padded(id))], settings: keepGoing })).jsonOf(NODE);
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/query',
+			data: { orderId: padded(id), orderNo: 'HP-PADDED-1', amount: PAYOUTS.TZS.amount, fee: '0', status: 2 },
+		});
+		const out = (
+			await runNode(sandbox, { parameters: creating, items: [row(padded(id))], settings: keepGoing })
+		).jsonOf(NODE);
 		expect(out[0]).toMatchObject({ outcome: 'unknown', orderId: id });
 		expect(out[0]).not.toHaveProperty('orderNo');
 		expect(String(out[0].error)).toContain(`the answer is about orderId "${padded(id)}", not "${id}"`);
@@ -113,7 +143,11 @@ describe('Collection → Refund', () => {
 		const sandbox = running();
 		const body = mitBody(uniqueOrderId('MIT'));
 		const sign = signBody(body, 'test-only-secret-usd', loadPrivateKey(TEST_KEYS.merchantPkcs8), 'json');
-		const made = await fetch(`${sandbox.baseUrl}/usd/mit/apply`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, sign }) });
+		const made = await fetch(`${sandbox.baseUrl}/usd/mit/apply`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ ...body, sign }),
+		});
 		const orderNo = String(((await made.json()) as { data: IDataObject }).data.orderNo);
 		sandbox.control.payCashier(orderNo, 'pay');
 
@@ -123,13 +157,25 @@ describe('Collection → Refund', () => {
 			{ refundId: fullwidth(refundId.toUpperCase()), orderNo: 'HP-OTHER-1' },
 			{ refundId: inside(uniqueOrderId('rf'), '\ufeff'), orderNo: 'HP-OTHER-2' },
 		];
-		const parameters = { resource: 'collection', operation: 'refund', currency: 'USD', orderId: '={{ $json.refundId }}', orderNo: '={{ $json.orderNo }}', options: { resolveUnknown: false } };
+		const parameters = {
+			resource: 'collection',
+			operation: 'refund',
+			currency: 'USD',
+			orderId: '={{ $json.refundId }}',
+			orderNo: '={{ $json.orderNo }}',
+			options: { resolveUnknown: false },
+		};
 		const out = (await runNode(sandbox, { currency: 'USD', parameters, items, settings: keepGoing })).jsonOf(NODE);
 		expect(out[0]).toMatchObject({ outcome: 'accepted', orderId: refundId });
 		expect(out[1]).toMatchObject({ outcome: 'invalid', field: 'orderId', rule: 'unique' });
 		expect(String(out[1].error)).toMatch(/item 1.*reads as.*item 0/);
 		expect(out[2]).toMatchObject({ outcome: 'invalid', field: 'orderId', rule: 'invisible' });
 		expect(String(out[2].error)).toContain('U+FEFF');
-		expect(sandbox.requests.filter((entry) => entry.path === '/usd/refund/apply' && String((entry.body as IDataObject).orderNo).startsWith('HP-OTHER'))).toEqual([]);
+		expect(
+			sandbox.requests.filter(
+				(entry) =>
+					entry.path === '/usd/refund/apply' && String((entry.body as IDataObject).orderNo).startsWith('HP-OTHER'),
+			),
+		).toEqual([]);
 	});
 });

@@ -26,10 +26,27 @@ function credential(sandbox: Sandbox, [first, ...others]: PayoutCurrency[]): ICr
 }
 
 /** The fields a person maps with expressions on a mixed sheet: every text field, none of the drop-downs below. */
-const MAPPED = ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId', 'subject', 'birth'];
+const MAPPED = [
+	'orderId',
+	'amount',
+	'accountType',
+	'bankCode',
+	'accountNo',
+	'name',
+	'phone',
+	'email',
+	'partnerUserId',
+	'subject',
+	'birth',
+];
 
 function mixedSheet(extra: INodeParameters = {}): INodeParameters {
-	const parameters: INodeParameters = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', options: { notFoundAfter: 1 } };
+	const parameters: INodeParameters = {
+		resource: 'payout',
+		operation: 'create',
+		currency: '={{ $json.currency }}',
+		options: { notFoundAfter: 1 },
+	};
 	for (const field of MAPPED) parameters[field] = `={{ $json.${field} }}`;
 	return { ...parameters, ...extra };
 }
@@ -39,20 +56,33 @@ function row(currency: PayoutCurrency, overrides: IDataObject = {}): IDataObject
 }
 
 /** A BRL row whose PIX key is a phone number of 11 digits: sent as a CPF it would pay whoever holds that CPF. */
-const phoneKey = (overrides: IDataObject = {}) => row('BRL', { identifyType: 'PHONE', accountNo: '11987654321', ...overrides });
+const phoneKey = (overrides: IDataObject = {}) =>
+	row('BRL', { identifyType: 'PHONE', accountNo: '11987654321', ...overrides });
 const female = (overrides: IDataObject = {}) => row('PKR', { gender: 'FEMALE', ...overrides });
 
 function sent(sandbox: Sandbox, orderId: unknown): IDataObject[] {
-	return sandbox.requests.filter((entry) => entry.path.endsWith('/pay/apply') && (entry.body as IDataObject)?.orderId === orderId).map((entry) => entry.body as IDataObject);
+	return sandbox.requests
+		.filter((entry) => entry.path.endsWith('/pay/apply') && (entry.body as IDataObject)?.orderId === orderId)
+		.map((entry) => entry.body as IDataObject);
 }
 
 describe('a mixed sheet mapped by expressions, its drop-downs left alone', () => {
 	it('refuses the rows a drop-down decides, naming the field, and sends nothing for them', async () => {
 		const sandbox = running();
 		const rows = [phoneKey(), female(), row('TZS')];
-		const result = await runNode(sandbox, { parameters: mixedSheet(), items: rows, credential: credential(sandbox, ['BRL', 'PKR', 'TZS']), settings: keepGoing });
+		const result = await runNode(sandbox, {
+			parameters: mixedSheet(),
+			items: rows,
+			credential: credential(sandbox, ['BRL', 'PKR', 'TZS']),
+			settings: keepGoing,
+		});
 		const out = result.jsonOf(NODE);
-		expect(out[0]).toMatchObject({ outcome: 'invalid', field: 'identifyType', rule: 'required', orderId: rows[0].orderId });
+		expect(out[0]).toMatchObject({
+			outcome: 'invalid',
+			field: 'identifyType',
+			rule: 'required',
+			orderId: rows[0].orderId,
+		});
 		expect(String(out[0].error)).toMatch(/decides who is paid/);
 		expect(out[1]).toMatchObject({ outcome: 'invalid', field: 'gender', rule: 'required', orderId: rows[1].orderId });
 		expect(out[2]).toMatchObject({ outcome: 'accepted', orderId: rows[2].orderId });
@@ -64,9 +94,16 @@ describe('a mixed sheet mapped by expressions, its drop-downs left alone', () =>
 		const sandbox = running();
 		const rows = [phoneKey(), female()];
 		const parameters = mixedSheet({ identifyType: '={{ $json.identifyType }}', gender: '={{ $json.gender }}' });
-		const result = await runNode(sandbox, { parameters, items: rows, credential: credential(sandbox, ['BRL', 'PKR']), settings: keepGoing });
+		const result = await runNode(sandbox, {
+			parameters,
+			items: rows,
+			credential: credential(sandbox, ['BRL', 'PKR']),
+			settings: keepGoing,
+		});
 		expect(result.jsonOf(NODE).map((item) => item.outcome)).toEqual(['accepted', 'accepted']);
-		expect(sent(sandbox, rows[0].orderId)).toEqual([expect.objectContaining({ identifyType: 'PHONE', accountNo: '11987654321' })]);
+		expect(sent(sandbox, rows[0].orderId)).toEqual([
+			expect.objectContaining({ identifyType: 'PHONE', accountNo: '11987654321' }),
+		]);
 		expect(sent(sandbox, rows[1].orderId)).toEqual([expect.objectContaining({ gender: 'FEMALE' })]);
 	});
 });
@@ -79,14 +116,26 @@ describe('one currency, set on the panel', () => {
 		const credentialData = credentialFor(sandbox, 'BRL');
 		const unchosen = row('BRL');
 		delete unchosen.identifyType;
-		const left = await runNode(sandbox, { parameters: brl(), items: [unchosen], credential: credentialData, settings: keepGoing });
+		const left = await runNode(sandbox, {
+			parameters: brl(),
+			items: [unchosen],
+			credential: credentialData,
+			settings: keepGoing,
+		});
 		expect(left.jsonOf(NODE)[0]).toMatchObject({ outcome: 'invalid', field: 'identifyType', rule: 'required' });
 		expect(sent(sandbox, unchosen.orderId)).toEqual([]);
 
 		const chosen = row('BRL', { accountNo: 'joao@example.com', identifyType: undefined });
-		const made = await runNode(sandbox, { parameters: brl({ identifyType: 'EMAIL' }), items: [chosen], credential: credentialData, settings: keepGoing });
+		const made = await runNode(sandbox, {
+			parameters: brl({ identifyType: 'EMAIL' }),
+			items: [chosen],
+			credential: credentialData,
+			settings: keepGoing,
+		});
 		expect(made.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted' });
-		expect(sent(sandbox, chosen.orderId)).toEqual([expect.objectContaining({ identifyType: 'EMAIL', accountNo: 'joao@example.com' })]);
+		expect(sent(sandbox, chosen.orderId)).toEqual([
+			expect.objectContaining({ identifyType: 'EMAIL', accountNo: 'joao@example.com' }),
+		]);
 	});
 
 	it("a chosen value the row's own column contradicts is refused (rule conflict), in every node version", async () => {
@@ -110,8 +159,19 @@ describe('Fields From → Input Item Fields', () => {
 	it("sends the row's own value, and refuses a row without one", async () => {
 		const sandbox = running();
 		const rows = [phoneKey(), female({ gender: undefined })];
-		const parameters = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { notFoundAfter: 1 } };
-		const result = await runNode(sandbox, { parameters, items: rows, credential: credential(sandbox, ['BRL', 'PKR']), settings: keepGoing });
+		const parameters = {
+			resource: 'payout',
+			operation: 'create',
+			currency: '={{ $json.currency }}',
+			fieldsFrom: 'input',
+			options: { notFoundAfter: 1 },
+		};
+		const result = await runNode(sandbox, {
+			parameters,
+			items: rows,
+			credential: credential(sandbox, ['BRL', 'PKR']),
+			settings: keepGoing,
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted' });
 		expect(sent(sandbox, rows[0].orderId)).toEqual([expect.objectContaining({ identifyType: 'PHONE' })]);
 		expect(result.jsonOf(NODE)[1]).toMatchObject({ outcome: 'invalid', field: 'gender', rule: 'required' });
@@ -123,7 +183,12 @@ describe('node version 1, as saved workflows have it', () => {
 		const sandbox = running();
 		const item = row('BRL');
 		delete item.identifyType;
-		const result = await runNode(sandbox, { parameters: { ...mixedSheet(), currency: 'BRL' }, items: [item], credential: credentialFor(sandbox, 'BRL'), settings: { ...keepGoing, typeVersion: 1 } });
+		const result = await runNode(sandbox, {
+			parameters: { ...mixedSheet(), currency: 'BRL' },
+			items: [item],
+			credential: credentialFor(sandbox, 'BRL'),
+			settings: { ...keepGoing, typeVersion: 1 },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted' });
 		expect(sent(sandbox, item.orderId)).toEqual([expect.objectContaining({ identifyType: 'CPF' })]);
 	});

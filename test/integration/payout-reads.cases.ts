@@ -18,7 +18,12 @@ beforeAll(() => {
 const createTzs = { ...payoutFromItem('TZS', TZS_FIELDS, ['notifyUrl', 'subject']), options: { notFoundAfter: 1 } };
 
 describe('payout get', () => {
-	const getParameters = (currency: string, by: Record<string, string>) => ({ resource: 'payout', operation: 'get', currency, ...by });
+	const getParameters = (currency: string, by: Record<string, string>) => ({
+		resource: 'payout',
+		operation: 'get',
+		currency,
+		...by,
+	});
 
 	it('reads an order by orderId or orderNo with a readable status', async () => {
 		const row = tzsRow();
@@ -28,16 +33,30 @@ describe('payout get', () => {
 		const lookups: Array<Record<string, string>> = [{ orderId: String(row.orderId) }, { orderNo }];
 		for (const by of lookups) {
 			const result = await runNode(sandbox, { parameters: getParameters('TZS', by) });
-			expect(result.jsonOf(NODE)[0]).toMatchObject({ orderId: row.orderId, orderNo, status: 2, statusLabel: 'success', verified: true });
+			expect(result.jsonOf(NODE)[0]).toMatchObject({
+				orderId: row.orderId,
+				orderNo,
+				status: 2,
+				statusLabel: 'success',
+				verified: true,
+			});
 			expect(typeof result.jsonOf(NODE)[0].fee).toBe('string');
 		}
 	});
 
-	it('BRL and MYR, the contract\'s own queries, with MYR payTime', async () => {
+	it("BRL and MYR, the contract's own queries, with MYR payTime", async () => {
 		for (const currency of ['BRL', 'MYR'] as const) {
-			const order = sandbox.control.createOrder({ appId: APP_IDS[currency], kind: 'payout', orderId: uniqueOrderId(currency), amount: '100.00' });
+			const order = sandbox.control.createOrder({
+				appId: APP_IDS[currency],
+				kind: 'payout',
+				orderId: uniqueOrderId(currency),
+				amount: '100.00',
+			});
 			sandbox.control.settle(order.orderNo, 'success');
-			const result = await runNode(sandbox, { currency, parameters: getParameters(currency, { orderNo: order.orderNo }) });
+			const result = await runNode(sandbox, {
+				currency,
+				parameters: getParameters(currency, { orderNo: order.orderNo }),
+			});
 			const [item] = result.jsonOf(NODE);
 			expect(item).toMatchObject({ orderNo: order.orderNo, status: 2, statusLabel: 'success', currency });
 			if (currency === 'MYR') expect(item.payTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
@@ -58,14 +77,18 @@ describe('payout get', () => {
 
 	it('retries a read after a 503 and answers', async () => {
 		sandbox.control.addFault({ type: 'httpError', status: 503, path: '/tzs/pay/query', times: 2 });
-		const result = await runNode(sandbox, { parameters: { ...getParameters('TZS', { orderId: 'X-1' }), options: { retries: 2 } } });
+		const result = await runNode(sandbox, {
+			parameters: { ...getParameters('TZS', { orderId: 'X-1' }), options: { retries: 2 } },
+		});
 		expect(result.status).toBe('success');
 		expect(sandbox.control.faults()).toEqual([]);
 	});
 
 	it('gives up on a read after its retries, with an error that says so', async () => {
 		sandbox.control.addFault({ type: 'httpError', status: 503, path: '/tzs/pay/query', times: 5 });
-		const result = await runNode(sandbox, { parameters: { ...getParameters('TZS', { orderId: 'X-2' }), options: { retries: 1 } } });
+		const result = await runNode(sandbox, {
+			parameters: { ...getParameters('TZS', { orderId: 'X-2' }), options: { retries: 1 } },
+		});
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toContain('HTTP 503');
 	});
@@ -88,7 +111,9 @@ describe('secrets', () => {
 		const everything = JSON.stringify(result.run) + result.logs.map((line) => line.text).join('\n');
 		expect(everything).not.toContain('test-only-secret-tzs');
 		expect(everything).not.toContain(bareBase64(TEST_KEYS.merchantPkcs8).slice(100, 140));
-		const signatures = sandbox.requests.map((entry) => (entry as { body?: { sign?: string } }).body?.sign).filter(Boolean) as string[];
+		const signatures = sandbox.requests
+			.map((entry) => (entry as { body?: { sign?: string } }).body?.sign)
+			.filter(Boolean) as string[];
 		for (const signature of signatures.slice(-3)) expect(everything).not.toContain(signature.slice(0, 40));
 	});
 });

@@ -5,7 +5,16 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS, PAYOUTS } from '../fixtures/bodies';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
-import { credentialFor, NODE, sandboxPerFile, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import {
+	credentialFor,
+	NODE,
+	sandboxPerFile,
+	payoutFromItem,
+	runNode,
+	TZS_FIELDS,
+	tzsRow,
+	uniqueOrderId,
+} from './helpers';
 
 const running = sandboxPerFile({ manual: true, hangMs: 4_000 });
 let sandbox: Sandbox;
@@ -27,36 +36,57 @@ describe('payout create, one currency at a time', () => {
 	const rows = {
 		TZS: { fields: TZS_FIELDS, row: tzsRow() },
 		ZAR: { fields: TZS_FIELDS, row: { orderId: uniqueOrderId('ZAR'), ...PAYOUTS.ZAR, amount: '2500.50' } },
-		NGN: { fields: ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'], row: { orderId: uniqueOrderId('NGN'), ...PAYOUTS.NGN } },
+		NGN: {
+			fields: ['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name'],
+			row: { orderId: uniqueOrderId('NGN'), ...PAYOUTS.NGN },
+		},
 		EGP: { fields: TZS_FIELDS, row: { orderId: uniqueOrderId('EGP'), ...PAYOUTS.EGP } },
 		BDT: { fields: TZS_FIELDS, row: { orderId: uniqueOrderId('BDT'), ...PAYOUTS.BDT, amount: 500 } },
 	} as const;
 
-	it.each(Object.keys(rows) as Array<keyof typeof rows>)('%s: accepted, verified, one order at the gateway', async (currency) => {
-		const { fields, row } = rows[currency];
-		const result = await runNode(sandbox, { currency, parameters: payoutFromItem(currency, [...fields]), items: [row] });
-		expect(result.status).toBe('success');
-		const [item] = result.outputOf(NODE);
-		expect(item.json).toMatchObject({ orderId: row.orderId, currency, outcome: 'accepted', verified: true });
-		expect(typeof item.json.orderNo).toBe('string');
-		expect(item.json).not.toHaveProperty('sign');
-		expect(item.pairedItem).toEqual({ item: 0 });
-		const orders = ordersWith(String(row.orderId));
-		expect(orders).toHaveLength(1);
-		expect(orders[0].orderNo).toBe(item.json.orderNo);
-		expect(Number(orders[0].amount)).toBe(Number(row.amount));
-	});
+	it.each(Object.keys(rows) as Array<keyof typeof rows>)(
+		'%s: accepted, verified, one order at the gateway',
+		async (currency) => {
+			const { fields, row } = rows[currency];
+			const result = await runNode(sandbox, {
+				currency,
+				parameters: payoutFromItem(currency, [...fields]),
+				items: [row],
+			});
+			expect(result.status).toBe('success');
+			const [item] = result.outputOf(NODE);
+			expect(item.json).toMatchObject({ orderId: row.orderId, currency, outcome: 'accepted', verified: true });
+			expect(typeof item.json.orderNo).toBe('string');
+			expect(item.json).not.toHaveProperty('sign');
+			expect(item.pairedItem).toEqual({ item: 0 });
+			const orders = ordersWith(String(row.orderId));
+			expect(orders).toHaveLength(1);
+			expect(orders[0].orderNo).toBe(item.json.orderNo);
+			expect(Number(orders[0].amount)).toBe(Number(row.amount));
+		},
+	);
 
 	it('NGN answers with payUrl, passed through', async () => {
 		const row = { ...rows.NGN.row, orderId: uniqueOrderId('NGN') };
-		const result = await runNode(sandbox, { currency: 'NGN', parameters: payoutFromItem('NGN', [...rows.NGN.fields]), items: [row] });
+		const result = await runNode(sandbox, {
+			currency: 'NGN',
+			parameters: payoutFromItem('NGN', [...rows.NGN.fields]),
+			items: [row],
+		});
 		expect(result.outputOf(NODE)[0].json).toHaveProperty('payUrl');
 	});
 });
 
 describe('payout create, expressions', () => {
 	it('reads simple references from the item and leaves every other expression to n8n, with the same result', async () => {
-		const row = { id: uniqueOrderId('EXPR'), first: 'Amina', last: 'Juma', cents: 1500000, account: '255712345678', note: 'Salary' };
+		const row = {
+			id: uniqueOrderId('EXPR'),
+			first: 'Amina',
+			last: 'Juma',
+			cents: 1500000,
+			account: '255712345678',
+			note: 'Salary',
+		};
 		const parameters = {
 			resource: 'payout',
 			operation: 'create',
@@ -74,7 +104,10 @@ describe('payout create, expressions', () => {
 		};
 		const result = await runNode(sandbox, { parameters, items: [row] });
 		expect(result.status).toBe('success');
-		const sent = sandbox.requests.filter((entry) => entry.path === '/tzs/pay/apply').pop()?.body as Record<string, unknown>;
+		const sent = sandbox.requests.filter((entry) => entry.path === '/tzs/pay/apply').pop()?.body as Record<
+			string,
+			unknown
+		>;
 		expect(sent).toMatchObject({
 			orderId: row.id,
 			amount: '15000',
@@ -111,7 +144,9 @@ describe('payout create, bad input', () => {
 			items: [tzsRow()],
 		});
 		expect(result.status).toBe('error');
-		expect(result.error?.message).toContain('This HaiPay credential is for NGN (App ID 1003), but the operation is in TZS');
+		expect(result.error?.message).toContain(
+			'This HaiPay credential is for NGN (App ID 1003), but the operation is in TZS',
+		);
 		expect(sandbox.appliesReceived()).toBe(before);
 	});
 
@@ -138,11 +173,20 @@ describe('payout create, gateway answers', () => {
 
 	it('with Continue On Fail, a refusal comes out as an item and the run goes on', async () => {
 		const rows = [tzsRow(), tzsRow({ bankCode: 'VODACOM', name: 'No Channel' }), tzsRow()];
-		const result = await runNode(sandbox, { parameters: createTzs, items: rows, settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: rows,
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.status).toBe('success');
 		const out = result.jsonOf(NODE);
 		expect(out.map((item) => item.outcome)).toEqual(['accepted', 'rejected', 'accepted']);
-		expect(out[1]).toMatchObject({ errorCode: '4002', gatewayMessage: 'channel code does not exist', orderId: rows[1].orderId, errorType: 'rejected' });
+		expect(out[1]).toMatchObject({
+			errorCode: '4002',
+			gatewayMessage: 'channel code does not exist',
+			orderId: rows[1].orderId,
+			errorType: 'rejected',
+		});
 		expect(ordersWith(rows[1].orderId as string)).toHaveLength(0);
 	});
 
@@ -150,8 +194,17 @@ describe('payout create, gateway answers', () => {
 		const row = tzsRow();
 		await runNode(sandbox, { parameters: createTzs, items: [row] });
 		const first = { ...ordersWith(row.orderId as string)[0] };
-		const again = await runNode(sandbox, { parameters: createTzs, items: [{ ...row, amount: '20000' }], settings: { onError: 'continueRegularOutput' } });
-		expect(again.jsonOf(NODE)[0]).toMatchObject({ outcome: 'duplicate', errorType: 'duplicate', errorCode: '4006', orderId: row.orderId });
+		const again = await runNode(sandbox, {
+			parameters: createTzs,
+			items: [{ ...row, amount: '20000' }],
+			settings: { onError: 'continueRegularOutput' },
+		});
+		expect(again.jsonOf(NODE)[0]).toMatchObject({
+			outcome: 'duplicate',
+			errorType: 'duplicate',
+			errorCode: '4006',
+			orderId: row.orderId,
+		});
 		expect(String(again.jsonOf(NODE)[0].advice)).toContain('Query it by its orderId');
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 		expect(ordersWith(row.orderId as string)[0].amount).toBe(first.amount);
@@ -169,7 +222,11 @@ describe('payout create, gateway answers', () => {
 	it('a wrongly signed answer to a create is an unknown outcome, not a success', async () => {
 		sandbox.control.addFault({ type: 'badSignature', path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
-		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: createTzsAsIs,
+			items: [row],
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 	});
@@ -209,7 +266,11 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 	it('a fault after the order was created is unknown too', async () => {
 		sandbox.control.addFault({ type: 'httpError', when: 'after', status: 503, path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
-		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: createTzsAsIs,
+			items: [row],
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown' });
 		expect(ordersWith(row.orderId as string)).toHaveLength(1);
 	});
@@ -218,7 +279,11 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 		sandbox.control.addFault({ type: 'httpError', when: 'before', status: 502, path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
 		const before = sandbox.appliesReceived(APP_IDS.TZS);
-		const result = await runNode(sandbox, { parameters: createTzsAsIs, items: [row], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: createTzsAsIs,
+			items: [row],
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'unknown' });
 		expect(sandbox.appliesReceived(APP_IDS.TZS) - before).toBe(1);
 		expect(ordersWith(row.orderId as string)).toHaveLength(0);
@@ -228,7 +293,12 @@ describe('payout create, unknown outcomes: the order exists but the answer is lo
 		const closed = await startSandbox({ manual: true });
 		const credential = credentialFor(closed, 'TZS');
 		await closed.close();
-		const result = await runNode(sandbox, { parameters: createTzs, items: [tzsRow()], credential, settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: createTzs,
+			items: [tzsRow()],
+			credential,
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'not_sent', errorType: 'not_sent', cause: 'ECONNREFUSED' });
 	});
 });

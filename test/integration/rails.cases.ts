@@ -24,7 +24,9 @@ function row(currency: RailCurrency, overrides: IDataObject = {}): IDataObject {
 function fromPanel(currency: RailCurrency, item: IDataObject) {
 	const fields = PAYOUT_RULES[currency].fields;
 	const required = fields.filter((field) => field.required).map((field) => field.name);
-	const optional = fields.filter((field) => !field.required && item[field.name] !== undefined).map((field) => field.name);
+	const optional = fields
+		.filter((field) => !field.required && item[field.name] !== undefined)
+		.map((field) => field.name);
 	return { ...payoutFromItem(currency, required, optional), options: { notFoundAfter: 1 } };
 }
 
@@ -37,7 +39,12 @@ describe.each(RAIL_CURRENCIES)('%s payout from the panel', (currency) => {
 		const sandbox = running();
 		const item = row(currency);
 		const credential = credentialFor(sandbox, currency);
-		const result = await runNode(sandbox, { currency, credential, parameters: fromPanel(currency, item), items: [item] });
+		const result = await runNode(sandbox, {
+			currency,
+			credential,
+			parameters: fromPanel(currency, item),
+			items: [item],
+		});
 		expect(result.status).toBe('success');
 		const [created] = result.jsonOf(NODE);
 		expect(created).toMatchObject({ orderId: item.orderId, currency, outcome: 'accepted', verified: true });
@@ -46,8 +53,18 @@ describe.each(RAIL_CURRENCIES)('%s payout from the panel', (currency) => {
 		const orders = sandbox.orders.filter((order) => order.orderId === item.orderId);
 		expect(orders.map((order) => [order.orderNo, order.appId])).toEqual([[created.orderNo, APP_IDS[currency]]]);
 
-		const read = await runNode(sandbox, { currency, credential, parameters: { resource: 'payout', operation: 'get', currency, orderId: String(item.orderId) } });
-		expect(read.jsonOf(NODE)[0]).toMatchObject({ orderId: item.orderId, orderNo: created.orderNo, status: 1, currency, verified: true });
+		const read = await runNode(sandbox, {
+			currency,
+			credential,
+			parameters: { resource: 'payout', operation: 'get', currency, orderId: String(item.orderId) },
+		});
+		expect(read.jsonOf(NODE)[0]).toMatchObject({
+			orderId: item.orderId,
+			orderNo: created.orderNo,
+			status: 1,
+			currency,
+			verified: true,
+		});
 	});
 });
 
@@ -59,7 +76,12 @@ describe('rail-specific input the node refuses before sending', () => {
 		['MXN', { accountType: 'BANK_CARD' }, 'accountNo', /16 digits/],
 		['EUR', { swiftCode: 'BNPAFRP' }, 'swiftCode', /SWIFT\/BIC/],
 		['PKR', { birth: '1990-02-30' }, 'birth', /date that exists/],
-		['TRY', { accountType: 'EWALLET', bankCode: 'PAPARA', accountNo: '1234567890' }, 'identifyType', /required when bankCode is PAPARA/],
+		[
+			'TRY',
+			{ accountType: 'EWALLET', bankCode: 'PAPARA', accountNo: '1234567890' },
+			'identifyType',
+			/required when bankCode is PAPARA/,
+		],
 		['USD', { accountNo: '123465' }, 'accountNo', /PayPal email/],
 	];
 
@@ -101,10 +123,18 @@ describe('every rail from one node and one trigger', () => {
 		server = await payoutTrigger(credential);
 		const notifyUrl = server.url('Trigger');
 		const rows: IDataObject[] = RAIL_CURRENCIES.map((currency) => ({ currency, ...row(currency), notifyUrl }));
-		const sheet = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}', fieldsFrom: 'input', options: { notFoundAfter: 1 } };
+		const sheet = {
+			resource: 'payout',
+			operation: 'create',
+			currency: '={{ $json.currency }}',
+			fieldsFrom: 'input',
+			options: { notFoundAfter: 1 },
+		};
 		const result = await runNode(sandbox, { parameters: sheet, items: rows, credential });
 		const out = result.jsonOf(NODE);
-		expect(out.map((item) => [item.currency, item.outcome, item.verified])).toEqual(rows.map((entry) => [entry.currency, 'accepted', true]));
+		expect(out.map((item) => [item.currency, item.outcome, item.verified])).toEqual(
+			rows.map((entry) => [entry.currency, 'accepted', true]),
+		);
 
 		for (const item of out) sandbox.control.settle(String(item.orderNo), 'success');
 		const executions = await server.waitForExecutions(rows.length);

@@ -60,10 +60,20 @@ describe('On Error → Continue (using error output)', () => {
 	it("puts each failed row on the error output with the row's own fields, error, and details", async () => {
 		// Fields the HaiPay node does not know, as a spreadsheet row carries them.
 		const own = (invoice: string) => ({ invoice, sheetRow: Number(invoice.slice(4)), approvedBy: 'finance' });
-		const rows = [tzsRow(own('INV-1')), tzsRow({ name: 'No Channel', ...own('INV-2') }), tzsRow({ amount: '5', ...own('INV-3') })];
-		const result = await runNode(sandbox, { parameters: oneAtATime, items: rows, settings: { onError: 'continueErrorOutput' } });
+		const rows = [
+			tzsRow(own('INV-1')),
+			tzsRow({ name: 'No Channel', ...own('INV-2') }),
+			tzsRow({ amount: '5', ...own('INV-3') }),
+		];
+		const result = await runNode(sandbox, {
+			parameters: oneAtATime,
+			items: rows,
+			settings: { onError: 'continueErrorOutput' },
+		});
 		expect(result.status).toBe('success');
-		expect(result.jsonOf(NODE, 0, 0).map((item) => [item.orderId, item.outcome])).toEqual([[rows[0].orderId, 'accepted']]);
+		expect(result.jsonOf(NODE, 0, 0).map((item) => [item.orderId, item.outcome])).toEqual([
+			[rows[0].orderId, 'accepted'],
+		]);
 		const failed = result.jsonOf(NODE, 0, 1);
 		expect(failed).toHaveLength(2);
 		for (const [index, row] of [rows[1], rows[2]].entries()) {
@@ -73,8 +83,18 @@ describe('On Error → Continue (using error output)', () => {
 			expect(typeof item.error).toBe('string');
 			expect(item.details).toMatchObject({ orderId: row.orderId, currency: 'TZS', advice: expect.any(String) });
 		}
-		expect(failed[0].details).toMatchObject({ outcome: 'rejected', errorType: 'rejected', errorCode: '4002', gatewayMessage: 'channel code does not exist' });
-		expect(failed[1].details).toMatchObject({ outcome: 'invalid', errorType: 'invalid', field: 'amount', rule: 'amount' });
+		expect(failed[0].details).toMatchObject({
+			outcome: 'rejected',
+			errorType: 'rejected',
+			errorCode: '4002',
+			gatewayMessage: 'channel code does not exist',
+		});
+		expect(failed[1].details).toMatchObject({
+			outcome: 'invalid',
+			errorType: 'invalid',
+			field: 'amount',
+			rule: 'amount',
+		});
 	});
 });
 
@@ -83,7 +103,12 @@ describe('not_sent: the connection was never made', () => {
 		const before = sandbox.appliesReceived(APP_IDS.TZS);
 		const row: IDataObject = tzsRow();
 		const credential = credentialFor(sandbox, 'TZS', { baseUrl: 'http://haipay-gateway.invalid' });
-		const result = await runNode(sandbox, { parameters: oneAtATime, items: [row], credential, settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: oneAtATime,
+			items: [row],
+			credential,
+			settings: { onError: 'continueRegularOutput' },
+		});
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ outcome: 'not_sent', errorType: 'not_sent', orderId: row.orderId, currency: 'TZS' });
 		// .invalid never resolves (RFC 6761); without a resolver at all the lookup fails with EAI_AGAIN instead.

@@ -23,7 +23,17 @@ beforeAll(() => {
 	sandbox = running();
 });
 
-const MIT_FIELDS = ['orderId', 'amount', 'payType', 'inBankCode', 'name', 'phone', 'email', 'clientIp', 'partnerUserId'];
+const MIT_FIELDS = [
+	'orderId',
+	'amount',
+	'payType',
+	'inBankCode',
+	'name',
+	'phone',
+	'email',
+	'clientIp',
+	'partnerUserId',
+];
 
 function collect(options: INodeParameters = {}): INodeParameters {
 	return { ...payoutFromItem('USD', MIT_FIELDS), resource: 'collection', options };
@@ -42,7 +52,12 @@ function requestsOf(path: string, orderId: unknown) {
 }
 
 async function createOne(row: IDataObject, parameters: INodeParameters): Promise<IDataObject> {
-	const result = await runNode(sandbox, { currency: 'USD', parameters, items: [row], settings: { onError: 'continueRegularOutput' } });
+	const result = await runNode(sandbox, {
+		currency: 'USD',
+		parameters,
+		items: [row],
+		settings: { onError: 'continueRegularOutput' },
+	});
 	return result.jsonOf(NODE)[0];
 }
 
@@ -69,7 +84,12 @@ describe('Collection → Create outcomes', () => {
 		const row = mitRow();
 		expect(await createOne(row, collect())).toMatchObject({ outcome: 'accepted' });
 		const again = await createOne(row, collect({ notFoundAfter: 1 }));
-		expect(again).toMatchObject({ outcome: 'duplicate', errorType: 'duplicate', errorCode: '4006', orderId: row.orderId });
+		expect(again).toMatchObject({
+			outcome: 'duplicate',
+			errorType: 'duplicate',
+			errorCode: '4006',
+			orderId: row.orderId,
+		});
 		expect(ordersWith(row.orderId)).toHaveLength(1);
 	});
 

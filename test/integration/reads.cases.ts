@@ -67,7 +67,12 @@ describe('collection create (USD MIT)', () => {
 	});
 
 	it('an unknown token is refused by the gateway', async () => {
-		const result = await runNode(sandbox, { currency: 'USD', parameters, items: [mitRow({ tokenID: 'tok-does-not-exist' })], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			currency: 'USD',
+			parameters,
+			items: [mitRow({ tokenID: 'tok-does-not-exist' })],
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'rejected' });
 	});
 
@@ -82,24 +87,48 @@ describe('collection create (USD MIT)', () => {
 
 describe('collection get', () => {
 	it.each(['SAR', 'IDR'] as const)('%s: amount, actualAmount, fee, status label', async (currency) => {
-		const order = sandbox.control.createOrder({ appId: APP_IDS[currency], kind: 'collection', orderId: uniqueOrderId(currency), amount: '200.00' });
+		const order = sandbox.control.createOrder({
+			appId: APP_IDS[currency],
+			kind: 'collection',
+			orderId: uniqueOrderId(currency),
+			amount: '200.00',
+		});
 		sandbox.control.setStatus(order.orderNo, 2);
-		const result = await runNode(sandbox, { currency, parameters: { resource: 'collection', operation: 'get', currency, orderId: order.orderId } });
+		const result = await runNode(sandbox, {
+			currency,
+			parameters: { resource: 'collection', operation: 'get', currency, orderId: order.orderId },
+		});
 		const [item] = result.jsonOf(NODE);
 		expect(item).toMatchObject({ orderNo: order.orderNo, status: 2, statusLabel: 'success', verified: true });
 		for (const field of ['amount', 'actualAmount', 'fee']) expect(typeof item[field]).toBe('string');
 	});
 
 	it('partial collection reads as such', async () => {
-		const order = sandbox.control.createOrder({ appId: APP_IDS.SAR, kind: 'collection', orderId: uniqueOrderId('SAR'), amount: '200.00' });
+		const order = sandbox.control.createOrder({
+			appId: APP_IDS.SAR,
+			kind: 'collection',
+			orderId: uniqueOrderId('SAR'),
+			amount: '200.00',
+		});
 		sandbox.control.setStatus(order.orderNo, 4, { paidAmount: '150.00' });
-		const result = await runNode(sandbox, { currency: 'SAR', parameters: { resource: 'collection', operation: 'get', currency: 'SAR', orderNo: order.orderNo } });
+		const result = await runNode(sandbox, {
+			currency: 'SAR',
+			parameters: { resource: 'collection', operation: 'get', currency: 'SAR', orderNo: order.orderNo },
+		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ status: 4, statusLabel: 'partially collected' });
 	});
 
 	it('USDC: the data is passed through whole', async () => {
-		const order = sandbox.control.createOrder({ appId: 1011, kind: 'collection', orderId: uniqueOrderId('USDC'), amount: '10.00' });
-		const result = await runNode(sandbox, { currency: 'USDC', parameters: { resource: 'collection', operation: 'get', currency: 'USDC', orderNo: order.orderNo } });
+		const order = sandbox.control.createOrder({
+			appId: 1011,
+			kind: 'collection',
+			orderId: uniqueOrderId('USDC'),
+			amount: '10.00',
+		});
+		const result = await runNode(sandbox, {
+			currency: 'USDC',
+			parameters: { resource: 'collection', operation: 'get', currency: 'USDC', orderNo: order.orderNo },
+		});
 		const [item] = result.jsonOf(NODE);
 		const answered = sandbox.requests.filter((entry) => entry.path === '/usdc/collect/query').length;
 		expect(answered).toBeGreaterThan(0);
@@ -110,9 +139,13 @@ describe('collection get', () => {
 
 describe('account get balance', () => {
 	it('reads the four balances as decimal strings, and they move with a payout', async () => {
-		const read = async () => (await runNode(sandbox, { parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' } })).jsonOf(NODE)[0];
+		const read = async () =>
+			(
+				await runNode(sandbox, { parameters: { resource: 'account', operation: 'getBalance', currency: 'TZS' } })
+			).jsonOf(NODE)[0];
 		const before = await read();
-		for (const field of ['bal', 'availableBal', 'frzBal', 'unSettleBal']) expect(before[field]).toMatch(/^-?\d+\.\d{2}$/);
+		for (const field of ['bal', 'availableBal', 'frzBal', 'unSettleBal'])
+			expect(before[field]).toMatch(/^-?\d+\.\d{2}$/);
 		await runNode(sandbox, { parameters: payoutFromItem('TZS', TZS_FIELDS), items: [tzsRow({ amount: '10000' })] });
 		const after = await read();
 		expect(Number(before.availableBal) - Number(after.availableBal)).toBeGreaterThanOrEqual(10000);
@@ -139,7 +172,11 @@ describe('voucher download', () => {
 		const [orderNo] = await finalPayouts(1);
 		const result = await runNode(sandbox, { parameters: voucher(orderNo, { lang: 'en', getFee: true }) });
 		const [item] = result.outputOf(NODE);
-		expect(item.json).toMatchObject({ orderNos: [orderNo], mimeType: 'application/pdf', fileName: `voucher-${orderNo}.pdf` });
+		expect(item.json).toMatchObject({
+			orderNos: [orderNo],
+			mimeType: 'application/pdf',
+			fileName: `voucher-${orderNo}.pdf`,
+		});
 		expect(item.binary?.data.mimeType).toBe('application/pdf');
 		const pdf = await binaryBuffer(result, NODE, 0, 'data');
 		expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -148,19 +185,26 @@ describe('voucher download', () => {
 
 	it('several orders give a ZIP of PDFs, from a comma list, into a chosen binary field', async () => {
 		const orderNos = await finalPayouts(3);
-		const result = await runNode(sandbox, { parameters: voucher(orderNos.join(', '), { binaryPropertyName: 'vouchers' }) });
+		const result = await runNode(sandbox, {
+			parameters: voucher(orderNos.join(', '), { binaryPropertyName: 'vouchers' }),
+		});
 		const [item] = result.outputOf(NODE);
 		expect(item.json).toMatchObject({ mimeType: 'application/zip', orderNos });
 		const zip = await JSZip.loadAsync(await binaryBuffer(result, NODE, 0, 'vouchers'));
 		const pdfs = Object.values(zip.files).filter((file) => file.name.endsWith('.pdf'));
 		expect(pdfs).toHaveLength(3);
-		const texts = (await pdfText(await Promise.all(pdfs.map(async (file) => Buffer.from(await file.async('uint8array')))))).map((read) => read.text);
+		const texts = (
+			await pdfText(await Promise.all(pdfs.map(async (file) => Buffer.from(await file.async('uint8array')))))
+		).map((read) => read.text);
 		for (const orderNo of orderNos) expect(texts.some((text) => text.includes(orderNo))).toBe(true);
 	});
 
 	it('takes the list from an expression that yields an array', async () => {
 		const orderNos = await finalPayouts(2, 'failed');
-		const result = await runNode(sandbox, { parameters: voucher('={{ $json.numbers }}'), items: [{ numbers: orderNos }] });
+		const result = await runNode(sandbox, {
+			parameters: voucher('={{ $json.numbers }}'),
+			items: [{ numbers: orderNos }],
+		});
 		expect(result.outputOf(NODE)[0].json.mimeType).toBe('application/zip');
 	});
 
@@ -188,9 +232,17 @@ describe('voucher download', () => {
 
 	it('refuses more than 100 order numbers, or none, before sending', async () => {
 		const tooMany = Array.from({ length: 101 }, (_, index) => `N${index}`);
-		const result = await runNode(sandbox, { parameters: voucher('={{ $json.list }}'), items: [{ list: tooMany }, { list: [] }], settings: { onError: 'continueRegularOutput' } });
+		const result = await runNode(sandbox, {
+			parameters: voucher('={{ $json.list }}'),
+			items: [{ list: tooMany }, { list: [] }],
+			settings: { onError: 'continueRegularOutput' },
+		});
 		expect(result.jsonOf(NODE).map((item) => item.rule)).toEqual(['maxItems', 'required']);
-		expect(sandbox.requests.filter((entry) => entry.path === '/common/voucher/pdf' && (entry.body as { orderNos: string[] }).orderNos.length > 100)).toHaveLength(0);
+		expect(
+			sandbox.requests.filter(
+				(entry) => entry.path === '/common/voucher/pdf' && (entry.body as { orderNos: string[] }).orderNos.length > 100,
+			),
+		).toHaveLength(0);
 	});
 
 	it('accepts exactly 100 order numbers', async () => {

@@ -21,14 +21,25 @@ beforeAll(() => {
 const keepGoing = { onError: 'continueRegularOutput' };
 
 function refund(options: INodeParameters = {}): INodeParameters {
-	return { resource: 'collection', operation: 'refund', currency: 'USD', orderId: '={{ $json.refundId }}', orderNo: '={{ $json.orderNo }}', options };
+	return {
+		resource: 'collection',
+		operation: 'refund',
+		currency: 'USD',
+		orderId: '={{ $json.refundId }}',
+		orderNo: '={{ $json.orderNo }}',
+		options,
+	};
 }
 
 /** A USD card collection waiting for its payer, made by signed HTTP as a merchant's app would. */
 async function cardCollection(): Promise<string> {
 	const body = mitBody(uniqueOrderId('MIT'));
 	const sign = signBody(body, 'test-only-secret-usd', loadPrivateKey(TEST_KEYS.merchantPkcs8), 'json');
-	const response = await fetch(`${sandbox.baseUrl}/usd/mit/apply`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, sign }) });
+	const response = await fetch(`${sandbox.baseUrl}/usd/mit/apply`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ ...body, sign }),
+	});
 	return String(((await response.json()) as { data: IDataObject }).data.orderNo);
 }
 
@@ -40,39 +51,81 @@ async function paidCollection(): Promise<string> {
 }
 
 const refundsOf = (orderId: unknown) => sandbox.refunds.filter((item) => item.orderId === orderId);
-const requestsTo = (path: string, orderId: unknown) => sandbox.requests.filter((request) => request.path === path && request.orderId === orderId);
+const requestsTo = (path: string, orderId: unknown) =>
+	sandbox.requests.filter((request) => request.path === path && request.orderId === orderId);
 
 async function refundOne(item: IDataObject, options: INodeParameters = {}): Promise<IDataObject> {
-	const result = await runNode(sandbox, { currency: 'USD', parameters: refund(options), items: [item], settings: keepGoing });
+	const result = await runNode(sandbox, {
+		currency: 'USD',
+		parameters: refund(options),
+		items: [item],
+		settings: keepGoing,
+	});
 	return result.jsonOf(NODE)[0];
 }
 
 describe('a refund accepted, then queried', () => {
-	it('answers the refundNo and HaiPay\'s status as it came (no label); Get Refund follows it to its end', async () => {
+	it("answers the refundNo and HaiPay's status as it came (no label); Get Refund follows it to its end", async () => {
 		const orderNo = await paidCollection();
 		const refundId = uniqueOrderId('RF');
 		const out = await refundOne({ refundId, orderNo });
 		const [made] = refundsOf(refundId);
-		expect(out).toMatchObject({ outcome: 'accepted', verified: true, currency: 'USD', orderId: refundId, orderNo, refundNo: made.refundNo, status: 'PROCESSING', appId: String(APP_IDS.USD) });
+		expect(out).toMatchObject({
+			outcome: 'accepted',
+			verified: true,
+			currency: 'USD',
+			orderId: refundId,
+			orderNo,
+			refundNo: made.refundNo,
+			status: 'PROCESSING',
+			appId: String(APP_IDS.USD),
+		});
 		expect(out).not.toHaveProperty('statusLabel');
 		expect(out).not.toHaveProperty('sign');
-		expect(requestsTo('/usd/refund/apply', refundId)[0].body).toMatchObject({ appId: APP_IDS.USD, orderId: refundId, orderNo });
+		expect(requestsTo('/usd/refund/apply', refundId)[0].body).toMatchObject({
+			appId: APP_IDS.USD,
+			orderId: refundId,
+			orderNo,
+		});
 
 		sandbox.control.settleRefund(made.refundNo, 'success');
-		const byNumber = await runNode(sandbox, { currency: 'USD', parameters: { resource: 'collection', operation: 'getRefund', currency: 'USD', refundNo: made.refundNo } });
-		expect(byNumber.jsonOf(NODE)[0]).toMatchObject({ refundNo: made.refundNo, orderId: refundId, orderNo, status: 'SUCCESS', verified: true });
+		const byNumber = await runNode(sandbox, {
+			currency: 'USD',
+			parameters: { resource: 'collection', operation: 'getRefund', currency: 'USD', refundNo: made.refundNo },
+		});
+		expect(byNumber.jsonOf(NODE)[0]).toMatchObject({
+			refundNo: made.refundNo,
+			orderId: refundId,
+			orderNo,
+			status: 'SUCCESS',
+			verified: true,
+		});
 		expect(byNumber.jsonOf(NODE)[0]).not.toHaveProperty('statusLabel');
-		const byId = await runNode(sandbox, { currency: 'USD', parameters: { resource: 'collection', operation: 'getRefund', currency: 'USD', orderId: refundId } });
+		const byId = await runNode(sandbox, {
+			currency: 'USD',
+			parameters: { resource: 'collection', operation: 'getRefund', currency: 'USD', orderId: refundId },
+		});
 		expect(byId.jsonOf(NODE)[0]).toMatchObject({ refundNo: made.refundNo, status: 'SUCCESS' });
 	});
 
 	it('Get Refund refuses an answer about another refund, however genuinely signed', async () => {
 		const refundId = uniqueOrderId('RF');
 		await refundOne({ refundId, orderNo: await paidCollection() });
-		sandbox.control.addFault({ type: 'replaceData', path: '/usd/refund/refundQuery', data: { orderId: 'RF-OTHER', refundNo: 'RF999', status: 'SUCCESS' }, times: 1 });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/usd/refund/refundQuery',
+			data: { orderId: 'RF-OTHER', refundNo: 'RF999', status: 'SUCCESS' },
+			times: 1,
+		});
 		const result = await runNode(sandbox, {
 			currency: 'USD',
-			parameters: { resource: 'collection', operation: 'getRefund', currency: 'USD', orderId: refundId, options: { retries: 0 } },
+			parameters: {
+				resource: 'collection',
+				operation: 'getRefund',
+				currency: 'USD',
+				orderId: refundId,
+				options: { retries: 0 },
+			},
 			settings: keepGoing,
 		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ errorType: 'untrusted' });
@@ -103,7 +156,15 @@ describe('a refund whose answer is lost is settled by the refund query, never se
 		const before = sandbox.appliesReceived(APP_IDS.USD);
 		const out = await refundOne({ refundId, orderNo }, resolving);
 		const [made] = refundsOf(refundId);
-		expect(out).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderId: refundId, orderNo, refundNo: made.refundNo, status: 'PROCESSING', verified: true });
+		expect(out).toMatchObject({
+			outcome: 'accepted',
+			resolvedBy: 'query',
+			orderId: refundId,
+			orderNo,
+			refundNo: made.refundNo,
+			status: 'PROCESSING',
+			verified: true,
+		});
 		expect(sandbox.appliesReceived(APP_IDS.USD) - before).toBe(1);
 		expect(refundsOf(refundId)).toHaveLength(1);
 		expect(requestsTo('/usd/refund/refundQuery', refundId).length).toBeGreaterThanOrEqual(1);
@@ -128,7 +189,11 @@ describe('a refund whose answer is lost is settled by the refund query, never se
 		const orderNo = await paidCollection();
 		const refundId = uniqueOrderId('RF');
 		sandbox.control.addFault({ type: 'drop', when: 'after', path: '/usd/refund/apply', times: 1 });
-		sandbox.control.addFault({ type: 'replaceData', path: '/usd/refund/refundQuery', data: { orderId: refundId, orderNo, status: 'SUCCESS' } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/usd/refund/refundQuery',
+			data: { orderId: refundId, orderNo, status: 'SUCCESS' },
+		});
 		const out = await refundOne({ refundId, orderNo }, { ...resolving, resolveWithin: 2 });
 		expect(out).toMatchObject({ outcome: 'unknown' });
 		expect(String(out.error)).toContain('names no HaiPay refund number');
@@ -140,7 +205,11 @@ describe('a refund whose answer is lost is settled by the refund query, never se
 		const orderNo = await paidCollection();
 		const refundId = uniqueOrderId('RF');
 		sandbox.control.addFault({ type: 'drop', when: 'after', path: '/usd/refund/apply', times: 1 });
-		sandbox.control.addFault({ type: 'replaceData', path: '/usd/refund/refundQuery', data: { orderId: refundId, refundNo: 'RF-NO-COLLECTION', status: 'SUCCESS' } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/usd/refund/refundQuery',
+			data: { orderId: refundId, refundNo: 'RF-NO-COLLECTION', status: 'SUCCESS' },
+		});
 		const out = await refundOne({ refundId, orderNo }, { ...resolving, resolveWithin: 2 });
 		expect(out).toMatchObject({ outcome: 'unknown', orderId: refundId });
 		expect(String(out.error)).toContain(`names no collection (orderNo), so it does not show a refund of ${orderNo}`);
@@ -153,7 +222,13 @@ describe('a refund whose answer is lost is settled by the refund query, never se
 		const other = await paidCollection();
 		const refundId = uniqueOrderId('RF');
 		await refundOne({ refundId, orderNo: other });
-		sandbox.control.addFault({ type: 'statusZero', when: 'before', path: '/usd/refund/apply', msg: 'System busy, please query the order', times: 1 });
+		sandbox.control.addFault({
+			type: 'statusZero',
+			when: 'before',
+			path: '/usd/refund/apply',
+			msg: 'System busy, please query the order',
+			times: 1,
+		});
 		const out = await refundOne({ refundId, orderNo }, resolving);
 		expect(out).toMatchObject({ outcome: 'duplicate', orderId: refundId });
 		expect(String(out.error)).toContain(`for the collection ${other}, not ${orderNo}`);
@@ -169,7 +244,11 @@ describe('in one run', () => {
 		const result = await runNode(sandbox, {
 			currency: 'USD',
 			parameters: refund(),
-			items: [{ refundId, orderNo: first }, { refundId, orderNo: second }, { refundId: uniqueOrderId('RF'), orderNo: first }],
+			items: [
+				{ refundId, orderNo: first },
+				{ refundId, orderNo: second },
+				{ refundId: uniqueOrderId('RF'), orderNo: first },
+			],
 			settings: keepGoing,
 		});
 		const [ok, sameId, samePayment] = result.jsonOf(NODE);
@@ -182,12 +261,19 @@ describe('in one run', () => {
 
 	it('refuses to run under Retry On Fail, sending nothing', async () => {
 		const before = sandbox.appliesReceived(APP_IDS.USD);
-		const result = await runNode(sandbox, { currency: 'USD', parameters: refund(), items: [{ refundId: uniqueOrderId('RF'), orderNo: 'HP1' }], settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } });
-		expect(result.error?.message).toContain('Collection → Refund does not run with the node setting "Retry On Fail" on');
+		const result = await runNode(sandbox, {
+			currency: 'USD',
+			parameters: refund(),
+			items: [{ refundId: uniqueOrderId('RF'), orderNo: 'HP1' }],
+			settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
+		});
+		expect(result.error?.message).toContain(
+			'Collection → Refund does not run with the node setting "Retry On Fail" on',
+		);
 		expect(sandbox.appliesReceived(APP_IDS.USD)).toBe(before);
 	});
 
-	it('takes the Refund ID from its parameter, never from the input item\'s own orderId', async () => {
+	it("takes the Refund ID from its parameter, never from the input item's own orderId", async () => {
 		const orderNo = await paidCollection();
 		const refundId = uniqueOrderId('RF');
 		const out = await runNode(sandbox, {

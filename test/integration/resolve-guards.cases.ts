@@ -14,7 +14,16 @@ import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import type { Sandbox } from '../../sandbox';
 import { TEST_KEYS } from '../helpers/keys';
 import { signBody } from '../helpers/signing';
-import { credentialFor, NODE, payoutFromItem, runNode, sandboxPerFile, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import {
+	credentialFor,
+	NODE,
+	payoutFromItem,
+	runNode,
+	sandboxPerFile,
+	TZS_FIELDS,
+	tzsRow,
+	uniqueOrderId,
+} from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -29,7 +38,10 @@ const keepGoing = { onError: 'continueRegularOutput' };
  * a second after the first, is past it (the signed control below is settled by it). Resolve Within is no longer than
  * that needs, since an answer that settles nothing is asked about until it has passed.
  */
-const resolving = { ...payoutFromItem('TZS', TZS_FIELDS), options: { timeout: 1000, resolveWithin: 2, notFoundAfter: 1 } };
+const resolving = {
+	...payoutFromItem('TZS', TZS_FIELDS),
+	options: { timeout: 1000, resolveWithin: 2, notFoundAfter: 1 },
+};
 const NOT_FOUND = 'order does not exist';
 
 function queriesOf(orderId: unknown) {
@@ -55,7 +67,14 @@ describe('an unsigned "no such order" settles nothing', () => {
 	});
 
 	it('a refusal, queried and answered "no such order" with a spoiled signature: unknown, not rejected', async () => {
-		sandbox.control.addFault({ type: 'statusZero', when: 'before', path: '/tzs/pay/apply', code: '5001', msg: 'Insufficient balance', times: 1 });
+		sandbox.control.addFault({
+			type: 'statusZero',
+			when: 'before',
+			path: '/tzs/pay/apply',
+			code: '5001',
+			msg: 'Insufficient balance',
+			times: 1,
+		});
 		sandbox.control.addFault({ type: 'badSignature', path: '/tzs/pay/query' });
 		const row = tzsRow();
 		const item = await createOne(row);
@@ -82,7 +101,11 @@ describe('an unsigned "no such order" settles nothing', () => {
 	});
 
 	it('the same fake gateway signing its "no such order" is believed: not_found (the fake gateway is not the cause)', async () => {
-		const gateway = await fakeGateway((res) => res(503, 'Service Unavailable'), (orderId) => ({ orderId, orderNo: '', status: 3, errorMsg: NOT_FOUND }), true);
+		const gateway = await fakeGateway(
+			(res) => res(503, 'Service Unavailable'),
+			(orderId) => ({ orderId, orderNo: '', status: 3, errorMsg: NOT_FOUND }),
+			true,
+		);
 		try {
 			expect(await createOne(tzsRow(), gateway.url)).toMatchObject({ outcome: 'not_found' });
 		} finally {
@@ -91,16 +114,24 @@ describe('an unsigned "no such order" settles nothing', () => {
 	});
 });
 
-describe('another order\'s answer, or an empty one, settles nothing', () => {
+describe("another order's answer, or an empty one, settles nothing", () => {
 	/** Another order HaiPay really has, for the same amount as the row. */
 	function otherOrder() {
-		return sandbox.control.createOrder({ appId: credentialFor(sandbox, 'TZS').appId as number, orderId: uniqueOrderId('OTHER'), amount: '15000.00', status: 2 });
+		return sandbox.control.createOrder({
+			appId: credentialFor(sandbox, 'TZS').appId as number,
+			orderId: uniqueOrderId('OTHER'),
+			amount: '15000.00',
+			status: 2,
+		});
 	}
 
 	it.each([
-		['another order\'s, same amount, paid', () => ({ ...pick(otherOrder()), status: 2 })],
-		['another order\'s, another amount', () => ({ ...pick(otherOrder()), amount: '99000.00', status: 2 })],
-		['another orderId\'s "no such order"', () => ({ orderId: uniqueOrderId('OTHER'), orderNo: '', status: 3, errorMsg: NOT_FOUND })],
+		["another order's, same amount, paid", () => ({ ...pick(otherOrder()), status: 2 })],
+		["another order's, another amount", () => ({ ...pick(otherOrder()), amount: '99000.00', status: 2 })],
+		[
+			'another orderId\'s "no such order"',
+			() => ({ orderId: uniqueOrderId('OTHER'), orderNo: '', status: 3, errorMsg: NOT_FOUND }),
+		],
 		['an empty data object', () => ({})],
 	])('a create lost before HaiPay took it, queried and answered (signed) with %s: unknown', async (_what, answer) => {
 		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
@@ -139,7 +170,11 @@ interface FakeGateway {
  * A gateway that answers creates with `apply` and queries with `query`'s data, in HaiPay's envelope; signed with
  * the sandbox's platform key and the TZS secret only when `sign` is set (the sandbox signs every data object).
  */
-async function fakeGateway(apply: (res: Reply) => void, query: (orderId: string) => IDataObject, sign = false): Promise<FakeGateway> {
+async function fakeGateway(
+	apply: (res: Reply) => void,
+	query: (orderId: string) => IDataObject,
+	sign = false,
+): Promise<FakeGateway> {
 	const platform = parsePrivateKey(TEST_KEYS.platformPrivate);
 	const counts = { applies: 0, queries: 0 };
 	const server: Server = createServer((req, res) => {
@@ -148,7 +183,9 @@ async function fakeGateway(apply: (res: Reply) => void, query: (orderId: string)
 		req.on('end', () => {
 			const reply: Reply = (status, body) => {
 				const json = typeof body !== 'string';
-				res.writeHead(status, { 'content-type': json ? 'application/json' : 'text/plain' }).end(json ? JSON.stringify(body) : body);
+				res
+					.writeHead(status, { 'content-type': json ? 'application/json' : 'text/plain' })
+					.end(json ? JSON.stringify(body) : body);
 			};
 			if (req.url?.endsWith('/pay/apply')) {
 				counts.applies += 1;

@@ -35,7 +35,11 @@ function queriesOf(orderId: unknown) {
 	return sandbox.requests.filter((request) => request.path === '/tzs/pay/query' && request.orderId === orderId);
 }
 
-async function createOne(row: IDataObject, parameters = resolving(), credential: ICredentialDataDecryptedObject = credentialFor(sandbox, 'TZS')) {
+async function createOne(
+	row: IDataObject,
+	parameters = resolving(),
+	credential: ICredentialDataDecryptedObject = credentialFor(sandbox, 'TZS'),
+) {
 	const result = await runNode(sandbox, { parameters, items: [row], settings: keepGoing, credential });
 	return result.jsonOf(NODE)[0];
 }
@@ -46,8 +50,14 @@ describe('an answer that names no order settles nothing', () => {
 	it.each([
 		['a replayed balance answer', () => BALANCE],
 		['{amount, status: 2}', () => ({ amount: '15000', status: 2 })],
-		['{orderNo, amount, status: 2} without the orderId', () => ({ orderNo: 'HP-REPLAYED-1', amount: '15000', status: 2 })],
-		['an order answer without its orderNo', (orderId: string) => ({ orderId, amount: '15000', status: 2, errorMsg: '' })],
+		[
+			'{orderNo, amount, status: 2} without the orderId',
+			() => ({ orderNo: 'HP-REPLAYED-1', amount: '15000', status: 2 }),
+		],
+		[
+			'an order answer without its orderNo',
+			(orderId: string) => ({ orderId, amount: '15000', status: 2, errorMsg: '' }),
+		],
 	])('a create that timed out, queried and answered with %s (signed), stays unknown', async (_what, answer) => {
 		// The create is lost before HaiPay handles it: the payout was never made.
 		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
@@ -71,7 +81,7 @@ describe('an answer that names no order settles nothing', () => {
 		expect(ordersWith(row.orderId)).toHaveLength(1);
 	});
 
-	it('the genuine answer naming the orderId and HaiPay\'s orderNo still settles it: accepted', async () => {
+	it("the genuine answer naming the orderId and HaiPay's orderNo still settles it: accepted", async () => {
 		const row = tzsRow({ name: 'Server Error' });
 		const item = await createOne(row);
 		const [order] = ordersWith(row.orderId);
@@ -128,23 +138,44 @@ describe('not_found only when the order cannot still be on its way', () => {
 		expect(queriesOf(row.orderId).length).toBeGreaterThanOrEqual(1);
 	});
 
-	const notFoundWith = (status: unknown) => (orderId: string) => ({ orderId, orderNo: '', status, errorMsg: 'order does not exist' });
+	const notFoundWith = (status: unknown) => (orderId: string) => ({
+		orderId,
+		orderNo: '',
+		status,
+		errorMsg: 'order does not exist',
+	});
 
-	it.each([['"0x3"', '0x3'], ['[3]', [3]], ['" 3 "', ' 3 '], ['"03"', '03'], ['"3.0"', '3.0'], ['3.5', 3.5], ['"+3"', '+3']])(
-		'a signed "no such order" whose status is %s is not 3: unknown',
-		async (_what, status) => {
-			sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
-			const row = tzsRow();
-			sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data: notFoundWith(status)(String(row.orderId)) });
-			const item = await createOne(row, resolving({ resolveWithin: 3, notFoundAfter: 1 }));
-			expect(item).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
-		},
-	);
-
-	it.each([['the number 3', 3], ['the string "3"', '3']])('a signed "no such order" whose status is %s is not_found', async (_what, status) => {
+	it.each([
+		['"0x3"', '0x3'],
+		['[3]', [3]],
+		['" 3 "', ' 3 '],
+		['"03"', '03'],
+		['"3.0"', '3.0'],
+		['3.5', 3.5],
+		['"+3"', '+3'],
+	])('a signed "no such order" whose status is %s is not 3: unknown', async (_what, status) => {
 		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
 		const row = tzsRow();
-		sandbox.control.addFault({ type: 'replaceData', path: '/tzs/pay/query', data: notFoundWith(status)(String(row.orderId)) });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/query',
+			data: notFoundWith(status)(String(row.orderId)),
+		});
+		const item = await createOne(row, resolving({ resolveWithin: 3, notFoundAfter: 1 }));
+		expect(item).toMatchObject({ outcome: 'unknown', orderId: row.orderId });
+	});
+
+	it.each([
+		['the number 3', 3],
+		['the string "3"', '3'],
+	])('a signed "no such order" whose status is %s is not_found', async (_what, status) => {
+		sandbox.control.addFault({ type: 'drop', when: 'before', path: '/tzs/pay/apply', times: 1 });
+		const row = tzsRow();
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/tzs/pay/query',
+			data: notFoundWith(status)(String(row.orderId)),
+		});
 		const item = await createOne(row, resolving({ resolveWithin: 10, notFoundAfter: 1 }));
 		expect(item).toMatchObject({ outcome: 'not_found', orderId: row.orderId });
 	});
@@ -160,7 +191,13 @@ describe('not_found only when the order cannot still be on its way', () => {
 });
 
 describe('a refusal on a create is not proof', () => {
-	const refusal = { type: 'statusZero' as const, path: '/tzs/pay/apply', code: '5001', msg: 'Insufficient balance', times: 1 };
+	const refusal = {
+		type: 'statusZero' as const,
+		path: '/tzs/pay/apply',
+		code: '5001',
+		msg: 'Insufficient balance',
+		times: 1,
+	};
 
 	it('a proxy creates the order and answers "refused": with Resolve on, the query finds it: accepted', async () => {
 		sandbox.control.addFault({ ...refusal, when: 'after' });
@@ -171,7 +208,7 @@ describe('a refusal on a create is not proof', () => {
 		expect(item).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', orderNo: order.orderNo });
 	});
 
-	it('a genuine refusal (nothing created): rejected, once HaiPay\'s signed query confirms there is no such order', async () => {
+	it("a genuine refusal (nothing created): rejected, once HaiPay's signed query confirms there is no such order", async () => {
 		sandbox.control.addFault({ ...refusal, when: 'before' });
 		const row = tzsRow();
 		const item = await createOne(row, resolving({ notFoundAfter: 1 }));

@@ -13,7 +13,9 @@ import { credentialOf, runAgainst, signingGateway, type SigningGateway } from '.
 let gateway: SigningGateway;
 
 beforeAll(async () => {
-	gateway = await signingGateway((_path, body) => ({ data: { orderId: body.orderId, orderNo: `HP-${String(body.orderId)}` } }));
+	gateway = await signingGateway((_path, body) => ({
+		data: { orderId: body.orderId, orderNo: `HP-${String(body.orderId)}` },
+	}));
 });
 
 afterAll(async () => {

@@ -87,7 +87,11 @@ export function credentialOf(baseUrl: string, currencies: readonly SandboxCurren
 export const NO_SUCH_ORDER = 'order does not exist';
 
 /** One HaiPay node in a real n8n-core execution against `credential`'s gateway, every item on the regular output. */
-export async function runAgainst(credential: ICredentialDataDecryptedObject, parameters: INodeParameters, items: IDataObject[]): Promise<IDataObject[]> {
+export async function runAgainst(
+	credential: ICredentialDataDecryptedObject,
+	parameters: INodeParameters,
+	items: IDataObject[],
+): Promise<IDataObject[]> {
 	const result = await runWorkflow({
 		nodeTypes: [HaiPay],
 		credentials: { hp: { type: 'haiPayApi', data: credential } },

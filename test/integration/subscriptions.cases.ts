@@ -19,7 +19,11 @@ beforeAll(() => {
 
 const keepGoing = { onError: 'continueRegularOutput' };
 
-function createParameters(subscriptionOrderId: string, overrides: IDataObject = {}, options: IDataObject = {}): INodeParameters {
+function createParameters(
+	subscriptionOrderId: string,
+	overrides: IDataObject = {},
+	options: IDataObject = {},
+): INodeParameters {
 	return {
 		resource: 'subscription',
 		operation: 'create',
@@ -36,23 +40,45 @@ async function run(parameters: INodeParameters): Promise<IDataObject> {
 	return result.jsonOf(NODE)[0];
 }
 
-const applies = (id: string) => sandbox.requests.filter((request) => request.path === '/subscription/apply' && (request.body as IDataObject | undefined)?.subscriptionOrderId === id);
+const applies = (id: string) =>
+	sandbox.requests.filter(
+		(request) =>
+			request.path === '/subscription/apply' && (request.body as IDataObject | undefined)?.subscriptionOrderId === id,
+	);
 const subscriptionOf = (id: string) => sandbox.subscriptions.filter((sub) => sub.subscriptionOrderId === id);
 
 describe('a subscription created, read and cancelled', () => {
-	it('Create answers HaiPay\'s subscriptionNo, Get finds it by either number, Cancel proves the cancel by its signed answer', async () => {
+	it("Create answers HaiPay's subscriptionNo, Get finds it by either number, Cancel proves the cancel by its signed answer", async () => {
 		const id = uniqueOrderId('SUB');
 		const made = await run(createParameters(id));
 		const [sub] = subscriptionOf(id);
-		expect(made).toMatchObject({ outcome: 'accepted', verified: true, subscriptionNo: sub.subscriptionNo, subscriptionOrderId: id, status: '2', recurringIntervalCount: 1 });
+		expect(made).toMatchObject({
+			outcome: 'accepted',
+			verified: true,
+			subscriptionNo: sub.subscriptionNo,
+			subscriptionOrderId: id,
+			status: '2',
+			recurringIntervalCount: 1,
+		});
 		expect(made).not.toHaveProperty('statusLabel');
 		expect(applies(id)[0].body).toMatchObject({ recurringIntervalCount: 1, amount: '9.99', payType: 'SUBSCRIPTION' });
 
 		const byId = await run({ resource: 'subscription', operation: 'get', currency: 'USD', subscriptionOrderId: id });
 		expect(byId).toMatchObject({ subscriptionNo: sub.subscriptionNo, status: '2', verified: true });
 
-		const cancelled = await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: {} });
-		expect(cancelled).toMatchObject({ outcome: 'changed', status: '4', subscriptionNo: sub.subscriptionNo, verified: true });
+		const cancelled = await run({
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+			options: {},
+		});
+		expect(cancelled).toMatchObject({
+			outcome: 'changed',
+			status: '4',
+			subscriptionNo: sub.subscriptionNo,
+			verified: true,
+		});
 		expect(sub.status).toBe('4');
 	});
 
@@ -69,15 +95,29 @@ describe('a subscription created, read and cancelled', () => {
 describe('hostile answers to a create, settled by the subscription query', () => {
 	it('a lying answer (signed, another subscriptionOrderId) is not an acceptance: the query shows the real one', async () => {
 		const id = uniqueOrderId('SUB');
-		sandbox.control.addFault({ type: 'replaceData', path: '/subscription/apply', times: 1, data: { subscriptionOrderId: 'SUB-SOMEONE-ELSE', subscriptionNo: '4099', status: '2' } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/subscription/apply',
+			times: 1,
+			data: { subscriptionOrderId: 'SUB-SOMEONE-ELSE', subscriptionNo: '4099', status: '2' },
+		});
 		const out = await run(createParameters(id));
-		expect(out).toMatchObject({ outcome: 'accepted', resolvedBy: 'query', subscriptionNo: subscriptionOf(id)[0].subscriptionNo });
+		expect(out).toMatchObject({
+			outcome: 'accepted',
+			resolvedBy: 'query',
+			subscriptionNo: subscriptionOf(id)[0].subscriptionNo,
+		});
 		expect(applies(id)).toHaveLength(1);
 	});
 
 	it('an answer echoing the request (no subscriptionNo) is not an acceptance; the query settles it, nothing resent', async () => {
 		const id = uniqueOrderId('SUB');
-		sandbox.control.addFault({ type: 'replaceData', path: '/subscription/apply', times: 1, data: { subscriptionOrderId: id, amount: '9.99', recurringInterval: 'M' } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/subscription/apply',
+			times: 1,
+			data: { subscriptionOrderId: id, amount: '9.99', recurringInterval: 'M' },
+		});
 		const out = await run(createParameters(id));
 		expect(out).toMatchObject({ outcome: 'accepted', resolvedBy: 'query' });
 		expect(applies(id)).toHaveLength(1);
@@ -109,11 +149,33 @@ describe('a cancel whose answer proves nothing', () => {
 		const id = uniqueOrderId('SUB');
 		await run(createParameters(id));
 		const [sub] = subscriptionOf(id);
-		sandbox.control.addFault({ type: 'replaceData', path: '/subscription/cancel', times: 1, data: { subscriptionNo: sub.subscriptionNo, status: '2' } });
-		sandbox.control.addFault({ type: 'replaceData', path: '/subscription/query', data: { subscriptionNo: sub.subscriptionNo, subscriptionOrderId: id, status: '2' }, times: 20 });
-		const out = await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: { resolveWithin: 3 } });
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/subscription/cancel',
+			times: 1,
+			data: { subscriptionNo: sub.subscriptionNo, status: '2' },
+		});
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/subscription/query',
+			data: { subscriptionNo: sub.subscriptionNo, subscriptionOrderId: id, status: '2' },
+			times: 20,
+		});
+		const out = await run({
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+			options: { resolveWithin: 3 },
+		});
 		expect(out.outcome).toBe('unknown');
-		expect(sandbox.requests.filter((request) => request.path === '/subscription/cancel' && (request.body as IDataObject | undefined)?.subscriptionNo === sub.subscriptionNo)).toHaveLength(1);
+		expect(
+			sandbox.requests.filter(
+				(request) =>
+					request.path === '/subscription/cancel' &&
+					(request.body as IDataObject | undefined)?.subscriptionNo === sub.subscriptionNo,
+			),
+		).toHaveLength(1);
 	});
 
 	it('a cancel whose answer is lost is settled "changed" only when the query shows the cancelled state', async () => {
@@ -121,7 +183,13 @@ describe('a cancel whose answer proves nothing', () => {
 		await run(createParameters(id));
 		const [sub] = subscriptionOf(id);
 		sandbox.control.addFault({ type: 'drop', when: 'after', path: '/subscription/cancel', times: 1 });
-		const out = await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: { resolveWithin: 8 } });
+		const out = await run({
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+			options: { resolveWithin: 8 },
+		});
 		expect(out).toMatchObject({ outcome: 'changed', resolvedBy: 'query', status: '4' });
 	});
 
@@ -132,14 +200,21 @@ describe('a cancel whose answer proves nothing', () => {
 		sandbox.control.addFault({ type: 'drop', when: 'after', path: '/subscription/cancel', times: 1 });
 		const padded = { subscriptionNo: ` ${sub.subscriptionNo} `, subscriptionOrderId: id, status: '4' };
 		sandbox.control.addFault({ type: 'replaceData', path: '/subscription/query', data: padded, times: 20 });
-		const out = await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: { resolveWithin: 3 } });
+		const out = await run({
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+			options: { resolveWithin: 3 },
+		});
 		expect(out.outcome).toBe('unknown');
 		expect(String(out.error)).toContain(`the answer is about the subscriptionNo "${padded.subscriptionNo}"`);
 	});
 });
 
 describe('one run, one subscription', () => {
-	const twoItems = async (parameters: INodeParameters) => (await runNode(sandbox, { currency: 'USD', parameters, settings: keepGoing, items: [{}, {}] })).jsonOf(NODE);
+	const twoItems = async (parameters: INodeParameters) =>
+		(await runNode(sandbox, { currency: 'USD', parameters, settings: keepGoing, items: [{}, {}] })).jsonOf(NODE);
 
 	it('a subscriptionOrderId repeated in a run is refused unsent, in the words of a subscriptionOrderId', async () => {
 		const id = uniqueOrderId('SUB');
@@ -155,14 +230,20 @@ describe('one run, one subscription', () => {
 		const id = uniqueOrderId('SUB');
 		await run(createParameters(id));
 		const [sub] = subscriptionOf(id);
-		const [first, second] = await twoItems({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: {} });
+		const [first, second] = await twoItems({
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+			options: {},
+		});
 		expect(first).toMatchObject({ outcome: 'changed' });
 		expect(second).toMatchObject({ outcome: 'invalid', field: 'subscriptionNo', rule: 'unique' });
 		expect(String(second.error)).toMatch(/subscription is cancelled once/);
 		expect(String(second.error)).not.toMatch(/orderId/);
 	});
 
-	it('the sandbox answers a subscription it does not have with its own code, not a refund\'s', async () => {
+	it("the sandbox answers a subscription it does not have with its own code, not a refund's", async () => {
 		const out = await run({ resource: 'subscription', operation: 'get', currency: 'USD', subscriptionNo: '40999999' });
 		expect(out).toMatchObject({ errorCode: '4014', gatewayMessage: 'subscription does not exist' });
 	});
@@ -170,7 +251,11 @@ describe('one run, one subscription', () => {
 
 describe("the sandbox's charge route", () => {
 	const charge = async (body: IDataObject) => {
-		const response = await fetch(`${sandbox.baseUrl}/__sandbox/subscriptions/charge`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const response = await fetch(`${sandbox.baseUrl}/__sandbox/subscriptions/charge`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		return { status: response.status, json: (await response.json()) as IDataObject };
 	};
 
@@ -181,12 +266,34 @@ describe("the sandbox's charge route", () => {
 		const url = 'http://127.0.0.1:9/charges';
 		const first = await charge({ subscriptionNo: sub.subscriptionNo, url });
 		const second = await charge({ subscriptionNo: sub.subscriptionNo, status: 3, url });
-		expect(first).toMatchObject({ status: 200, json: { url, body: { subscriptionNo: sub.subscriptionNo, subscriptionOrderId: id, orderNo: `${sub.subscriptionNo}-1`, status: 2, amount: '9.99' } } });
+		expect(first).toMatchObject({
+			status: 200,
+			json: {
+				url,
+				body: {
+					subscriptionNo: sub.subscriptionNo,
+					subscriptionOrderId: id,
+					orderNo: `${sub.subscriptionNo}-1`,
+					status: 2,
+					amount: '9.99',
+				},
+			},
+		});
 		expect((first.json.body as IDataObject).sign).toEqual(expect.any(String));
-		expect(second.json.body).toMatchObject({ orderNo: `${sub.subscriptionNo}-2`, status: 3, errorMsg: expect.any(String) });
+		expect(second.json.body).toMatchObject({
+			orderNo: `${sub.subscriptionNo}-2`,
+			status: 3,
+			errorMsg: expect.any(String),
+		});
 		expect((await charge({ subscriptionNo: 'NO-SUCH' })).status).toBe(404);
 		expect((await charge({ subscriptionNo: sub.subscriptionNo, status: 5 })).status).toBe(400);
-		await run({ resource: 'subscription', operation: 'cancel', currency: 'USD', subscriptionNo: sub.subscriptionNo, options: {} });
+		await run({
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+			options: {},
+		});
 		expect((await charge({ subscriptionNo: sub.subscriptionNo, url })).status).toBe(409);
 	});
 });

@@ -39,7 +39,11 @@ class HaiPayWithABug extends HaiPay {
 	}
 }
 
-async function run(row: IDataObject, options: IDataObject, settings: IDataObject = { onError: 'continueRegularOutput' }) {
+async function run(
+	row: IDataObject,
+	options: IDataObject,
+	settings: IDataObject = { onError: 'continueRegularOutput' },
+) {
 	return await runWorkflow({
 		nodeTypes: [HaiPayWithABug],
 		credentials: { hp: { type: 'haiPayApi', data: credentialFor(sandbox, 'TZS') } },

@@ -10,7 +10,13 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { TEST_KEYS } from '../../sandbox/keys';
-import { canonicalString, loadPrivateKey, loadPublicKey, signBody as sandboxSign, verifyBody } from '../../sandbox/signing';
+import {
+	canonicalString,
+	loadPrivateKey,
+	loadPublicKey,
+	signBody as sandboxSign,
+	verifyBody,
+} from '../../sandbox/signing';
 import { bareBase64 } from '../helpers/keys';
 import vectors from '../fixtures/signing/vectors.json';
 
@@ -32,17 +38,38 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 function run(command: string, args: string[], cwd: string, input?: string): string {
-	return execFileSync(command, args, { cwd, env: cleanEnv(), input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+	return execFileSync(command, args, {
+		cwd,
+		env: cleanEnv(),
+		input,
+		encoding: 'utf8',
+		stdio: ['pipe', 'pipe', 'pipe'],
+	});
 }
 
 /** The tarball `npm publish` would upload, installed in a folder that has nothing of the repository. */
 function installTarball(work: string): string {
-	const [report] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root)) as Array<{ filename: string }>;
+	const [report] = JSON.parse(
+		run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root),
+	) as Array<{ filename: string }>;
 	const app = join(work, 'merchant-app');
 	mkdirSync(app);
 	writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'merchant-app', private: true }));
 	// --legacy-peer-deps: npm would otherwise fetch the peer n8n-workflow from the registry (below it is linked).
-	run('npm', ['install', '--offline', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--no-package-lock', join(work, report.filename)], app);
+	run(
+		'npm',
+		[
+			'install',
+			'--offline',
+			'--ignore-scripts',
+			'--legacy-peer-deps',
+			'--no-audit',
+			'--no-fund',
+			'--no-package-lock',
+			join(work, report.filename),
+		],
+		app,
+	);
 	/*
 	 * n8n-workflow is the package's one peer dependency, and the node classes import it. A merchant's npm installs it
 	 * with the package; here it is linked from the repository (the version the package is built against) so the
@@ -62,13 +89,32 @@ function callbackText(fields: Record<string, unknown>, key = platformKey): strin
 	return JSON.stringify({ ...fields, sign: sandboxSign(fields, SECRET, key) });
 }
 
-const callback = { appId: APP_ID, currency: 'TZS', orderId: 'PO-1', orderNo: 'HP2025000001', amount: '2500', fee: '25', status: 2, payTime: '2025-01-02 03:04:05' };
+const callback = {
+	appId: APP_ID,
+	currency: 'TZS',
+	orderId: 'PO-1',
+	orderNo: 'HP2025000001',
+	amount: '2500',
+	fee: '25',
+	status: 2,
+	payTime: '2025-01-02 03:04:05',
+};
 const genuine = callbackText(callback);
 const answerData = { orderId: 'PO-1', orderNo: 'HP2025000001', amount: '2500', fee: '25', status: 1 };
-const envelope = { status: '1', error: '00000000', msg: 'success', data: { ...answerData, sign: sandboxSign(answerData, SECRET, platformKey) } };
+const envelope = {
+	status: '1',
+	error: '00000000',
+	msg: 'success',
+	data: { ...answerData, sign: sandboxSign(answerData, SECRET, platformKey) },
+};
 /** HaiPay's envelope around data signed by the sandbox's signer with the platform key. */
 function signedEnvelope(data: Record<string, unknown>) {
-	return { status: '1', error: '00000000', msg: 'success', data: { ...data, sign: sandboxSign(data, SECRET, platformKey) } };
+	return {
+		status: '1',
+		error: '00000000',
+		msg: 'success',
+		data: { ...data, sign: sandboxSign(data, SECRET, platformKey) },
+	};
 }
 
 const input = {
@@ -77,7 +123,15 @@ const input = {
 	notAKey: NOT_A_KEY,
 	merchant: { privateKey: TEST_KEYS.merchantPkcs8, privateKeyBase64: bareBase64(TEST_KEYS.merchantPkcs8) },
 	platform: { publicKey: bareBase64(TEST_KEYS.platformPublic) },
-	payout: { orderId: 'PO-7', amount: '15000', currency: 'TZS', accountNo: '255712345678', name: 'Amina Juma', appId: 9, sign: 'stale' },
+	payout: {
+		orderId: 'PO-7',
+		amount: '15000',
+		currency: 'TZS',
+		accountNo: '255712345678',
+		name: 'Amina Juma',
+		appId: 9,
+		sign: 'stale',
+	},
 	vectors,
 	callbacks: {
 		genuine,
@@ -135,7 +189,8 @@ let app: string;
 let found: Found;
 
 beforeAll(() => {
-	if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` first (npm test does).');
+	if (!existsSync(join(root, 'dist', 'index.js')))
+		throw new Error('dist/index.js is missing: run `npm run build` first (npm test does).');
 	work = mkdtempSync(join(tmpdir(), 'haipay-tarball-'));
 	app = installTarball(work);
 	found = JSON.parse(run(process.execPath, ['merchant-app.js'], app, JSON.stringify(input))) as Found;
@@ -147,15 +202,34 @@ afterAll(() => {
 
 describe('the packed package, required from a clean folder', () => {
 	it('resolves from the clean folder, which cannot reach the repository', () => {
-		expect(found.resolved.package).toBe(join(realpathSync(app), 'node_modules', 'n8n-nodes-haipay', 'dist', 'index.js'));
+		expect(found.resolved.package).toBe(
+			join(realpathSync(app), 'node_modules', 'n8n-nodes-haipay', 'dist', 'index.js'),
+		);
 		// The linked peer, by its real path (see installTarball).
-		expect(found.resolved.peer).toBe(realpathSync(join(root, 'node_modules', 'n8n-workflow', 'dist', 'cjs', 'index.js')));
+		expect(found.resolved.peer).toBe(
+			realpathSync(join(root, 'node_modules', 'n8n-workflow', 'dist', 'cjs', 'index.js')),
+		);
 		expect(found.resolved.repositoryOnly).toBeNull();
 	});
 
 	it('exports the node, the trigger and the credential n8n loads, and the signing API', () => {
-		expect(found.exports).toEqual(['HaiPay', 'HaiPayApi', 'HaiPayTrigger', 'KeyFormatError', 'SigningError', 'signBody', 'verifyAcceptance', 'verifyAnswer', 'verifyCallback']);
-		expect(found.classes).toEqual({ node: 'haiPay', trigger: 'haiPayTrigger', credential: 'haiPayApi', sameAsN8n: true });
+		expect(found.exports).toEqual([
+			'HaiPay',
+			'HaiPayApi',
+			'HaiPayTrigger',
+			'KeyFormatError',
+			'SigningError',
+			'signBody',
+			'verifyAcceptance',
+			'verifyAnswer',
+			'verifyCallback',
+		]);
+		expect(found.classes).toEqual({
+			node: 'haiPay',
+			trigger: 'haiPayTrigger',
+			credential: 'haiPayApi',
+			sameAsN8n: true,
+		});
 	});
 });
 
@@ -170,7 +244,11 @@ describe('signBody', () => {
 		writeFileSync(join(work, 'message'), canonicalString(fields, SECRET), 'utf8');
 		writeFileSync(join(work, 'signature'), Buffer.from(sign, 'base64'));
 		writeFileSync(join(work, 'merchant.pem'), TEST_KEYS.merchantPublic);
-		const openssl = run('openssl', ['dgst', '-sha256', '-verify', 'merchant.pem', '-signature', 'signature', 'message'], work);
+		const openssl = run(
+			'openssl',
+			['dgst', '-sha256', '-verify', 'merchant.pem', '-signature', 'signature', 'message'],
+			work,
+		);
 		expect(openssl).toContain('Verified OK');
 	});
 
@@ -188,9 +266,14 @@ describe('signBody', () => {
 });
 
 describe('signBody refuses what the node refuses', () => {
-	it.each(['key', 'KEY', 'k_e_y'])('a field "%s", which reads as key, where the signed text holds the secret', (name) => {
-		expect(found.refused[name].error).toMatch(/^SigningError: The field "[^"]+" (is|reads as) the field "key".*where the signed text holds the secret key: nothing was signed\.$/);
-	});
+	it.each(['key', 'KEY', 'k_e_y'])(
+		'a field "%s", which reads as key, where the signed text holds the secret',
+		(name) => {
+			expect(found.refused[name].error).toMatch(
+				/^SigningError: The field "[^"]+" (is|reads as) the field "key".*where the signed text holds the secret key: nothing was signed\.$/,
+			);
+		},
+	);
 
 	it.each([
 		['unsafe', 'past 9007199254740991'],
@@ -205,7 +288,7 @@ describe('signBody refuses what the node refuses', () => {
 });
 
 describe('verifyAcceptance: a signed answer is an acceptance only when it says so', () => {
-	it('HaiPay\'s answer naming the order and its orderNo: signed and accepted', () => {
+	it("HaiPay's answer naming the order and its orderNo: signed and accepted", () => {
 		expect(found.acceptances.genuine).toEqual({ signed: { value: true }, accepted: { value: true } });
 	});
 
@@ -220,9 +303,12 @@ describe('verifyCallback', () => {
 		expect(found.callbacks.buffer).toEqual({ value: true });
 	});
 
-	it.each(['bankText', 'freeText', 'addedField'])('accepts a genuine callback with %s: HaiPay asks receivers to take added fields', (name) => {
-		expect(found.callbacks[name]).toEqual({ value: true });
-	});
+	it.each(['bankText', 'freeText', 'addedField'])(
+		'accepts a genuine callback with %s: HaiPay asks receivers to take added fields',
+		(name) => {
+			expect(found.callbacks[name]).toEqual({ value: true });
+		},
+	);
 
 	it('reads the raw text exactly: 1.50 verifies as sent, while a parsed object has lost it', () => {
 		expect(found.callbacks.decimal).toEqual({ value: true });
@@ -235,9 +321,12 @@ describe('verifyCallback', () => {
 		expect(input.callbacks.tampered).not.toBe(genuine);
 	});
 
-	it.each(['tampered', 'missingSign', 'malformedSign', 'truncatedSign', 'otherKey', 'notJson', 'ambiguous'])('refuses a callback: %s', (name) => {
-		expect(found.callbacks[name]).toEqual({ value: false });
-	});
+	it.each(['tampered', 'missingSign', 'malformedSign', 'truncatedSign', 'otherKey', 'notJson', 'ambiguous'])(
+		'refuses a callback: %s',
+		(name) => {
+			expect(found.callbacks[name]).toEqual({ value: false });
+		},
+	);
 });
 
 describe('verifyAnswer', () => {
@@ -254,8 +343,12 @@ describe('verifyAnswer', () => {
 
 describe('mistakes in what the caller passes', () => {
 	it('an unreadable key throws KeyFormatError naming the formats tried, never the key text', () => {
-		expect(found.errors.badPublicKey.error).toMatch(/^KeyFormatError: The HaiPay public key could not be read\. Tried: /);
-		expect(found.errors.badPrivateKey.error).toMatch(/^KeyFormatError: The merchant private key could not be read\. Tried: /);
+		expect(found.errors.badPublicKey.error).toMatch(
+			/^KeyFormatError: The HaiPay public key could not be read\. Tried: /,
+		);
+		expect(found.errors.badPrivateKey.error).toMatch(
+			/^KeyFormatError: The merchant private key could not be read\. Tried: /,
+		);
 		expect(JSON.stringify(found.errors)).not.toContain(NOT_A_KEY.slice(4));
 	});
 
@@ -289,9 +382,23 @@ describe('the shipped types', () => {
 		// @types/node from the repository stands in for the merchant's own; skipLibCheck because n8n-workflow's types
 		// name packages (express, langchain) a merchant's project would not have.
 		const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-		const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'commonjs', '--moduleResolution', 'node', '--target', 'es2022'];
+		const flags = [
+			'--noEmit',
+			'--strict',
+			'--skipLibCheck',
+			'--module',
+			'commonjs',
+			'--moduleResolution',
+			'node',
+			'--target',
+			'es2022',
+		];
 		const types = ['--typeRoots', join(root, 'node_modules', '@types'), '--types', 'node'];
-		const compiled = spawnSync(process.execPath, [tsc, ...flags, ...types, 'consumer.ts'], { cwd: app, env: cleanEnv(), encoding: 'utf8' });
+		const compiled = spawnSync(process.execPath, [tsc, ...flags, ...types, 'consumer.ts'], {
+			cwd: app,
+			env: cleanEnv(),
+			encoding: 'utf8',
+		});
 		expect(compiled.stdout + compiled.stderr).toBe('');
 		expect(compiled.status).toBe(0);
 	});

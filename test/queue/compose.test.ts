@@ -17,9 +17,13 @@ interface Service {
 	environment?: Record<string, string>;
 }
 
-const compose = parse(readFileSync(join(ROOT, 'docs', 'queue', 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const compose = parse(readFileSync(join(ROOT, 'docs', 'queue', 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+	services: Record<string, Service>;
+};
 const n8nServices = Object.entries(compose.services).filter(([, service]) => service.image?.startsWith('n8n-haipay'));
-const pinned = (JSON.parse(readFileSync(join(ROOT, 'playground', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.n8n;
+const pinned = (
+	JSON.parse(readFileSync(join(ROOT, 'playground', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+).dependencies.n8n;
 
 function roleOf(command: string | undefined): Role {
 	const first = (command ?? '').split(' ')[0];

@@ -7,7 +7,13 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { QUEUE_TEST_BASE, runBulkWebhook, startQueueHarness, until, type QueueHarness } from '../../bench/queue-harness';
+import {
+	QUEUE_TEST_BASE,
+	runBulkWebhook,
+	startQueueHarness,
+	until,
+	type QueueHarness,
+} from '../../bench/queue-harness';
 import { bulkWorkflow, exactlyOnceExample, guardedCallbackWorkflow } from '../../bench/queue-workflows';
 import { CALLBACK_WEBHOOK_ID, triggerWorkflow } from '../../bench/workflows';
 import { EXACTLY_ONCE_DATABASE } from '../../playground/examples';
@@ -35,7 +41,9 @@ function ordersOf(tag: string): { count: number; distinct: number } {
 
 beforeAll(async () => {
 	// playground/queue/ci-queue.sh names the folder, to find and stop whatever is left should this process die.
-	work = process.env.HAIPAY_QUEUE_TEST_DIR ? join(process.env.HAIPAY_QUEUE_TEST_DIR, 'stack') : mkdtempSync(join(tmpdir(), 'haipay-queue-'));
+	work = process.env.HAIPAY_QUEUE_TEST_DIR
+		? join(process.env.HAIPAY_QUEUE_TEST_DIR, 'stack')
+		: mkdtempSync(join(tmpdir(), 'haipay-queue-'));
 	mkdirSync(work, { recursive: true });
 	// PostgreSQL runs as its own user when this runs as root: it must be able to enter the folder.
 	chmodSync(work, 0o755);
@@ -72,14 +80,18 @@ test(`${CALLBACKS} distinct signed callbacks through the webhook processors run 
 	const before = new Map(harness.stack.balancer.counts);
 
 	const first = await harness.sendCallbacks(url, { count: CALLBACKS, runId: 'QC1' });
-	log(`callbacks: ${first.acknowledged} of ${first.sent} acknowledged at ${first.perSecond.toFixed(1)}/s${first.other > 0 ? `, ${first.other} not (${first.firstOther})` : ''}`);
+	log(
+		`callbacks: ${first.acknowledged} of ${first.sent} acknowledged at ${first.perSecond.toFixed(1)}/s${first.other > 0 ? `, ${first.other} not (${first.firstOther})` : ''}`,
+	);
 	expect(first.refused).toBe(0);
 	const afterFirst = await harness.settled(triggerId, first.acknowledged);
 	// Every acknowledged callback ran; one whose answer was lost on the way may have run as well, none twice.
 	expect(afterFirst.total).toBeGreaterThanOrEqual(first.acknowledged);
 	expect(afterFirst.total).toBeLessThanOrEqual(CALLBACKS);
 	for (const processor of harness.stack.webhooks) {
-		expect((harness.stack.balancer.counts.get(processor.server.url) ?? 0) - (before.get(processor.server.url) ?? 0)).toBeGreaterThan(0);
+		expect(
+			(harness.stack.balancer.counts.get(processor.server.url) ?? 0) - (before.get(processor.server.url) ?? 0),
+		).toBeGreaterThan(0);
 	}
 
 	// HaiPay resends what it did not see acknowledged, and a retry may come for one whose answer was lost.
@@ -99,7 +111,10 @@ test(`${ACROSS} callbacks taken by one webhook processor, sent again later to th
 	// request starting an execution made (nodes/HaiPayTrigger/memory.ts `carrying`), and each processor would know only its own.
 	const label = 'across';
 	const hook = 'queue-across';
-	const workflowId = await harness.addWorkflow(guardedCallbackWorkflow('trigger', hook, harness.effects.url(label)), true);
+	const workflowId = await harness.addWorkflow(
+		guardedCallbackWorkflow('trigger', hook, harness.effects.url(label)),
+		true,
+	);
 	const [one, two] = harness.stack.webhooks.map((p) => `${p.server.url}/webhook/${hook}/webhook`);
 	const orders = harness.seedOrders(ACROSS, 'QA');
 
@@ -112,7 +127,9 @@ test(`${ACROSS} callbacks taken by one webhook processor, sent again later to th
 	const later = await harness.deliver(two, orders, 20);
 	expect(later.acknowledged).toBe(ACROSS);
 	const after = await harness.settled(workflowId, ACROSS);
-	log(`across processors: ${ACROSS} callbacks on one processor, then again on the other: ${after.total - ACROSS} more executions`);
+	log(
+		`across processors: ${ACROSS} callbacks on one processor, then again on the other: ${after.total - ACROSS} more executions`,
+	);
 	expect(after.total).toBe(ACROSS);
 	expect(harness.effects.of(label)).toEqual({ total: ACROSS, distinct: ACROSS });
 });
@@ -131,7 +148,9 @@ test(`exactly once (examples/5-exactly-once-callbacks.json): ${ONCE} distinct ca
 
 	// Every callback on both processors at the same moment: two executions may claim it at once, on two workers.
 	const together = await harness.deliver(processors, orders, 20);
-	log(`exactly once, together: ${together.acknowledged} of ${2 * ONCE} acknowledged${together.other > 0 ? `, ${together.other} not (${together.firstOther})` : ''}`);
+	log(
+		`exactly once, together: ${together.acknowledged} of ${2 * ONCE} acknowledged${together.other > 0 ? `, ${together.other} not (${together.firstOther})` : ''}`,
+	);
 	expect(together.acknowledged).toBe(2 * ONCE);
 	const afterTogether = await harness.settled(workflowId, ONCE, 1_800_000);
 
@@ -147,7 +166,10 @@ test(`exactly once (examples/5-exactly-once-callbacks.json): ${ONCE} distinct ca
 	expect(steps).toEqual({ total: ONCE, distinct: ONCE });
 	expect(harness.effects.keys(label).sort()).toEqual(expected);
 	// One claim per callback, each marked done after its business step.
-	const claims = harness.stack.sql(`SELECT count(*), count(done_at) FROM haipay_callbacks WHERE order_id LIKE 'QX-%'`, EXACTLY_ONCE_DATABASE);
+	const claims = harness.stack.sql(
+		`SELECT count(*), count(done_at) FROM haipay_callbacks WHERE order_id LIKE 'QX-%'`,
+		EXACTLY_ONCE_DATABASE,
+	);
 	expect(claims).toEqual([[String(ONCE), String(ONCE)]]);
 });
 
@@ -155,7 +177,10 @@ test('a worker killed with SIGKILL in the middle of a bulk run: no order twice; 
 	// Answers take 50 ms: 16 in flight per HaiPay node pay at most 320 rows/s, so the run lasts long enough to be cut.
 	harness.sandbox.control.setConfig({ latencyMs: 50 });
 	const runs = harness.executions(bulkId).length;
-	const cut = runBulkWebhook(harness.stack.webhookUrl, 'queue-bulk', ROWS, 'QK1').catch((error: Error) => ({ status: 0, body: error.message }));
+	const cut = runBulkWebhook(harness.stack.webhookUrl, 'queue-bulk', ROWS, 'QK1').catch((error: Error) => ({
+		status: 0,
+		body: error.message,
+	}));
 
 	const execution = await until(
 		'the bulk run to start on a worker',
@@ -165,24 +190,42 @@ test('a worker killed with SIGKILL in the middle of a bulk run: no order twice; 
 		},
 		120_000,
 	);
-	await until(`a fifth of the rows to reach the sandbox`, () => (ordersOf('QK1').count >= ROWS / 5 ? true : undefined), 120_000);
-	const victim = await until('the worker running it', () => {
-		const names = harness.stack.workersThatRan(execution.id);
-		return harness.stack.workers.find((w) => names.includes(w.name));
-	}, 30_000);
+	await until(
+		`a fifth of the rows to reach the sandbox`,
+		() => (ordersOf('QK1').count >= ROWS / 5 ? true : undefined),
+		120_000,
+	);
+	const victim = await until(
+		'the worker running it',
+		() => {
+			const names = harness.stack.workersThatRan(execution.id);
+			return harness.stack.workers.find((w) => names.includes(w.name));
+		},
+		30_000,
+	);
 	process.kill(-victim.server.pid, 'SIGKILL');
-	await until(`${victim.name} to be gone`, () => {
-		try {
-			process.kill(-victim.server.pid, 0);
-			return undefined;
-		} catch {
-			return true;
-		}
-	}, 30_000);
+	await until(
+		`${victim.name} to be gone`,
+		() => {
+			try {
+				process.kill(-victim.server.pid, 0);
+				return undefined;
+			} catch {
+				return true;
+			}
+		},
+		30_000,
+	);
 	// Requests already sent still get their answer from the gateway; then nothing more comes.
-	await until('the sandbox to have no request in flight', () => (harness.sandbox.control.inFlight().now === 0 ? true : undefined), 30_000);
+	await until(
+		'the sandbox to have no request in flight',
+		() => (harness.sandbox.control.inFlight().now === 0 ? true : undefined),
+		30_000,
+	);
 	const atKill = ordersOf('QK1');
-	log(`killed ${victim.name} (pid ${victim.server.pid}) running execution ${execution.id}: ${atKill.count} of ${ROWS} orders created`);
+	log(
+		`killed ${victim.name} (pid ${victim.server.pid}) running execution ${execution.id}: ${atKill.count} of ${ROWS} orders created`,
+	);
 	expect(atKill.count).toBeLessThan(ROWS);
 	expect(atKill.distinct).toBe(atKill.count);
 

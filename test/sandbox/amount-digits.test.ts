@@ -15,7 +15,10 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe('amounts past 15 whole digits', () => {
-	const bodies = { '/ngn/pay/apply': (amount: string) => payoutFor('NGN', { amount }), '/usd/mit/apply': (amount: string) => mitApply({ amount }) };
+	const bodies = {
+		'/ngn/pay/apply': (amount: string) => payoutFor('NGN', { amount }),
+		'/usd/mit/apply': (amount: string) => mitApply({ amount }),
+	};
 	it.each([
 		['/ngn/pay/apply', '999999999999999.99', true],
 		['/ngn/pay/apply', '1000000000000000', false],

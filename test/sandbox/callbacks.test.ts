@@ -16,7 +16,6 @@ import {
 	type Body,
 } from './helpers';
 
-
 describe('callbacks', () => {
 	it('posts a signed callback on success and stops at SUCCESS', async () => {
 		const receiver = await startReceiver();
@@ -27,8 +26,25 @@ describe('callbacks', () => {
 			const attempt = await sandbox.waitForCallback((a) => a.orderNo === orderNo);
 			expect(attempt).toMatchObject({ attempt: 1, acknowledged: true, last: true, httpStatus: 200 });
 			const body = receiver.received[0];
-			expect(Object.keys(body).sort()).toEqual(['amount', 'appId', 'currency', 'fee', 'orderId', 'orderNo', 'payTime', 'sign', 'status']);
-			expect(body).toMatchObject({ appId: APP.TZS, currency: 'TZS', orderNo, amount: '15000.50', fee: '150.01', status: 2 });
+			expect(Object.keys(body).sort()).toEqual([
+				'amount',
+				'appId',
+				'currency',
+				'fee',
+				'orderId',
+				'orderNo',
+				'payTime',
+				'sign',
+				'status',
+			]);
+			expect(body).toMatchObject({
+				appId: APP.TZS,
+				currency: 'TZS',
+				orderNo,
+				amount: '15000.50',
+				fee: '150.01',
+				status: 2,
+			});
 			expect(callbackVerifies(body)).toBe(true);
 			expect(callbackVerifies({ ...body, status: 3 })).toBe(false);
 		} finally {
@@ -45,7 +61,10 @@ describe('callbacks', () => {
 			const orderNo = await applyPayout(sandbox, tzsPayout({ notifyUrl: receiver.url, name: 'Fail Payout' }));
 			sandbox.control.advanceAll();
 			await sandbox.waitForCallback((a) => a.orderNo === orderNo);
-			expect(receiver.received[0]).toMatchObject({ status: 3, errorMsg: 'Bank return: account invalid, closed or frozen' });
+			expect(receiver.received[0]).toMatchObject({
+				status: 3,
+				errorMsg: 'Bank return: account invalid, closed or frozen',
+			});
 			expect(receiver.received[0]).not.toHaveProperty('payTime');
 			expect(sandbox.callbacks.filter((a) => a.orderNo === silent)).toHaveLength(0);
 		} finally {
@@ -152,7 +171,9 @@ describe('callbacks', () => {
 			}
 			for (const orderNo of orderNos) await sandbox.waitForCallback((a) => a.orderNo === orderNo && a.acknowledged);
 			expect(most).toBe(2);
-			expect(sandbox.callbacks.map((a) => [a.attempt, a.acknowledged])).toEqual(Array.from({ length: 5 }, () => [1, true]));
+			expect(sandbox.callbacks.map((a) => [a.attempt, a.acknowledged])).toEqual(
+				Array.from({ length: 5 }, () => [1, true]),
+			);
 		} finally {
 			await sandbox.close();
 			receiver.closeAllConnections();

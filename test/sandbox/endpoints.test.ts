@@ -25,17 +25,20 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe('payout applications', () => {
-	it.each(['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const)('%s answers orderId, orderNo and a platform signature', async (currency) => {
-		const body = payoutFor(currency);
-		const answer = await call(sandbox, `/${currency.toLowerCase()}/pay/apply`, body);
-		expect(answer).toMatchObject({ status: '1', error: '00000000', msg: 'success' });
-		const data = answer.data as Body;
-		expect(data.orderId).toBe(body.orderId);
-		expect(data.orderNo).toMatch(/^HP\d{8}\d{10}$/);
-		expect(dataVerifies(answer, APP[currency])).toBe(true);
-		const order = sandbox.control.order(String(data.orderNo));
-		expect(order).toMatchObject({ kind: 'payout', appId: APP[currency], currency, status: 1 });
-	});
+	it.each(['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const)(
+		'%s answers orderId, orderNo and a platform signature',
+		async (currency) => {
+			const body = payoutFor(currency);
+			const answer = await call(sandbox, `/${currency.toLowerCase()}/pay/apply`, body);
+			expect(answer).toMatchObject({ status: '1', error: '00000000', msg: 'success' });
+			const data = answer.data as Body;
+			expect(data.orderId).toBe(body.orderId);
+			expect(data.orderNo).toMatch(/^HP\d{8}\d{10}$/);
+			expect(dataVerifies(answer, APP[currency])).toBe(true);
+			const order = sandbox.control.order(String(data.orderNo));
+			expect(order).toMatchObject({ kind: 'payout', appId: APP[currency], currency, status: 1 });
+		},
+	);
 });
 
 describe('USD MIT application', () => {
@@ -54,15 +57,38 @@ describe('queries', () => {
 	it('BRL pay query answers the contract members, without payTime', async () => {
 		const order = sandbox.control.createOrder({ appId: APP.BRL, amount: '120.5', status: 2 });
 		const answer = await call(sandbox, '/brl/pay/query', { appId: APP.BRL, orderId: order.orderId });
-		expect(Object.keys(answer.data as Body).sort()).toEqual(['amount', 'errorMsg', 'fee', 'orderId', 'orderNo', 'sign', 'status']);
-		expect(answer.data).toMatchObject({ orderNo: order.orderNo, amount: '120.50', fee: '1.21', status: 2, errorMsg: '' });
+		expect(Object.keys(answer.data as Body).sort()).toEqual([
+			'amount',
+			'errorMsg',
+			'fee',
+			'orderId',
+			'orderNo',
+			'sign',
+			'status',
+		]);
+		expect(answer.data).toMatchObject({
+			orderNo: order.orderNo,
+			amount: '120.50',
+			fee: '1.21',
+			status: 2,
+			errorMsg: '',
+		});
 		expect(dataVerifies(answer, APP.BRL)).toBe(true);
 	});
 
 	it('MYR pay query adds payTime as YYYY-MM-DD HH:mm:ss', async () => {
 		const order = sandbox.control.createOrder({ appId: APP.MYR, amount: '99.00', status: 2 });
 		const answer = await call(sandbox, '/myr/pay/query', { appId: APP.MYR, orderNo: order.orderNo });
-		expect(Object.keys(answer.data as Body).sort()).toEqual(['amount', 'errorMsg', 'fee', 'orderId', 'orderNo', 'payTime', 'sign', 'status']);
+		expect(Object.keys(answer.data as Body).sort()).toEqual([
+			'amount',
+			'errorMsg',
+			'fee',
+			'orderId',
+			'orderNo',
+			'payTime',
+			'sign',
+			'status',
+		]);
 		expect((answer.data as Body).payTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 	});
 
@@ -71,11 +97,24 @@ describe('queries', () => {
 		['IDR', '/idr/collect/query'],
 		['USDC', '/usdc/collect/query'],
 	] as const)('%s collection query answers actualAmount after the fee', async (currency, path) => {
-		const order = sandbox.control.createOrder({ appId: APP[currency], kind: 'collection', amount: '100.00', status: 2 });
+		const order = sandbox.control.createOrder({
+			appId: APP[currency],
+			kind: 'collection',
+			amount: '100.00',
+			status: 2,
+		});
 		const answer = await call(sandbox, path, { appId: APP[currency], orderId: order.orderId, orderNo: order.orderNo });
-		expect(Object.keys(answer.data as Body).sort()).toEqual(
-			['actualAmount', 'amount', 'errorMsg', 'fee', 'orderId', 'orderNo', 'payTime', 'sign', 'status'],
-		);
+		expect(Object.keys(answer.data as Body).sort()).toEqual([
+			'actualAmount',
+			'amount',
+			'errorMsg',
+			'fee',
+			'orderId',
+			'orderNo',
+			'payTime',
+			'sign',
+			'status',
+		]);
 		expect(answer.data).toMatchObject({ amount: '100.00', fee: '3.00', actualAmount: '97.00', status: 2 });
 		expect(dataVerifies(answer, APP[currency])).toBe(true);
 	});
@@ -86,7 +125,10 @@ describe('queries', () => {
 		const payout = await call(sandbox, '/tzs/pay/query', { appId: APP.TZS, orderNo });
 		expect(payout.data).toMatchObject({ orderNo, amount: '15000.50', fee: '150.01', status: 1, payTime: '' });
 		const mit = await call(sandbox, '/usd/mit/apply', mitApply());
-		const collection = await call(sandbox, '/usd/collect/query', { appId: APP.USD, orderNo: (mit.data as Body).orderNo });
+		const collection = await call(sandbox, '/usd/collect/query', {
+			appId: APP.USD,
+			orderNo: (mit.data as Body).orderNo,
+		});
 		expect(collection.data).toMatchObject({ status: 0, amount: '25.00', actualAmount: '0.00' });
 	});
 
@@ -103,7 +145,11 @@ describe('queries', () => {
 		const asCollection = await call(sandbox, '/sar/collect/query', { appId: APP.SAR, orderNo: payout.orderNo });
 		expect((asCollection.data as Body).status).toBe(3);
 		const brl = sandbox.control.createOrder({ appId: APP.BRL, amount: '10.00' });
-		const mismatch = await call(sandbox, '/brl/pay/query', { appId: APP.BRL, orderNo: brl.orderNo, orderId: 'SOMETHING-ELSE' });
+		const mismatch = await call(sandbox, '/brl/pay/query', {
+			appId: APP.BRL,
+			orderNo: brl.orderNo,
+			orderId: 'SOMETHING-ELSE',
+		});
 		expect((mismatch.data as Body).status).toBe(3);
 		const otherApp = await call(sandbox, '/myr/pay/query', { appId: APP.MYR, orderNo: brl.orderNo });
 		expect((otherApp.data as Body).status).toBe(3);
@@ -146,7 +192,9 @@ describe('errors', () => {
 			expect((await call(sandbox, '/tzs/pay/apply', { ...base(), sign: '' }, false)).error).toBe('4003');
 		});
 		it('garbage sign', async () => {
-			expect((await call(sandbox, '/tzs/pay/apply', { ...base(), sign: 'bm90IGEgc2lnbmF0dXJl' }, false)).error).toBe('4003');
+			expect((await call(sandbox, '/tzs/pay/apply', { ...base(), sign: 'bm90IGEgc2lnbmF0dXJl' }, false)).error).toBe(
+				'4003',
+			);
 		});
 		it('sign as a number', async () => {
 			expect((await call(sandbox, '/tzs/pay/apply', { ...base(), sign: 12345 }, false)).error).toBe('4003');
@@ -155,7 +203,9 @@ describe('errors', () => {
 			expect((await call(sandbox, '/tzs/pay/apply', signed(base(), { key: OTHER_KEY }), false)).error).toBe('4003');
 		});
 		it('signed with another secret', async () => {
-			expect((await call(sandbox, '/tzs/pay/apply', signed(base(), { secret: 'test-only-secret-zar' }), false)).error).toBe('4003');
+			expect(
+				(await call(sandbox, '/tzs/pay/apply', signed(base(), { secret: 'test-only-secret-zar' }), false)).error,
+			).toBe('4003');
 		});
 		it('a field changed after signing', async () => {
 			const body = signed(base());
@@ -200,7 +250,10 @@ describe('errors', () => {
 		expect(sandbox.control.ledger(APP.BDT)).toMatchObject({ availableBal: '1000.00', frzBal: frozen.toFixed(2) });
 		// 990 + 1% fee = 999.90 fits.
 		expect((await call(sandbox, '/bdt/pay/apply', payoutFor('BDT', { amount: '990' }))).status).toBe('1');
-		expect(sandbox.control.ledger(APP.BDT)).toMatchObject({ availableBal: '0.10', frzBal: (frozen + 999.9).toFixed(2) });
+		expect(sandbox.control.ledger(APP.BDT)).toMatchObject({
+			availableBal: '0.10',
+			frzBal: (frozen + 999.9).toFixed(2),
+		});
 	});
 
 	it('an unknown bankCode channel is 4002', async () => {
@@ -214,15 +267,24 @@ describe('errors', () => {
 		expect(answer.msg).toContain('tokenID');
 	});
 
-	it.each(['/xyz/pay/apply', '/tzs/pay/refund', '/sar/pay/apply', '/usdc/pay/apply', '/'])('unknown endpoint %s is 4040', async (path) => {
-		const raw = await rawPost(sandbox.baseUrl, path, signed({ appId: APP.TZS }));
-		expect(raw.httpStatus).toBe(200);
-		expect(raw.json).toMatchObject({ status: '0', error: '4040' });
-	});
+	it.each(['/xyz/pay/apply', '/tzs/pay/refund', '/sar/pay/apply', '/usdc/pay/apply', '/'])(
+		'unknown endpoint %s is 4040',
+		async (path) => {
+			const raw = await rawPost(sandbox.baseUrl, path, signed({ appId: APP.TZS }));
+			expect(raw.httpStatus).toBe(200);
+			expect(raw.json).toMatchObject({ status: '0', error: '4040' });
+		},
+	);
 
 	it('a body that is not JSON, or not an object, is 4000', async () => {
-		expect((await rawPost(sandbox.baseUrl, '/tzs/pay/apply', '{"appId":')).json).toMatchObject({ status: '0', error: '4000' });
-		expect((await rawPost(sandbox.baseUrl, '/tzs/pay/apply', [1, 2])).json).toMatchObject({ status: '0', error: '4000' });
+		expect((await rawPost(sandbox.baseUrl, '/tzs/pay/apply', '{"appId":')).json).toMatchObject({
+			status: '0',
+			error: '4000',
+		});
+		expect((await rawPost(sandbox.baseUrl, '/tzs/pay/apply', [1, 2])).json).toMatchObject({
+			status: '0',
+			error: '4000',
+		});
 	});
 
 	it('a GET is 4050', async () => {
@@ -251,17 +313,35 @@ describe('merchant configuration', () => {
 		});
 		try {
 			expect(custom.merchants.map((m) => m.appId)).toEqual([77, 78]);
-			const ledger = await rawPost(custom.baseUrl, '/tzs/account/ledger', signed({ appId: 77 }, { secret: 'list-secret' }));
+			const ledger = await rawPost(
+				custom.baseUrl,
+				'/tzs/account/ledger',
+				signed({ appId: 77 }, { secret: 'list-secret' }),
+			);
 			expect(ledger.json?.data).toMatchObject({ availableBal: '50.00' });
-			const prod = await rawPost(custom.baseUrl, '/tzs/account/ledger', signed({ appId: 78 }, { secret: 'prod-secret' }));
+			const prod = await rawPost(
+				custom.baseUrl,
+				'/tzs/account/ledger',
+				signed({ appId: 78 }, { secret: 'prod-secret' }),
+			);
 			expect(prod.json).toMatchObject({ status: '0', error: '4004' });
 			expect(prod.json?.msg).toContain('sandbox');
 			const voucher = { appId: 77, orderNos: ['A', 'B'] };
-			const asList = await rawPost(custom.baseUrl, '/common/voucher/pdf', signed(voucher, { secret: 'list-secret', arrayStyle: 'list' }));
+			const asList = await rawPost(
+				custom.baseUrl,
+				'/common/voucher/pdf',
+				signed(voucher, { secret: 'list-secret', arrayStyle: 'list' }),
+			);
 			expect(asList.json).toMatchObject({ error: '4008' });
-			const asJson = await rawPost(custom.baseUrl, '/common/voucher/pdf', signed(voucher, { secret: 'list-secret', arrayStyle: 'json' }));
+			const asJson = await rawPost(
+				custom.baseUrl,
+				'/common/voucher/pdf',
+				signed(voucher, { secret: 'list-secret', arrayStyle: 'json' }),
+			);
 			expect(asJson.json).toMatchObject({ error: '4003' });
-			expect((await rawPost(custom.baseUrl, '/zar/account/ledger', signed({ appId: 1002 }))).json).toMatchObject({ error: '4004' });
+			expect((await rawPost(custom.baseUrl, '/zar/account/ledger', signed({ appId: 1002 }))).json).toMatchObject({
+				error: '4004',
+			});
 		} finally {
 			await custom.close();
 		}

@@ -1,6 +1,17 @@
 import type { RequestLogEntry, Sandbox } from '../../sandbox';
 import { recordTimers } from '../helpers/timers';
-import { APP, call, control, dataVerifies, payoutFor, rawPost, signed, tzsPayout, withSandbox, type Body } from './helpers';
+import {
+	APP,
+	call,
+	control,
+	dataVerifies,
+	payoutFor,
+	rawPost,
+	signed,
+	tzsPayout,
+	withSandbox,
+	type Body,
+} from './helpers';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -59,7 +70,9 @@ async function delayedCall(path: string, body: Body, atSet?: (ms: number) => str
 /** Whether `wanted` occur in `events` in this order (other events may come between) and the waits among them once. */
 function inOrder(events: string[], wanted: string[]): boolean {
 	const at = wanted.map((event) => events.indexOf(event));
-	const once = wanted.every((event) => !/^(set|fired) /.test(event) || events.lastIndexOf(event) === events.indexOf(event));
+	const once = wanted.every(
+		(event) => !/^(set|fired) /.test(event) || events.lastIndexOf(event) === events.indexOf(event),
+	);
 	return once && at.every((index, i) => index >= 0 && (i === 0 || index > at[i - 1]));
 }
 
@@ -67,7 +80,9 @@ describe('injected faults', () => {
 	it('latency holds the request for its ms before handling it, then answers', async () => {
 		sandbox.control.addFault({ type: 'latency', ms: 137, times: 1 });
 		const body = tzsPayout();
-		const events = await delayedCall('/tzs/pay/apply', body, (ms) => (ms === 137 ? `order at wait: ${created(body) !== undefined}` : undefined));
+		const events = await delayedCall('/tzs/pay/apply', body, (ms) =>
+			ms === 137 ? `order at wait: ${created(body) !== undefined}` : undefined,
+		);
 		// A wait of exactly the fault's ms, begun before the order existed; the answer came only after it ended.
 		expect(inOrder(events, ['set 137', 'order at wait: false', 'fired 137', 'answered 1'])).toBe(true);
 		expect(created(body)).toBeDefined();
@@ -123,7 +138,7 @@ describe('injected faults', () => {
 		expect(dataVerifies(good, APP.TZS)).toBe(true);
 	});
 
-	it('an echo answers success with the request itself, whose merchant signature HaiPay\'s key does not verify', async () => {
+	it("an echo answers success with the request itself, whose merchant signature HaiPay's key does not verify", async () => {
 		sandbox.control.addFault({ type: 'echo', path: '/tzs/pay/query', times: 1 });
 		const asked = signed({ appId: APP.TZS, orderId: 'ECHO-1' });
 		const raw = await rawPost(sandbox.baseUrl, '/tzs/pay/query', asked);
@@ -149,9 +164,13 @@ describe('injected faults', () => {
 
 	it('is driven over HTTP: add, list, replace, clear; bad rules are refused', async () => {
 		expect((await control(sandbox, 'POST', '/faults', { type: 'latency', ms: 10 })).status).toBe(200);
-		expect((await control(sandbox, 'POST', '/faults', [{ type: 'drop', path: '/ngn/pay/apply', times: 1 }])).status).toBe(200);
+		expect(
+			(await control(sandbox, 'POST', '/faults', [{ type: 'drop', path: '/ngn/pay/apply', times: 1 }])).status,
+		).toBe(200);
 		expect(((await control(sandbox, 'GET', '/faults')).json as Body[]).map((f) => f.type)).toEqual(['latency', 'drop']);
-		expect((await control(sandbox, 'PUT', '/faults', [{ type: 'badSignature' }])).json).toMatchObject([{ type: 'badSignature', when: 'after' }]);
+		expect((await control(sandbox, 'PUT', '/faults', [{ type: 'badSignature' }])).json).toMatchObject([
+			{ type: 'badSignature', when: 'after' },
+		]);
 		expect((await control(sandbox, 'DELETE', '/faults')).json).toEqual([]);
 		expect(sandbox.control.faults()).toEqual([]);
 		expect((await control(sandbox, 'POST', '/faults', { type: 'explode' })).status).toBe(400);

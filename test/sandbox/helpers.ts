@@ -26,7 +26,10 @@ export function secretOf(appId: number): string {
 export type Body = Record<string, unknown>;
 
 /** Signs a body as a merchant would, for the appId it names (or with an explicit secret/key). */
-export function signed(body: Body, options: { secret?: string; key?: typeof MERCHANT_KEY; arrayStyle?: 'json' | 'list' } = {}): Body {
+export function signed(
+	body: Body,
+	options: { secret?: string; key?: typeof MERCHANT_KEY; arrayStyle?: 'json' | 'list' } = {},
+): Body {
 	const secret = options.secret ?? secretOf(body.appId as number);
 	return { ...body, sign: signBody(body, secret, options.key ?? MERCHANT_KEY, options.arrayStyle) };
 }
@@ -51,7 +54,13 @@ export interface Raw {
  * timeout") when it resolves. With `release`, the last byte of the body waits for it: the sandbox holds the
  * request in flight until then.
  */
-export function rawPost(base: string, path: string, body: unknown, giveUp?: Promise<unknown>, release?: Promise<unknown>): Promise<Raw> {
+export function rawPost(
+	base: string,
+	path: string,
+	body: unknown,
+	giveUp?: Promise<unknown>,
+	release?: Promise<unknown>,
+): Promise<Raw> {
 	return new Promise((resolve, reject) => {
 		const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 		const request = http.request(
@@ -71,7 +80,9 @@ export function rawPost(base: string, path: string, body: unknown, giveUp?: Prom
 						httpStatus: response.statusCode ?? 0,
 						contentType,
 						bytes,
-						json: contentType.startsWith('application/json') ? (JSON.parse(bytes.toString('utf8')) as Envelope) : undefined,
+						json: contentType.startsWith('application/json')
+							? (JSON.parse(bytes.toString('utf8')) as Envelope)
+							: undefined,
 					});
 				});
 				response.on('error', reject);
@@ -109,7 +120,8 @@ export function dataVerifies(envelope: Envelope, appId: number, arrayStyle: 'jso
 }
 
 /** Checks a callback's signature as the merchant's trigger would: over the body without sign, with the platform key. */
-export const callbackVerifies = (body: Body): boolean => verifyBody(body, String(body.sign), secretOf(body.appId as number), PLATFORM_PUBLIC);
+export const callbackVerifies = (body: Body): boolean =>
+	verifyBody(body, String(body.sign), secretOf(body.appId as number), PLATFORM_PUBLIC);
 
 /** Creates a TZS payout through the sandbox's HTTP API; its orderNo. */
 export async function applyPayout(sandbox: Sandbox, body: Body): Promise<string> {
@@ -118,12 +130,21 @@ export async function applyPayout(sandbox: Sandbox, body: Body): Promise<string>
 	return String((answer.data as Body).orderNo);
 }
 
-export function control(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+export function control(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<{ status: number; json: unknown }> {
 	return new Promise((resolve, reject) => {
 		const payload = body === undefined ? '' : JSON.stringify(body);
 		const request = http.request(
 			`${sandbox.baseUrl}/__sandbox${path}`,
-			{ method, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }, agent: false },
+			{
+				method,
+				headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+				agent: false,
+			},
 			(response) => {
 				const chunks: Buffer[] = [];
 				response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -22,7 +22,9 @@ const stats = async () => (await control(sandbox, 'GET', '/stats')).json as Stat
 async function heldPayouts(count: number) {
 	let release = () => {};
 	const released = new Promise<void>((resolve) => (release = resolve));
-	const answers = Array.from({ length: count }, () => rawPost(sandbox.baseUrl, '/tzs/pay/apply', signed(tzsPayout()), undefined, released));
+	const answers = Array.from({ length: count }, () =>
+		rawPost(sandbox.baseUrl, '/tzs/pay/apply', signed(tzsPayout()), undefined, released),
+	);
 	await until(() => sandbox.control.inFlight().now === count);
 	return {
 		finish: async () => {

@@ -18,7 +18,6 @@ import {
 	type Body,
 } from './helpers';
 
-
 describe('automatic transitions', () => {
 	it('moves created -> processing -> success on its own, on the configured delays', async () => {
 		const sandbox = await withSandbox({ manual: false, transitionDelays: { processingMs: 5, finalMs: 5 } });
@@ -94,7 +93,10 @@ describe('manual mode, balances and magic outcomes', () => {
 		const staying = await applyPayout(sandbox, tzsPayout({ name: 'stay processing' }));
 		const normal = await applyPayout(sandbox, tzsPayout());
 		sandbox.control.advanceAll();
-		expect(sandbox.control.order(failing)).toMatchObject({ status: 3, errorMsg: 'Bank return: account invalid, closed or frozen' });
+		expect(sandbox.control.order(failing)).toMatchObject({
+			status: 3,
+			errorMsg: 'Bank return: account invalid, closed or frozen',
+		});
 		expect(sandbox.control.order(staying)?.status).toBe(1);
 		expect(sandbox.control.order(normal)?.status).toBe(2);
 		sandbox.control.settle(staying, 'success');
@@ -121,14 +123,23 @@ describe('manual mode, balances and magic outcomes', () => {
 	it('settles over HTTP too, by orderId and appId', async () => {
 		const body = tzsPayout();
 		await applyPayout(sandbox, body);
-		const { status, json } = await control(sandbox, 'POST', '/settle', { orderId: body.orderId, appId: APP.TZS, outcome: 'failed', errorMsg: 'Wallet frozen' });
+		const { status, json } = await control(sandbox, 'POST', '/settle', {
+			orderId: body.orderId,
+			appId: APP.TZS,
+			outcome: 'failed',
+			errorMsg: 'Wallet frozen',
+		});
 		expect(status).toBe(200);
 		expect(json).toMatchObject({ status: 3, errorMsg: 'Wallet frozen' });
-		expect((await control(sandbox, 'POST', '/settle', { orderId: body.orderId, appId: APP.TZS, outcome: 'success' })).status).toBe(409);
+		expect(
+			(await control(sandbox, 'POST', '/settle', { orderId: body.orderId, appId: APP.TZS, outcome: 'success' })).status,
+		).toBe(409);
 		expect((await control(sandbox, 'POST', '/settle', { orderNo: 'HP0', outcome: 'success' })).status).toBe(404);
 		const listed = await control(sandbox, 'GET', `/orders?appId=${APP.TZS}&status=3`);
 		expect((listed.json as Body[]).some((o) => o.orderId === body.orderId)).toBe(true);
-		expect((await control(sandbox, 'GET', `/orders/${String(body.orderId)}?appId=${APP.TZS}`)).json).toMatchObject({ orderId: body.orderId });
+		expect((await control(sandbox, 'GET', `/orders/${String(body.orderId)}?appId=${APP.TZS}`)).json).toMatchObject({
+			orderId: body.orderId,
+		});
 	});
 });
 
@@ -138,7 +149,16 @@ describe('USD MIT: cashier page, token, charge without a page', () => {
 		const sandbox = await withSandbox();
 		try {
 			const start = Number(sandbox.control.ledger(APP.USD).availableBal);
-			const first = await call(sandbox, '/usd/mit/apply', mitApply({ amount: '100.00', notifyUrl: receiver.url, callBackUrl: 'https://shop.example/paid', subject: 'Plan' }));
+			const first = await call(
+				sandbox,
+				'/usd/mit/apply',
+				mitApply({
+					amount: '100.00',
+					notifyUrl: receiver.url,
+					callBackUrl: 'https://shop.example/paid',
+					subject: 'Plan',
+				}),
+			);
 			const { orderNo, payUrl } = first.data as { orderNo: string; payUrl: string };
 			const page = await fetch(payUrl);
 			expect(page.status).toBe(200);
@@ -158,7 +178,11 @@ describe('USD MIT: cashier page, token, charge without a page', () => {
 			expect(Number(sandbox.control.ledger(APP.USD).availableBal)).toBeCloseTo(start + 97, 2);
 			expect((await fetch(payUrl)).status).toBe(200);
 
-			const again = await call(sandbox, '/usd/mit/apply', mitApply({ amount: '10.00', tokenID, notifyUrl: receiver.url }));
+			const again = await call(
+				sandbox,
+				'/usd/mit/apply',
+				mitApply({ amount: '10.00', tokenID, notifyUrl: receiver.url }),
+			);
 			expect(again.data).toMatchObject({ payUrl: '', clientToken: '' });
 			const secondNo = String((again.data as Body).orderNo);
 			expect(sandbox.control.order(secondNo)?.status).toBe(1);
@@ -166,10 +190,17 @@ describe('USD MIT: cashier page, token, charge without a page', () => {
 			const second = await sandbox.waitForCallback((a) => a.orderNo === secondNo);
 			expect(second.body).toMatchObject({ status: 2, tokenID });
 
-			const declined = await call(sandbox, '/usd/mit/apply', mitApply({ tokenID, name: 'Fail Payment', notifyUrl: receiver.url }));
+			const declined = await call(
+				sandbox,
+				'/usd/mit/apply',
+				mitApply({ tokenID, name: 'Fail Payment', notifyUrl: receiver.url }),
+			);
 			sandbox.control.advanceAll();
 			const declinedNo = String((declined.data as Body).orderNo);
-			expect((await sandbox.waitForCallback((a) => a.orderNo === declinedNo)).body).toMatchObject({ status: 3, errorMsg: 'Card declined by issuer' });
+			expect((await sandbox.waitForCallback((a) => a.orderNo === declinedNo)).body).toMatchObject({
+				status: 3,
+				errorMsg: 'Card declined by issuer',
+			});
 		} finally {
 			await sandbox.close();
 			await receiver.close();
@@ -179,7 +210,11 @@ describe('USD MIT: cashier page, token, charge without a page', () => {
 	it('declines on the cashier page and redirects to callBackFailUrl', async () => {
 		const sandbox = await withSandbox();
 		try {
-			const first = await call(sandbox, '/usd/mit/apply', mitApply({ callBackFailUrl: 'https://shop.example/failed', loadingType: 1 }));
+			const first = await call(
+				sandbox,
+				'/usd/mit/apply',
+				mitApply({ callBackFailUrl: 'https://shop.example/failed', loadingType: 1 }),
+			);
 			const { orderNo, payUrl } = first.data as { orderNo: string; payUrl: string };
 			const html = await (await fetch(payUrl)).text();
 			expect(html).not.toContain('USD');

@@ -17,7 +17,9 @@ describe('persistence across a restart', () => {
 		let ledger: ReturnType<typeof first.control.ledger>;
 		try {
 			processing = String(((await call(first, '/tzs/pay/apply', tzsPayout({ amount: '5000' }))).data as Body).orderNo);
-			const notified = String(((await call(first, '/tzs/pay/apply', tzsPayout({ notifyUrl: receiver.url }))).data as Body).orderNo);
+			const notified = String(
+				((await call(first, '/tzs/pay/apply', tzsPayout({ notifyUrl: receiver.url }))).data as Body).orderNo,
+			);
 			first.control.settle(notified, 'success');
 			await first.waitForCallback((a) => a.orderNo === notified);
 			const mit = String(((await call(first, '/usd/mit/apply', mitApply())).data as Body).orderNo);

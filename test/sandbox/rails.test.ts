@@ -13,7 +13,22 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const RAILS = ['BRL', 'INR', 'IDR', 'PHP', 'MXN', 'EUR', 'USD', 'THB', 'VND', 'MYR', 'PKR', 'TRY', 'USDT', 'KRW'] as const;
+const RAILS = [
+	'BRL',
+	'INR',
+	'IDR',
+	'PHP',
+	'MXN',
+	'EUR',
+	'USD',
+	'THB',
+	'VND',
+	'MYR',
+	'PKR',
+	'TRY',
+	'USDT',
+	'KRW',
+] as const;
 type Rail = (typeof RAILS)[number];
 
 /** A case: its name, the changes to the currency's valid body (undefined removes a field), and true or the field refused. */
@@ -147,8 +162,16 @@ const CASES: Record<Rail, Case[]> = {
 	],
 	TRY: [
 		['a bank account that is no IBAN', { accountNo: '09876543210' }, 'accountNo'],
-		['a Papara wallet with its ID type', { accountType: 'EWALLET', bankCode: 'PAPARA', accountNo: '1234567890', identifyType: 'PAPARA_NUMBER' }, true],
-		['a Papara wallet without its ID type', { accountType: 'EWALLET', bankCode: 'PAPARA', accountNo: '1234567890' }, 'identifyType is required'],
+		[
+			'a Papara wallet with its ID type',
+			{ accountType: 'EWALLET', bankCode: 'PAPARA', accountNo: '1234567890', identifyType: 'PAPARA_NUMBER' },
+			true,
+		],
+		[
+			'a Papara wallet without its ID type',
+			{ accountType: 'EWALLET', bankCode: 'PAPARA', accountNo: '1234567890' },
+			'identifyType is required',
+		],
 		['identifyType CPF', { identifyType: 'CPF' }, 'identifyType'],
 		['with ibanAccount', { ibanAccount: 'TR330006100519786457841326' }, true],
 		['amount with three decimals', { amount: '1000.505' }, 'amount'],
@@ -160,7 +183,11 @@ const CASES: Record<Rail, Case[]> = {
 		['amount 5000000', { amount: '5000000' }, true],
 		['amount 5000000.0001', { amount: '5000000.0001' }, 'amount'],
 		['amount with five decimals', { amount: '1.23456' }, 'amount'],
-		['any account type and network code', { accountType: 'EWALLET', bankCode: 'ERC20', accountNo: '0x52908400098527886E0F7030069857D2E4169EE7' }, true],
+		[
+			'any account type and network code',
+			{ accountType: 'EWALLET', bankCode: 'ERC20', accountNo: '0x52908400098527886E0F7030069857D2E4169EE7' },
+			true,
+		],
 		['an empty network code', { bankCode: '' }, 'bankCode'],
 		['without accountType', { accountType: undefined }, 'accountType is required'],
 		['without a wallet address', { accountNo: undefined }, 'accountNo is required'],
@@ -187,7 +214,11 @@ async function expectCase(currency: Rail, changes: Record<string, unknown>, expe
 	if (expected === true) {
 		expect({ status: answer.status, msg: answer.msg }).toEqual({ status: '1', msg: 'success' });
 	} else {
-		expect({ status: answer.status, error: answer.error, data: answer.data }).toEqual({ status: '0', error: '4001', data: null });
+		expect({ status: answer.status, error: answer.error, data: answer.data }).toEqual({
+			status: '0',
+			error: '4001',
+			data: null,
+		});
 		expect(answer.msg).toContain(expected);
 	}
 }
@@ -202,7 +233,10 @@ describe.each(RAILS)('%s payout', (currency) => {
 		const order = sandbox.control.order(orderNo);
 		expect(order).toMatchObject({ kind: 'payout', appId: APP[currency], currency });
 		expect(Number(order?.amount)).toBe(Number(valid.amount));
-		const query = await call(sandbox, `/${currency.toLowerCase()}/pay/query`, { appId: APP[currency], orderId: valid.orderId });
+		const query = await call(sandbox, `/${currency.toLowerCase()}/pay/query`, {
+			appId: APP[currency],
+			orderId: valid.orderId,
+		});
 		expect(query.data).toMatchObject({ orderId: valid.orderId, orderNo, status: 1 });
 	});
 
@@ -211,7 +245,10 @@ describe.each(RAILS)('%s payout', (currency) => {
 	});
 
 	it("refuses another currency's App ID", async () => {
-		const answer = await call(sandbox, `/${currency.toLowerCase()}/pay/apply`, { ...body(currency, {}), appId: APP.TZS });
+		const answer = await call(sandbox, `/${currency.toLowerCase()}/pay/apply`, {
+			...body(currency, {}),
+			appId: APP.TZS,
+		});
 		expect({ status: answer.status, error: answer.error }).toEqual({ status: '0', error: '4005' });
 	});
 

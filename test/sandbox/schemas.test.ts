@@ -80,10 +80,14 @@ describe('TZS payout (/tzs/pay/apply)', () => {
 		['partnerUserId empty', t({ partnerUserId: '' }), 'partnerUserId'],
 		['an unknown field', t({ nickname: 'Ami' }), 'nickname'],
 		['appId as a string', t({ appId: '1001' }), 'appId'],
-		...(['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId'].map(
+		...['orderId', 'amount', 'accountType', 'bankCode', 'accountNo', 'name', 'phone', 'email', 'partnerUserId'].map(
 			(field): Case => [`without ${field}`, without(tzsPayout(), field), `${field} is required`],
-		)),
-		...(['notifyUrl', 'subject', 'body'].map((field): Case => [`without optional ${field}`, without(tzsPayout({ [field]: 'https://x.example/' }), field), true])),
+		),
+		...['notifyUrl', 'subject', 'body'].map((field): Case => [
+			`without optional ${field}`,
+			without(tzsPayout({ [field]: 'https://x.example/' }), field),
+			true,
+		]),
 	];
 	it.each(cases)('%s', (_name, body, expected) => expectCase('/tzs/pay/apply', body, expected));
 });
@@ -97,7 +101,11 @@ describe('ZAR payout (/zar/pay/apply)', () => {
 		['amount 10000000.01', z({ amount: '10000000.01' }), 'amount'],
 		['accountType EWALLET', z({ accountType: 'EWALLET' }), 'accountType'],
 		['an unknown field is accepted', z({ branch: '250655' }), true],
-		['without phone, email and partnerUserId', without(without(without(z({}), 'phone'), 'email'), 'partnerUserId'), true],
+		[
+			'without phone, email and partnerUserId',
+			without(without(without(z({}), 'phone'), 'email'), 'partnerUserId'),
+			true,
+		],
 		['without bankCode', without(z({}), 'bankCode'), 'bankCode is required'],
 		['name with digits', z({ name: 'Thabo 2' }), 'name'],
 	];
@@ -173,7 +181,15 @@ describe('USD MIT collection (/usd/mit/apply)', () => {
 		['clientIp malformed', m({ clientIp: '203.0.113' }), 'clientIp'],
 		['name of one word', m({ name: 'Jane' }), 'name'],
 		['callBackUrl relative', m({ callBackUrl: '/done' }), 'callBackUrl'],
-		['all redirect URLs', m({ callBackUrl: 'https://shop.example/ok', callBackFailUrl: 'https://shop.example/ko', cancelUrl: 'https://shop.example/back' }), true],
+		[
+			'all redirect URLs',
+			m({
+				callBackUrl: 'https://shop.example/ok',
+				callBackFailUrl: 'https://shop.example/ko',
+				cancelUrl: 'https://shop.example/back',
+			}),
+			true,
+		],
 		['partnerUserId with a space', m({ partnerUserId: 'a b' }), 'partnerUserId'],
 		['without orderId', without(m({}), 'orderId'), 'orderId is required'],
 		['orderId of 49 characters', m({ orderId: 'u'.repeat(49) }), 'orderId'],
@@ -190,9 +206,16 @@ describe('queries, ledger and voucher requests', () => {
 	});
 	it('a voucher needs 1 to 100 orderNos', async () => {
 		await expectCase('/common/voucher/pdf', { appId: APP.TZS, orderNos: [] }, 'orderNos');
-		await expectCase('/common/voucher/pdf', { appId: APP.TZS, orderNos: Array.from({ length: 101 }, (_, i) => `N${i}`) }, 'orderNos');
+		await expectCase(
+			'/common/voucher/pdf',
+			{ appId: APP.TZS, orderNos: Array.from({ length: 101 }, (_, i) => `N${i}`) },
+			'orderNos',
+		);
 		// 100 passes the schema and then fails on the unknown orders, with another code.
-		const answer = await call(sandbox, '/common/voucher/pdf', { appId: APP.TZS, orderNos: Array.from({ length: 100 }, (_, i) => `N${i}`) });
+		const answer = await call(sandbox, '/common/voucher/pdf', {
+			appId: APP.TZS,
+			orderNos: Array.from({ length: 100 }, (_, i) => `N${i}`),
+		});
 		expect(answer.error).toBe('4008');
 	});
 	it('voucher switches are 0/1 integers and lang is zh or en', async () => {

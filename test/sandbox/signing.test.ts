@@ -33,15 +33,28 @@ describe('sandbox signing against the openssl vectors', () => {
 		const vector = vectors[1];
 		expect(verifyBody({ ...vector.body, amount: '15000.51' }, vector.signature, vector.secret, publicKey)).toBe(false);
 		expect(verifyBody(vector.body, vector.signature, `${vector.secret}x`, publicKey)).toBe(false);
-		expect(verifyBody(vector.body, vector.signature, vector.secret, loadPublicKey(key('other-test-only.public.pem')))).toBe(false);
+		expect(
+			verifyBody(vector.body, vector.signature, vector.secret, loadPublicKey(key('other-test-only.public.pem'))),
+		).toBe(false);
 		expect(verifyBody(vector.body, 'not base64!', vector.secret, publicKey)).toBe(false);
 	});
 
 	it('loads keys as PEM, bare base64, PKCS#1 and PKCS#8 alike', () => {
 		const vector = vectors[0];
-		for (const text of [key('merchant-test-only.pkcs1.pem'), bare(key('merchant-test-only.pkcs8.pem')), bare(key('merchant-test-only.pkcs1.pem'))]) {
+		for (const text of [
+			key('merchant-test-only.pkcs1.pem'),
+			bare(key('merchant-test-only.pkcs8.pem')),
+			bare(key('merchant-test-only.pkcs1.pem')),
+		]) {
 			expect(signBody(vector.body, vector.secret, loadPrivateKey(text))).toBe(vector.signature);
 		}
-		expect(verifyBody(vector.body, vector.signature, vector.secret, loadPublicKey(bare(key('merchant-test-only.public.pem'))))).toBe(true);
+		expect(
+			verifyBody(
+				vector.body,
+				vector.signature,
+				vector.secret,
+				loadPublicKey(bare(key('merchant-test-only.public.pem'))),
+			),
+		).toBe(true);
 	});
 });

@@ -45,7 +45,9 @@ async function brokenGlyphs(fontBytes: Buffer): Promise<string[]> {
 			return 'unreadable';
 		}
 	};
-	return chars.filter((char, i) => outline(subset.getGlyph(i + 1)) !== outline(font.glyphForCodePoint(char.codePointAt(0) as number)));
+	return chars.filter(
+		(char, i) => outline(subset.getGlyph(i + 1)) !== outline(font.glyphForCodePoint(char.codePointAt(0) as number)),
+	);
 }
 
 describe('the CJK voucher font', () => {
@@ -54,7 +56,9 @@ describe('the CJK voucher font', () => {
 	});
 
 	it('is needed: the font as published loses glyphs in a subset', async () => {
-		const original = readFileSync(require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'));
+		const original = readFileSync(
+			require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+		);
 		expect((await brokenGlyphs(original)).length).toBeGreaterThan(0);
 	});
 });

@@ -34,7 +34,18 @@ describe('voucher download', () => {
 		const bare = await voucher({ orderNos: [success], lang: 'en' });
 		const [withAll, withNone] = await pdfText([full.bytes, bare.bytes]);
 		expect(withAll.pages).toBe(1);
-		for (const text of ['Payout Voucher', success, 'Order amount', '15000.50', 'Fee', '150.01', 'Remark', 'Salary 工资 November', 'Success', 'Amina Juma']) {
+		for (const text of [
+			'Payout Voucher',
+			success,
+			'Order amount',
+			'15000.50',
+			'Fee',
+			'150.01',
+			'Remark',
+			'Salary 工资 November',
+			'Success',
+			'Amina Juma',
+		]) {
 			expect(withAll.text).toContain(text);
 		}
 		expect(withAll.text).toContain('********5678');
@@ -49,7 +60,18 @@ describe('voucher download', () => {
 	it('Chinese is the default language, and a failed payout shows 0.00 received', async () => {
 		const zh = await voucher({ orderNos: [failed], getFee: 1, getSubject: 1 });
 		const [text] = await pdfText([zh.bytes]);
-		for (const word of ['付款凭证', '平台订单号', failed, '实际到账金额', '0.00', '手续费', '20.00', '备注', 'Refund', '失败']) {
+		for (const word of [
+			'付款凭证',
+			'平台订单号',
+			failed,
+			'实际到账金额',
+			'0.00',
+			'手续费',
+			'20.00',
+			'备注',
+			'Refund',
+			'失败',
+		]) {
 			expect(text.text).toContain(word);
 		}
 	});
@@ -70,9 +92,15 @@ describe('voucher download', () => {
 		expect(notFinal.json).toMatchObject({ status: '0', error: '4008', data: null });
 		expect(notFinal.json?.msg).toContain(pending);
 		const mit = String(((await call(sandbox, '/usd/mit/apply', mitApply())).data as Body).orderNo);
-		expect((await rawPost(sandbox.baseUrl, '/common/voucher/pdf', signed({ appId: APP.USD, orderNos: [mit] }))).json?.msg).toContain('not a payout');
+		expect(
+			(await rawPost(sandbox.baseUrl, '/common/voucher/pdf', signed({ appId: APP.USD, orderNos: [mit] }))).json?.msg,
+		).toContain('not a payout');
 		expect((await voucher({ orderNos: [success, 'HP-missing'] })).json).toMatchObject({ error: '4008' });
-		const otherApp = await rawPost(sandbox.baseUrl, '/common/voucher/pdf', signed({ appId: APP.ZAR, orderNos: [success] }));
+		const otherApp = await rawPost(
+			sandbox.baseUrl,
+			'/common/voucher/pdf',
+			signed({ appId: APP.ZAR, orderNos: [success] }),
+		);
 		expect(otherApp.json).toMatchObject({ error: '4008' });
 	});
 
@@ -91,7 +119,11 @@ describe('voucher download', () => {
 			expect(url.startsWith(`${sandbox.baseUrl}/__sandbox/files/`)).toBe(true);
 			const download = await fetch(url);
 			expect(download.headers.get('content-type')).toBe('application/pdf');
-			expect(Buffer.from(await download.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+			expect(
+				Buffer.from(await download.arrayBuffer())
+					.subarray(0, 5)
+					.toString(),
+			).toBe('%PDF-');
 		} finally {
 			sandbox.control.setConfig({ voucherResponse: 'binary' });
 		}

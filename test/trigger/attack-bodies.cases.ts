@@ -28,7 +28,11 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			const job = trigger.sandbox.control.attackCallback(order.orderNo, 'oversized', { fields: 300_000 });
 			const final = await lastAttemptOfJob(trigger.sandbox, job);
 			await server.idle();
-			expect(final).toMatchObject({ httpStatus: 413, response: 'Rejected: the body is too large', acknowledged: false });
+			expect(final).toMatchObject({
+				httpStatus: 413,
+				response: 'Rejected: the body is too large',
+				acknowledged: false,
+			});
 			expect(server.executions).toHaveLength(1);
 			expect(trigger.logsOf(job)).toMatch(/more than the 65536 a callback may have/);
 		}, 60_000);
@@ -62,7 +66,11 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 	describe('5. types', () => {
 		const platformKey = parsePrivateKey(TEST_KEYS.platformPrivate);
 		/** A body HaiPay signed with `fields`, written as `text` (numbers unquoted where it chose). */
-		function signedText(sandboxSecret: string, fields: Record<string, unknown>, write: (json: string) => string = (json) => json): string {
+		function signedText(
+			sandboxSecret: string,
+			fields: Record<string, unknown>,
+			write: (json: string) => string = (json) => json,
+		): string {
 			return write(JSON.stringify(withSignature(fields, sandboxSecret, platformKey)));
 		}
 		const secret = () => String(sandboxCredential(trigger.sandbox, APP_IDS.TZS).secretKey);
@@ -80,7 +88,9 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 		it('verifies an orderNo above 2^53 sent as a number over its exact digits, and emits the digits as a string', async () => {
 			const server = await trigger.serve();
 			const digits = '12345678901234567891';
-			const text = signedText(secret(), { ...base, orderNo: digits, status: 2 }, (json) => json.replace(`"${digits}"`, digits));
+			const text = signedText(secret(), { ...base, orderNo: digits, status: 2 }, (json) =>
+				json.replace(`"${digits}"`, digits),
+			);
 			expect(text).toContain(`"orderNo":${digits},`);
 			const reply = await server.send(TRIGGER, text, { headers: { 'Content-Type': 'application/json' } });
 			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
@@ -96,7 +106,10 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 		it('never emits unsigned empty fields under the names of Object.prototype members, and emits other empty ones as ""', async () => {
 			const server = await trigger.serve();
 			const text = signedText(secret(), { ...base, orderNo: 'HPP1', status: 2 }, (json) =>
-				json.replace('{', '{"constructor":null,"toString":"","hasOwnProperty":"","__proto__":null,"valueOf":"","remark":null,'),
+				json.replace(
+					'{',
+					'{"constructor":null,"toString":"","hasOwnProperty":"","__proto__":null,"valueOf":"","remark":null,',
+				),
 			);
 			const reply = await server.send(TRIGGER, text, { headers: { 'Content-Type': 'application/json' } });
 			expect(reply.text).toBe('SUCCESS');

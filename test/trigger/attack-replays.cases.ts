@@ -17,7 +17,7 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 	const trigger = sandboxTrigger({ prefix: 'ATK', callbackTimeoutMs: 10_000, parameters: { kind: 'payout' } });
 
 	describe('1. re-split signed strings', () => {
-		it('settles a replay with orderNo folded into orderId by HaiPay\'s query, which knows no such order: 503 on every attempt, and nothing starts', async () => {
+		it("settles a replay with orderNo folded into orderId by HaiPay's query, which knows no such order: 503 on every attempt, and nothing starts", async () => {
 			const server = await trigger.serve();
 			const { order } = await trigger.settled();
 			expect(server.executions).toHaveLength(1);
@@ -34,7 +34,9 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 				[503, 'Not confirmed yet: send it again later'],
 			]);
 			expect(server.executions).toHaveLength(1);
-			expect(trigger.logsOf(job)).toMatch(/the value of the field orderId could be read as that field cut short plus orderNo.*HaiPay's order query decides/);
+			expect(trigger.logsOf(job)).toMatch(
+				/the value of the field orderId could be read as that field cut short plus orderNo.*HaiPay's order query decides/,
+			);
 		});
 
 		it('never emits a fee folded into the currency before it, even with Confirm With HaiPay on', async () => {
@@ -56,7 +58,11 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			const { order, attempt } = await trigger.settled('failed', 'account frozen');
 			expect(attempt.acknowledged).toBe(true);
 			expect(server.executions).toHaveLength(1);
-			expect(server.executions[0].items[0].json).toMatchObject({ status: 3, confirmed: true, errorMsg: 'account frozen' });
+			expect(server.executions[0].items[0].json).toMatchObject({
+				status: 3,
+				confirmed: true,
+				errorMsg: 'account frozen',
+			});
 
 			const job = trigger.sandbox.control.attackCallback(order.orderNo, 'resplit', { fold: 'fee' });
 			expect(job.body).toMatchObject({ errorMsg: expect.stringContaining('&fee=') });
@@ -71,11 +77,15 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			const { attempt } = await trigger.settled('failed', 'bank says: code=51 & account closed');
 			expect(attempt).toMatchObject({ attempt: 1, acknowledged: true });
 			expect(server.executions).toHaveLength(1);
-			expect(server.executions[0].items[0].json).toMatchObject({ status: 3, errorMsg: 'bank says: code=51 & account closed', ambiguousText: [] });
+			expect(server.executions[0].items[0].json).toMatchObject({
+				status: 3,
+				errorMsg: 'bank says: code=51 & account closed',
+				ambiguousText: [],
+			});
 			expect(server.executions[0].items[0].json).not.toHaveProperty('confirmed');
 		});
 
-		it('with Confirm With HaiPay on, that genuine callback starts one execution with what HaiPay\'s query confirms', async () => {
+		it("with Confirm With HaiPay on, that genuine callback starts one execution with what HaiPay's query confirms", async () => {
 			const server = await trigger.serve({ options: { confirmWithHaiPay: true } });
 			const { order, attempt } = await trigger.settled('failed', 'bank says: code=51 & account closed');
 			expect(attempt).toMatchObject({ attempt: 1, acknowledged: true });
@@ -116,11 +126,19 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			trigger.sandbox.control.settle(order.orderNo, 'success');
 			// What a trigger remembers once the order's own entry has aged out of the window and been pushed out.
 			const record = (key: string, age: number) => digestOf(key) + age.toString(36).padStart(5, '0');
-			const entries = [record(`no:${order.orderNo}|2`, 3 * 86_400), ...Array.from({ length: 2000 }, (_, index) => record(`no:HPNEWER${index}|2`, 60))].join('');
-			const saved = { [`node:${TRIGGER}`]: { repeatMemory: { v: 2, stamp: 'earlier.1', at: Math.floor(Date.now() / 1000), entries } } };
+			const entries = [
+				record(`no:${order.orderNo}|2`, 3 * 86_400),
+				...Array.from({ length: 2000 }, (_, index) => record(`no:HPNEWER${index}|2`, 60)),
+			].join('');
+			const saved = {
+				[`node:${TRIGGER}`]: { repeatMemory: { v: 2, stamp: 'earlier.1', at: Math.floor(Date.now() / 1000), entries } },
+			};
 			const server = await trigger.serve({ options: { confirmWithHaiPay: true } }, APP_IDS.TZS, saved);
 
-			const job = trigger.sandbox.control.attackCallback(order.orderNo, 'regressed', { status: 1, url: server.url(TRIGGER) });
+			const job = trigger.sandbox.control.attackCallback(order.orderNo, 'regressed', {
+				status: 1,
+				url: server.url(TRIGGER),
+			});
 			const final = await lastAttemptOfJob(trigger.sandbox, job);
 			await server.idle();
 			expect(final).toMatchObject({ attempt: 1, acknowledged: true });
@@ -158,17 +176,31 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			const server = await webhookServer({
 				nodeTypes: [HaiPayTrigger],
 				credentials: { haipay: { type: 'haiPayApi', data: sandboxCredential(trigger.sandbox, APP_IDS.USD) } },
-				nodes: [{ name: TRIGGER, type: 'haiPayTrigger', parameters: { kind: 'either', options: { confirmWithHaiPay: true } } }],
+				nodes: [
+					{
+						name: TRIGGER,
+						type: 'haiPayTrigger',
+						parameters: { kind: 'either', options: { confirmWithHaiPay: true } },
+					},
+				],
 			});
 			trigger.server = server;
-			const order = trigger.sandbox.control.createOrder({ appId: APP_IDS.USD, kind: 'collection', orderId: nextOrderId('ATC'), amount: '49.00', notifyUrl: server.url(TRIGGER) });
+			const order = trigger.sandbox.control.createOrder({
+				appId: APP_IDS.USD,
+				kind: 'collection',
+				orderId: nextOrderId('ATC'),
+				amount: '49.00',
+				notifyUrl: server.url(TRIGGER),
+			});
 			trigger.sandbox.control.setStatus(order.orderNo, 2);
 			const final = await lastAttempt(trigger.sandbox, order.orderNo);
 			await server.idle();
 			expect(final).toMatchObject({ attempt: 1, acknowledged: true });
 			expect(server.executions).toHaveLength(1);
 			expect(server.executions[0].items[0].json).toMatchObject({ orderNo: order.orderNo, status: 2, confirmed: true });
-			const queried = trigger.sandbox.requests.filter((entry) => JSON.stringify(entry).includes(order.orderNo)).map((entry) => entry.path);
+			const queried = trigger.sandbox.requests
+				.filter((entry) => JSON.stringify(entry).includes(order.orderNo))
+				.map((entry) => entry.path);
 			expect(queried).toEqual(expect.arrayContaining(['/usd/pay/query', '/usd/collect/query']));
 		});
 
@@ -180,7 +212,11 @@ describe('HaiPay Trigger under attack, with callbacks from the sandbox gateway',
 			const final = await lastAttempt(trigger.sandbox, order.orderNo);
 			await server.idle();
 			expect(final.acknowledged).toBe(false);
-			expect(trigger.sandbox.callbacks.filter((attempt) => attempt.orderNo === order.orderNo).map((attempt) => attempt.httpStatus)).toEqual([503, 503, 503]);
+			expect(
+				trigger.sandbox.callbacks
+					.filter((attempt) => attempt.orderNo === order.orderNo)
+					.map((attempt) => attempt.httpStatus),
+			).toEqual([503, 503, 503]);
 			expect(server.executions).toHaveLength(0);
 		});
 	});

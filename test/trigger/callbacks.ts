@@ -9,7 +9,15 @@ import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { FLUSH_MS, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { APP_IDS, callbackBody } from '../fixtures/bodies';
-import { NO_OP_NODE_TYPE, webhookServer, type HttpReply, type LogLine, type WebhookCall, type WebhookExecution, type WebhookServer } from '../harness';
+import {
+	NO_OP_NODE_TYPE,
+	webhookServer,
+	type HttpReply,
+	type LogLine,
+	type WebhookCall,
+	type WebhookExecution,
+	type WebhookServer,
+} from '../harness';
 import { withSignature } from '../helpers/signing';
 import { bareBase64, TEST_KEYS } from '../helpers/keys';
 
@@ -60,7 +68,11 @@ export function freshOrder(prefix = 'PO'): { orderId: string; orderNo: string } 
 }
 
 /** A workflow of the trigger (with `parameters`, on a credential with `data`) and a No-Op after it, served over HTTP. */
-export async function serveTrigger(parameters: INodeParameters = {}, data = credentials(), staticData?: IDataObject): Promise<WebhookServer> {
+export async function serveTrigger(
+	parameters: INodeParameters = {},
+	data = credentials(),
+	staticData?: IDataObject,
+): Promise<WebhookServer> {
 	return await webhookServer({
 		nodeTypes: [HaiPayTrigger],
 		credentials: { haipay: { type: 'haiPayApi', data } },
@@ -76,7 +88,10 @@ export async function serveTrigger(parameters: INodeParameters = {}, data = cred
  * Servers shared by the tests of a describe block: one per parameters and credential, started on first use and
  * closed after the block. Tests on one server send orders of their own (`freshOrder`).
  */
-export function sharedTriggers(): (parameters?: INodeParameters, data?: ICredentialDataDecryptedObject) => Promise<WebhookServer> {
+export function sharedTriggers(): (
+	parameters?: INodeParameters,
+	data?: ICredentialDataDecryptedObject,
+) => Promise<WebhookServer> {
 	const started = new Map<string, Promise<WebhookServer>>();
 	afterAll(async () => {
 		for (const server of started.values()) await (await server).close();
@@ -111,10 +126,15 @@ export const stepMemoryClockPerDelivery = (): number => setMemoryClock(() => per
 stepMemoryClockPerDelivery();
 
 /** Posts `body` (an object as JSON, a string as given) to the trigger and waits for the run it started. */
-export async function deliver(server: WebhookServer, body?: unknown, headers?: Record<string, string>): Promise<Delivery> {
+export async function deliver(
+	server: WebhookServer,
+	body?: unknown,
+	headers?: Record<string, string>,
+): Promise<Delivery> {
 	stepped += FLUSH_MS;
 	const reply = await server.send(TRIGGER, body, { headers });
-	const bytes = body === undefined ? Buffer.alloc(0) : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+	const bytes =
+		body === undefined ? Buffer.alloc(0) : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
 	const call = [...server.calls].reverse().find((candidate) => candidate.rawBody.equals(bytes));
 	if (call === undefined) throw new Error('The server recorded no call with the body sent');
 	expect(call.harnessError).toBeUndefined();
@@ -125,7 +145,9 @@ export async function deliver(server: WebhookServer, body?: unknown, headers?: R
 
 /** Material that must never appear in a log line, an answer or an output item. */
 function secretsOf(sign?: unknown): string[] {
-	const keyChunks = [TEST_KEYS.platformPublic, TEST_KEYS.platformPrivate, TEST_KEYS.merchantPkcs8].map((pem) => bareBase64(pem).slice(60, 100));
+	const keyChunks = [TEST_KEYS.platformPublic, TEST_KEYS.platformPrivate, TEST_KEYS.merchantPkcs8].map((pem) =>
+		bareBase64(pem).slice(60, 100),
+	);
 	return [SECRET, ...keyChunks, ...(typeof sign === 'string' ? [sign, sign.slice(0, 40)] : [])];
 }
 

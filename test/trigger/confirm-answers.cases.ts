@@ -18,12 +18,29 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 	describe('1. an answer that names no order confirms nothing', () => {
 		const callback = () => payoutCallback();
 		const lies: Array<[string, (order: Fields) => Answering]> = [
-			['a replayed balance answer', () => signedAnswer({ bal: '9000.00', availableBal: '9000.00', frzBal: '0.00', unSettleBal: '0.00' })],
+			[
+				'a replayed balance answer',
+				() => signedAnswer({ bal: '9000.00', availableBal: '9000.00', frzBal: '0.00', unSettleBal: '0.00' }),
+			],
 			['{amount, status: 2}', () => signedAnswer({ amount: '1500.00', status: 2 })],
-			['another order', () => signedAnswer({ orderId: 'OTHER-1', orderNo: 'HPOTHER1', amount: '1500.00', fee: '15.00', status: 2 })],
-			['this orderId under another orderNo', (order) => signedAnswer({ orderId: order.orderId, orderNo: 'HPOTHER2', amount: '1500.00', status: 2 })],
-			['this order, unsigned', (order) => (_query, res) => envelope(res, { orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', status: 2 })],
-			['this order, signed with another key', (order) => signedAnswer({ orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', status: 2 }, OTHER_KEY)],
+			[
+				'another order',
+				() => signedAnswer({ orderId: 'OTHER-1', orderNo: 'HPOTHER1', amount: '1500.00', fee: '15.00', status: 2 }),
+			],
+			[
+				'this orderId under another orderNo',
+				(order) => signedAnswer({ orderId: order.orderId, orderNo: 'HPOTHER2', amount: '1500.00', status: 2 }),
+			],
+			[
+				'this order, unsigned',
+				(order) => (_query, res) =>
+					envelope(res, { orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', status: 2 }),
+			],
+			[
+				'this order, signed with another key',
+				(order) =>
+					signedAnswer({ orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', status: 2 }, OTHER_KEY),
+			],
 		];
 
 		it.each(lies)('answered with %s: 503, nothing emitted', async (_name, lie) => {
@@ -37,22 +54,31 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			expect(trigger.logs()).toMatch(/answered a callback with 503.*no trusted answer/);
 		});
 
-		it.each(lies)('with Payouts or Collections, both queries answered with %s: 503, nothing emitted', async (_name, lie) => {
-			const body = callback();
-			await trigger.confirmingAgainst(lie(body), 'either');
-			const reply = await trigger.send(body);
-			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
-			expect(trigger.server.executions).toHaveLength(0);
-			expect(trigger.gateway.queries.map((query) => query.path)).toEqual(['/tzs/pay/query', '/tzs/collect/query']);
-		});
+		it.each(lies)(
+			'with Payouts or Collections, both queries answered with %s: 503, nothing emitted',
+			async (_name, lie) => {
+				const body = callback();
+				await trigger.confirmingAgainst(lie(body), 'either');
+				const reply = await trigger.send(body);
+				expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+				expect(trigger.server.executions).toHaveLength(0);
+				expect(trigger.gateway.queries.map((query) => query.path)).toEqual(['/tzs/pay/query', '/tzs/collect/query']);
+			},
+		);
 
 		it('the same fake gateway, answering with the order proven, confirms it (the lies above are what fails)', async () => {
 			const body = callback();
-			await trigger.confirmingAgainst(signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', fee: '15.00', status: 2 }));
+			await trigger.confirmingAgainst(
+				signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', fee: '15.00', status: 2 }),
+			);
 			const reply = await trigger.send(body);
 			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
 			expect(trigger.server.executions).toHaveLength(1);
-			expect(trigger.server.executions[0].items[0].json).toMatchObject({ orderNo: body.orderNo, status: 2, confirmed: true });
+			expect(trigger.server.executions[0].items[0].json).toMatchObject({
+				orderNo: body.orderNo,
+				status: 2,
+				confirmed: true,
+			});
 		});
 	});
 
@@ -66,18 +92,22 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 		it.each([
 			['a gateway that never answers', silent, /no complete answer within/],
 			['answers that never finish', dribbling, /could not confirm it/],
-		] as Array<[string, Answering, RegExp]>)('%s (Payouts or Collections): 503, at most 3 queries, each cut off', async (_what, answering, logged) => {
-			await trigger.confirmingAgainst(answering, 'either');
-			const reply = await trigger.send(payoutCallback());
-			expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
-			expect(trigger.server.executions).toHaveLength(0);
-			const queries = await endedQueries();
-			// 4 s per attempt within 10 s: two payout attempts, and at most one collection attempt with what remains.
-			expect(queries.length).toBeGreaterThanOrEqual(1);
-			expect(queries.length).toBeLessThanOrEqual(3);
-			expect(queries.every((query) => query.cutOff)).toBe(true);
-			expect(trigger.logs()).toMatch(logged);
-		}, 60_000);
+		] as Array<[string, Answering, RegExp]>)(
+			'%s (Payouts or Collections): 503, at most 3 queries, each cut off',
+			async (_what, answering, logged) => {
+				await trigger.confirmingAgainst(answering, 'either');
+				const reply = await trigger.send(payoutCallback());
+				expect([reply.status, reply.text]).toEqual([503, NOT_YET]);
+				expect(trigger.server.executions).toHaveLength(0);
+				const queries = await endedQueries();
+				// 4 s per attempt within 10 s: two payout attempts, and at most one collection attempt with what remains.
+				expect(queries.length).toBeGreaterThanOrEqual(1);
+				expect(queries.length).toBeLessThanOrEqual(3);
+				expect(queries.every((query) => query.cutOff)).toBe(true);
+				expect(trigger.logs()).toMatch(logged);
+			},
+			60_000,
+		);
 
 		it('503 with Retry-After: 60: answered 503 at once, with one query and no wait (bound: the test timeout)', async () => {
 			await trigger.confirmingAgainst(unavailable('60'), 'either');

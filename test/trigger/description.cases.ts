@@ -32,22 +32,44 @@ describe('HaiPay Trigger description', () => {
 			},
 		]);
 		expect(description.credentials).toEqual([{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }]);
-		expect(description.icon).toEqual({ light: 'file:../../icons/haipay.svg', dark: 'file:../../icons/haipay.dark.svg' });
+		expect(description.icon).toEqual({
+			light: 'file:../../icons/haipay.svg',
+			dark: 'file:../../icons/haipay.dark.svg',
+		});
 	});
 
 	it("resolves its plain-text header without n8n's expression engine, to what the engine makes of the expression", () => {
 		const [webhook] = description.webhooks as IWebhookDescription[];
-		const node: INode = { id: 'n', name: 'HaiPay Trigger', type: 'haiPayTrigger', typeVersion: 1.1, position: [0, 0], parameters: { kind: 'payout' } };
+		const node: INode = {
+			id: 'n',
+			name: 'HaiPay Trigger',
+			type: 'haiPayTrigger',
+			typeVersion: 1.1,
+			position: [0, 0],
+			parameters: { kind: 'payout' },
+		};
 		const native = resolveWebhookDescriptionField(node, webhook, 'responseHeaders');
-		expect(native).toEqual({ resolved: true, value: { entries: [{ name: 'Content-Type', value: 'text/plain; charset=utf-8' }] } });
+		expect(native).toEqual({
+			resolved: true,
+			value: { entries: [{ name: 'Content-Type', value: 'text/plain; charset=utf-8' }] },
+		});
 		expect(webhookDescriptionIsNativelyResolvable(webhook)).toBe(true);
-		const nodeTypes = { getByName: () => new HaiPayTrigger(), getByNameAndVersion: () => new HaiPayTrigger(), getKnownTypes: () => ({}) };
+		const nodeTypes = {
+			getByName: () => new HaiPayTrigger(),
+			getByNameAndVersion: () => new HaiPayTrigger(),
+			getKnownTypes: () => ({}),
+		};
 		const workflow = new Workflow({ nodes: [node], connections: {}, active: true, nodeTypes });
-		const evaluated = workflow.expression.getComplexParameterValue(node, webhook.responseHeaders as string, 'webhook', {});
+		const evaluated = workflow.expression.getComplexParameterValue(
+			node,
+			webhook.responseHeaders as string,
+			'webhook',
+			{},
+		);
 		expect(evaluated).toEqual(native.resolved ? native.value : undefined);
 	});
 
-	it("is at version 1.1 for new workflows, which n8n reads without an expression per request; 1 works as before", () => {
+	it('is at version 1.1 for new workflows, which n8n reads without an expression per request; 1 works as before', () => {
 		expect(description.version).toEqual([1, 1.1]);
 		expect(description.defaultVersion).toBe(1.1);
 	});

@@ -10,7 +10,16 @@ import type { IDataObject } from 'n8n-workflow';
 import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { COUNT_RUNS_NODE_TYPE, webhookServer, type StaticDataSaveOrder, type WebhookServer } from '../harness';
-import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, signedByPlatform, TRIGGER } from './callbacks';
+import {
+	credentials,
+	deliver,
+	expectAcknowledgedOnly,
+	expectEmitted,
+	freshOrder,
+	payoutCallback,
+	signedByPlatform,
+	TRIGGER,
+} from './callbacks';
 
 /** One result in the repeat memory's saved text: a 14-character digest of its key and a 5-character age. */
 const [DIGEST_LENGTH, RECORD_LENGTH] = [14, 19];
@@ -60,7 +69,8 @@ describe('HaiPay Trigger followed by a step that keeps static data of its own', 
 			resent,
 			newExecutions: restarted.executions.length,
 			remembered: bodies.map((body) => digests.includes(digestOf(repeatKeys(body).dedupKey ?? ''))),
-			count: restarted.staticData().global === undefined ? undefined : (restarted.staticData().global as IDataObject).count,
+			count:
+				restarted.staticData().global === undefined ? undefined : (restarted.staticData().global as IDataObject).count,
 		};
 	}
 
@@ -78,7 +88,10 @@ describe('HaiPay Trigger followed by a step that keeps static data of its own', 
 
 	it('and so they do when the run is saved before the request', async () => {
 		const outcome = await twoCallbacksAndARestart('execution-first');
-		expect({ newExecutions: outcome.newExecutions, remembered: outcome.remembered }).toEqual({ newExecutions: 0, remembered: [true, true] });
+		expect({ newExecutions: outcome.newExecutions, remembered: outcome.remembered }).toEqual({
+			newExecutions: 0,
+			remembered: [true, true],
+		});
 		for (const delivery of outcome.resent) expectAcknowledgedOnly(delivery);
 	});
 });

@@ -31,9 +31,26 @@ describe('HaiPay Trigger webhook lifecycle in n8n (no remote registration exists
 	function hookContext(served: WebhookServer, isTest = false): IHookFunctions {
 		const workflow = served.workflow.instantiate(served.staticData());
 		const [webhook] = workflowWebhooks(workflow);
-		const additionalData = buildAdditionalData({ credentialsHelper: served.workflow.credentialsHelper, executionId: '', workflowId: served.workflow.id, baseUrl: served.baseUrl });
-		const webhookData: IWebhookData = { ...webhook, workflowId: served.workflow.id, workflowExecuteAdditionalData: additionalData, isTest };
-		return new HookContext(workflow, workflow.getNode(TRIGGER) as INode, additionalData, 'trigger', 'activate', webhookData);
+		const additionalData = buildAdditionalData({
+			credentialsHelper: served.workflow.credentialsHelper,
+			executionId: '',
+			workflowId: served.workflow.id,
+			baseUrl: served.baseUrl,
+		});
+		const webhookData: IWebhookData = {
+			...webhook,
+			workflowId: served.workflow.id,
+			workflowExecuteAdditionalData: additionalData,
+			isTest,
+		};
+		return new HookContext(
+			workflow,
+			workflow.getNode(TRIGGER) as INode,
+			additionalData,
+			'trigger',
+			'activate',
+			webhookData,
+		);
 	}
 
 	it('remembers the URL locally on activation and tells the user where to set it', async () => {

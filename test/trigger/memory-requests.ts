@@ -70,7 +70,12 @@ export function request(process: string, db: Database, callback: Callback, optio
 		getResponseObject: () => res,
 		logger: { warn: (line: string) => options.warnings?.push(line) },
 	} as unknown as IWebhookFunctions;
-	const memory = openMemory(ctx, { windowMinutes: options.windowMinutes ?? 1440, deduplicate: options.deduplicate ?? true }, callback, options.deadline ?? Date.now() + ANSWER_DEADLINE_MS);
+	const memory = openMemory(
+		ctx,
+		{ windowMinutes: options.windowMinutes ?? 1440, deduplicate: options.deduplicate ?? true },
+		callback,
+		options.deadline ?? Date.now() + ANSWER_DEADLINE_MS,
+	);
 	return {
 		memory,
 		staticData,
@@ -90,7 +95,12 @@ export function request(process: string, db: Database, callback: Callback, optio
  * One callback through the memory and n8n: its repeat check, and for a new result the record of its emission (without
  * waiting out a burst's save), n8n's 2xx, and the save. True when it was emitted.
  */
-export async function deliver(process: string, db: Database, callback: Callback, options: Options = {}): Promise<boolean> {
+export async function deliver(
+	process: string,
+	db: Database,
+	callback: Callback,
+	options: Options = {},
+): Promise<boolean> {
 	const { memory, answer, done } = request(process, db, callback, options);
 	const repeat = await memory.repeatOf();
 	if (repeat === undefined) void memory.remember();

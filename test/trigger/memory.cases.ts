@@ -6,7 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { digestOf, FLUSH_MS, MEMORY_CAPACITY, MEMORY_FIELD, RETRY_SERIES_SECONDS, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
+import {
+	digestOf,
+	FLUSH_MS,
+	MEMORY_CAPACITY,
+	MEMORY_FIELD,
+	RETRY_SERIES_SECONDS,
+	setMemoryClock,
+} from '../../nodes/HaiPayTrigger/memory';
 import { callbackOf, Database, deliver, newProcess, request, TestClock } from './memory-requests';
 
 const MINUTE = 60_000;
@@ -18,7 +25,8 @@ describe('the repeat memory', () => {
 		clock = new TestClock();
 	});
 	afterEach(() => setMemoryClock());
-	const recognised = async (process: string, db: Database, orderNo: string) => !(await deliver(process, db, callbackOf(orderNo)));
+	const recognised = async (process: string, db: Database, orderNo: string) =>
+		!(await deliver(process, db, callbackOf(orderNo)));
 
 	it('holds the 25-minute retry series and 5 minutes more at exactly 1,440 distinct results a minute', async () => {
 		const [db, process] = [new Database(), newProcess()];
@@ -26,14 +34,16 @@ describe('the repeat memory', () => {
 		// 240 results every 10 seconds, for 31 minutes: 44,640 results, more than the memory keeps.
 		const batches = 31 * 6;
 		for (let batch = 0; batch < batches; batch++, clock.advance(10_000)) {
-			for (let index = 0; index < 240; index++) expect(await deliver(process, db, callbackOf(`HP${batch}-${index}`), { staticData })).toBe(true);
+			for (let index = 0; index < 240; index++)
+				expect(await deliver(process, db, callbackOf(`HP${batch}-${index}`), { staticData })).toBe(true);
 		}
 		clock.advance(-10_000);
 		const ageOfBatch = (batch: number) => ((batches - 1 - batch) * 10_000) / MINUTE;
 		// HaiPay's last resend of a result, 25 minutes after the first delivery: every one of that batch is known.
 		const series = batches - 1 - (RETRY_SERIES_SECONDS * 1000) / 10_000;
 		expect(ageOfBatch(series)).toBe(25);
-		for (let index = 0; index < 240; index += 7) expect(await recognised(process, db, `HP${series}-${index}`)).toBe(true);
+		for (let index = 0; index < 240; index += 7)
+			expect(await recognised(process, db, `HP${series}-${index}`)).toBe(true);
 		// The margin: the oldest results kept are 29 minutes 50 seconds old; 30 minutes is beyond what is kept.
 		expect(ageOfBatch(6)).toBeCloseTo(29 + 5 / 6);
 		expect(await recognised(process, db, 'HP6-0')).toBe(true);
@@ -154,7 +164,8 @@ describe('the repeat memory', () => {
 			answer();
 			done();
 		}
-		for (const orderNo of ['HP-B0', 'HP-B1', 'HP-B2', 'HP-B3']) expect(await recognised(newProcess(), db, orderNo)).toBe(true);
+		for (const orderNo of ['HP-B0', 'HP-B1', 'HP-B2', 'HP-B3'])
+			expect(await recognised(newProcess(), db, orderNo)).toBe(true);
 	});
 
 	it('saves a burst entry whose answer deadline has come, without a later callback', async () => {
@@ -183,9 +194,12 @@ describe('the repeat memory', () => {
 	it('keeps at most its capacity, and warns once per window when room runs out inside the retry series', async () => {
 		const [db, process, warnings] = [new Database(), newProcess(), [] as string[]];
 		const staticData = db.load();
-		for (let index = 0; index < MEMORY_CAPACITY + 500; index++) await deliver(process, db, callbackOf(`HP-F${index}`), { staticData, warnings });
+		for (let index = 0; index < MEMORY_CAPACITY + 500; index++)
+			await deliver(process, db, callbackOf(`HP-F${index}`), { staticData, warnings });
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0]).toMatch(new RegExp(`covers only the last 0 minutes .* a minute, at most ${MEMORY_CAPACITY} kept`));
+		expect(warnings[0]).toMatch(
+			new RegExp(`covers only the last 0 minutes .* a minute, at most ${MEMORY_CAPACITY} kept`),
+		);
 		clock.advance(MINUTE);
 		expect(await deliver(process, db, callbackOf('HP-G'), { warnings })).toBe(true);
 		expect(warnings).toHaveLength(1);
@@ -209,7 +223,8 @@ describe('the repeat memory', () => {
 		const [db, process, warnings] = [new Database(), newProcess(), [] as string[]];
 		// One copy of the static data for all: the warning is the memory's own reckoning, not what n8n loads.
 		const staticData = db.load();
-		for (let index = 0; index < 3_000; index++, clock.advance(1_000)) await deliver(process, db, callbackOf(`HP-Q${index}`), { windowMinutes: DAY, warnings, staticData });
+		for (let index = 0; index < 3_000; index++, clock.advance(1_000))
+			await deliver(process, db, callbackOf(`HP-Q${index}`), { windowMinutes: DAY, warnings, staticData });
 		expect(warnings).toEqual([]);
 	});
 });

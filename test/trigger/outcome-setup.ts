@@ -43,7 +43,8 @@ export function credentialFor(baseUrl: string, appId = APP_IDS.TZS, currency = '
 export function signedText(fields: Fields, literals: Record<string, string> = {}, secret = SECRET): string {
 	const signing: Fields = { ...fields, ...literals };
 	let text = JSON.stringify(withSignature(signing, secret, PLATFORM_KEY));
-	for (const [name, literal] of Object.entries(literals)) text = text.replace(`"${name}":${JSON.stringify(literal)}`, `"${name}":${literal}`);
+	for (const [name, literal] of Object.entries(literals))
+		text = text.replace(`"${name}":${JSON.stringify(literal)}`, `"${name}":${literal}`);
 	for (const literal of Object.values(literals)) expect(text).toContain(`:${literal}`);
 	return text;
 }
@@ -70,7 +71,6 @@ export async function until(condition: () => boolean): Promise<void> {
 export function signedAnswer(data: Fields, key = PLATFORM_KEY): Answering {
 	return (_query, res) => envelope(res, withSignature(data, SECRET, key));
 }
-
 
 /** The trigger of the running test and, when it confirms, the fake gateway it asks; both closed after each test. */
 export interface OutcomeTrigger {

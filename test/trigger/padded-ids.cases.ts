@@ -12,8 +12,11 @@ import { outcomeTrigger, payoutCallback, signedAnswer, type Fields } from './out
 function holding(order: Fields): Answering {
 	return (query, res) => {
 		const { orderId, orderNo } = query.body;
-		const names = (orderId === undefined || orderId === order.orderId) && (orderNo === undefined || orderNo === order.orderNo);
-		const data = names ? { orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', fee: '15.00', status: 2 } : { orderId, orderNo, status: 3, errorMsg: 'order does not exist' };
+		const names =
+			(orderId === undefined || orderId === order.orderId) && (orderNo === undefined || orderNo === order.orderNo);
+		const data = names
+			? { orderId: order.orderId, orderNo: order.orderNo, amount: '1500.00', fee: '15.00', status: 2 }
+			: { orderId, orderNo, status: 3, errorMsg: 'order does not exist' };
 		signedAnswer(data)(query, res);
 	};
 }
@@ -37,7 +40,11 @@ describe('HaiPay Trigger: a callback naming an orderId with spaces around it', (
 		const reply = await trigger.send(held);
 		expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
 		expect(trigger.server.executions).toHaveLength(1);
-		expect(trigger.server.executions[0].items[0].json).toMatchObject({ orderId: held.orderId, status: 2, confirmed: true });
+		expect(trigger.server.executions[0].items[0].json).toMatchObject({
+			orderId: held.orderId,
+			status: 2,
+			confirmed: true,
+		});
 		expect(trigger.gateway.queries.map((query) => query.body.orderId)).toEqual([held.orderId]);
 	});
 });

@@ -14,27 +14,33 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			return callbackBody('collection', { orderId: `ID${orderNo}`, orderNo, amount, payTime, status });
 		}
 
-		it.each([true, false])('both partial results are emitted, each exact repeat is refused (Ignore Repeated Callbacks %s)', async (deduplicate) => {
-			await trigger.serve({ kind: 'collection', options: { deduplicate } }, credentialFor('http://127.0.0.1:9', APP_IDS.USD, 'USD'));
-			const orderNo = `HPC${nextId('P')}`;
-			const first = partial(orderNo, '10.00', '2024-05-01 10:00:00');
-			const second = partial(orderNo, '15.00', '2024-05-01 11:00:00');
-			for (const body of [first, second, first, second]) expect((await trigger.send(body)).text).toBe('SUCCESS');
-			const emitted = trigger.server.executions.map((execution) => execution.items[0].json);
-			if (deduplicate) {
-				expect(emitted).toMatchObject([
-					{ orderNo, status: 4, amount: '10.00', statusGroup: 'partial' },
-					{ orderNo, status: 4, amount: '15.00', statusGroup: 'partial' },
-				]);
-				expect(trigger.logs()).toMatch(/a repeated callback/);
-			} else {
-				expect(emitted).toHaveLength(4);
-			}
-			// The regression check still sees that a final status was emitted for the order.
-			expect((await trigger.send(partial(orderNo, '10.00', '', 1))).text).toBe('SUCCESS');
-			expect(trigger.server.executions).toHaveLength(emitted.length);
-			expect(trigger.logs()).toMatch(/status 1 comes before the final status 4/);
-		});
+		it.each([true, false])(
+			'both partial results are emitted, each exact repeat is refused (Ignore Repeated Callbacks %s)',
+			async (deduplicate) => {
+				await trigger.serve(
+					{ kind: 'collection', options: { deduplicate } },
+					credentialFor('http://127.0.0.1:9', APP_IDS.USD, 'USD'),
+				);
+				const orderNo = `HPC${nextId('P')}`;
+				const first = partial(orderNo, '10.00', '2024-05-01 10:00:00');
+				const second = partial(orderNo, '15.00', '2024-05-01 11:00:00');
+				for (const body of [first, second, first, second]) expect((await trigger.send(body)).text).toBe('SUCCESS');
+				const emitted = trigger.server.executions.map((execution) => execution.items[0].json);
+				if (deduplicate) {
+					expect(emitted).toMatchObject([
+						{ orderNo, status: 4, amount: '10.00', statusGroup: 'partial' },
+						{ orderNo, status: 4, amount: '15.00', statusGroup: 'partial' },
+					]);
+					expect(trigger.logs()).toMatch(/a repeated callback/);
+				} else {
+					expect(emitted).toHaveLength(4);
+				}
+				// The regression check still sees that a final status was emitted for the order.
+				expect((await trigger.send(partial(orderNo, '10.00', '', 1))).text).toBe('SUCCESS');
+				expect(trigger.server.executions).toHaveLength(emitted.length);
+				expect(trigger.logs()).toMatch(/status 1 comes before the final status 4/);
+			},
+		);
 
 		it('attack: a partial result with status 4.0 and its resend with status 4 are one result', async () => {
 			await trigger.serve({ kind: 'collection' }, credentialFor('http://127.0.0.1:9', APP_IDS.USD, 'USD'));
@@ -43,7 +49,9 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			expect((await trigger.send(signedText(body, { status: '4.0', amount: '10.00' }))).text).toBe('SUCCESS');
 			expect((await trigger.send(body)).text).toBe('SUCCESS');
 			expect((await trigger.send({ ...body, status: '4' })).text).toBe('SUCCESS');
-			expect(trigger.server.executions.map((execution) => execution.items[0].json)).toMatchObject([{ orderNo, status: 4, amount: '10.00' }]);
+			expect(trigger.server.executions.map((execution) => execution.items[0].json)).toMatchObject([
+				{ orderNo, status: 4, amount: '10.00' },
+			]);
 		});
 
 		it('the same amount at another time is another result; over-collected results are told apart the same way', async () => {
@@ -57,7 +65,9 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 				partial(orderNo, '31.00', '2024-05-01 12:00:00', 5),
 			];
 			for (const body of bodies) expect((await trigger.send(body)).text).toBe('SUCCESS');
-			expect(trigger.server.executions.map((execution) => [execution.items[0].json.status, execution.items[0].json.amount])).toEqual([
+			expect(
+				trigger.server.executions.map((execution) => [execution.items[0].json.status, execution.items[0].json.amount]),
+			).toEqual([
 				[4, '10.00'],
 				[4, '10.00'],
 				[5, '30.00'],

@@ -23,15 +23,22 @@ describe('repeat keys', () => {
 
 	it('keys a partial or over-collected result on its amount by value, with two decimals, and its payTime', () => {
 		const partial = (amount: unknown, status = 4) => dedupKey({ orderNo: 'N1', status, amount, payTime: 'T' });
-		for (const amount of ['10', '10.0', '10.00', 10, ' 010.000 ']) expect(partial(amount)).toBe('no:N1|4|["10.00","T"]');
+		for (const amount of ['10', '10.0', '10.00', 10, ' 010.000 '])
+			expect(partial(amount)).toBe('no:N1|4|["10.00","T"]');
 		expect(partial('10.01')).toBe('no:N1|4|["10.01","T"]');
 		expect(partial('10.001', 5)).toBe('no:N1|5|["10.001","T"]');
-		expect([partial('-0.0'), partial('-1.5'), partial('1e1'), partial('')]).toEqual(['0.00', '-1.50', '1e1', ''].map((amount) => `no:N1|4|["${amount}","T"]`));
-		expect(repeatKeys({ orderNo: 'N1', status: 4, amount: '10' })).toMatchObject({ finalMark: 'no:N1|4', earlier: undefined });
+		expect([partial('-0.0'), partial('-1.5'), partial('1e1'), partial('')]).toEqual(
+			['0.00', '-1.50', '1e1', ''].map((amount) => `no:N1|4|["${amount}","T"]`),
+		);
+		expect(repeatKeys({ orderNo: 'N1', status: 4, amount: '10' })).toMatchObject({
+			finalMark: 'no:N1|4',
+			earlier: undefined,
+		});
 	});
 
 	it('reads an amount or a time only up to its first &, which HaiPay never writes in one', () => {
-		const partial = (amount: unknown, payTime = '2024-05-01 10:00:00') => dedupKey({ orderNo: 'N1', status: 4, amount, payTime });
+		const partial = (amount: unknown, payTime = '2024-05-01 10:00:00') =>
+			dedupKey({ orderNo: 'N1', status: 4, amount, payTime });
 		expect(partial('10.00&note=x')).toBe(partial('10'));
 		expect(partial('10', '2024-05-01 10:00:00&payerName=Bob')).toBe(partial('10'));
 		expect(partial('10', '2024-05-01 10:00:01')).not.toBe(partial('10'));
@@ -42,7 +49,7 @@ describe('repeat keys', () => {
 describe('earlier statuses after a final one', () => {
 	const recall = (keys: string[]) => (key: string) => keys.includes(key);
 
-	it('names the final status already emitted for the same order when the callback\'s status comes before it', () => {
+	it("names the final status already emitted for the same order when the callback's status comes before it", () => {
 		expect(finalBefore(recall(['no:N1|2']), repeatKeys({ orderNo: 'N1', status: 1 }))).toBe(2);
 		expect(finalBefore(recall(['no:N1|5']), repeatKeys({ orderNo: 'N1', status: '0' }))).toBe(5);
 		expect(finalBefore(recall(['id:I1|3']), repeatKeys({ orderId: 'I1', status: -1 }))).toBe(3);
@@ -72,7 +79,8 @@ describe('body reading', () => {
 	});
 
 	it('keeps numbers as the text received and decodes names and strings', () => {
-		const text = '\ufeff { "orderNo" : 12345678901234567891 , "amount":1.50,"n":-2e3,"\\u0073ign":"x\\"y","o":{"k":[1,{"a":"}"}]},"t":true,"z":null}';
+		const text =
+			'\ufeff { "orderNo" : 12345678901234567891 , "amount":1.50,"n":-2e3,"\\u0073ign":"x\\"y","o":{"k":[1,{"a":"}"}]},"t":true,"z":null}';
 		expect(members(readCallback(Buffer.from(text), undefined))).toEqual({
 			orderNo: '12345678901234567891',
 			amount: '1.50',
@@ -85,12 +93,17 @@ describe('body reading', () => {
 	});
 
 	it('refuses a name sent twice, too many fields, too deep a value and too many bytes, before anything else', () => {
-		expect(readCallback(Buffer.from('{"sign":"a","\\u0073ign":"b"}'), undefined)).toMatchObject({ ok: false, problem: 'duplicateField' });
+		expect(readCallback(Buffer.from('{"sign":"a","\\u0073ign":"b"}'), undefined)).toMatchObject({
+			ok: false,
+			problem: 'duplicateField',
+		});
 		const many = `{${Array.from({ length: MAX_FIELDS + 1 }, (_, index) => `"f${index}":1`).join(',')}}`;
 		expect(readCallback(Buffer.from(many), undefined)).toMatchObject({ ok: false, problem: 'tooManyFields' });
 		const fewEnough = `{${Array.from({ length: MAX_FIELDS }, (_, index) => `"f${index}":1`).join(',')}}`;
 		expect(readCallback(Buffer.from(fewEnough), undefined).ok).toBe(true);
-		expect(readCallback(Buffer.from(`{"a":${'['.repeat(40)}${']'.repeat(40)}}`), undefined)).toMatchObject({ problem: 'tooManyFields' });
+		expect(readCallback(Buffer.from(`{"a":${'['.repeat(40)}${']'.repeat(40)}}`), undefined)).toMatchObject({
+			problem: 'tooManyFields',
+		});
 		const big = Buffer.alloc(MAX_BODY_BYTES + 1, 0x20);
 		expect(readCallback(big, undefined)).toMatchObject({ ok: false, problem: 'tooLarge' });
 		const parsedMany = Object.fromEntries(Array.from({ length: 300_000 }, (_, index) => [`k${index}`, 1]));
@@ -116,7 +129,9 @@ describe('body reading', () => {
 			if (!result.ok) throw new Error(result.log);
 			return redactedText(result.body);
 		};
-		expect(redact('{"a":"sign","\\u0073ign" : "AB\\"C==","b":{"sign":"x"}}')).toBe('{"a":"sign","\\u0073ign" : "[redacted]","b":{"sign":"x"}}');
+		expect(redact('{"a":"sign","\\u0073ign" : "AB\\"C==","b":{"sign":"x"}}')).toBe(
+			'{"a":"sign","\\u0073ign" : "[redacted]","b":{"sign":"x"}}',
+		);
 		expect(redact('{"errorMsg":"bad \\"sign\\": \\"x\\""}')).toBe('{"errorMsg":"bad \\"sign\\": \\"x\\""}');
 	});
 });
@@ -145,15 +160,36 @@ describe('filters', () => {
 describe('subscription results', () => {
 	it('a callback naming a subscriptionNo is kind "subscription" whatever the setting, never a payout or a collection', () => {
 		const charge = { subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.99' };
-		for (const setting of ['payout', 'collection', 'either', 'subscription'] as const) expect(kindOf(charge, setting)).toBe('subscription');
+		for (const setting of ['payout', 'collection', 'either', 'subscription'] as const)
+			expect(kindOf(charge, setting)).toBe('subscription');
 		expect(filteredOutBy(charge, { kind: 'payout', statuses: ['any'], currency: '' }, 'USD')).toMatch(/subscription/);
-		expect(filteredOutBy({ orderNo: 'P1', status: 2 }, { kind: 'subscription', statuses: ['any'], currency: '' }, 'USD')).toMatch(/no subscription/);
+		expect(
+			filteredOutBy({ orderNo: 'P1', status: 2 }, { kind: 'subscription', statuses: ['any'], currency: '' }, 'USD'),
+		).toMatch(/no subscription/);
 	});
 
 	it('each charge of one subscription is its own result in the repeat memory; a resend of one charge is the same', () => {
-		const first = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.99', payTime: '2026-01-01 00:00:00' });
-		const second = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-2', status: 2, amount: '9.99', payTime: '2026-02-01 00:00:00' });
-		const resend = repeatKeys({ subscriptionNo: 'S1', orderNo: 'S1-1', status: 2, amount: '9.990', payTime: '2026-01-01 00:00:00' });
+		const first = repeatKeys({
+			subscriptionNo: 'S1',
+			orderNo: 'S1-1',
+			status: 2,
+			amount: '9.99',
+			payTime: '2026-01-01 00:00:00',
+		});
+		const second = repeatKeys({
+			subscriptionNo: 'S1',
+			orderNo: 'S1-2',
+			status: 2,
+			amount: '9.99',
+			payTime: '2026-02-01 00:00:00',
+		});
+		const resend = repeatKeys({
+			subscriptionNo: 'S1',
+			orderNo: 'S1-1',
+			status: 2,
+			amount: '9.990',
+			payTime: '2026-01-01 00:00:00',
+		});
 		expect(first.dedupKey).toMatch(/^sub:S1\|/);
 		expect(second.dedupKey).not.toBe(first.dedupKey);
 		expect(resend.dedupKey).toBe(first.dedupKey);

@@ -19,7 +19,16 @@ import { TRIGGER, usdTriggerPerDescribe } from './usd-trigger';
 const SECRET = 'test-only-secret-usd';
 
 function refundCallback(overrides: IDataObject = {}): IDataObject {
-	return { appId: APP_IDS.USD, currency: 'USD', orderId: 'RF-1', orderNo: 'HP-PAID-1', refundNo: 'RF0001', amount: '25.00', status: 2, ...overrides };
+	return {
+		appId: APP_IDS.USD,
+		currency: 'USD',
+		orderId: 'RF-1',
+		orderNo: 'HP-PAID-1',
+		refundNo: 'RF0001',
+		amount: '25.00',
+		status: 2,
+		...overrides,
+	};
 }
 
 describe('what a refund-shaped body is', () => {
@@ -29,19 +38,27 @@ describe('what a refund-shaped body is', () => {
 	});
 
 	it('is acknowledged by a payouts-only trigger, and is none of the payment statuses', () => {
-		expect(filteredOutBy(refundCallback(), { kind: 'payout', statuses: ['any'], currency: '' }, 'USD')).toContain('names a refund');
-		expect(filteredOutBy(refundCallback({ status: 2 }), { kind: 'either', statuses: ['success'], currency: '' }, 'USD')).toContain('is not one of the selected statuses');
-		expect(filteredOutBy(refundCallback({ status: 2 }), { kind: 'either', statuses: ['other'], currency: '' }, 'USD')).toBeUndefined();
+		expect(filteredOutBy(refundCallback(), { kind: 'payout', statuses: ['any'], currency: '' }, 'USD')).toContain(
+			'names a refund',
+		);
+		expect(
+			filteredOutBy(refundCallback({ status: 2 }), { kind: 'either', statuses: ['success'], currency: '' }, 'USD'),
+		).toContain('is not one of the selected statuses');
+		expect(
+			filteredOutBy(refundCallback({ status: 2 }), { kind: 'either', statuses: ['other'], currency: '' }, 'USD'),
+		).toBeUndefined();
 	});
 
-	it('is keyed on its refund number, so the payment\'s own results neither repeat nor overrule it', () => {
+	it("is keyed on its refund number, so the payment's own results neither repeat nor overrule it", () => {
 		const dedupKey = (body: Record<string, unknown>) => repeatKeys(body).dedupKey;
 		const payment = { orderId: 'MIT-1', orderNo: 'HP-PAID-1', status: 2 };
 		expect(dedupKey(refundCallback())).toBe('refund:RF0001|2');
 		expect(dedupKey(refundCallback())).not.toBe(dedupKey(payment));
 		const recalled = new Set([dedupKey(payment)]);
 		expect(finalBefore((key) => recalled.has(key), repeatKeys(refundCallback({ status: 1 })))).toBeUndefined();
-		expect(finalBefore((key) => recalled.has(key) || key === 'refund:RF0001|2', repeatKeys(refundCallback({ status: 1 })))).toBeUndefined();
+		expect(
+			finalBefore((key) => recalled.has(key) || key === 'refund:RF0001|2', repeatKeys(refundCallback({ status: 1 }))),
+		).toBeUndefined();
 	});
 });
 
@@ -61,17 +78,32 @@ describe('refund-shaped callbacks reaching the trigger in n8n', () => {
 		sequence += 1;
 		const key = loadPrivateKey(TEST_KEYS.merchantPkcs8);
 		const post = async (path: string, body: Record<string, unknown>) => {
-			const response = await fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, sign: signBody(body, SECRET, key, 'json') }) });
+			const response = await fetch(`${sandbox.baseUrl}${path}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ ...body, sign: signBody(body, SECRET, key, 'json') }),
+			});
 			return ((await response.json()) as { data: IDataObject }).data;
 		};
 		const collection = await post('/usd/mit/apply', mitBody(`MIT-RFCB-${process.pid}-${sequence}`));
 		sandbox.control.payCashier(String(collection.orderNo), 'pay');
-		const made = await post('/usd/refund/apply', { appId: APP_IDS.USD, orderId: `RF-CB-${process.pid}-${sequence}`, orderNo: collection.orderNo });
+		const made = await post('/usd/refund/apply', {
+			appId: APP_IDS.USD,
+			orderId: `RF-CB-${process.pid}-${sequence}`,
+			orderNo: collection.orderNo,
+		});
 		return sandbox.control.refund(String(made.refundNo)) as Refund;
 	}
 
 	function callbackOf(refund: Refund, overrides: IDataObject = {}): Record<string, unknown> {
-		const body = refundCallback({ orderId: refund.orderId, orderNo: refund.orderNo, refundNo: refund.refundNo, amount: refund.amount, status: refund.status, ...overrides });
+		const body = refundCallback({
+			orderId: refund.orderId,
+			orderNo: refund.orderNo,
+			refundNo: refund.refundNo,
+			amount: refund.amount,
+			status: refund.status,
+			...overrides,
+		});
 		return signedByPlatform(body, SECRET);
 	}
 
@@ -119,13 +151,15 @@ describe('refund-shaped callbacks reaching the trigger in n8n', () => {
 			dedupKey: `refund:${refund.refundNo}|~PROCESSING`,
 		});
 		expect(sandbox.requests.filter((request) => request.path === '/usd/refund/refundQuery')).not.toHaveLength(0);
-		expect(sandbox.requests.filter((request) => request.path === '/usd/collect/query' && request.orderId === refund.orderId)).toHaveLength(0);
+		expect(
+			sandbox.requests.filter((request) => request.path === '/usd/collect/query' && request.orderId === refund.orderId),
+		).toHaveLength(0);
 
 		// HaiPay's resend: acknowledged, still the one run.
 		await runsOnce(refund);
 	});
 
-	it('with Confirm With HaiPay, another status than HaiPay\'s: 503 (HaiPay resends), no run', async () => {
+	it("with Confirm With HaiPay, another status than HaiPay's: 503 (HaiPay resends), no run", async () => {
 		server = await serve({ kind: 'either', options: { confirmWithHaiPay: true } });
 		const reply = await server.send(TRIGGER, callbackOf(await refundInSandbox(), { status: 'SUCCESS' }));
 		expect(reply.status).toBe(503);
@@ -134,7 +168,13 @@ describe('refund-shaped callbacks reaching the trigger in n8n', () => {
 
 	it('with Confirm With HaiPay, a refund HaiPay does not have: 503, no run', async () => {
 		server = await serve({ kind: 'either', options: { confirmWithHaiPay: true } });
-		const reply = await server.send(TRIGGER, signedByPlatform(refundCallback({ refundNo: 'RF-NOT-THERE', orderId: 'RF-NOT-THERE', status: 'SUCCESS' }), SECRET));
+		const reply = await server.send(
+			TRIGGER,
+			signedByPlatform(
+				refundCallback({ refundNo: 'RF-NOT-THERE', orderId: 'RF-NOT-THERE', status: 'SUCCESS' }),
+				SECRET,
+			),
+		);
 		expect(reply.status).toBe(503);
 		expect(server.executions).toHaveLength(0);
 	});

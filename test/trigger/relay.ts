@@ -20,7 +20,10 @@ export interface Relay {
  * flight (a forgery that arrives over the wire exactly as the gateway would send it) or lose the receiver's
  * answer (which makes the gateway retry a callback the workflow already received).
  */
-export async function relay(target: string, step: (body: string, index: number) => RelayStep = () => ({})): Promise<Relay> {
+export async function relay(
+	target: string,
+	step: (body: string, index: number) => RelayStep = () => ({}),
+): Promise<Relay> {
 	const received: string[] = [];
 	const server = createServer((incoming, outgoing) => {
 		const chunks: Buffer[] = [];
@@ -42,7 +45,9 @@ export async function relay(target: string, step: (body: string, index: number) 
 						incoming.socket.destroy();
 						return;
 					}
-					outgoing.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'text/plain' });
+					outgoing.writeHead(answer.statusCode ?? 502, {
+						'content-type': answer.headers['content-type'] ?? 'text/plain',
+					});
 					outgoing.end(Buffer.concat(parts));
 				});
 			});

@@ -8,7 +8,17 @@
 import { NOT_YET } from '../../nodes/HaiPayTrigger/reply';
 import { canonicalFields } from '../../nodes/shared/signing/canonical';
 import { APP_IDS } from '../fixtures/bodies';
-import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, sharedTriggers, signedByPlatform, type Delivery } from './callbacks';
+import {
+	credentials,
+	deliver,
+	expectAcknowledgedOnly,
+	expectEmitted,
+	freshOrder,
+	payoutCallback,
+	sharedTriggers,
+	signedByPlatform,
+	type Delivery,
+} from './callbacks';
 
 const trigger = sharedTriggers();
 // HaiPay's query cannot be reached: a callback in doubt is never settled, so it never runs.
@@ -28,10 +38,12 @@ function expectNotRun(outcome: Delivery, why: RegExp): void {
 }
 
 describe('HaiPay Trigger: re-splits that join fields and split them again', () => {
-	it('a failed payout whose added remark holds an order of the sender\'s choosing cannot be replayed as that order\'s success', async () => {
+	it("a failed payout whose added remark holds an order of the sender's choosing cannot be replayed as that order's success", async () => {
 		const order = freshOrder();
 		const remark = `w&fee=0.00&orderId=VICTIM-${order.orderId}&orderNo=HPVICTIM&status=2&zz=x`;
-		const genuine = signedByPlatform(payoutCallback({ ...order, status: 3, payTime: undefined, errorMsg: 'declined', remark }));
+		const genuine = signedByPlatform(
+			payoutCallback({ ...order, status: 3, payTime: undefined, errorMsg: 'declined', remark }),
+		);
 		// errorMsg swallows the real fee, order and remark; the remark's text becomes the fields.
 		const replayed = resplit(genuine, {
 			amount: genuine.amount,
@@ -50,10 +62,19 @@ describe('HaiPay Trigger: re-splits that join fields and split them again', () =
 		expectNotRun(await deliver(server, replayed), /errorMsg could be read as ending in a field orderId/);
 	});
 
-	it('a failed collection whose errorMsg holds the sender\'s text cannot be replayed with another amount, order and status', async () => {
+	it("a failed collection whose errorMsg holds the sender's text cannot be replayed with another amount, order and status", async () => {
 		const order = freshOrder('MIT');
 		const errorMsg = `w&amount=99999.00&appId=${APP_IDS.USD}&currency=USD&fee=0&orderId=VICTIM&orderNo=HPCV&status=2&zz=x`;
-		const body = { appId: APP_IDS.USD, currency: 'USD', ...order, actualAmount: '10.00', amount: '10.00', fee: '0.30', status: 3, errorMsg };
+		const body = {
+			appId: APP_IDS.USD,
+			currency: 'USD',
+			...order,
+			actualAmount: '10.00',
+			amount: '10.00',
+			fee: '0.30',
+			status: 3,
+			errorMsg,
+		};
 		const genuine = signedByPlatform(body);
 		// actualAmount, which decides nothing, swallows everything up to errorMsg's text.
 		const replayed = resplit(genuine, {
@@ -67,7 +88,10 @@ describe('HaiPay Trigger: re-splits that join fields and split them again', () =
 			status: 2,
 			zz: `x&fee=0.30&orderId=${order.orderId}&orderNo=${order.orderNo}&status=3`,
 		});
-		expectNotRun(await deliver(await trigger({ kind: 'collection' }, usd), replayed), /actualAmount could be read as ending in a field amount/);
+		expectNotRun(
+			await deliver(await trigger({ kind: 'collection' }, usd), replayed),
+			/actualAmount could be read as ending in a field amount/,
+		);
 	});
 });
 
@@ -82,21 +106,48 @@ describe('HaiPay Trigger: re-splits that add a refund number or a card token the
 
 	it('a collection whose added subject ends in &tokenID= cannot be replayed with that token', async () => {
 		const order = freshOrder('MIT');
-		const genuine = signedByPlatform({ appId: APP_IDS.USD, currency: 'USD', ...order, amount: '10.00', fee: '0.30', status: 2, payTime: '2024-05-01 10:20:30', subject: 'x&tokenID=tok_evil' });
+		const genuine = signedByPlatform({
+			appId: APP_IDS.USD,
+			currency: 'USD',
+			...order,
+			amount: '10.00',
+			fee: '0.30',
+			status: 2,
+			payTime: '2024-05-01 10:20:30',
+			subject: 'x&tokenID=tok_evil',
+		});
 		const replayed = resplit(genuine, { ...genuine, subject: 'x', tokenID: 'tok_evil' });
-		expectNotRun(await deliver(await trigger({ kind: 'collection' }, usd), replayed), /tokenID could be read as the end of the text of the field subject/);
+		expectNotRun(
+			await deliver(await trigger({ kind: 'collection' }, usd), replayed),
+			/tokenID could be read as the end of the text of the field subject/,
+		);
 	});
 
 	it('a genuine card collection, its token after its status, runs once without a query', async () => {
-		const genuine = signedByPlatform({ appId: APP_IDS.USD, currency: 'USD', ...freshOrder('MIT'), amount: '10.00', fee: '0.30', status: 2, payTime: '2024-05-01 10:20:30', tokenID: 'tok_abc', settledVia: 'card' });
-		expect(expectEmitted(await deliver(await trigger({ kind: 'collection' }, usd), genuine))).toMatchObject({ tokenID: 'tok_abc', unknownFields: ['settledVia'] });
+		const genuine = signedByPlatform({
+			appId: APP_IDS.USD,
+			currency: 'USD',
+			...freshOrder('MIT'),
+			amount: '10.00',
+			fee: '0.30',
+			status: 2,
+			payTime: '2024-05-01 10:20:30',
+			tokenID: 'tok_abc',
+			settledVia: 'card',
+		});
+		expect(expectEmitted(await deliver(await trigger({ kind: 'collection' }, usd), genuine))).toMatchObject({
+			tokenID: 'tok_abc',
+			unknownFields: ['settledVia'],
+		});
 	});
 });
 
 describe('HaiPay Trigger: re-splits that change only free text (attacks that hold)', () => {
 	it('errorMsg cut short with its tail as an added field is a repeat of the genuine result: acknowledged, no second run', async () => {
 		const order = freshOrder();
-		const genuine = signedByPlatform(payoutCallback({ ...order, status: 3, payTime: undefined, errorMsg: 'declined&errorNote=call the bank' }));
+		const genuine = signedByPlatform(
+			payoutCallback({ ...order, status: 3, payTime: undefined, errorMsg: 'declined&errorNote=call the bank' }),
+		);
 		const replayed = resplit(genuine, { ...genuine, errorMsg: 'declined', errorNote: 'call the bank' });
 		const server = await trigger({ kind: 'payout' }, unreachable);
 		const first = expectEmitted(await deliver(server, genuine));
@@ -105,8 +156,13 @@ describe('HaiPay Trigger: re-splits that change only free text (attacks that hol
 	});
 
 	it('errorMsg holding &amount= with carried fields between runs once: no reading HaiPay signed could put amount there', async () => {
-		const genuine = signedByPlatform(payoutCallback({ ...freshOrder(), status: 3, payTime: undefined, errorMsg: 'x&amount=1&appId=1' }));
-		expect(expectEmitted(await deliver(await trigger({ kind: 'payout' }, unreachable), genuine))).toMatchObject({ amount: '1500.00', errorMsg: 'x&amount=1&appId=1' });
+		const genuine = signedByPlatform(
+			payoutCallback({ ...freshOrder(), status: 3, payTime: undefined, errorMsg: 'x&amount=1&appId=1' }),
+		);
+		expect(expectEmitted(await deliver(await trigger({ kind: 'payout' }, unreachable), genuine))).toMatchObject({
+			amount: '1500.00',
+			errorMsg: 'x&amount=1&appId=1',
+		});
 	});
 
 	/*
@@ -114,9 +170,22 @@ describe('HaiPay Trigger: re-splits that change only free text (attacks that hol
 	 * added field's text; HaiPay never writes `&` in either, so the key reads them only up to the first `&`.
 	 */
 	it('a partial collection replayed with payTime lengthened by a re-split is a repeat: a key reads a time only up to its first &', async () => {
-		const body = { appId: APP_IDS.USD, currency: 'USD', ...freshOrder('MIT'), amount: '4.00', fee: '0.10', status: 4, payTime: '2024-05-01 10:20:30', payerName: 'Bob' };
+		const body = {
+			appId: APP_IDS.USD,
+			currency: 'USD',
+			...freshOrder('MIT'),
+			amount: '4.00',
+			fee: '0.10',
+			status: 4,
+			payTime: '2024-05-01 10:20:30',
+			payerName: 'Bob',
+		};
 		const genuine = signedByPlatform(body);
-		const replayed = resplit(genuine, { ...genuine, payTime: '2024-05-01 10:20:30&payerName=Bob', payerName: undefined });
+		const replayed = resplit(genuine, {
+			...genuine,
+			payTime: '2024-05-01 10:20:30&payerName=Bob',
+			payerName: undefined,
+		});
 		const server = await trigger({ kind: 'collection' }, usd);
 		expectEmitted(await deliver(server, genuine));
 		expectAcknowledgedOnly(await deliver(server, replayed));

@@ -12,7 +12,17 @@ import { APP_IDS, callbackBody } from '../fixtures/bodies';
 import type { WebhookServer } from '../harness';
 import { sandboxCredential } from '../helpers/credentials';
 import { withSignature } from '../helpers/signing';
-import { credentialFor, nextId, outcomeTrigger, payoutCallback, PLATFORM_KEY, SECRET, signedAnswer, TRIGGER, type Fields } from './outcome-setup';
+import {
+	credentialFor,
+	nextId,
+	outcomeTrigger,
+	payoutCallback,
+	PLATFORM_KEY,
+	SECRET,
+	signedAnswer,
+	TRIGGER,
+	type Fields,
+} from './outcome-setup';
 
 describe('HaiPay Trigger: outcomes in doubt', () => {
 	const trigger = outcomeTrigger();
@@ -33,7 +43,13 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 
 		/** A failed payout in the sandbox whose genuine callback, with `errorMsg`, went to `url`; its last attempt. */
 		async function failedPayout(errorMsg: string, url: string): Promise<CallbackAttempt> {
-			const order = sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: nextId('RS'), amount: '1500', notifyUrl: url });
+			const order = sandbox.control.createOrder({
+				appId: APP_IDS.TZS,
+				kind: 'payout',
+				orderId: nextId('RS'),
+				amount: '1500',
+				notifyUrl: url,
+			});
 			sandbox.control.settle(order.orderNo, 'failed', { errorMsg });
 			return await sandbox.waitForCallback((attempt) => attempt.orderNo === order.orderNo && attempt.last, 10_000);
 		}
@@ -52,8 +68,14 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			await serveSandbox({});
 			const genuine = await failedPayout('card declined&errorNote=call the bank', trigger.server.url(TRIGGER));
 			await trigger.server.idle();
-			expect(sandbox.callbacks.filter((each) => each.orderNo === genuine.orderNo).map((each) => each.httpStatus)).toEqual([200]);
-			expect(trigger.server.executions[0].items[0].json).toMatchObject({ errorMsg: 'card declined&errorNote=call the bank', ambiguousText: ['errorMsg'], unknownFields: [] });
+			expect(
+				sandbox.callbacks.filter((each) => each.orderNo === genuine.orderNo).map((each) => each.httpStatus),
+			).toEqual([200]);
+			expect(trigger.server.executions[0].items[0].json).toMatchObject({
+				errorMsg: 'card declined&errorNote=call the bank',
+				ambiguousText: ['errorMsg'],
+				unknownFields: [],
+			});
 			expect(trigger.server.executions[0].items[0].json).not.toHaveProperty('confirmed');
 
 			const body = resplit(genuine.body);
@@ -64,7 +86,7 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			expect(trigger.logs()).toMatch(/a repeated callback/);
 		});
 
-		it('Confirm on: the re-split is confirmed by the sandbox and emitted with the fields of HaiPay\'s answer', async () => {
+		it("Confirm on: the re-split is confirmed by the sandbox and emitted with the fields of HaiPay's answer", async () => {
 			const genuine = await failedPayout('card declined&errorNote=call the bank', 'http://127.0.0.1:9/unused');
 			await serveSandbox({ options: { confirmWithHaiPay: true } });
 			const reply = await trigger.server.send(TRIGGER, resplit(genuine.body));
@@ -79,13 +101,21 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 				confirmed: true,
 				verified: true,
 			});
-			const queried = sandbox.requests.filter((entry) => JSON.stringify(entry).includes(genuine.orderNo)).map((entry) => entry.path);
+			const queried = sandbox.requests
+				.filter((entry) => JSON.stringify(entry).includes(genuine.orderNo))
+				.map((entry) => entry.path);
 			expect(queried).toContain('/tzs/pay/query');
 		});
 
 		it('a callback with only known fields is unaffected: emitted unconfirmed with Confirm off', async () => {
 			await serveSandbox({});
-			const order = sandbox.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', orderId: nextId('KN'), amount: '1500', notifyUrl: trigger.server.url(TRIGGER) });
+			const order = sandbox.control.createOrder({
+				appId: APP_IDS.TZS,
+				kind: 'payout',
+				orderId: nextId('KN'),
+				amount: '1500',
+				notifyUrl: trigger.server.url(TRIGGER),
+			});
 			sandbox.control.settle(order.orderNo, 'success');
 			const attempt = await sandbox.waitForCallback((each) => each.orderNo === order.orderNo && each.last, 10_000);
 			await trigger.server.idle();
@@ -99,7 +129,12 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			const collection = callbackBody('collection', { orderId: nextId('KC'), actualAmount: '9.70', remark: '' });
 			const reply = await trigger.send(collection);
 			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
-			expect(trigger.server.executions[0].items[0].json).toMatchObject({ tokenID: 'tok_abc', actualAmount: '9.70', remark: '', verified: true });
+			expect(trigger.server.executions[0].items[0].json).toMatchObject({
+				tokenID: 'tok_abc',
+				actualAmount: '9.70',
+				remark: '',
+				verified: true,
+			});
 		});
 
 		it.each(['errorMsg2', 'errorMsg ', 'feE', 'errorMsgs'])(
@@ -113,18 +148,39 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 				expect((await trigger.server.send(TRIGGER, split)).text).toBe('SUCCESS');
 				expect((await trigger.server.send(TRIGGER, signed)).text).toBe('SUCCESS');
 				expect(trigger.server.executions).toHaveLength(1);
-				expect(trigger.server.executions[0].items[0].json).toMatchObject({ orderNo: genuine.orderNo, status: 3, amount: genuine.amount, unknownFields: [name] });
+				expect(trigger.server.executions[0].items[0].json).toMatchObject({
+					orderNo: genuine.orderNo,
+					status: 3,
+					amount: genuine.amount,
+					unknownFields: [name],
+				});
 			},
 		);
 
-		it('attack: with Confirm on, HaiPay\'s answer stands in for the callback\'s fields, never for the node\'s own', async () => {
+		it("attack: with Confirm on, HaiPay's answer stands in for the callback's fields, never for the node's own", async () => {
 			const body = payoutCallback({ status: 3, payTime: undefined, errorMsg: 'declined&errorNote=x' });
 			await trigger.confirmingAgainst(
-				signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', status: 3, fee: '9.00', kind: 'refund', verified: 'no', statusLabel: 'paid' }),
+				signedAnswer({
+					orderId: body.orderId,
+					orderNo: body.orderNo,
+					amount: '1500.00',
+					status: 3,
+					fee: '9.00',
+					kind: 'refund',
+					verified: 'no',
+					statusLabel: 'paid',
+				}),
 			);
 			const reply = await trigger.send(body);
 			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
-			expect(trigger.server.executions[0].items[0].json).toMatchObject({ fee: '9.00', kind: 'payout', verified: true, statusLabel: 'failed', confirmed: true, ambiguousText: ['errorMsg'] });
+			expect(trigger.server.executions[0].items[0].json).toMatchObject({
+				fee: '9.00',
+				kind: 'payout',
+				verified: true,
+				statusLabel: 'failed',
+				confirmed: true,
+				ambiguousText: ['errorMsg'],
+			});
 		});
 
 		it('attack: a re-split into the known field fee (of a callback sent without one) cannot change the order, its status or amount', async () => {

@@ -38,7 +38,12 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			...paidPayoutFields(order.orderNo),
 		});
 		expect(execution.items[0].json).not.toHaveProperty('sign');
-		expect(execution.items[0].json).toMatchObject({ orderId: order.orderId, orderNo: order.orderNo, appId: 1001, status: 2 });
+		expect(execution.items[0].json).toMatchObject({
+			orderId: order.orderId,
+			orderNo: order.orderNo,
+			appId: 1001,
+			status: 2,
+		});
 	});
 
 	it('answers in plain text over HTTP: SUCCESS, or 401 with a reason', async () => {
@@ -65,7 +70,7 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 		expect(server.executions).toHaveLength(1);
 	});
 
-	it('emits a failed payout with HaiPay\'s reason', async () => {
+	it("emits a failed payout with HaiPay's reason", async () => {
 		const server = await trigger.serve({ kind: 'payout', statuses: ['failed'] });
 		const order = trigger.payout(server.url(TRIGGER));
 		trigger.sandbox.control.settle(order.orderNo, 'failed', { errorMsg: 'account frozen' });
@@ -100,7 +105,7 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			expect(JSON.stringify(server.calls[1].logs)).toMatch(/repeated callback/);
 		});
 
-		it('when the gateway sends a settled order\'s callback again', async () => {
+		it("when the gateway sends a settled order's callback again", async () => {
 			const server = await trigger.serve();
 			const order = trigger.payout(server.url(TRIGGER));
 			trigger.sandbox.control.settle(order.orderNo, 'success');
@@ -108,7 +113,10 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			const job = trigger.sandbox.control.resendCallback(order.orderNo);
 			await trigger.sandbox.waitForCallback((attempt) => attempt.jobId === job.id && attempt.last);
 			await server.idle();
-			expect(attemptsOf(trigger.sandbox, order.orderNo).map((attempt) => attempt.response)).toEqual(['SUCCESS', 'SUCCESS']);
+			expect(attemptsOf(trigger.sandbox, order.orderNo).map((attempt) => attempt.response)).toEqual([
+				'SUCCESS',
+				'SUCCESS',
+			]);
 			expect(server.executions).toHaveLength(1);
 		});
 
@@ -121,7 +129,10 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			expect(server.executions).toHaveLength(1);
 			const saved = server.staticData();
 			// One result, saved as one record of the compact text: a digest of its key and its age.
-			expect(server.staticData(TRIGGER).repeatMemory).toMatchObject({ v: 2, entries: expect.stringMatching(/^[\w-]{14}[0-9a-z]{5}$/) });
+			expect(server.staticData(TRIGGER).repeatMemory).toMatchObject({
+				v: 2,
+				entries: expect.stringMatching(/^[\w-]{14}[0-9a-z]{5}$/),
+			});
 			await server.close();
 
 			server = await trigger.serve({}, APP_IDS.TZS, saved);

@@ -42,7 +42,12 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 			});
 			try {
 				const server = await trigger.serve();
-				const order = impostor.control.createOrder({ appId: APP_IDS.TZS, kind: 'payout', amount: '1500', notifyUrl: server.url(TRIGGER) });
+				const order = impostor.control.createOrder({
+					appId: APP_IDS.TZS,
+					kind: 'payout',
+					amount: '1500',
+					notifyUrl: server.url(TRIGGER),
+				});
 				impostor.control.settle(order.orderNo, 'success');
 				const final = await lastAttempt(impostor, order.orderNo);
 				expect(final.acknowledged).toBe(false);
@@ -109,7 +114,12 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 	it('refuses every callback when the credential lacks the HaiPay public key', async () => {
 		const server = await webhookServer({
 			nodeTypes: [HaiPayTrigger],
-			credentials: { haipay: { type: 'haiPayApi', data: { ...sandboxCredential(trigger.sandbox, APP_IDS.TZS), haipayPublicKey: '' } } },
+			credentials: {
+				haipay: {
+					type: 'haiPayApi',
+					data: { ...sandboxCredential(trigger.sandbox, APP_IDS.TZS), haipayPublicKey: '' },
+				},
+			},
 			nodes: [{ name: TRIGGER, type: 'haiPayTrigger', parameters: {} }],
 		});
 		trigger.server = server;

@@ -34,7 +34,12 @@ export interface SandboxTrigger {
 	/** Relays the running test opened: closed after it. */
 	relays: Relay[];
 	/** Serves a trigger for the sandbox's App ID `appId` (and what `credential` adds), in place of the test's earlier one. */
-	serve(parameters?: INodeParameters, appId?: number, staticData?: IDataObject, credential?: ICredentialDataDecryptedObject): Promise<WebhookServer>;
+	serve(
+		parameters?: INodeParameters,
+		appId?: number,
+		staticData?: IDataObject,
+		credential?: ICredentialDataDecryptedObject,
+	): Promise<WebhookServer>;
 	/** A payout order that calls back to `notifyUrl` once it is settled. */
 	payout(notifyUrl: string, appId?: number): Order;
 	/** A settled payout whose genuine callback has started its one execution in the test's trigger. */
@@ -72,7 +77,11 @@ export function attemptsOfJob(sandbox: Sandbox, job: CallbackJob): CallbackAttem
 export function sandboxTrigger(options: SandboxTriggerOptions): SandboxTrigger {
 	let sandbox: Sandbox | undefined;
 	beforeAll(async () => {
-		sandbox = await startSandbox({ manual: true, callbackSchedule: SCHEDULE, callbackTimeoutMs: options.callbackTimeoutMs });
+		sandbox = await startSandbox({
+			manual: true,
+			callbackSchedule: SCHEDULE,
+			callbackTimeoutMs: options.callbackTimeoutMs,
+		});
 	});
 	afterEach(async () => {
 		await trigger.server?.close();
@@ -105,7 +114,13 @@ export function sandboxTrigger(options: SandboxTriggerOptions): SandboxTrigger {
 			return trigger.server;
 		},
 		payout(notifyUrl, appId = APP_IDS.TZS) {
-			return trigger.sandbox.control.createOrder({ appId, kind: 'payout', orderId: nextOrderId(options.prefix), amount: '1500', notifyUrl });
+			return trigger.sandbox.control.createOrder({
+				appId,
+				kind: 'payout',
+				orderId: nextOrderId(options.prefix),
+				amount: '1500',
+				notifyUrl,
+			});
 		},
 		async settled(outcome = 'success', errorMsg) {
 			const server = served(trigger);

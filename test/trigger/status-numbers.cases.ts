@@ -12,14 +12,22 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 	describe('10. a status written as a JSON number with a fraction or an exponent', () => {
 		const successOnly = { kind: 'payout', statuses: ['success'] };
 
-		it.each(['2.0', '2e0', '2.00', '2E0', '20e-1'])('a verified success with status %s is emitted under Success, as status 2', async (literal) => {
-			await trigger.serve(successOnly, credentialFor('http://127.0.0.1:9'));
-			const body = payoutCallback();
-			const reply = await trigger.send(signedText(body, { status: literal }));
-			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
-			expect(trigger.server.executions).toHaveLength(1);
-			expect(trigger.server.executions[0].items[0].json).toMatchObject({ orderNo: body.orderNo, status: 2, statusLabel: 'success', statusGroup: 'success' });
-		});
+		it.each(['2.0', '2e0', '2.00', '2E0', '20e-1'])(
+			'a verified success with status %s is emitted under Success, as status 2',
+			async (literal) => {
+				await trigger.serve(successOnly, credentialFor('http://127.0.0.1:9'));
+				const body = payoutCallback();
+				const reply = await trigger.send(signedText(body, { status: literal }));
+				expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
+				expect(trigger.server.executions).toHaveLength(1);
+				expect(trigger.server.executions[0].items[0].json).toMatchObject({
+					orderNo: body.orderNo,
+					status: 2,
+					statusLabel: 'success',
+					statusGroup: 'success',
+				});
+			},
+		);
 
 		it('a status 2 after 2.0 for the same order is a repeat, and 1.0 after it an old callback', async () => {
 			await trigger.serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
@@ -34,13 +42,15 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 
 		it('a status string "2.0" or " 2 " is no success: not matched by Success, emitted under Other as it came', async () => {
 			await trigger.serve(successOnly, credentialFor('http://127.0.0.1:9'));
-			for (const status of ['2.0', ' 2 ']) expect((await trigger.send(payoutCallback({ status }))).text).toBe('SUCCESS');
+			for (const status of ['2.0', ' 2 '])
+				expect((await trigger.send(payoutCallback({ status }))).text).toBe('SUCCESS');
 			expect(trigger.server.executions).toHaveLength(0);
 			expect(trigger.logs()).toMatch(/is not one of the selected statuses/);
 			await trigger.server.close();
 
 			await trigger.serve({ kind: 'payout', statuses: ['other'] }, credentialFor('http://127.0.0.1:9'));
-			for (const status of ['2.0', ' 2 ']) expect((await trigger.send(payoutCallback({ status }))).text).toBe('SUCCESS');
+			for (const status of ['2.0', ' 2 '])
+				expect((await trigger.send(payoutCallback({ status }))).text).toBe('SUCCESS');
 			expect(trigger.server.executions.map((execution) => execution.items[0].json)).toMatchObject([
 				{ status: '2.0', statusLabel: null, statusGroup: 'unknown' },
 				{ status: ' 2 ', statusLabel: null, statusGroup: 'unknown' },
@@ -49,7 +59,9 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 
 		it('with Confirm With HaiPay on, a status 2.0 is confirmed by an answer with status 2', async () => {
 			const body = payoutCallback();
-			await trigger.confirmingAgainst(signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', status: 2 }));
+			await trigger.confirmingAgainst(
+				signedAnswer({ orderId: body.orderId, orderNo: body.orderNo, amount: '1500.00', status: 2 }),
+			);
 			const reply = await trigger.send(signedText(body, { status: '2.0' }));
 			expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
 			expect(trigger.server.executions[0].items[0].json).toMatchObject({ status: 2, confirmed: true });
@@ -59,7 +71,11 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			await trigger.serve({ kind: 'payout' }, credentialFor('http://127.0.0.1:9'));
 			const first = payoutCallback();
 			expect((await trigger.send(signedText(first, { status: '-0' }))).text).toBe('SUCCESS');
-			expect(trigger.server.executions[0].items[0].json).toMatchObject({ status: 0, statusLabel: 'not started', statusGroup: 'pending' });
+			expect(trigger.server.executions[0].items[0].json).toMatchObject({
+				status: 0,
+				statusLabel: 'not started',
+				statusGroup: 'pending',
+			});
 			expect(Object.is(trigger.server.executions[0].items[0].json.status, -0)).toBe(false);
 
 			const second = payoutCallback();

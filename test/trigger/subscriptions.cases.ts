@@ -13,7 +13,17 @@ import { TRIGGER, usdTriggerPerDescribe } from './usd-trigger';
 const SECRET = 'test-only-secret-usd';
 
 function charge(overrides: IDataObject = {}): Record<string, unknown> {
-	const body = { appId: APP_IDS.USD, currency: 'USD', subscriptionNo: 'S100', subscriptionOrderId: 'SUB-1', orderNo: 'S100-1', amount: '9.99', status: 2, payTime: '2026-01-01 00:00:00', ...overrides };
+	const body = {
+		appId: APP_IDS.USD,
+		currency: 'USD',
+		subscriptionNo: 'S100',
+		subscriptionOrderId: 'SUB-1',
+		orderNo: 'S100-1',
+		amount: '9.99',
+		status: 2,
+		payTime: '2026-01-01 00:00:00',
+		...overrides,
+	};
 	return signedByPlatform(body, SECRET);
 }
 
@@ -25,9 +35,18 @@ describe('subscription charges reaching the trigger in n8n', () => {
 		server = await serve({ kind: 'subscription' });
 		expect((await server.send(TRIGGER, charge())).text).toBe('SUCCESS');
 		expect((await server.send(TRIGGER, charge())).text).toBe('SUCCESS');
-		expect((await server.send(TRIGGER, charge({ orderNo: 'S100-2', payTime: '2026-02-01 00:00:00' }))).text).toBe('SUCCESS');
+		expect((await server.send(TRIGGER, charge({ orderNo: 'S100-2', payTime: '2026-02-01 00:00:00' }))).text).toBe(
+			'SUCCESS',
+		);
 		expect(server.executions.map((execution) => execution.items[0].json.orderNo)).toEqual(['S100-1', 'S100-2']);
-		expect(server.executions[0].items[0].json).toMatchObject({ kind: 'subscription', subscriptionNo: 'S100', statusLabel: null, statusGroup: 'unknown', unknownFields: [], verified: true });
+		expect(server.executions[0].items[0].json).toMatchObject({
+			kind: 'subscription',
+			subscriptionNo: 'S100',
+			statusLabel: null,
+			statusGroup: 'unknown',
+			unknownFields: [],
+			verified: true,
+		});
 	});
 
 	it('a payouts-only trigger acknowledges a charge without a run; a subscriptions-only one a payout result', async () => {
@@ -36,7 +55,10 @@ describe('subscription charges reaching the trigger in n8n', () => {
 		expect(server.executions).toHaveLength(0);
 		await server.close();
 		server = await serve({ kind: 'subscription' });
-		const payout = signedByPlatform({ appId: APP_IDS.USD, currency: 'USD', orderId: 'P-1', orderNo: 'HP-1', amount: '9.99', status: 2 }, SECRET);
+		const payout = signedByPlatform(
+			{ appId: APP_IDS.USD, currency: 'USD', orderId: 'P-1', orderNo: 'HP-1', amount: '9.99', status: 2 },
+			SECRET,
+		);
 		expect((await server.send(TRIGGER, payout)).text).toBe('SUCCESS');
 		expect(server.executions).toHaveLength(0);
 	});
@@ -47,7 +69,11 @@ describe('subscription charges reaching the trigger in n8n', () => {
 		const reply = await server.send(TRIGGER, body);
 		expect([reply.status, reply.text]).toEqual([200, 'SUCCESS']);
 		expect(server.executions).toHaveLength(1);
-		expect(server.executions[0].items[0].json).toMatchObject({ kind: 'subscription', confirmed: false, orderNo: 'S100-9' });
+		expect(server.executions[0].items[0].json).toMatchObject({
+			kind: 'subscription',
+			confirmed: false,
+			orderNo: 'S100-9',
+		});
 		expect((await server.send(TRIGGER, body)).text).toBe('SUCCESS');
 		expect(server.executions).toHaveLength(1);
 	});

@@ -13,7 +13,10 @@ export const TRIGGER = 'HaiPay Trigger';
  * its own, started before the describe's tests and closed after them, and `serve`, a HaiPay Trigger with the
  * sandbox's USD credential before a NoOp node, closed after each test.
  */
-export function usdTriggerPerDescribe(): { sandbox: () => Sandbox; serve: (parameters: INodeParameters) => Promise<WebhookServer> } {
+export function usdTriggerPerDescribe(): {
+	sandbox: () => Sandbox;
+	serve: (parameters: INodeParameters) => Promise<WebhookServer>;
+} {
 	let sandbox: Sandbox | undefined;
 	let served: WebhookServer | undefined;
 	beforeAll(async () => {

@@ -41,14 +41,18 @@ describe('HaiPay Trigger: filters acknowledge without starting the workflow', ()
 
 	it('passes everything with "any", alone or with others, and with an empty selection', async () => {
 		// Sent together: one trigger saves its repeat memory at most once a second, and a burst waits for one save.
-		const sends = [0, 1, 2, 3, 4, 5, -1, 9].flatMap((status) => [['any'], ['success', 'any'], []].map(async (selected) => await emitted(selected, status)));
+		const sends = [0, 1, 2, 3, 4, 5, -1, 9].flatMap((status) =>
+			[['any'], ['success', 'any'], []].map(async (selected) => await emitted(selected, status)),
+		);
 		await Promise.all(sends);
 	});
 
 	it('logs why a verified callback was not emitted', async () => {
 		const outcome = await statuses(['success'], 3);
 		expectAcknowledgedOnly(outcome);
-		expect(outcome.logs.some((line) => line.level === 'info' && /not one of the selected statuses/.test(line.message))).toBe(true);
+		expect(
+			outcome.logs.some((line) => line.level === 'info' && /not one of the selected statuses/.test(line.message)),
+		).toBe(true);
 	});
 
 	it("filters on the callback's currency, or the credential's when the callback has none", async () => {
@@ -84,11 +88,19 @@ describe('HaiPay Trigger: collections and the MIT card token', () => {
 		expectEmitted(await deliver(await trigger(parameters, usd), body));
 
 	it('puts tokenID at the top level of the item', async () => {
-		expect(await collected(mit())).toMatchObject({ tokenID: 'tok_abc', kind: 'collection', statusLabel: 'success', verified: true });
+		expect(await collected(mit())).toMatchObject({
+			tokenID: 'tok_abc',
+			kind: 'collection',
+			statusLabel: 'success',
+			verified: true,
+		});
 	});
 
 	it('copies a token sent as tokenId to tokenID', async () => {
-		expect(await collected(mit({ tokenID: undefined, tokenId: 'tok_xyz' }))).toMatchObject({ tokenID: 'tok_xyz', tokenId: 'tok_xyz' });
+		expect(await collected(mit({ tokenID: undefined, tokenId: 'tok_xyz' }))).toMatchObject({
+			tokenID: 'tok_xyz',
+			tokenId: 'tok_xyz',
+		});
 	});
 
 	it('has tokenID: null on a collection without a token, so expressions keep one shape', async () => {
@@ -96,7 +108,10 @@ describe('HaiPay Trigger: collections and the MIT card token', () => {
 	});
 
 	it('labels collection-only statuses', async () => {
-		expect(await collected(mit({ status: 5 }))).toMatchObject({ statusLabel: 'over-collected', statusGroup: 'partial' });
+		expect(await collected(mit({ status: 5 }))).toMatchObject({
+			statusLabel: 'over-collected',
+			statusGroup: 'partial',
+		});
 	});
 
 	it('says "collection" on an either-kind trigger only when the body proves it', async () => {
@@ -106,7 +121,9 @@ describe('HaiPay Trigger: collections and the MIT card token', () => {
 	});
 
 	it('has no tokenID on a payout item', async () => {
-		const json = expectEmitted(await deliver(await trigger({ kind: 'payout' }), signedByPlatform(payoutCallback(freshOrder()))));
+		const json = expectEmitted(
+			await deliver(await trigger({ kind: 'payout' }), signedByPlatform(payoutCallback(freshOrder()))),
+		);
 		expect(json).not.toHaveProperty('tokenID');
 	});
 });
@@ -115,12 +132,16 @@ describe('HaiPay Trigger: raw body on request', () => {
 	it('adds the body text as received, with the signature value redacted', async () => {
 		const body = signedByPlatform(payoutCallback(freshOrder()));
 		const raw = JSON.stringify(body, null, 1);
-		const json = expectEmitted(await deliver(await trigger({ options: { includeRawBody: true } }), raw, { 'Content-Type': 'application/json' }));
+		const json = expectEmitted(
+			await deliver(await trigger({ options: { includeRawBody: true } }), raw, { 'Content-Type': 'application/json' }),
+		);
 		expect(json.rawBody).toBe(raw.replace(String(body.sign), '[redacted]'));
 		expectNoSecrets(json, body.sign);
 	});
 
 	it('is off by default', async () => {
-		expect(expectEmitted(await deliver(await trigger(), signedByPlatform(payoutCallback(freshOrder()))))).not.toHaveProperty('rawBody');
+		expect(
+			expectEmitted(await deliver(await trigger(), signedByPlatform(payoutCallback(freshOrder())))),
+		).not.toHaveProperty('rawBody');
 	});
 });

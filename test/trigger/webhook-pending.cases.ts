@@ -13,12 +13,25 @@ import { ANSWER_DEADLINE_MS } from '../../nodes/HaiPayTrigger/confirm';
 import { setMemoryClock, UNANSWERED_MS } from '../../nodes/HaiPayTrigger/memory';
 import { STILL_STORING } from '../../nodes/HaiPayTrigger/reply';
 import type { WebhookServer } from '../harness';
-import { deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, serveTrigger, signedByPlatform, TRIGGER, stepMemoryClockPerDelivery } from './callbacks';
+import {
+	deliver,
+	expectAcknowledgedOnly,
+	expectEmitted,
+	freshOrder,
+	payoutCallback,
+	serveTrigger,
+	signedByPlatform,
+	TRIGGER,
+	stepMemoryClockPerDelivery,
+} from './callbacks';
 
 /** Posts `body` and returns what hangs up: HaiPay's client giving up before n8n answers. */
 function postThenHangUp(url: string, body: unknown): () => void {
 	const payload = JSON.stringify(body);
-	const client = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } });
+	const client = request(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+	});
 	client.on('error', () => undefined);
 	client.end(payload);
 	return () => client.destroy();
@@ -117,7 +130,9 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 		jest.restoreAllMocks();
 		expect(late.status).toBe(503);
 		expect(late.text).toBe(STILL_STORING);
-		expect(JSON.stringify(server.calls[1].logs)).toMatch(/answered a callback with 503.*n8n is still storing its execution/);
+		expect(JSON.stringify(server.calls[1].logs)).toMatch(
+			/answered a callback with 503.*n8n is still storing its execution/,
+		);
 		hold.release();
 		expect((await first).text).toBe('SUCCESS');
 		await server.idle();
@@ -162,7 +177,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 		const copy = server.send(TRIGGER, body, { waitForExecutions: false });
 		// The copy no longer waits for the first: it emits, and its own start comes to the hold behind the first's
 		// (a copy that waited for the first would stay away from it for its whole 10-second deadline).
-		for (const giveUp = Date.now() + 5_000; hold.waiting() < 2 && Date.now() < giveUp; ) await sleep(50);
+		for (const giveUp = Date.now() + 5_000; hold.waiting() < 2 && Date.now() < giveUp;) await sleep(50);
 		expect(hold.waiting()).toBe(2);
 		hold.release();
 		expect((await first).status).toBe(500);

@@ -12,7 +12,17 @@ import { FLUSH_MS, SAVE_GRACE_MS, setMemoryClock } from '../../nodes/HaiPayTrigg
 import { NO_OP_NODE_TYPE, StaticDataStore, testNodeDescription, webhookServer, type WebhookServer } from '../harness';
 import { execute } from '../harness/run';
 import { prepareWorkflow } from '../harness/workflow';
-import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, signedByPlatform, TRIGGER, stepMemoryClockPerDelivery } from './callbacks';
+import {
+	credentials,
+	deliver,
+	expectAcknowledgedOnly,
+	expectEmitted,
+	freshOrder,
+	payoutCallback,
+	signedByPlatform,
+	TRIGGER,
+	stepMemoryClockPerDelivery,
+} from './callbacks';
 
 /** A step that keeps static data of its own, as a Code node with `$getWorkflowStaticData('global')` does. */
 class KeepsCount implements INodeType {
@@ -35,12 +45,20 @@ class CountingStore extends StaticDataStore {
 	}
 }
 
-const WARNING = /repeats .* no longer remembered across restarts.*queue-mode\.md#exactly-once-across-webhook-processors/;
+const WARNING =
+	/repeats .* no longer remembered across restarts.*queue-mode\.md#exactly-once-across-webhook-processors/;
 
-describe('HaiPay Trigger: the repeat memory in n8n\'s database', () => {
+describe("HaiPay Trigger: the repeat memory in n8n's database", () => {
 	const servers: WebhookServer[] = [];
 	let offset = 0;
-	const serve = async (options: { after?: string; staticDataStore?: StaticDataStore; staticData?: IDataObject; dropStaticDataSaves?: boolean } = {}) => {
+	const serve = async (
+		options: {
+			after?: string;
+			staticDataStore?: StaticDataStore;
+			staticData?: IDataObject;
+			dropStaticDataSaves?: boolean;
+		} = {},
+	) => {
 		const server = await webhookServer({
 			nodeTypes: [HaiPayTrigger, KeepsCount],
 			credentials: { haipay: { type: 'haiPayApi', data: credentials() } },
@@ -56,7 +74,8 @@ describe('HaiPay Trigger: the repeat memory in n8n\'s database', () => {
 		return server;
 	};
 	const callback = () => signedByPlatform(payoutCallback(freshOrder()));
-	const warnings = (server: WebhookServer) => server.calls.flatMap((call) => call.logs).filter((line) => WARNING.test(line.message));
+	const warnings = (server: WebhookServer) =>
+		server.calls.flatMap((call) => call.logs).filter((line) => WARNING.test(line.message));
 	beforeEach(() => {
 		offset = 0;
 		setMemoryClock(() => performance.now() + offset);
@@ -88,12 +107,26 @@ describe('HaiPay Trigger: the repeat memory in n8n\'s database', () => {
 	it('writes nothing into an execution in a process that never received the callback (a queue-mode worker)', async () => {
 		const older = { v: 2, stamp: 'elsewhere.7', at: 1_800_000_000, entries: 'AAAAAAAAAAAAAA00001' };
 		const prepared = prepareWorkflow(
-			{ nodeTypes: [HaiPayTrigger, KeepsCount], nodes: [{ name: TRIGGER, type: 'haiPayTrigger' }, { name: 'After', type: 'keepsCount' }] },
+			{
+				nodeTypes: [HaiPayTrigger, KeepsCount],
+				nodes: [
+					{ name: TRIGGER, type: 'haiPayTrigger' },
+					{ name: 'After', type: 'keepsCount' },
+				],
+			},
 			{ addStart: false },
 		);
 		const workflow = prepared.instantiate({ [`node:${TRIGGER}`]: { repeatMemory: older } });
 		const items = [{ json: { orderNo: 'HP1', status: 2 } }, { json: { orderNo: 'HP2', status: 3 } }];
-		const result = await execute({ prepared, workflow, mode: 'webhook', startNode: TRIGGER, startData: [items], executionId: 'worker-1', logs: [] });
+		const result = await execute({
+			prepared,
+			workflow,
+			mode: 'webhook',
+			startNode: TRIGGER,
+			startData: [items],
+			executionId: 'worker-1',
+			logs: [],
+		});
 		expect(result.status).toBe('success');
 		expect(result.outputOf(TRIGGER)).toEqual(items.map((item, index) => ({ ...item, pairedItem: { item: index } })));
 		expect(result.staticData).toEqual({ [`node:${TRIGGER}`]: { repeatMemory: older }, global: { count: 1 } });
@@ -114,7 +147,7 @@ describe('HaiPay Trigger: the repeat memory in n8n\'s database', () => {
 		expect(warnings(keeping)).toEqual([]);
 	});
 
-	it('does not warn while two processes overwrite each other\'s saves and converge', async () => {
+	it("does not warn while two processes overwrite each other's saves and converge", async () => {
 		const store = new StaticDataStore();
 		const [one, two] = [await serve({ staticDataStore: store }), await serve({ staticDataStore: store })];
 		const bodies: Array<Record<string, unknown>> = [];

@@ -8,7 +8,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { NO_OP_NODE_TYPE, StaticDataStore, webhookServer, type WebhookServer } from '../harness';
-import { credentials, deliver, expectAcknowledgedOnly, expectEmitted, freshOrder, payoutCallback, serveTrigger, signedByPlatform, TRIGGER, stepMemoryClockPerDelivery } from './callbacks';
+import {
+	credentials,
+	deliver,
+	expectAcknowledgedOnly,
+	expectEmitted,
+	freshOrder,
+	payoutCallback,
+	serveTrigger,
+	signedByPlatform,
+	TRIGGER,
+	stepMemoryClockPerDelivery,
+} from './callbacks';
 
 const HOUR = 3_600_000;
 
@@ -69,7 +80,10 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 		for (const delivery of first) expectEmitted(delivery);
 		// The first is saved at once; of the other two, one waits out the rest of FLUSH_MS and saves both, writing
 		// the memory into its own copy and every recent one, so whichever n8n saves last holds all three.
-		const saving = server.executions.filter((execution) => (execution.result.staticData[`node:${TRIGGER}`] as IDataObject | undefined)?.repeatMemory !== undefined);
+		const saving = server.executions.filter(
+			(execution) =>
+				(execution.result.staticData[`node:${TRIGGER}`] as IDataObject | undefined)?.repeatMemory !== undefined,
+		);
 		expect(saving.length).toBeGreaterThanOrEqual(2);
 		expect(memoryOf(server)?.entries).toHaveLength(3 * RECORD_LENGTH);
 		const restarted = await serve({}, undefined, server.staticData());
@@ -118,14 +132,20 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 			const server = await webhookServer({
 				nodeTypes: [HaiPayTrigger],
 				credentials: { haipay: { type: 'haiPayApi', data: credentials() } },
-				nodes: [{ name: TRIGGER, type: 'haiPayTrigger', parameters: { options: { deduplicationWindow: 30 } } }, { name: 'Next', type: NO_OP_NODE_TYPE }],
+				nodes: [
+					{ name: TRIGGER, type: 'haiPayTrigger', parameters: { options: { deduplicationWindow: 30 } } },
+					{ name: 'Next', type: NO_OP_NODE_TYPE },
+				],
 				staticDataStore: store,
 			});
 			servers.push(server);
 			return server;
 		};
 		const [ahead, behind, here] = [await processOf(), await processOf(), await processOf()];
-		const [early, late] = [signedByPlatform(payoutCallback(freshOrder())), signedByPlatform(payoutCallback(freshOrder()))];
+		const [early, late] = [
+			signedByPlatform(payoutCallback(freshOrder())),
+			signedByPlatform(payoutCallback(freshOrder())),
+		];
 		expectEmitted(await withWallClock(HOUR, async () => await deliver(ahead, early)));
 		expectEmitted(await withWallClock(-HOUR, async () => await deliver(behind, late)));
 		expectAcknowledgedOnly(await deliver(here, early));
@@ -135,7 +155,8 @@ describe('HaiPay Trigger: repeated callbacks', () => {
 	it('takes two partial results with the same amount written differently for one: "10" and "10.00"', async () => {
 		const server = await serve();
 		const order = freshOrder();
-		const partial = (amount: unknown) => signedByPlatform(payoutCallback({ ...order, status: 4, amount, payTime: '2024-05-01 10:00:00' }));
+		const partial = (amount: unknown) =>
+			signedByPlatform(payoutCallback({ ...order, status: 4, amount, payTime: '2024-05-01 10:00:00' }));
 		const item = expectEmitted(await deliver(server, partial('10')));
 		expectAcknowledgedOnly(await deliver(server, partial('10.00')));
 		expectAcknowledgedOnly(await deliver(server, partial('10.0')));

@@ -56,9 +56,15 @@ describe('HaiPay Trigger: a genuine callback', () => {
 		const name = `channelRef${Date.now()}`;
 		const first = signedByPlatform(payoutCallback({ ...freshOrder(), [name]: 'X-9', extra: { nested: true } }));
 		const outcome = await deliver(server, first);
-		expect(expectEmitted(outcome)).toMatchObject({ [name]: 'X-9', extra: { nested: true }, unknownFields: [name, 'extra'], verified: true });
+		expect(expectEmitted(outcome)).toMatchObject({
+			[name]: 'X-9',
+			extra: { nested: true },
+			unknownFields: [name, 'extra'],
+			verified: true,
+		});
 		expect(outcome.json).not.toHaveProperty('confirmed');
-		const announced = (logs: typeof outcome.logs) => logs.filter((line) => line.level === 'warn' && line.message.includes(name));
+		const announced = (logs: typeof outcome.logs) =>
+			logs.filter((line) => line.level === 'warn' && line.message.includes(name));
 		expect(announced(outcome.logs)).toHaveLength(1);
 		expect(announced(outcome.logs)[0].message).toMatch(/not known to carry.*unknownFields/);
 		const second = await deliver(server, signedByPlatform(payoutCallback({ ...freshOrder(), [name]: 'X-10' })));
@@ -79,26 +85,42 @@ describe('HaiPay Trigger: a genuine callback', () => {
 	});
 
 	it('does not let a body field overwrite verified, kind, statusLabel or the lists of names', async () => {
-		const fields = { verified: 'yes', kind: 'refund', statusLabel: 'paid', unknownFields: 'none', ambiguousText: 'none' };
+		const fields = {
+			verified: 'yes',
+			kind: 'refund',
+			statusLabel: 'paid',
+			unknownFields: 'none',
+			ambiguousText: 'none',
+		};
 		const body = signedByPlatform(payoutCallback({ ...freshOrder(), ...fields }));
 		for (const verifySignature of [true, false]) {
 			const json = expectEmitted(await deliver(await trigger({ kind: 'payout', verifySignature }), body));
-			expect(json).toMatchObject({ verified: verifySignature, kind: 'payout', statusLabel: 'success', ambiguousText: [] });
+			expect(json).toMatchObject({
+				verified: verifySignature,
+				kind: 'payout',
+				statusLabel: 'success',
+				ambiguousText: [],
+			});
 			expect(json.unknownFields).toEqual(Object.keys(fields));
 		}
 	});
 
 	it('gives a failed payout its label and keeps errorMsg', async () => {
-		const body = signedByPlatform(payoutCallback({ ...freshOrder(), status: 3, errorMsg: 'account frozen', payTime: '' }));
+		const body = signedByPlatform(
+			payoutCallback({ ...freshOrder(), status: 3, errorMsg: 'account frozen', payTime: '' }),
+		);
 		const json = expectEmitted(await deliver(await trigger({ kind: 'payout' }), body));
 		expect(json).toMatchObject({ status: 3, statusLabel: 'failed', statusGroup: 'failed', errorMsg: 'account frozen' });
 	});
 
 	it('carries dedupKey, the same for every delivery of one result: orderNo and status, orderId without orderNo, a hash of the body without either', async () => {
 		const server = await trigger({ options: { deduplicate: false } });
-		const keyOf = async (body: Record<string, unknown>) => expectEmitted(await deliver(server, signedByPlatform(body))).dedupKey;
+		const keyOf = async (body: Record<string, unknown>) =>
+			expectEmitted(await deliver(server, signedByPlatform(body))).dedupKey;
 		const order = freshOrder();
-		expect(await keyOf(payoutCallback({ ...order, status: 3, errorMsg: 'account frozen', payTime: '' }))).toBe(`no:${order.orderNo}|3`);
+		expect(await keyOf(payoutCallback({ ...order, status: 3, errorMsg: 'account frozen', payTime: '' }))).toBe(
+			`no:${order.orderNo}|3`,
+		);
 		expect(await keyOf(payoutCallback({ ...order, orderNo: '' }))).toBe(`id:${order.orderId}|2`);
 		const anonymous = payoutCallback({ orderNo: '', orderId: '' });
 		const first = await keyOf(anonymous);
@@ -122,7 +144,10 @@ describe('HaiPay Trigger: refused callbacks (401, nothing starts)', () => {
 	});
 
 	it('refuses a callback signed with another secret', async () => {
-		expectRejected(await deliver(await trigger(), signedByPlatform(payoutCallback(), 'another-secret')), /signature does not match/);
+		expectRejected(
+			await deliver(await trigger(), signedByPlatform(payoutCallback(), 'another-secret')),
+			/signature does not match/,
+		);
 	});
 
 	it('refuses a callback with one field changed', async () => {
@@ -137,13 +162,22 @@ describe('HaiPay Trigger: refused callbacks (401, nothing starts)', () => {
 
 	it('refuses a callback that carries the signature of another body', async () => {
 		const other = signedByPlatform(payoutCallback({ orderId: 'PO-2', orderNo: 'HP2024000002' }));
-		expectRejected(await deliver(await trigger(), { ...payoutCallback(), sign: other.sign }), /signature does not match/);
+		expectRejected(
+			await deliver(await trigger(), { ...payoutCallback(), sign: other.sign }),
+			/signature does not match/,
+		);
 	});
 
 	it('refuses a body that is not JSON, a JSON array, or empty', async () => {
 		const server = await trigger();
-		expectRejected(await deliver(server, 'orderId=PO-1&status=2', { 'Content-Type': 'application/x-www-form-urlencoded' }), /not a JSON object/);
-		expectRejected(await deliver(server, '[{"orderId":"PO-1"}]', { 'Content-Type': 'application/json' }), /not a JSON object/);
+		expectRejected(
+			await deliver(server, 'orderId=PO-1&status=2', { 'Content-Type': 'application/x-www-form-urlencoded' }),
+			/not a JSON object/,
+		);
+		expectRejected(
+			await deliver(server, '[{"orderId":"PO-1"}]', { 'Content-Type': 'application/json' }),
+			/not a JSON object/,
+		);
 		// n8n itself answers malformed application/json with 422 before any node runs; as text it reaches the node.
 		expectRejected(await deliver(server, '{"orderId":', { 'Content-Type': 'text/plain' }), /not a JSON object/);
 		expectRejected(await deliver(server, undefined), /not a JSON object/);
@@ -160,21 +194,30 @@ describe('HaiPay Trigger: refused callbacks (401, nothing starts)', () => {
 	});
 
 	it('refuses everything, and says why in the log, when the credential has no HaiPay public key', async () => {
-		const outcome = await deliver(await trigger({}, credentials({ haipayPublicKey: '' })), signedByPlatform(payoutCallback()));
+		const outcome = await deliver(
+			await trigger({}, credentials({ haipayPublicKey: '' })),
+			signedByPlatform(payoutCallback()),
+		);
 		expectRejected(outcome, /no HaiPay public key/);
 		expect(outcome.reply.text).toBe('Rejected: callback cannot be checked');
 	});
 
 	it('refuses everything when the HaiPay public key cannot be read, without echoing the key', async () => {
 		const garbage = 'not-a-key-but-long-enough-to-notice-0123456789';
-		const outcome = await deliver(await trigger({}, credentials({ haipayPublicKey: garbage })), signedByPlatform(payoutCallback()));
+		const outcome = await deliver(
+			await trigger({}, credentials({ haipayPublicKey: garbage })),
+			signedByPlatform(payoutCallback()),
+		);
 		expectRejected(outcome, /could not be read/);
 		expect(JSON.stringify(outcome.logs)).not.toContain(garbage);
 		expect(outcome.reply.text).not.toContain(garbage);
 	});
 
 	it('refuses when the credential has no App ID to compare with', async () => {
-		expectRejected(await deliver(await trigger({}, credentials({ appId: 0 })), signedByPlatform(payoutCallback())), /no App ID/);
+		expectRejected(
+			await deliver(await trigger({}, credentials({ appId: 0 })), signedByPlatform(payoutCallback())),
+			/no App ID/,
+		);
 	});
 
 	it('logs identifying fields of a refused callback, never its signature or the keys', async () => {
@@ -194,7 +237,9 @@ describe('HaiPay Trigger: verification turned off (debugging only)', () => {
 		const order = freshOrder();
 		const outcome = await deliver(await trigger(params), payoutCallback(order));
 		expect(expectEmitted(outcome)).toMatchObject({ orderId: order.orderId, verified: false });
-		expect(outcome.logs.some((line) => line.level === 'warn' && /without checking its signature/.test(line.message))).toBe(true);
+		expect(
+			outcome.logs.some((line) => line.level === 'warn' && /without checking its signature/.test(line.message)),
+		).toBe(true);
 	});
 
 	it('still drops the sign field from the item', async () => {

@@ -16,7 +16,7 @@ const refund = (data: IDataObject) => whyNotAccepted(signed({ orderId: 'RF-1', .
 
 describe('an order create', () => {
 	it.each([
-		['orderNo alone (the contract\'s answer)', { orderNo: 'HP1' }],
+		["orderNo alone (the contract's answer)", { orderNo: 'HP1' }],
 		['orderNo and status 1', { orderNo: 'HP1', status: 1 }],
 		['orderNo and status "1"', { orderNo: 'HP1', status: '1' }],
 		['orderNo as a whole number', { orderNo: 20250001 }],
@@ -32,14 +32,26 @@ describe('an order create', () => {
 		['an orderNo of spaces', { orderNo: ' \t' }, /carries no orderNo/],
 		['an orderNo that is a rounded number', { orderNo: 2 ** 60 }, /carries no orderNo/],
 		['an orderNo that is an object', { orderNo: { no: 'HP1' } }, /carries no orderNo/],
-		['status 3 with "order does not exist"', { orderNo: 'HP1', status: 3, errorMsg: 'order does not exist' }, /status 3 is HaiPay's "failed"/],
+		[
+			'status 3 with "order does not exist"',
+			{ orderNo: 'HP1', status: 3, errorMsg: 'order does not exist' },
+			/status 3 is HaiPay's "failed"/,
+		],
 		['status "3"', { orderNo: 'HP1', status: '3' }, /status 3/],
 		['status "FAILED"', { orderNo: 'HP1', status: 'FAILED' }, /says the request failed/],
-		['status "03", which no status is written as', { orderNo: 'HP1', status: '03' }, /not a value HaiPay's statuses are written as/],
+		[
+			'status "03", which no status is written as',
+			{ orderNo: 'HP1', status: '03' },
+			/not a value HaiPay's statuses are written as/,
+		],
 		['status 2.5', { orderNo: 'HP1', status: 2.5 }, /not a value/],
 		['status [1]', { orderNo: 'HP1', status: [1] }, /not a value/],
 		['status true', { orderNo: 'HP1', status: true }, /not a value/],
-		['status 1 with errorMsg "order does not exist"', { orderNo: 'HP1', status: 1, errorMsg: 'order does not exist' }, /errorMsg "order does not exist"/],
+		[
+			'status 1 with errorMsg "order does not exist"',
+			{ orderNo: 'HP1', status: 1, errorMsg: 'order does not exist' },
+			/errorMsg "order does not exist"/,
+		],
 		['errorMsg "订单不存在"', { orderNo: 'HP1', errorMsg: '订单不存在' }, /errorMsg/],
 	])('not accepted: %s', (_what, data, why) => {
 		expect(order(data)).toMatch(why);
@@ -49,10 +61,16 @@ describe('an order create', () => {
 		expect(order({ orderNo: 'HP1', status })).toBeUndefined();
 	});
 
-	it('names the row\'s own orderId, and no other', () => {
-		expect(whyNotAccepted(signed({ orderNo: 'HP1' }), 'PO-1', ORDER_ACCEPTANCE)).toBe("the answer does not name the request's orderId");
-		expect(whyNotAccepted(signed({ orderId: 'PO-2', orderNo: 'HP1' }), 'PO-1', ORDER_ACCEPTANCE)).toBe('the answer is about the orderId "PO-2", not "PO-1"');
-		expect(whyNotAccepted({ type: 'text', text: 'ok', verification: 'unverified' }, 'PO-1', ORDER_ACCEPTANCE)).toMatch(/without a data object/);
+	it("names the row's own orderId, and no other", () => {
+		expect(whyNotAccepted(signed({ orderNo: 'HP1' }), 'PO-1', ORDER_ACCEPTANCE)).toBe(
+			"the answer does not name the request's orderId",
+		);
+		expect(whyNotAccepted(signed({ orderId: 'PO-2', orderNo: 'HP1' }), 'PO-1', ORDER_ACCEPTANCE)).toBe(
+			'the answer is about the orderId "PO-2", not "PO-1"',
+		);
+		expect(whyNotAccepted({ type: 'text', text: 'ok', verification: 'unverified' }, 'PO-1', ORDER_ACCEPTANCE)).toMatch(
+			/without a data object/,
+		);
 	});
 });
 
@@ -73,20 +91,46 @@ describe('a refund create', () => {
 		expect(refund(data)).toContain('refund');
 	});
 
-	it("speaks of the Refund ID, not of an orderId", () => {
-		expect(whyNotAccepted(signed({ refundNo: 'RN1' }), 'RF-1', REFUND_ACCEPTANCE)).toBe("the answer does not name the request's Refund ID");
+	it('speaks of the Refund ID, not of an orderId', () => {
+		expect(whyNotAccepted(signed({ refundNo: 'RN1' }), 'RF-1', REFUND_ACCEPTANCE)).toBe(
+			"the answer does not name the request's Refund ID",
+		);
 	});
 });
 
 describe('what a status or a message says', () => {
-	it.each(['FAILED', 'fail', 'Failure', 'REFUND_FAIL', 'refundFailed', 'ORDER_NOT_FOUND', 'order not exist', 'Order does not exist', 'no such order', 'NOTFOUND', 'rejected', 'CANCELLED', 'Error', '支付失败', '订单不存在'])(
-		'%s: a failure',
-		(value) => {
-			expect(saysFailure(value)).toBe(true);
-		},
-	);
+	it.each([
+		'FAILED',
+		'fail',
+		'Failure',
+		'REFUND_FAIL',
+		'refundFailed',
+		'ORDER_NOT_FOUND',
+		'order not exist',
+		'Order does not exist',
+		'no such order',
+		'NOTFOUND',
+		'rejected',
+		'CANCELLED',
+		'Error',
+		'支付失败',
+		'订单不存在',
+	])('%s: a failure', (value) => {
+		expect(saysFailure(value)).toBe(true);
+	});
 
-	it.each(['PROCESSING', 'SUCCESS', 'success', 'PENDING', '', 'paid', 'failover-free', 'NOTE', 'Nothing found missing', 'notify sent'])('%s: no failure', (value) => {
+	it.each([
+		'PROCESSING',
+		'SUCCESS',
+		'success',
+		'PENDING',
+		'',
+		'paid',
+		'failover-free',
+		'NOTE',
+		'Nothing found missing',
+		'notify sent',
+	])('%s: no failure', (value) => {
 		expect(saysFailure(value)).toBe(false);
 	});
 });
@@ -94,18 +138,25 @@ describe('what a status or a message says', () => {
 describe('every create takes the rule by declaring its identifier', () => {
 	const endpoints = Object.entries(ENDPOINTS) as Array<[string, Endpoint]>;
 
-	it.each(endpoints.filter(([, endpoint]) => endpoint.kind !== 'read'))('%s declares an identifier its answer carries', (_name, endpoint) => {
-		if (endpoint.kind === 'read') throw new Error('a sent-once request was expected');
-		expect(endpoint.response).toContain(endpoint.accepts.identifier);
-	});
+	it.each(endpoints.filter(([, endpoint]) => endpoint.kind !== 'read'))(
+		'%s declares an identifier its answer carries',
+		(_name, endpoint) => {
+			if (endpoint.kind === 'read') throw new Error('a sent-once request was expected');
+			expect(endpoint.response).toContain(endpoint.accepts.identifier);
+		},
+	);
 
 	it('payouts and both collections are orders (orderNo); refunds are refunds (refundNo)', () => {
-		expect([ENDPOINTS.payoutApply.accepts, ENDPOINTS.mitApply.accepts, ENDPOINTS.localCollectionApply.accepts]).toEqual([ORDER_ACCEPTANCE, ORDER_ACCEPTANCE, ORDER_ACCEPTANCE]);
+		expect([ENDPOINTS.payoutApply.accepts, ENDPOINTS.mitApply.accepts, ENDPOINTS.localCollectionApply.accepts]).toEqual(
+			[ORDER_ACCEPTANCE, ORDER_ACCEPTANCE, ORDER_ACCEPTANCE],
+		);
 		expect(ENDPOINTS.refundApply.accepts).toBe(REFUND_ACCEPTANCE);
 	});
 
 	it("each create operation of the node carries its endpoint's declaration", () => {
-		const creates = OPERATIONS.flatMap((operation) => (operation.kind !== 'read' ? [[`${operation.resource}.${operation.operation}`, operation.accepts.identifier]] : []));
+		const creates = OPERATIONS.flatMap((operation) =>
+			operation.kind !== 'read' ? [[`${operation.resource}.${operation.operation}`, operation.accepts.identifier]] : [],
+		);
 		expect(creates).toEqual([
 			['payout.create', 'orderNo'],
 			['payout.check', 'orderNo'],

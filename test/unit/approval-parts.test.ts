@@ -29,7 +29,8 @@ describe('DecimalTotal', () => {
 		for (let index = 0; index < 20_000; index++) {
 			const whole = String(Math.floor(next() * 10 ** Math.ceil(next() * 15)));
 			const places = Math.floor(next() * 5);
-			const amount = places === 0 ? whole : `${whole}.${String(Math.floor(next() * 10 ** places)).padStart(places, '0')}`;
+			const amount =
+				places === 0 ? whole : `${whole}.${String(Math.floor(next() * 10 ** places)).padStart(places, '0')}`;
 			ours.add(amount);
 			theirs = theirs.plus(amount);
 		}
@@ -57,7 +58,10 @@ describe('rowsFingerprint', () => {
 			[prepared('A', '100'), prepared('B', '200.50', 'TZS', 1009)],
 			[prepared('A', '100')],
 			[...rows, prepared('C', '1')],
-			[prepared('A', '100'), { ...prepared('B', '200.50'), body: { orderId: 'B', amount: '200.50', accountNo: '255712345679' } }],
+			[
+				prepared('A', '100'),
+				{ ...prepared('B', '200.50'), body: { orderId: 'B', amount: '200.50', accountNo: '255712345679' } },
+			],
 		]) {
 			expect(rowsFingerprint(changed)).not.toBe(approved);
 		}

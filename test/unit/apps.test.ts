@@ -42,7 +42,14 @@ describe("a credential's App IDs", () => {
 			const body = await signedBody(path, { orderId: 'O-1' });
 			expect(body.appId).toBe(appId);
 			expect(verifyBody(body, body.sign, secret, merchantPublic)).toBe(true);
-			expect(verifyBody(body, body.sign, 'test-only-secret-tzs' === secret ? 'test-only-secret-zar' : 'test-only-secret-tzs', merchantPublic)).toBe(false);
+			expect(
+				verifyBody(
+					body,
+					body.sign,
+					'test-only-secret-tzs' === secret ? 'test-only-secret-zar' : 'test-only-secret-tzs',
+					merchantPublic,
+				),
+			).toBe(false);
 		}
 	});
 
@@ -71,7 +78,8 @@ describe("a credential's App IDs", () => {
 		expect(settings.secrets).toEqual(['test-only-secret-tzs', 'test-only-secret-zar']);
 		expect(signerOfAppId(settings, ' 1002 ')?.secretKey).toBe('test-only-secret-zar');
 		expect(signerOfAppId(settings, 1002)?.currency).toBe('ZAR');
-		for (const other of [1003, '1002.0', '0x3EA', [1002], null, '']) expect(signerOfAppId(settings, other)).toBeUndefined();
+		for (const other of [1003, '1002.0', '0x3EA', [1002], null, ''])
+			expect(signerOfAppId(settings, other)).toBeUndefined();
 	});
 
 	it('keeps a single App ID without a currency signing every path, as before', async () => {

@@ -11,16 +11,46 @@ function section(id: string, title: string, date: string, command: string, body:
 const EARLIER = mergeResults(
 	undefined,
 	[
-		section('bulk', 'Bulk payouts', '2026-11-20T10:00:00Z', 'npm run bench', '| rows | items/s |\n|---:|---:|\n| 10,000 | 214.0 |'),
-		section('callbacks', 'Callbacks', '2026-11-20T10:00:00Z', 'npm run bench', '| callbacks | accepted/s |\n| 500 | 7.5 |'),
-		section('queue', 'Queue mode', '2026-11-19T08:00:00Z', 'npm run bench:queue', '| workers | payouts/s |\n| 1 | 140.6 |'),
+		section(
+			'bulk',
+			'Bulk payouts',
+			'2026-11-20T10:00:00Z',
+			'npm run bench',
+			'| rows | items/s |\n|---:|---:|\n| 10,000 | 214.0 |',
+		),
+		section(
+			'callbacks',
+			'Callbacks',
+			'2026-11-20T10:00:00Z',
+			'npm run bench',
+			'| callbacks | accepted/s |\n| 500 | 7.5 |',
+		),
+		section(
+			'queue',
+			'Queue mode',
+			'2026-11-19T08:00:00Z',
+			'npm run bench:queue',
+			'| workers | payouts/s |\n| 1 | 140.6 |',
+		),
 	],
 	HEAD,
 );
 
 describe('bench/results.md sections', () => {
 	it('a run that measured only the callbacks keeps the bulk and queue sections, each under its own date and command', () => {
-		const later = mergeResults(EARLIER, [section('callbacks', 'Callbacks', '2026-11-24T09:30:00Z', 'BENCH_QUEUE=0 npm run bench', '| callbacks | accepted/s |\n| 500 | 9.9 |')], HEAD);
+		const later = mergeResults(
+			EARLIER,
+			[
+				section(
+					'callbacks',
+					'Callbacks',
+					'2026-11-24T09:30:00Z',
+					'BENCH_QUEUE=0 npm run bench',
+					'| callbacks | accepted/s |\n| 500 | 9.9 |',
+				),
+			],
+			HEAD,
+		);
 		const sections = parseSections(later);
 		expect([...sections.keys()]).toEqual(['bulk', 'callbacks', 'queue']);
 
@@ -41,7 +71,11 @@ describe('bench/results.md sections', () => {
 
 	it('writes sections in a fixed order whatever the order they were measured in, and keeps one it does not know', () => {
 		const withExtra = `${EARLIER}\n## Notes\n\nA note someone added.\n`;
-		const text = mergeResults(withExtra, [section('e2e', 'End to end', '2026-11-24T10:00:00Z', 'npm run bench', 'figures')], HEAD);
+		const text = mergeResults(
+			withExtra,
+			[section('e2e', 'End to end', '2026-11-24T10:00:00Z', 'npm run bench', 'figures')],
+			HEAD,
+		);
 		expect([...parseSections(text).keys()]).toEqual(['bulk', 'callbacks', 'e2e', 'queue', 'notes']);
 		expect(parseSections(text).get('notes')).toContain('A note someone added.');
 	});
@@ -49,22 +83,32 @@ describe('bench/results.md sections', () => {
 	it('reads a queue section written before sections had markers by its title, and replaces it when measured', () => {
 		const legacy = `# Benchmark results\n\nOld head and an unsectioned main part.\n\n## Queue mode\n\nold queue table\n\nDate: 2026-11-23T15:50:00Z. Command: \`npm run bench:queue\`.\n`;
 		expect([...parseSections(legacy).keys()]).toEqual(['queue']);
-		const kept = mergeResults(legacy, [section('signing', 'Signing', '2026-11-24T11:00:00Z', 'npm run bench', 'rates')], HEAD);
+		const kept = mergeResults(
+			legacy,
+			[section('signing', 'Signing', '2026-11-24T11:00:00Z', 'npm run bench', 'rates')],
+			HEAD,
+		);
 		expect(kept).toContain('old queue table');
 		expect(kept).not.toContain('Old head');
-		const replaced = mergeResults(legacy, [section('queue', 'Queue mode', '2026-11-24T11:00:00Z', 'npm run bench:queue', 'new queue table')], HEAD);
+		const replaced = mergeResults(
+			legacy,
+			[section('queue', 'Queue mode', '2026-11-24T11:00:00Z', 'npm run bench:queue', 'new queue table')],
+			HEAD,
+		);
 		expect(replaced).toContain('new queue table');
 		expect(replaced).not.toContain('old queue table');
 	});
 
 	it('heads each section with its date and the command as typed, BENCH_ variables first', () => {
-		expect(sectionMarkdown({ ...section('e2e', 'End to end', '2026-11-24T12:00:00Z', 'x', 'body'), minutes: 7.25 })).toBe(
-			'## End to end\n<!-- section: e2e -->\n\nDate: 2026-11-24T12:00:00Z. Command: `x` (7.3 minutes).\n\nbody\n',
+		expect(
+			sectionMarkdown({ ...section('e2e', 'End to end', '2026-11-24T12:00:00Z', 'x', 'body'), minutes: 7.25 }),
+		).toBe('## End to end\n<!-- section: e2e -->\n\nDate: 2026-11-24T12:00:00Z. Command: `x` (7.3 minutes).\n\nbody\n');
+		expect(
+			commandLine('npm run bench', { BENCH_QUEUE: '0', PATH: '/bin', BENCH_PARTS: 'e2e,signing', BENCH_EMPTY: '' }),
+		).toBe('BENCH_PARTS=e2e,signing BENCH_QUEUE=0 npm run bench');
+		expect(commandLine('npm run bench', { BENCH_N8N_FLAGS: '--cpu-prof --cpu-prof-dir=/tmp/p' })).toBe(
+			'BENCH_N8N_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p" npm run bench',
 		);
-		expect(commandLine('npm run bench', { BENCH_QUEUE: '0', PATH: '/bin', BENCH_PARTS: 'e2e,signing', BENCH_EMPTY: '' })).toBe(
-			'BENCH_PARTS=e2e,signing BENCH_QUEUE=0 npm run bench',
-		);
-		expect(commandLine('npm run bench', { BENCH_N8N_FLAGS: '--cpu-prof --cpu-prof-dir=/tmp/p' })).toBe('BENCH_N8N_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/p" npm run bench');
 	});
 });
 

@@ -32,7 +32,10 @@ describe('cases files', () => {
 		for (const dir of withCases) {
 			const parts = partsOf(dir).sort(([a], [b]) => a - b);
 			const [, count] = parts[0] ?? [0, 0];
-			expect({ dir: relative(TEST, dir), parts }).toEqual({ dir: relative(TEST, dir), parts: Array.from({ length: count }, (_, index) => [index + 1, count]) });
+			expect({ dir: relative(TEST, dir), parts }).toEqual({
+				dir: relative(TEST, dir),
+				parts: Array.from({ length: count }, (_, index) => [index + 1, count]),
+			});
 			expect(count).toBeGreaterThan(0);
 		}
 	});
@@ -41,7 +44,10 @@ describe('cases files', () => {
 		for (const folder of ['integration', 'trigger']) {
 			const dir = join(TEST, folder);
 			const tests = readdirSync(dir).filter((name) => name.endsWith('.test.ts'));
-			expect({ folder, tests }).toEqual({ folder, tests: tests.filter((name) => CALL.test(readFileSync(join(dir, name), 'utf8'))) });
+			expect({ folder, tests }).toEqual({
+				folder,
+				tests: tests.filter((name) => CALL.test(readFileSync(join(dir, name), 'utf8'))),
+			});
 		}
 	});
 

@@ -34,23 +34,34 @@ function rulesOf(kind: 'payout' | 'collection', currency: string): RequestRules 
 }
 
 describe('catalogue rows', () => {
-	it.each(METHODS.map((entry) => [`${entry.kind} ${entry.currency} ${entry.code}`, entry] as const))('%s: has a source, and the node accepts its codes', (_, entry) => {
-		expect(Object.keys(SOURCES)).toContain(entry.source);
-		if (entry.limits !== undefined) expect(sourceOf(entry.limits).certainty).not.toBe('transcribed');
-		const rules = rulesOf(entry.kind, entry.currency);
-		expect(rules).toBeDefined();
-		const checks = entry.kind === 'payout' ? [['bankCode', entry.code]] : [['payType', entry.payType], ['inBankCode', entry.code]];
-		for (const [field, value] of checks) {
-			const rule = rules.fields.find((candidate) => candidate.name === field);
-			expect({ field, required: rule?.required }).toEqual({ field, required: true });
-			if (rule?.enum !== undefined) expect({ field, value, allowed: rule.enum.includes(String(value)) }).toEqual({ field, value, allowed: true });
-			if (rule?.pattern !== undefined) expect({ field, value, matches: rule.pattern.test(String(value)) }).toEqual({ field, value, matches: true });
-		}
-		if (entry.accountType !== undefined) {
-			const accountType = rules.fields.find((candidate) => candidate.name === 'accountType');
-			if (accountType?.enum !== undefined) expect(accountType.enum).toContain(entry.accountType);
-		}
-	});
+	it.each(METHODS.map((entry) => [`${entry.kind} ${entry.currency} ${entry.code}`, entry] as const))(
+		'%s: has a source, and the node accepts its codes',
+		(_, entry) => {
+			expect(Object.keys(SOURCES)).toContain(entry.source);
+			if (entry.limits !== undefined) expect(sourceOf(entry.limits).certainty).not.toBe('transcribed');
+			const rules = rulesOf(entry.kind, entry.currency);
+			expect(rules).toBeDefined();
+			const checks =
+				entry.kind === 'payout'
+					? [['bankCode', entry.code]]
+					: [
+							['payType', entry.payType],
+							['inBankCode', entry.code],
+						];
+			for (const [field, value] of checks) {
+				const rule = rules.fields.find((candidate) => candidate.name === field);
+				expect({ field, required: rule?.required }).toEqual({ field, required: true });
+				if (rule?.enum !== undefined)
+					expect({ field, value, allowed: rule.enum.includes(String(value)) }).toEqual({ field, value, allowed: true });
+				if (rule?.pattern !== undefined)
+					expect({ field, value, matches: rule.pattern.test(String(value)) }).toEqual({ field, value, matches: true });
+			}
+			if (entry.accountType !== undefined) {
+				const accountType = rules.fields.find((candidate) => candidate.name === 'accountType');
+				if (accountType?.enum !== undefined) expect(accountType.enum).toContain(entry.accountType);
+			}
+		},
+	);
 
 	it('never lists a code twice for one currency and pay type', () => {
 		const keys = METHODS.map((entry) => `${entry.kind}/${entry.currency}/${entry.payType ?? ''}/${entry.code}`);
@@ -61,19 +72,37 @@ describe('catalogue rows', () => {
 		expect(cataloguedCurrencies('payout').sort()).toEqual(['BRL', 'MXN', 'TRY', 'TZS', 'USD', 'ZAR']);
 		expect(cataloguedCurrencies('collection').sort()).toEqual(['BDT', 'BRL', 'IDR', 'PHP']);
 		const payouts = DOC.slice(DOC.indexOf('## Payouts'), DOC.indexOf('## Local collections'));
-		for (const currency of PAYOUT_CURRENCIES) expect({ currency, inDocs: new RegExp(`\\| [A-Z, ]*\\b${currency}\\b`).test(payouts) }).toEqual({ currency, inDocs: true });
-		for (const source of Object.values(SOURCES)) expect({ page: source.page, inDocs: DOC.includes(source.page.split(' ')[0]) }).toEqual({ page: source.page, inDocs: true });
+		for (const currency of PAYOUT_CURRENCIES)
+			expect({ currency, inDocs: new RegExp(`\\| [A-Z, ]*\\b${currency}\\b`).test(payouts) }).toEqual({
+				currency,
+				inDocs: true,
+			});
+		for (const source of Object.values(SOURCES))
+			expect({ page: source.page, inDocs: DOC.includes(source.page.split(' ')[0]) }).toEqual({
+				page: source.page,
+				inDocs: true,
+			});
 		expect(DOC).toContain(CATALOGUE_VERSION);
-		for (const entry of METHODS) expect({ code: entry.code, inDocs: DOC.includes(`\`${entry.code}\``) }).toEqual({ code: entry.code, inDocs: true });
+		for (const entry of METHODS)
+			expect({ code: entry.code, inDocs: DOC.includes(`\`${entry.code}\``) }).toEqual({
+				code: entry.code,
+				inDocs: true,
+			});
 	});
 });
 
 describe('searching the catalogue', () => {
 	it('narrows to the currency and to the filter, ignoring case, across code and name', () => {
 		expect(searchCatalogue('payout', 'bankCode', 'BRL').map((choice) => choice.value)).toEqual(['PIX']);
-		expect(searchCatalogue('payout', 'bankCode', 'TZS', 'pesa').map((choice) => choice.value).sort()).toEqual(['HALOPESA', 'TIGO', 'VODACOM']);
+		expect(
+			searchCatalogue('payout', 'bankCode', 'TZS', 'pesa')
+				.map((choice) => choice.value)
+				.sort(),
+		).toEqual(['HALOPESA', 'TIGO', 'VODACOM']);
 		expect(searchCatalogue('payout', 'bankCode', 'TZS', 'AIRTEL').map((choice) => choice.value)).toEqual(['AIRTEL']);
-		expect(searchCatalogue('collection', 'inBankCode', 'BDT', 'nag').map((choice) => choice.value)).toEqual(['BDT_NAGAD']);
+		expect(searchCatalogue('collection', 'inBankCode', 'BDT', 'nag').map((choice) => choice.value)).toEqual([
+			'BDT_NAGAD',
+		]);
 		expect(searchCatalogue('payout', 'bankCode', 'TZS', 'no such method')).toEqual([]);
 	});
 
@@ -94,12 +123,19 @@ describe('searching the catalogue', () => {
 
 	it('names each choice with its source and, where an official table gives them, its limits', () => {
 		const [pix] = searchCatalogue('collection', 'inBankCode', 'BRL');
-		expect(pix).toEqual({ value: 'PIX', name: 'PIX QR code (PIX) · QR', description: `example: ${SOURCES.brazilPage.page}; 1-10000 BRL (HaiPay's limits table)` });
-		expect(searchCatalogue('collection', 'payType', 'PHP').map((choice) => choice.value)).toEqual(['PAYMENT_GATEWAY', 'QR']);
+		expect(pix).toEqual({
+			value: 'PIX',
+			name: 'PIX QR code (PIX) · QR',
+			description: `example: ${SOURCES.brazilPage.page}; 1-10000 BRL (HaiPay's limits table)`,
+		});
+		expect(searchCatalogue('collection', 'payType', 'PHP').map((choice) => choice.value)).toEqual([
+			'PAYMENT_GATEWAY',
+			'QR',
+		]);
 	});
 });
 
-describe('the check\'s warning', () => {
+describe("the check's warning", () => {
 	it('is silent for a listed code, or where the catalogue lists nothing', () => {
 		expect(payoutCodeWarning('BRL', 'PIX', 'EWALLET')).toBeUndefined();
 		expect(payoutCodeWarning('MXN', 'STP', 'BANK_CARD')).toBeUndefined();
@@ -121,28 +157,65 @@ describe('the list searches, run as the editor runs them', () => {
 		runListSearch({ nodeType: HaiPay, type: 'haiPay', parameters, parameter, method, filter });
 
 	it('reads the fixed currency and the resource from the panel', async () => {
-		const payout = await search({ resource: 'payout', operation: 'create', currency: 'TZS' }, 'bankCode', 'searchBankCodes', 'voda');
+		const payout = await search(
+			{ resource: 'payout', operation: 'create', currency: 'TZS' },
+			'bankCode',
+			'searchBankCodes',
+			'voda',
+		);
 		expect(payout.results.map((result) => result.value)).toEqual(['VODACOM']);
-		const collection = await search({ resource: 'collection', operation: 'create', currency: 'PHP' }, 'inBankCode', 'searchPaymentMethods', 'gcash');
+		const collection = await search(
+			{ resource: 'collection', operation: 'create', currency: 'PHP' },
+			'inBankCode',
+			'searchPaymentMethods',
+			'gcash',
+		);
 		expect(collection.results.map((result) => result.value)).toEqual(['GCASH_URL', 'GCASH_QR']);
-		const payTypes = await search({ resource: 'collection', operation: 'create', currency: 'BRL' }, 'payType', 'searchPayTypes');
+		const payTypes = await search(
+			{ resource: 'collection', operation: 'create', currency: 'BRL' },
+			'payType',
+			'searchPayTypes',
+		);
 		expect(payTypes.results).toEqual([{ name: 'QR', value: 'QR', description: 'For PIX QR code' }]);
 	});
 
 	it('lists every currency under an expression, nothing for an unknown or uncatalogued one, and nothing the filter leaves out', async () => {
-		const mapped = await search({ resource: 'payout', operation: 'create', currency: '={{ $json.currency }}' }, 'bankCode', 'searchBankCodes');
-		expect(new Set(mapped.results.map((result) => String(result.name).slice(0, 3)))).toEqual(new Set(cataloguedCurrencies('payout')));
-		expect((await search({ resource: 'payout', operation: 'create', currency: 'XYZ' }, 'bankCode', 'searchBankCodes')).results).toEqual([]);
-		expect((await search({ resource: 'payout', operation: 'create', currency: 'INR' }, 'bankCode', 'searchBankCodes')).results).toEqual([]);
-		expect((await search({ resource: 'payout', operation: 'create', currency: 'BRL' }, 'bankCode', 'searchBankCodes', 'zzz')).results).toEqual([]);
+		const mapped = await search(
+			{ resource: 'payout', operation: 'create', currency: '={{ $json.currency }}' },
+			'bankCode',
+			'searchBankCodes',
+		);
+		expect(new Set(mapped.results.map((result) => String(result.name).slice(0, 3)))).toEqual(
+			new Set(cataloguedCurrencies('payout')),
+		);
+		expect(
+			(await search({ resource: 'payout', operation: 'create', currency: 'XYZ' }, 'bankCode', 'searchBankCodes'))
+				.results,
+		).toEqual([]);
+		expect(
+			(await search({ resource: 'payout', operation: 'create', currency: 'INR' }, 'bankCode', 'searchBankCodes'))
+				.results,
+		).toEqual([]);
+		expect(
+			(await search({ resource: 'payout', operation: 'create', currency: 'BRL' }, 'bankCode', 'searchBankCodes', 'zzz'))
+				.results,
+		).toEqual([]);
 	});
 });
 
 describe('code fields per node version', () => {
-	const node = (typeVersion: number): INode => ({ id: '1', name: 'HaiPay', type: 'haiPay', typeVersion, position: [0, 0], parameters: {} });
+	const node = (typeVersion: number): INode => ({
+		id: '1',
+		name: 'HaiPay',
+		type: 'haiPay',
+		typeVersion,
+		position: [0, 0],
+		parameters: {},
+	});
 	function fieldOf(choices: INodeParameters, name: string, typeVersion: number): INodeProperties | undefined {
 		return description.properties.find(
-			(property) => property.name === name && NodeHelpers.displayParameter(choices, property, node(typeVersion), description),
+			(property) =>
+				property.name === name && NodeHelpers.displayParameter(choices, property, node(typeVersion), description),
 		);
 	}
 
@@ -160,10 +233,19 @@ describe('code fields per node version', () => {
 	});
 
 	it('leaves uncatalogued currencies, drop-downs and the USD card collection as they were', () => {
-		expect(fieldOf({ resource: 'payout', operation: 'create', currency: 'NGN', fieldsFrom: 'parameters' }, 'bankCode', 3)?.type).toBe('string');
-		expect(fieldOf({ resource: 'payout', operation: 'create', currency: 'TZS', fieldsFrom: 'parameters' }, 'bankCode', 3)?.type).toBe('options');
+		expect(
+			fieldOf({ resource: 'payout', operation: 'create', currency: 'NGN', fieldsFrom: 'parameters' }, 'bankCode', 3)
+				?.type,
+		).toBe('string');
+		expect(
+			fieldOf({ resource: 'payout', operation: 'create', currency: 'TZS', fieldsFrom: 'parameters' }, 'bankCode', 3)
+				?.type,
+		).toBe('options');
 		const idr = { resource: 'collection', operation: 'create', currency: 'IDR', fieldsFrom: 'parameters' };
-		expect([fieldOf(idr, 'payType', 3)?.type, fieldOf(idr, 'inBankCode', 3)?.type]).toEqual(['options', 'resourceLocator']);
+		expect([fieldOf(idr, 'payType', 3)?.type, fieldOf(idr, 'inBankCode', 3)?.type]).toEqual([
+			'options',
+			'resourceLocator',
+		]);
 		const usd = { resource: 'collection', operation: 'create', currency: 'USD', fieldsFrom: 'parameters' };
 		expect([fieldOf(usd, 'payType', 3)?.type, fieldOf(usd, 'inBankCode', 3)?.type]).toEqual(['string', 'string']);
 	});

@@ -15,7 +15,17 @@ function resolved(choices: INodeParameters): INodeParameters {
 	return NodeHelpers.getNodeParameters(description.properties, choices, true, false, node, description) ?? {};
 }
 
-const PANEL = ['resource', 'operation', 'currency', 'additionalFields', 'options', 'createNotice', 'fieldsFrom', 'mitNotice', 'localNotice'];
+const PANEL = [
+	'resource',
+	'operation',
+	'currency',
+	'additionalFields',
+	'options',
+	'createNotice',
+	'fieldsFrom',
+	'mitNotice',
+	'localNotice',
+];
 
 function optionalFieldsShownFor(currency: string): string[] {
 	const collection = description.properties.find(
@@ -28,13 +38,20 @@ function optionalFieldsShownFor(currency: string): string[] {
 }
 
 describe('Collection → Create', () => {
-	it.each([['USD', MIT_RULES] as const, ...Object.entries(LOCAL_COLLECTION_RULES)])('shows exactly the %s fields, required ones on top', (currency, rules: RequestRules) => {
-		const parameters = resolved({ resource: 'collection', operation: 'create', currency });
-		const required = rules.fields.filter((field) => field.required).map((field) => field.name);
-		const optional = rules.fields.filter((field) => !field.required).map((field) => field.name);
-		expect(Object.keys(parameters).filter((name) => !PANEL.includes(name)).sort()).toEqual([...required].sort());
-		expect(optionalFieldsShownFor(currency)).toEqual([...optional].sort());
-	});
+	it.each([['USD', MIT_RULES] as const, ...Object.entries(LOCAL_COLLECTION_RULES)])(
+		'shows exactly the %s fields, required ones on top',
+		(currency, rules: RequestRules) => {
+			const parameters = resolved({ resource: 'collection', operation: 'create', currency });
+			const required = rules.fields.filter((field) => field.required).map((field) => field.name);
+			const optional = rules.fields.filter((field) => !field.required).map((field) => field.name);
+			expect(
+				Object.keys(parameters)
+					.filter((name) => !PANEL.includes(name))
+					.sort(),
+			).toEqual([...required].sort());
+			expect(optionalFieldsShownFor(currency)).toEqual([...optional].sort());
+		},
+	);
 
 	it('keeps USD, the card collection, the default currency, with its notice', () => {
 		const parameters = resolved({ resource: 'collection', operation: 'create' });
@@ -51,18 +68,30 @@ describe('Collection → Create', () => {
 		expect(parameters).not.toHaveProperty('clientIp');
 	});
 
-	it('offers IDR\'s three ways to pay as a list', () => {
+	it("offers IDR's three ways to pay as a list", () => {
 		expect(resolved({ resource: 'collection', operation: 'create', currency: 'IDR' }).payType).toBe('QR');
-		const payType = description.properties.find((property) => property.name === 'payType' && property.type === 'options');
-		expect((payType?.options ?? []).map((option) => (option as { value: string }).value).sort()).toEqual(['EWALLET', 'QR', 'VA']);
+		const payType = description.properties.find(
+			(property) => property.name === 'payType' && property.type === 'options',
+		);
+		expect((payType?.options ?? []).map((option) => (option as { value: string }).value).sort()).toEqual([
+			'EWALLET',
+			'QR',
+			'VA',
+		]);
 	});
 });
 
 describe('Collection → Refund and Get Refund', () => {
-	it('asks for the Refund ID (sent as orderId) and the collection\'s order number, and nothing else', () => {
+	it("asks for the Refund ID (sent as orderId) and the collection's order number, and nothing else", () => {
 		const parameters = resolved({ resource: 'collection', operation: 'refund' });
-		expect(Object.keys(parameters).sort()).toEqual(['createNotice', 'currency', 'operation', 'options', 'orderId', 'orderNo', 'refundNotice', 'resource'].sort());
-		const labels = description.properties.filter((property) => property.displayOptions?.show?.operation?.includes('refund') === true && ['orderId', 'orderNo'].includes(property.name));
+		expect(Object.keys(parameters).sort()).toEqual(
+			['createNotice', 'currency', 'operation', 'options', 'orderId', 'orderNo', 'refundNotice', 'resource'].sort(),
+		);
+		const labels = description.properties.filter(
+			(property) =>
+				property.displayOptions?.show?.operation?.includes('refund') === true &&
+				['orderId', 'orderNo'].includes(property.name),
+		);
 		expect(labels.map((property) => [property.name, property.displayName, property.required])).toEqual([
 			['orderId', 'Refund ID', true],
 			['orderNo', 'Collection Order Number', true],
@@ -70,7 +99,7 @@ describe('Collection → Refund and Get Refund', () => {
 		expect(parameters.currency).toBe('USD');
 	});
 
-	it('gives the refund the create\'s options (Resolve Unknown Outcomes ...), not the reads\'', () => {
+	it("gives the refund the create's options (Resolve Unknown Outcomes ...), not the reads'", () => {
 		const options = description.properties.filter((property) => property.name === 'options');
 		const shown = options.filter((property) => {
 			const show = property.displayOptions?.show?.operation;
@@ -83,6 +112,8 @@ describe('Collection → Refund and Get Refund', () => {
 
 	it('looks a refund up by Refund ID or refund number', () => {
 		const parameters = resolved({ resource: 'collection', operation: 'getRefund' });
-		expect(Object.keys(parameters).sort()).toEqual(['currency', 'operation', 'options', 'orderId', 'refundNo', 'resource'].sort());
+		expect(Object.keys(parameters).sort()).toEqual(
+			['currency', 'operation', 'options', 'orderId', 'refundNo', 'resource'].sort(),
+		);
 	});
 });

@@ -46,20 +46,41 @@ function textCell(rule: FieldRule | undefined): string {
 }
 
 const COLUMNS = ['amount', 'name', 'phone', 'payType'];
-const COMMON = ['orderId', 'email', 'inBankCode', 'callBackUrl', 'callBackFailUrl', 'partnerUserId', 'notifyUrl', 'body'];
+const COMMON = [
+	'orderId',
+	'email',
+	'inBankCode',
+	'callBackUrl',
+	'callBackFailUrl',
+	'partnerUserId',
+	'notifyUrl',
+	'body',
+];
 
 function row(currency: string, rules: RequestRules): string {
 	const field = (name: string) => rules.fields.find((candidate) => candidate.name === name);
-	const cells = COLUMNS.map((name) => (name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name))));
+	const cells = COLUMNS.map((name) =>
+		name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name)),
+	);
 	const others = rules.fields.filter((rule) => !COLUMNS.includes(rule.name) && !COMMON.includes(rule.name));
-	const names = (required: boolean) => others.filter((rule) => rule.required === required).map((rule) => rule.name).join(', ') || '—';
+	const names = (required: boolean) =>
+		others
+			.filter((rule) => rule.required === required)
+			.map((rule) => rule.name)
+			.join(', ') || '—';
 	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} |`;
 }
 
 /** The table as the contract module states it. */
 export function localCollectionTable(): string {
-	const header = ['| currency | amount | name | phone | payType | also required | optional |', '|---|---|---|---|---|---|---|'];
-	return [...header, ...Object.entries(ENDPOINTS.localCollectionApply.rules).map(([currency, rules]) => row(currency, rules))].join('\n');
+	const header = [
+		'| currency | amount | name | phone | payType | also required | optional |',
+		'|---|---|---|---|---|---|---|',
+	];
+	return [
+		...header,
+		...Object.entries(ENDPOINTS.localCollectionApply.rules).map(([currency, rules]) => row(currency, rules)),
+	].join('\n');
 }
 
 describe('the documentation', () => {
@@ -71,6 +92,7 @@ describe('the documentation', () => {
 	});
 
 	it('lists every operation of the Collection resource', () => {
-		for (const page of [README, NODE_PAGE]) for (const line of ['| Collection | Refund |', '| Collection | Get Refund |']) expect(page).toContain(line);
+		for (const page of [README, NODE_PAGE])
+			for (const line of ['| Collection | Refund |', '| Collection | Get Refund |']) expect(page).toContain(line);
 	});
 });

@@ -47,10 +47,17 @@ const COLUMNS = ['amount', 'accountType', 'bankCode', 'accountNo', 'name'];
 
 function row(currency: string, rules: RequestRules): string {
 	const field = (name: string) => rules.fields.find((candidate) => candidate.name === name);
-	const cells = COLUMNS.map((name) => (name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name))));
+	const cells = COLUMNS.map((name) =>
+		name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name)),
+	);
 	const others = rules.fields.filter((rule) => rule.name !== 'orderId' && !COLUMNS.includes(rule.name));
-	const named = (rule: FieldRule) => (rule.requiredWhen ? `${rule.name} (required when ${rule.requiredWhen.when})` : rule.name);
-	const names = (required: boolean) => others.filter((rule) => rule.required === required).map(named).join(', ') || '—';
+	const named = (rule: FieldRule) =>
+		rule.requiredWhen ? `${rule.name} (required when ${rule.requiredWhen.when})` : rule.name;
+	const names = (required: boolean) =>
+		others
+			.filter((rule) => rule.required === required)
+			.map(named)
+			.join(', ') || '—';
 	const source = rules.source === undefined ? 'contract' : `[${rules.source.certainty}](${rules.source.page})`;
 	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} | ${source} |`;
 }
@@ -61,18 +68,25 @@ export function payoutTable(): string {
 		'| currency | amount | accountType | bankCode | accountNo | name | also required | optional | rules from |',
 		'|---|---|---|---|---|---|---|---|---|',
 	];
-	return [...header, ...Object.entries(ENDPOINTS.payoutApply.rules).map(([currency, rules]) => row(currency, rules))].join('\n');
+	return [
+		...header,
+		...Object.entries(ENDPOINTS.payoutApply.rules).map(([currency, rules]) => row(currency, rules)),
+	].join('\n');
 }
 
 /** The payout currencies by where their rules come from, as the operation tables list them. */
 export function payoutCurrenciesLine(): string {
 	const rules = Object.entries(ENDPOINTS.payoutApply.rules);
-	const group = (certainty?: string) => rules.filter(([, rule]) => rule.source?.certainty === certainty).map(([currency]) => currency).join(', ');
+	const group = (certainty?: string) =>
+		rules
+			.filter(([, rule]) => rule.source?.certainty === certainty)
+			.map(([currency]) => currency)
+			.join(', ');
 	return `${group()} (the contract); ${group('official')} (HaiPay's pages, official); ${group('partial')} (HaiPay's pages, partial)`;
 }
 
 describe('the contract module', () => {
-	it("the per-currency payout table of docs/haipay-node.md is the one its rules give", () => {
+	it('the per-currency payout table of docs/haipay-node.md is the one its rules give', () => {
 		const table = payoutTable();
 		// On a change of the rules, paste the table printed here into docs/haipay-node.md.
 		if (!README.includes(table)) console.log(table);
@@ -89,10 +103,19 @@ describe('the contract module', () => {
 	});
 
 	it('gives every operation its path and currencies', () => {
-		const byName = Object.fromEntries(OPERATIONS.map((operation) => [`${operation.resource}.${operation.operation}`, operation]));
-		const currenciesOf = (name: string) => (byName[name].properties.find((property) => property.name === 'currency')?.options ?? []).map((option) => (option as { value: string }).value);
+		const byName = Object.fromEntries(
+			OPERATIONS.map((operation) => [`${operation.resource}.${operation.operation}`, operation]),
+		);
+		const currenciesOf = (name: string) =>
+			(byName[name].properties.find((property) => property.name === 'currency')?.options ?? []).map(
+				(option) => (option as { value: string }).value,
+			);
 		expect(currenciesOf('payout.create')).toEqual([...ENDPOINTS.payoutApply.currencies]);
-		expect(currenciesOf('collection.create')).toEqual(['USD', ...ENDPOINTS.localCollectionApply.currencies, ...ENDPOINTS.coinCollectionApply.currencies]);
+		expect(currenciesOf('collection.create')).toEqual([
+			'USD',
+			...ENDPOINTS.localCollectionApply.currencies,
+			...ENDPOINTS.coinCollectionApply.currencies,
+		]);
 		expect(currenciesOf('payout.get')).toEqual(Object.keys(CURRENCIES).filter((code) => code !== 'USDC'));
 		expect(currenciesOf('collection.get')).toEqual(Object.keys(CURRENCIES));
 		expect(currenciesOf('account.getBalance')).toEqual(Object.keys(CURRENCIES));
@@ -101,13 +124,20 @@ describe('the contract module', () => {
 		expect(ENDPOINTS.collectionQuery.path('USDC')).toBe('/usdc/collect/query');
 		expect(ENDPOINTS.balance.path('ZAR')).toBe('/zar/account/ledger');
 		expect(ENDPOINTS.voucher.path()).toBe('/common/voucher/pdf');
-		for (const [currency, rules] of Object.entries(ENDPOINTS.payoutApply.rules)) expect(rules.path).toBe(ENDPOINTS.payoutApply.path(currency));
+		for (const [currency, rules] of Object.entries(ENDPOINTS.payoutApply.rules))
+			expect(rules.path).toBe(ENDPOINTS.payoutApply.path(currency));
 	});
 
 	it('cites only documents that are in the repository', () => {
 		const root = join(__dirname, '..', '..');
-		for (const document of ['docs/contract.md', 'docs/haipay-facts.md']) expect(readFileSync(join(root, document), 'utf8').length).toBeGreaterThan(1000);
-		const sources = ['nodes/shared/contract/endpoints.ts', 'nodes/shared/contract/envelope.ts', 'nodes/shared/contract/rules/payout.ts'];
-		for (const source of sources) expect(readFileSync(join(root, source), 'utf8')).not.toMatch(/000_ef|[^/]haipay-facts\.md/);
+		for (const document of ['docs/contract.md', 'docs/haipay-facts.md'])
+			expect(readFileSync(join(root, document), 'utf8').length).toBeGreaterThan(1000);
+		const sources = [
+			'nodes/shared/contract/endpoints.ts',
+			'nodes/shared/contract/envelope.ts',
+			'nodes/shared/contract/rules/payout.ts',
+		];
+		for (const source of sources)
+			expect(readFileSync(join(root, source), 'utf8')).not.toMatch(/000_ef|[^/]haipay-facts\.md/);
 	});
 });

@@ -42,11 +42,14 @@ describe('credential authenticate', () => {
 	});
 
 	it('overrides an appId smuggled into the body with the credential one', async () => {
-		const signed = await credential.authenticate(credentials(), request('/tzs/pay/apply', { appId: 9999, orderId: 'X' }));
+		const signed = await credential.authenticate(
+			credentials(),
+			request('/tzs/pay/apply', { appId: 9999, orderId: 'X' }),
+		);
 		expect((signed.body as Record<string, unknown>).appId).toBe(1001);
 	});
 
-	it('does not change the caller\'s body object', async () => {
+	it("does not change the caller's body object", async () => {
 		const body = { orderId: 'O-2' };
 		await credential.authenticate(credentials(), request('/tzs/pay/query', body));
 		expect(body).toEqual({ orderId: 'O-2' });
@@ -78,7 +81,10 @@ describe('credential authenticate', () => {
 	});
 
 	it('lets the currency-neutral voucher path through, and any currency when none is set', async () => {
-		for (const [fields, path] of [[credentials(), '/common/voucher/pdf'], [credentials({ currency: '' }), '/ngn/pay/apply']] as const) {
+		for (const [fields, path] of [
+			[credentials(), '/common/voucher/pdf'],
+			[credentials({ currency: '' }), '/ngn/pay/apply'],
+		] as const) {
 			const signed = await credential.authenticate(fields, request(path, { orderNos: ['HP1'] }));
 			const body = signed.body as Record<string, unknown>;
 			expect(body).toMatchObject({ orderNos: ['HP1'], appId: 1001 });
@@ -103,7 +109,10 @@ describe('credential authenticate', () => {
 	});
 
 	it('replaces a stale sign in the body with one over the fields it sends', async () => {
-		const signed = await credential.authenticate(credentials(), request('/tzs/pay/apply', { orderId: 'O-3', amount: '1000', sign: 'stale' }));
+		const signed = await credential.authenticate(
+			credentials(),
+			request('/tzs/pay/apply', { orderId: 'O-3', amount: '1000', sign: 'stale' }),
+		);
 		const body = signed.body as Record<string, unknown>;
 		expect(body.sign).not.toBe('stale');
 		expect(verifyBody(body, body.sign, 'test-only-secret-tzs', merchantPublic)).toBe(true);
@@ -116,20 +125,23 @@ describe('credential authenticate', () => {
 		Object.assign(reused, { appId: 1002, secretKey: 'another-test-only-secret', privateKey: TEST_KEYS.otherPrivate });
 		const second = (await credential.authenticate(reused, request('/tzs/pay/apply'))).body as Record<string, unknown>;
 		expect(second.appId).toBe(1002);
-		expect(verifyBody(second, second.sign, 'another-test-only-secret', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
+		expect(verifyBody(second, second.sign, 'another-test-only-secret', parsePublicKey(TEST_KEYS.otherPublic))).toBe(
+			true,
+		);
 		reused.baseUrl = 'http://127.0.0.1:9999';
 		expect((await credential.authenticate(reused, request('/tzs/pay/apply'))).baseURL).toBe('http://127.0.0.1:9999');
 		// A field the settings gain later is noticed as well: any change of the object derives them again.
 		reused.arrayStyle = 'list';
-		const listed = (await credential.authenticate(reused, request('/common/voucher/pdf', { orderNos: ['A', 'B'] }))).body as Record<string, unknown>;
+		const listed = (await credential.authenticate(reused, request('/common/voucher/pdf', { orderNos: ['A', 'B'] })))
+			.body as Record<string, unknown>;
 		const otherPublic = parsePublicKey(TEST_KEYS.otherPublic);
 		expect(verifyBody(listed, listed.sign, 'another-test-only-secret', otherPublic, { arrayStyle: 'list' })).toBe(true);
 	});
 
 	it('asks for the currency when the credential test runs without one', async () => {
-		await expect(credential.authenticate(credentials({ currency: '' }), request('/-/account/ledger', {}))).rejects.toThrow(
-			/To test this credential, set its Currency/,
-		);
+		await expect(
+			credential.authenticate(credentials({ currency: '' }), request('/-/account/ledger', {})),
+		).rejects.toThrow(/To test this credential, set its Currency/);
 	});
 });
 
@@ -138,14 +150,18 @@ describe('credential settings', () => {
 		// n8n 2.40's credential editor (requiredPropertiesFilled) counts a required number as given only when it holds a
 		// number or an expression: an App ID of 0 passed as given, and its test went to HaiPay with App ID 0.
 		const given = (value: unknown) => typeof value === 'number' || (typeof value === 'string' && value.startsWith('='));
-		const appIds = credential.properties.filter((property) => property.name === 'appId' || /^appId[A-Z]/.test(property.name));
+		const appIds = credential.properties.filter(
+			(property) => property.name === 'appId' || /^appId[A-Z]/.test(property.name),
+		);
 		expect(appIds.map((property) => property.name)).toEqual(expect.arrayContaining(['appId', 'appIdZar', 'appIdUsdc']));
 		for (const property of appIds) {
 			expect(property).toMatchObject({ type: 'number', required: true });
 			expect(given(property.default)).toBe(false);
 		}
 		expect(given(0)).toBe(true);
-		expect(settingsOf(credentials({ appId: '' })).lacking).toBe('The HaiPay credential needs an App ID: the whole number shown in the merchant backend.');
+		expect(settingsOf(credentials({ appId: '' })).lacking).toBe(
+			'The HaiPay credential needs an App ID: the whole number shown in the merchant backend.',
+		);
 	});
 
 	it('picks the base URL per environment', () => {

@@ -13,7 +13,13 @@ import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 
 const root = join(__dirname, '..', '..');
 const REPOSITORY = 'https://github.com/haipay-n8n/n8n-nodes-haipay';
-const PAGES = ['README.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const PAGES = [
+	'README.md',
+	'CHANGELOG.md',
+	...readdirSync(join(root, 'docs'))
+		.filter((name) => name.endsWith('.md'))
+		.map((name) => `docs/${name}`),
+];
 
 /** The anchors GitHub gives a page's headings (lower case, punctuation dropped, spaces as -, repeats numbered). */
 function anchors(markdown: string): Set<string> {
@@ -24,7 +30,11 @@ function anchors(markdown: string): Set<string> {
 		if (line.startsWith('```')) fenced = !fenced;
 		const match = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
 		if (!match) continue;
-		const base = match[1].trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+		const base = match[1]
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
+			.replace(/\s/g, '-');
 		const count = seen.get(base) ?? 0;
 		seen.set(base, count + 1);
 		result.add(count === 0 ? base : `${base}-${count}`);
@@ -76,11 +86,30 @@ interface Named {
 
 /** Folders a run writes (git-ignored): a page may name what the reader finds there after a run. */
 const MADE_BY_A_RUN = [
-	'dist/', '.sandbox/', 'bench/.work/', 'playground/n8n/', 'playground/.n8n/', 'playground/.queue/', 'playground/files/', 'test/e2e/.output/',
+	'dist/',
+	'.sandbox/',
+	'bench/.work/',
+	'playground/n8n/',
+	'playground/.n8n/',
+	'playground/.queue/',
+	'playground/files/',
+	'test/e2e/.output/',
 	// The examples' folder in the folder n8n runs in, which the reader makes.
 	'haipay/',
 ];
-const NOT_WALKED = new Set(['node_modules', 'dist', '.git', '.sandbox', '.work', '.queue', '.output', 'n8n', '.n8n', 'files', 'coverage']);
+const NOT_WALKED = new Set([
+	'node_modules',
+	'dist',
+	'.git',
+	'.sandbox',
+	'.work',
+	'.queue',
+	'.output',
+	'n8n',
+	'.n8n',
+	'files',
+	'coverage',
+]);
 
 /** The repository's files, and its folders with a trailing '/'. */
 function walk(folder = ''): string[] {
@@ -108,10 +137,18 @@ const BARE_FILE = /\.(ts|md|sh|svg|png)$/;
 /** Web addresses, with or without a scheme (`doc.haipay.net/...`), are not the repository's paths. */
 const ADDRESS = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)`'"<>]+|\b(?:[\w-]+\.)+(?:net|com|io|org|dev|cn)\/[^\s)`'"]*/gi;
 
-const patternOf = (path: string) => path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/<[^>/]*>/g, '[^/]+').replace(/\*/g, '[^/]*');
+const patternOf = (path: string) =>
+	path
+		.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+		.replace(/<[^>/]*>/g, '[^/]+')
+		.replace(/\*/g, '[^/]*');
 
 function namedPaths(text: string, place: Place): Named[] {
-	return [...text.replace(ADDRESS, ' ').matchAll(PATH)].map((match) => ({ place, path: match[1], anchor: match[2]?.slice(1) }));
+	return [...text.replace(ADDRESS, ' ').matchAll(PATH)].map((match) => ({
+		place,
+		path: match[1],
+		anchor: match[2]?.slice(1),
+	}));
 }
 
 /** The folder of `file` and each folder above it, '' for the repository's root. */
@@ -128,9 +165,16 @@ function missingPath({ place, path, anchor }: Named): string | undefined {
 	const bare = !path.includes('/');
 	if (bare && !BARE_FILE.test(path)) return undefined;
 	const relativeOnly = /^\.\.?\//.test(path);
-	const bases = relativeOnly ? [foldersAbove(place.file)[0]] : place.folders.length > 0 && (bare || place.exact === true) ? place.folders : [...place.folders, ...foldersAbove(place.file)];
+	const bases = relativeOnly
+		? [foldersAbove(place.file)[0]]
+		: place.folders.length > 0 && (bare || place.exact === true)
+			? place.folders
+			: [...place.folders, ...foldersAbove(place.file)];
 	const at = (pattern: string) => new RegExp(`^${pattern}$`);
-	let found = bases.map((base) => at(patternOf(posix.normalize(`${base}${path}`)))).map((pattern) => FILES.find((file) => pattern.test(file))).find(Boolean);
+	let found = bases
+		.map((base) => at(patternOf(posix.normalize(`${base}${path}`))))
+		.map((pattern) => FILES.find((file) => pattern.test(file)))
+		.find(Boolean);
 	if (found === undefined && !relativeOnly && place.exact !== true) {
 		// Named from below the root, as prose and comments do: `signing/credential.ts`, `body.ts`.
 		const scope = bare ? (place.folders[0] ?? '') : '';
@@ -140,7 +184,9 @@ function missingPath({ place, path, anchor }: Named): string | undefined {
 	const where = place.folders.length > 0 ? ` (in ${place.folders[0] || 'the root'})` : '';
 	if (found === undefined) return `${place.file}: ${path}${where}`;
 	if (anchor === undefined) return undefined;
-	return headings.get(found)?.has(anchor) === true ? undefined : `${place.file}: ${path}#${anchor} (no heading #${anchor} in ${found})`;
+	return headings.get(found)?.has(anchor) === true
+		? undefined
+		: `${place.file}: ${path}#${anchor} (no heading #${anchor} in ${found})`;
 }
 
 /**
@@ -170,7 +216,9 @@ function pagePaths(page: string, markdown = text(page)): Named[] {
 		if (left !== '') {
 			stack.length = Math.floor((/^ */.exec(line)?.[0].length ?? 0) / 2);
 			const parent = stack.join('');
-			named.push(...left.split(/\s+/).flatMap((name) => namedPaths(name, { file: page, folders: [parent], exact: true })));
+			named.push(
+				...left.split(/\s+/).flatMap((name) => namedPaths(name, { file: page, folders: [parent], exact: true })),
+			);
 			if (left.endsWith('/')) stack.push(left);
 			folder = stack.join('');
 		}
@@ -180,11 +228,15 @@ function pagePaths(page: string, markdown = text(page)): Named[] {
 }
 
 /** Code whose comments are read: what ships, and what a maintainer reads beside it. */
-const COMMENTED = FILES.filter((file) => /^(nodes|credentials|sandbox|scripts)\/.*\.ts$/.test(file) || file === 'index.ts');
+const COMMENTED = FILES.filter(
+	(file) => /^(nodes|credentials|sandbox|scripts)\/.*\.ts$/.test(file) || file === 'index.ts',
+);
 const commentsOf = (source: string) => (source.match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? []).join('\n');
 
 function commentPaths(file: string, source = text(file)): Named[] {
-	return commentsOf(source).split('\n').flatMap((line) => namedPaths(line, { file, folders: [] }));
+	return commentsOf(source)
+		.split('\n')
+		.flatMap((line) => namedPaths(line, { file, folders: [] }));
 }
 
 describe('documentation links', () => {
@@ -213,7 +265,13 @@ describe('documentation links', () => {
 
 	it('checks links that exist: the README links every page for its readers', () => {
 		const readme = localLinks(text('README.md'));
-		for (const page of ['docs/haipay-node.md', 'docs/haipay-trigger.md', 'docs/queue-mode.md', 'docs/development.md', 'docs/benchmarks.md']) {
+		for (const page of [
+			'docs/haipay-node.md',
+			'docs/haipay-trigger.md',
+			'docs/queue-mode.md',
+			'docs/development.md',
+			'docs/benchmarks.md',
+		]) {
 			expect(readme.some((target) => target.startsWith(page))).toBe(true);
 		}
 		expect(brokenLink('README.md', 'docs/no-such-page.md')).toBeDefined();
@@ -238,16 +296,38 @@ describe('repository paths', () => {
 
 	it('sees a path that is gone, and reads no web address as one', () => {
 		const page = 'docs/architecture.md';
-		expect(problems(pagePaths(page, 'The runner (`nodes/HaiPay/execute/options.ts`).'))).toEqual([`${page}: nodes/HaiPay/execute/options.ts`]);
-		expect(problems(pagePaths(page, 'The table in docs/haipay-node.md#no-such-heading.'))).toHaveLength(1);
-		expect(problems(pagePaths(page, 'Step 2: `credentialCache.ts` reads it, then `signing/credential.ts`.'))).toEqual([]);
-		expect(problems(pagePaths(page, 'Step 2: `credentialCache.ts` reads it, then `signing/credentials.ts`.'))).toEqual([`${page}: signing/credentials.ts`]);
-		const map = ['```', 'nodes/HaiPay/         the node', '  execute/             runner.ts, pool.ts, options.ts', '  HaiPay.node.ts       execute() → execute/runner.ts', '  gone.ts              nothing', '```'].join('\n');
-		expect(problems(pagePaths(page, map))).toEqual([`${page}: options.ts (in nodes/HaiPay/execute/)`, `${page}: gone.ts (in nodes/HaiPay/)`]);
-		const addresses = 'HaiPay documents `/usdt/pay/apply` at https://doc.haipay.net/en/usdt/pay/apply.md and doc.haipay.net/tzs/payout.html; `~/.n8n/nodes/x.json`.';
-		expect(pagePaths(page, addresses)).toEqual([]);
-		expect(problems(commentPaths('nodes/HaiPay/execute/runner.ts', '// The order is resolve.ts\'s (settle.ts); see ../../shared/gateway/nothing.ts.'))).toEqual([
-			'nodes/HaiPay/execute/runner.ts: ../../shared/gateway/nothing.ts',
+		expect(problems(pagePaths(page, 'The runner (`nodes/HaiPay/execute/options.ts`).'))).toEqual([
+			`${page}: nodes/HaiPay/execute/options.ts`,
 		]);
+		expect(problems(pagePaths(page, 'The table in docs/haipay-node.md#no-such-heading.'))).toHaveLength(1);
+		expect(problems(pagePaths(page, 'Step 2: `credentialCache.ts` reads it, then `signing/credential.ts`.'))).toEqual(
+			[],
+		);
+		expect(problems(pagePaths(page, 'Step 2: `credentialCache.ts` reads it, then `signing/credentials.ts`.'))).toEqual([
+			`${page}: signing/credentials.ts`,
+		]);
+		const map = [
+			'```',
+			'nodes/HaiPay/         the node',
+			'  execute/             runner.ts, pool.ts, options.ts',
+			'  HaiPay.node.ts       execute() → execute/runner.ts',
+			'  gone.ts              nothing',
+			'```',
+		].join('\n');
+		expect(problems(pagePaths(page, map))).toEqual([
+			`${page}: options.ts (in nodes/HaiPay/execute/)`,
+			`${page}: gone.ts (in nodes/HaiPay/)`,
+		]);
+		const addresses =
+			'HaiPay documents `/usdt/pay/apply` at https://doc.haipay.net/en/usdt/pay/apply.md and doc.haipay.net/tzs/payout.html; `~/.n8n/nodes/x.json`.';
+		expect(pagePaths(page, addresses)).toEqual([]);
+		expect(
+			problems(
+				commentPaths(
+					'nodes/HaiPay/execute/runner.ts',
+					"// The order is resolve.ts's (settle.ts); see ../../shared/gateway/nothing.ts.",
+				),
+			),
+		).toEqual(['nodes/HaiPay/execute/runner.ts: ../../shared/gateway/nothing.ts']);
 	});
 });

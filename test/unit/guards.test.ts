@@ -35,7 +35,9 @@ describe('redactText', () => {
 	});
 
 	it('removes the secret in any case, and a secret made of pattern characters', () => {
-		expect(redactText(`echo ${secret.toUpperCase()} / ${secret.toLowerCase()}`, secret)).toBe(`echo ${REDACTED} / ${REDACTED}`);
+		expect(redactText(`echo ${secret.toUpperCase()} / ${secret.toLowerCase()}`, secret)).toBe(
+			`echo ${REDACTED} / ${REDACTED}`,
+		);
 		expect(redactText('a (x+y)*[z]-^$|/\\.? b', '(x+y)*[z]-^$|/\\.?')).toBe(`a ${REDACTED} b`);
 	});
 
@@ -49,7 +51,12 @@ describe('redactValue', () => {
 
 	it('cleans every text at any depth, member names included, and leaves other values alone', () => {
 		const value = { a: 1, b: true, c: null, d: [`x ${secret}`, { [`n${secret}`]: 'key=abc&z=1' }] };
-		expect(redactValue(value, secret)).toEqual({ a: 1, b: true, c: null, d: [`x ${REDACTED}`, { [`n${REDACTED}`]: `key=${REDACTED}&z=1` }] });
+		expect(redactValue(value, secret)).toEqual({
+			a: 1,
+			b: true,
+			c: null,
+			d: [`x ${REDACTED}`, { [`n${REDACTED}`]: `key=${REDACTED}&z=1` }],
+		});
 	});
 
 	it('withholds a value nested deeper than any answer HaiPay gives', () => {
@@ -60,9 +67,23 @@ describe('redactValue', () => {
 });
 
 describe('inexactNumbersInText', () => {
-	const members = (json: string) => inexactNumbersInText(json).map((violation) => violation.message.match(/"([^"]*)"/)?.[1]);
+	const members = (json: string) =>
+		inexactNumbersInText(json).map((violation) => violation.message.match(/"([^"]*)"/)?.[1]);
 
-	it.each(['0', '-3', '1.5', '0.001', '9007199254740993', '1e+21', '12345678901234567891', '1.50', '1e3', '1E3', '-0', '100.0'])('checks %s against what JavaScript reads', (text) => {
+	it.each([
+		'0',
+		'-3',
+		'1.5',
+		'0.001',
+		'9007199254740993',
+		'1e+21',
+		'12345678901234567891',
+		'1.50',
+		'1e3',
+		'1E3',
+		'-0',
+		'100.0',
+	])('checks %s against what JavaScript reads', (text) => {
 		const expected = String(Number(text)) === text ? 0 : 1;
 		expect(inexactNumbersInText(`{"n": ${text}}`)).toHaveLength(expected);
 	});
@@ -83,7 +104,15 @@ describe('inexactNumbersInText', () => {
 
 describe('inexactNumbersInObject', () => {
 	it('refuses unsafe integers and non-finite numbers, and lets other numbers and texts through', () => {
-		const found = inexactNumbersInObject({ a: 2 ** 53, b: Infinity, c: NaN, d: 2 ** 53 - 1, e: 1.5, f: '12345678901234567891', g: -0 });
+		const found = inexactNumbersInObject({
+			a: 2 ** 53,
+			b: Infinity,
+			c: NaN,
+			d: 2 ** 53 - 1,
+			e: 1.5,
+			f: '12345678901234567891',
+			g: -0,
+		});
 		expect(found.map((violation) => violation.message.match(/"([^"]*)"/)?.[1])).toEqual(['a', 'b', 'c']);
 	});
 });
@@ -93,7 +122,12 @@ describe('ambiguityOf, array elements under the Java-list style', () => {
 
 	it('is why ["HP1, HP2"] is refused: it signs exactly like ["HP1", "HP2"]', () => {
 		expect(canonicalFields({ orderNos: ['HP1, HP2'] }, list)).toBe(canonicalFields({ orderNos: ['HP1', 'HP2'] }, list));
-		expect(ambiguityOf({ orderNos: ['HP1, HP2'] }, list)).toEqual({ field: 'orderNos', part: 'value', character: ',', inListElement: true });
+		expect(ambiguityOf({ orderNos: ['HP1, HP2'] }, list)).toEqual({
+			field: 'orderNos',
+			part: 'value',
+			character: ',',
+			inListElement: true,
+		});
 		expect(ambiguityOf({ orderNos: ['HP1', 'HP2'] }, list)).toBeUndefined();
 	});
 

@@ -4,12 +4,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'http';
 import type { AddressInfo } from 'net';
-import type {
-	ICredentialDataDecryptedObject,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { TEST_KEYS } from '../helpers/keys';
-
 
 interface Received {
 	method: string;
@@ -24,7 +21,7 @@ export const echo = { url: '', received: [] as Received[], statusPlan: [] as num
 /** Starts the stand-in for the file's tests, with nothing received and no status planned at each test's start. */
 export function echoGateway(): void {
 	let server: Server;
-		beforeAll(async () => {
+	beforeAll(async () => {
 		server = createServer((req, res) => {
 			const chunks: Buffer[] = [];
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -34,7 +31,9 @@ export function echoGateway(): void {
 				echo.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
 				const status = echo.statusPlan.shift() ?? 200;
 				res.writeHead(status, { 'Content-Type': 'application/json' });
-				res.end(JSON.stringify(status === 200 ? { status: '0', data: { echoed: body } } : { status: 'E', error: 'boom' }));
+				res.end(
+					JSON.stringify(status === 200 ? { status: '0', data: { echoed: body } } : { status: 'E', error: 'boom' }),
+				);
 			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,7 +47,7 @@ export function echoGateway(): void {
 	beforeEach(() => {
 		echo.received.length = 0;
 		echo.statusPlan = [];
-});
+	});
 }
 
 export const SECRET = 'harness-secret-key-value';

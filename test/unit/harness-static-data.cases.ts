@@ -8,7 +8,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { COUNT_RUNS_NODE_TYPE, NO_OP_NODE_TYPE, webhookServer, type StaticDataSaveOrder, type WebhookServer } from '../harness';
+import {
+	COUNT_RUNS_NODE_TYPE,
+	NO_OP_NODE_TYPE,
+	webhookServer,
+	type StaticDataSaveOrder,
+	type WebhookServer,
+} from '../harness';
 
 /**
  * The webhook server's static data, as n8n 2.40 handles it for a request that starts an execution: the request works
@@ -66,7 +72,11 @@ describe('webhookServer: static data as n8n 2.40 keeps it', () => {
 		server = undefined;
 	});
 
-	async function serve(memo: IDataObject, next: string, options: { staticData?: IDataObject; staticDataSaveOrder?: StaticDataSaveOrder } = {}) {
+	async function serve(
+		memo: IDataObject,
+		next: string,
+		options: { staticData?: IDataObject; staticDataSaveOrder?: StaticDataSaveOrder } = {},
+	) {
 		server = await webhookServer({
 			nodeTypes: [MemoTrigger],
 			nodes: [
@@ -93,11 +103,14 @@ describe('webhookServer: static data as n8n 2.40 keeps it', () => {
 		['request-first' as const, { global: { count: 1 } }],
 		// ...or, when the run ended first, the request's copy overwrites the run's.
 		['execution-first' as const, { 'node:Memo': { seen: ['A'] } }],
-	])('saves a request whose change is still marked, and the run that changed static data, each whole (%s)', async (order, stored) => {
-		const served = await serve({ rewrite: true }, COUNT_RUNS_NODE_TYPE, { staticDataSaveOrder: order });
-		await served.send('Memo', { order: 'A' });
-		expect(served.staticData()).toEqual(stored);
-	});
+	])(
+		'saves a request whose change is still marked, and the run that changed static data, each whole (%s)',
+		async (order, stored) => {
+			const served = await serve({ rewrite: true }, COUNT_RUNS_NODE_TYPE, { staticDataSaveOrder: order });
+			await served.send('Memo', { order: 'A' });
+			expect(served.staticData()).toEqual(stored);
+		},
+	);
 
 	it('keeps the request’s save when the run changed nothing', async () => {
 		const served = await serve({ rewrite: true }, NO_OP_NODE_TYPE);

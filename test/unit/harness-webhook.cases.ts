@@ -1,9 +1,7 @@
 /**
  * The test harness's webhookServer: a workflow whose trigger is a webhook node, served over real HTTP as n8n does.
  */
-import type {
-	INodeParameters,
-} from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { webhookServer, type WebhookServer } from '../harness';
 
@@ -46,7 +44,11 @@ describe('webhookServer', () => {
 		expect(reply.text).toBe('invalid signature');
 		expect(server.executions).toHaveLength(0);
 		expect(server.calls).toHaveLength(1);
-		expect(server.calls[0]).toMatchObject({ statusCode: 401, responseBody: 'invalid signature', executionId: undefined });
+		expect(server.calls[0]).toMatchObject({
+			statusCode: 401,
+			responseBody: 'invalid signature',
+			executionId: undefined,
+		});
 	});
 
 	it('acknowledges with SUCCESS text, runs the workflow, and drops what the request wrote to static data, as n8n 2.x does', async () => {

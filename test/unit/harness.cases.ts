@@ -70,7 +70,18 @@ describe('runWorkflow', () => {
 		});
 
 		expect(result.jsonOf('Fields')[0]).toEqual({
-			fields: ['appId', 'arrayStyle', 'baseUrl', 'currency', 'defaultNotifyUrl', 'environment', 'haipayPublicKey', 'otherCurrencies', 'privateKey', 'secretKey'],
+			fields: [
+				'appId',
+				'arrayStyle',
+				'baseUrl',
+				'currency',
+				'defaultNotifyUrl',
+				'environment',
+				'haipayPublicKey',
+				'otherCurrencies',
+				'privateKey',
+				'secretKey',
+			],
 			arrayStyle: 'json',
 			currency: 'TZS',
 		});

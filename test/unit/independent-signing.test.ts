@@ -23,7 +23,9 @@ const publicKey = parsePublicKey(TEST_KEYS.merchantPublic);
 
 /** openssl's own SHA256withRSA (PKCS#1 v1.5) signature of a text, base64. */
 function opensslSign(text: string): string {
-	return execFileSync('openssl', ['dgst', '-sha256', '-sign', PRIVATE_PEM], { input: Buffer.from(text, 'utf8') }).toString('base64');
+	return execFileSync('openssl', ['dgst', '-sha256', '-sign', PRIVATE_PEM], {
+		input: Buffer.from(text, 'utf8'),
+	}).toString('base64');
 }
 
 /** Whether openssl verifies a base64 signature over a text with the merchant's public key. */
@@ -67,7 +69,12 @@ const CASES: Case[] = [
 		canonical: 'd=0&e=0&f=false&g= &key=s',
 	},
 	{ name: 'an empty body is the secret alone', secret: 's', body: {}, canonical: 'key=s' },
-	{ name: 'a body of empty values and sign is the secret alone', secret: 's', body: { sign: 'x', a: '', b: null }, canonical: 'key=s' },
+	{
+		name: 'a body of empty values and sign is the secret alone',
+		secret: 's',
+		body: { sign: 'x', a: '', b: null },
+		canonical: 'key=s',
+	},
 	{
 		name: 'a nested object prints as JSON, keys sorted at every depth; inside it null and "" are kept',
 		secret: 'n',
@@ -136,7 +143,23 @@ function random(seed: number): () => number {
 }
 
 // Well-formed text only: a lone surrogate is not text (UTF-8 cannot carry it), and the two sort it differently.
-const NAME_PIECES = ['a', 'b', 'A', 'Z', '_', '1', 'é', 'ß', '你', '\uE000', '\uFFFD', '\uFFFF', '\u{1F600}', '\u{10FFFF}', ' '];
+const NAME_PIECES = [
+	'a',
+	'b',
+	'A',
+	'Z',
+	'_',
+	'1',
+	'é',
+	'ß',
+	'你',
+	'\uE000',
+	'\uFFFD',
+	'\uFFFF',
+	'\u{1F600}',
+	'\u{10FFFF}',
+	' ',
+];
 const VALUE_PIECES = [...NAME_PIECES, '&', '=', '"', '\\', ',', '[', ']', '\n'];
 
 function pick<T>(next: () => number, list: readonly T[]): T {
@@ -163,7 +186,8 @@ function value(next: () => number, depth: number): unknown {
 
 function body(next: () => number, depth = 0): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
-	for (let count = Math.floor(next() * 7); count > 0; count--) out[text(next, NAME_PIECES, 4) || 'x'] = value(next, depth);
+	for (let count = Math.floor(next() * 7); count > 0; count--)
+		out[text(next, NAME_PIECES, 4) || 'x'] = value(next, depth);
 	return out;
 }
 
@@ -186,6 +210,7 @@ describe('the test signer as tests use it', () => {
 
 	it('verifyBody takes a signature wrapped over lines, and nothing that is not a string', () => {
 		expect(verifyBody(signed, signed.sign.match(/.{1,76}/g)?.join('\r\n'), 'secret', publicKey)).toBe(true);
-		for (const bad of [undefined, null, 42, {}, Buffer.from(signed.sign, 'base64')]) expect(verifyBody(signed, bad, 'secret', publicKey)).toBe(false);
+		for (const bad of [undefined, null, 42, {}, Buffer.from(signed.sign, 'base64')])
+			expect(verifyBody(signed, bad, 'secret', publicKey)).toBe(false);
 	});
 });

@@ -7,7 +7,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { resolveAll, type ResolveSettings, type Unsettled } from '../../nodes/HaiPay/execute/resolve';
 import type { Judged, Prepared, Settlement } from '../../nodes/HaiPay/execute/types';
-import { OUTCOME_TABLES, provenOutcome, sentOnce, verdictOutcome, type OperationKind } from '../../nodes/shared/gateway/kinds';
+import {
+	OUTCOME_TABLES,
+	provenOutcome,
+	sentOnce,
+	verdictOutcome,
+	type OperationKind,
+} from '../../nodes/shared/gateway/kinds';
 import type { LookupResult } from '../../nodes/shared/gateway/lookup';
 import { ItemFailure } from '../../nodes/shared/gateway/outcome';
 import type { HaiPaySettings } from '../../nodes/shared/signing/credential';
@@ -69,7 +75,14 @@ const prepared: Prepared = { path: '/tzs/pay/cancel', body: { orderId: 'C-1' }, 
 
 async function settle(kind: OperationKind, answers: LookupResult[], withinMs = 1500) {
 	const settlement = scripted(answers);
-	const open: Unsettled[] = [{ itemIndex: 0, prepared, failure: new ItemFailure('unknown', 'no answer within 10 ms'), endedAt: Date.now() - 60_000 }];
+	const open: Unsettled[] = [
+		{
+			itemIndex: 0,
+			prepared,
+			failure: new ItemFailure('unknown', 'no answer within 10 ms'),
+			endedAt: Date.now() - 60_000,
+		},
+	];
 	const how: ResolveSettings = {
 		kind,
 		settlement,
@@ -100,7 +113,10 @@ describe('settling an open request by its kind', () => {
 
 	it('a change whose order moved to a state it cannot reach is rejected', async () => {
 		const { resolution } = await settle('change', [{ found: true, data: { orderId: 'C-1', status: 2 } }]);
-		expect(resolution?.type === 'failed' ? [resolution.failure.kind, resolution.failure.message] : resolution).toEqual(['rejected', 'the order was paid out before the cancel reached it']);
+		expect(resolution?.type === 'failed' ? [resolution.failure.kind, resolution.failure.message] : resolution).toEqual([
+			'rejected',
+			'the order was paid out before the cancel reached it',
+		]);
 	});
 
 	it('the same found order settles a create as accepted', async () => {
@@ -111,6 +127,9 @@ describe('settling an open request by its kind', () => {
 	it('a proven absence is not_found, and for a change says nothing was there to change', async () => {
 		const { resolution } = await settle('change', [{ found: false, errorMsg: 'order does not exist' }]);
 		const failure = resolution?.type === 'failed' ? resolution.failure : undefined;
-		expect([failure?.kind, failure?.message]).toEqual(['not_found', 'HaiPay has no order with this orderId ("order does not exist"): there was nothing to change']);
+		expect([failure?.kind, failure?.message]).toEqual([
+			'not_found',
+			'HaiPay has no order with this orderId ("order does not exist"): there was nothing to change',
+		]);
 	});
 });

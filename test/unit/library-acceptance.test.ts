@@ -39,9 +39,13 @@ describe('verifyAcceptance says what the node says', () => {
 	});
 
 	it.each([
-		['the contract\'s answer {orderId, orderNo}', { orderId: 'PO-1', orderNo: 'HP1' }, true],
+		["the contract's answer {orderId, orderNo}", { orderId: 'PO-1', orderNo: 'HP1' }, true],
 		['orderNo and status 1', { orderId: 'PO-1', orderNo: 'HP1', status: 1 }, true],
-		['orderNo with status 3 and "order does not exist"', { orderId: 'PO-1', orderNo: 'HP1', status: 3, errorMsg: 'order does not exist' }, false],
+		[
+			'orderNo with status 3 and "order does not exist"',
+			{ orderId: 'PO-1', orderNo: 'HP1', status: 3, errorMsg: 'order does not exist' },
+			false,
+		],
 		['an empty orderNo', { orderId: 'PO-1', orderNo: '' }, false],
 		['status "FAILED"', { orderId: 'PO-1', orderNo: 'HP1', status: 'FAILED' }, false],
 		['another orderId', { orderId: 'PO-2', orderNo: 'HP1' }, false],
@@ -55,7 +59,13 @@ describe('verifyAcceptance says what the node says', () => {
 		expect(await library.verifyAcceptance(taken, { ...haipay, orderId: 'RF-1', identifier: 'refundNo' })).toBe(true);
 		expect(await library.verifyAcceptance(failed, { ...haipay, orderId: 'RF-1', identifier: 'refundNo' })).toBe(false);
 		// A refund answer's orderNo is the collection's, not HaiPay's number for the refund.
-		expect(await library.verifyAcceptance(envelope({ orderId: 'RF-1', orderNo: 'HPC1', status: 'PROCESSING' }), { ...haipay, orderId: 'RF-1', identifier: 'refundNo' })).toBe(false);
+		expect(
+			await library.verifyAcceptance(envelope({ orderId: 'RF-1', orderNo: 'HPC1', status: 'PROCESSING' }), {
+				...haipay,
+				orderId: 'RF-1',
+				identifier: 'refundNo',
+			}),
+		).toBe(false);
 	});
 
 	it('needs the signature and the success envelope, as the node does; takes the text too', async () => {
@@ -71,10 +81,12 @@ describe('verifyAcceptance says what the node says', () => {
 		expect(await check('not json')).toBe(false);
 	});
 
-	it('throws SigningError for a missing orderId or an identifier it does not know: those are the caller\'s', async () => {
+	it("throws SigningError for a missing orderId or an identifier it does not know: those are the caller's", async () => {
 		const good = envelope({ orderId: 'PO-1', orderNo: 'HP1' });
 		await expect(library.verifyAcceptance(good, { ...haipay, orderId: '' })).rejects.toThrow(/orderId is missing/);
-		await expect(library.verifyAcceptance(good, { ...haipay, orderId: 'PO-1', identifier: 'payNo' as 'orderNo' })).rejects.toThrow(/identifier must be/);
+		await expect(
+			library.verifyAcceptance(good, { ...haipay, orderId: 'PO-1', identifier: 'payNo' as 'orderNo' }),
+		).rejects.toThrow(/identifier must be/);
 		await expect(library.verifyAcceptance(good, { ...haipay, orderId: 'PO-1' })).resolves.toBe(true);
 	});
 });

@@ -55,7 +55,7 @@ describe('names the signed text or the signing uses', () => {
 		expect(library).toContain(reason.slice(0, reason.indexOf(':')));
 	});
 
-	it('still replaces the body\'s own appId and sign, as documented, and signs a look-alike that is not one', async () => {
+	it("still replaces the body's own appId and sign, as documented, and signs a look-alike that is not one", async () => {
 		const signed = await signBody({ ...payout, appId: 9, sign: 'stale', keyRef: 'K1', monkey: 'y' }, options);
 		const { sign, ...fields } = signed;
 		expect(fields).toEqual({ ...payout, appId: 1002, keyRef: 'K1', monkey: 'y' });

@@ -9,7 +9,12 @@ import {
 	singleCredentialPerNode,
 	validNodeCategories,
 } from '../../scripts/coming-rules/checks';
-import { checkPackage, DELIBERATE_TOP_LEVEL, loadPackage, type PackageUnderCheck } from '../../scripts/n8n-coming-rules';
+import {
+	checkPackage,
+	DELIBERATE_TOP_LEVEL,
+	loadPackage,
+	type PackageUnderCheck,
+} from '../../scripts/n8n-coming-rules';
 
 /** A minimal node description with the given parameters and credentials. */
 function node(properties: unknown[], credentials: INodeTypeDescription['credentials'] = []): INodeTypeDescription {
@@ -49,7 +54,12 @@ describe('each check fails on a crafted bad description', () => {
 		expect(rules(requireParamDefault(node([{ name: 'a', type: 'string' }])))).toEqual(['require-param-default']);
 		const collection = { name: 'more', type: 'collection', default: {}, options: [{ name: 'b', type: 'boolean' }] };
 		expect(requireParamDefault(node([collection]))[0].where).toBe('sample.b');
-		const locator = { name: 'c', type: 'resourceLocator', default: { mode: 'id', value: '' }, modes: [{ name: 'id', type: 'string' }] };
+		const locator = {
+			name: 'c',
+			type: 'resourceLocator',
+			default: { mode: 'id', value: '' },
+			modes: [{ name: 'id', type: 'string' }],
+		};
 		expect(requireParamDefault(node([locator]))).toEqual([]);
 	});
 
@@ -63,33 +73,47 @@ describe('each check fails on a crafted bad description', () => {
 		];
 		expect(nonRequiredFieldsInCollection(node(fields)).map((finding) => finding.where)).toEqual(['sample.limit']);
 		expect(nonRequiredFieldsInCollection(node(fields), { limit: 'why' })).toEqual([]);
-		expect(nonRequiredFieldsInCollection(node(fields), { limit: 'why', id: 'why' }).map((finding) => finding.where)).toEqual(['sample.id']);
+		expect(
+			nonRequiredFieldsInCollection(node(fields), { limit: 'why', id: 'why' }).map((finding) => finding.where),
+		).toEqual(['sample.id']);
 	});
 
 	it('hint-max-length: a hint over 120 characters, wherever it sits', () => {
-		const nested = (hint: string) => node([{ name: 'more', type: 'collection', default: {}, options: [{ name: 'a', type: 'string', default: '', hint }] }]);
+		const nested = (hint: string) =>
+			node([
+				{ name: 'more', type: 'collection', default: {}, options: [{ name: 'a', type: 'string', default: '', hint }] },
+			]);
 		expect(hintMaxLength(nested('x'.repeat(120)))).toEqual([]);
 		expect(rules(hintMaxLength(nested('x'.repeat(121))))).toEqual(['hint-max-length']);
 	});
 
 	it('single-credential-per-node: two credentials that can apply at once; alternatives that exclude each other pass', () => {
 		const either = (a: string[], b: string[]) =>
-			node([], [
-				{ name: 'oneApi', required: true, displayOptions: { show: { authentication: a } } },
-				{ name: 'twoApi', required: true, displayOptions: { show: { authentication: b } } },
-			]);
+			node(
+				[],
+				[
+					{ name: 'oneApi', required: true, displayOptions: { show: { authentication: a } } },
+					{ name: 'twoApi', required: true, displayOptions: { show: { authentication: b } } },
+				],
+			);
 		expect(singleCredentialPerNode(node([], [{ name: 'oneApi', required: true }]))).toEqual([]);
 		expect(singleCredentialPerNode(either(['key'], ['oAuth2']))).toEqual([]);
 		expect(rules(singleCredentialPerNode(either(['key'], ['key', 'oAuth2'])))).toEqual(['single-credential-per-node']);
-		expect(rules(singleCredentialPerNode(node([], [{ name: 'oneApi' }, { name: 'twoApi' }])))).toEqual(['single-credential-per-node']);
+		expect(rules(singleCredentialPerNode(node([], [{ name: 'oneApi' }, { name: 'twoApi' }])))).toEqual([
+			'single-credential-per-node',
+		]);
 	});
 
 	it('valid-node-categories: an unknown or empty category, and AI subcategories without the AI category', () => {
 		expect(validNodeCategories('x.node.json', { categories: ['Finance & Accounting'] })).toEqual([]);
 		expect(rules(validNodeCategories('x.node.json', { categories: ['Finance'] }))).toEqual(['valid-node-categories']);
-		expect(validNodeCategories('x.node.json', { categories: ['Marketing'] })[0].message).toContain('Marketing & Content');
+		expect(validNodeCategories('x.node.json', { categories: ['Marketing'] })[0].message).toContain(
+			'Marketing & Content',
+		);
 		expect(rules(validNodeCategories('x.node.json', { categories: [] }))).toEqual(['valid-node-categories']);
-		expect(rules(validNodeCategories('x.node.json', { categories: ['Sales'], subcategories: { AI: ['Tools'] } }))).toEqual(['valid-node-categories']);
+		expect(
+			rules(validNodeCategories('x.node.json', { categories: ['Sales'], subcategories: { AI: ['Tools'] } })),
+		).toEqual(['valid-node-categories']);
 		expect(validNodeCategories('x.node.json', { categories: ['AI'], subcategories: { AI: ['Tools'] } })).toEqual([]);
 	});
 
@@ -101,12 +125,15 @@ describe('each check fails on a crafted bad description', () => {
 
 	it('no-hardcoded-ids: a fixed partner, account or client ID in a declaration, a property or an assignment', () => {
 		const found = (text: string) => noHardcodedIds('x.node.ts', text).map((finding) => finding.where);
-		expect(found("const partnerId = 'p-1';\nconst x = { accountId: 'a-1' };\nthis.clientId = 'c-1';\nclass A { tenant_id = 't'; }")).toEqual([
-			'x.node.ts:1',
-			'x.node.ts:2',
-			'x.node.ts:3',
-			'x.node.ts:4',
-		]);
-		expect(found("const partnerId = this.getNodeParameter('partnerId', 0);\nconst partnerUserId = 'u';\nconst n = { name: 'accountId' };")).toEqual([]);
+		expect(
+			found(
+				"const partnerId = 'p-1';\nconst x = { accountId: 'a-1' };\nthis.clientId = 'c-1';\nclass A { tenant_id = 't'; }",
+			),
+		).toEqual(['x.node.ts:1', 'x.node.ts:2', 'x.node.ts:3', 'x.node.ts:4']);
+		expect(
+			found(
+				"const partnerId = this.getNodeParameter('partnerId', 0);\nconst partnerUserId = 'u';\nconst n = { name: 'accountId' };",
+			),
+		).toEqual([]);
 	});
 });

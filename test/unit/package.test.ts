@@ -18,7 +18,10 @@ function filesUnder(dir: string): string[] {
 
 /** The files `npm pack` would put in the tarball, as npm itself lists them. */
 function packedFiles(): string[] {
-	const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
+	const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 	const [report] = JSON.parse(output) as Array<{ files: Array<{ path: string }> }>;
 	return report.files.map((file) => file.path).sort();
 }
@@ -27,11 +30,21 @@ describe('published package', () => {
 	it('packs what runs and nothing else: the entry point, the built code, its codex and icons, the README and the licence', () => {
 		const files = packedFiles();
 		const entry = ['dist/index.d.ts', 'dist/index.js', 'dist/index.js.map'];
-		const extra = files.filter((path) => !/^dist\/(nodes|credentials|icons)\//.test(path) && ![...entry, 'LICENSE.md', 'README.md', 'package.json'].includes(path));
+		const extra = files.filter(
+			(path) =>
+				!/^dist\/(nodes|credentials|icons)\//.test(path) &&
+				![...entry, 'LICENSE.md', 'README.md', 'package.json'].includes(path),
+		);
 		expect(extra).toEqual([]);
 		expect(files).toEqual(expect.arrayContaining([pkg.main, pkg.types]));
 		expect(files).toEqual(expect.arrayContaining([...pkg.n8n.nodes, ...pkg.n8n.credentials]));
-		expect(files).toEqual(expect.arrayContaining(['dist/nodes/HaiPay/HaiPay.node.json', 'dist/nodes/HaiPayTrigger/HaiPayTrigger.node.json', 'dist/icons/haipay.svg']));
+		expect(files).toEqual(
+			expect.arrayContaining([
+				'dist/nodes/HaiPay/HaiPay.node.json',
+				'dist/nodes/HaiPayTrigger/HaiPayTrigger.node.json',
+				'dist/icons/haipay.svg',
+			]),
+		);
 		expect(files.filter((path) => /\.(png|jpe?g)$|^docs\//.test(path))).toEqual([]);
 	});
 
@@ -40,7 +53,14 @@ describe('published package', () => {
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		// Only what n8n loads: n8n-node build also copies every image of the repository (docs/ screenshots) into dist/.
-		expect(pkg.files).toEqual(['dist/index.js', 'dist/index.d.ts', 'dist/index.js.map', 'dist/nodes', 'dist/credentials', 'dist/icons']);
+		expect(pkg.files).toEqual([
+			'dist/index.js',
+			'dist/index.d.ts',
+			'dist/index.js.map',
+			'dist/nodes',
+			'dist/credentials',
+			'dist/icons',
+		]);
 		expect(pkg.license).toBe('MIT');
 	});
 
@@ -57,7 +77,8 @@ describe('published package', () => {
 		const paths: string[] = [...pkg.n8n.credentials, ...pkg.n8n.nodes];
 		expect(paths.length).toBeGreaterThan(0);
 		for (const path of paths) expect(existsSync(join(root, path))).toBe(true);
-		for (const path of paths) expect(existsSync(join(root, path.replace(/\.js$/, '.json')))).toBe(path.includes('.node.'));
+		for (const path of paths)
+			expect(existsSync(join(root, path.replace(/\.js$/, '.json')))).toBe(path.includes('.node.'));
 	});
 
 	it('ships its icons beside the built code', () => {
@@ -85,6 +106,9 @@ describe('published package', () => {
 			});
 		// Saved workflows and credentials refer to these names (DESIGN: public interface).
 		expect(names(pkg.n8n.credentials, (credential) => credential.name)).toEqual(['haiPayApi']);
-		expect(names(pkg.n8n.nodes, (node) => (node.description as { name: string }).name).sort()).toEqual(['haiPay', 'haiPayTrigger']);
+		expect(names(pkg.n8n.nodes, (node) => (node.description as { name: string }).name).sort()).toEqual([
+			'haiPay',
+			'haiPayTrigger',
+		]);
 	});
 });

@@ -30,7 +30,8 @@ const NOT_ABOUT_THE_PAYEE: Record<string, string> = {
 	operation: 'what the node does',
 	fieldsFrom: 'where the fields are read, not what they hold',
 	currency: "the rail, shown first and never hidden; another currency's rules refuse a row of another currency",
-	payType: 'how the payer pays a collection (IDR: QR, VA or e-wallet), or SUBSCRIPTION, the only value of a subscription; the merchant is paid either way',
+	payType:
+		'how the payer pays a collection (IDR: QR, VA or e-wallet), or SUBSCRIPTION, the only value of a subscription; the merchant is paid either way',
 	recurringInterval: "a subscription's billing unit: when the merchant is paid, never who pays or is paid",
 	inBankCode: 'how a subscriber pays (card, Google Pay, Apple Pay); the merchant is paid either way',
 	country: "BDT collections' cashier mode, sent only when added",
@@ -39,7 +40,8 @@ const NOT_ABOUT_THE_PAYEE: Record<string, string> = {
 	isAmount: 'which amount a voucher shows',
 	ordersCurrency: 'which App ID asks for vouchers; empty is the first',
 	output: 'what Payout → Check puts out (a row each, or one approval summary); it sends nothing',
-	clientType: "where the payer of a coin collection pays from (web or app); the deposit address is the merchant's either way",
+	clientType:
+		"where the payer of a coin collection pays from (web or app); the deposit address is the merchant's either way",
 };
 
 function node(typeVersion: number): INode {
@@ -47,7 +49,9 @@ function node(typeVersion: number): INode {
 }
 
 function resolved(choices: INodeParameters, typeVersion: number): INodeParameters {
-	return NodeHelpers.getNodeParameters(description.properties, choices, true, false, node(typeVersion), description) ?? {};
+	return (
+		NodeHelpers.getNodeParameters(description.properties, choices, true, false, node(typeVersion), description) ?? {}
+	);
 }
 
 /** The table of docs/haipay-node.md ("Who is paid"): each payee-deciding drop-down, its choices and currencies. */
@@ -75,26 +79,41 @@ describe('drop-downs that decide who is paid', () => {
 		expect(DOCS).toContain(table);
 	});
 
-	it.each(Object.keys(ENDPOINTS.payoutApply.rules))('%s: from version 2 each starts on nothing; version 1 keeps its first value', (currency) => {
-		const rules = ENDPOINTS.payoutApply.rules[currency as keyof typeof ENDPOINTS.payoutApply.rules];
-		const deciding = rules.fields.filter((field) => field.enum !== undefined && field.decidesPayee !== undefined && field.required);
-		const latest = resolved({ resource: 'payout', operation: 'create', currency }, Math.max(...NODE_VERSIONS));
-		const first = resolved({ resource: 'payout', operation: 'create', currency }, 1);
-		for (const field of deciding) {
-			expect([field.name, latest[field.name]]).toEqual([field.name, NOT_CHOSEN.value]);
-			expect([field.name, first[field.name]]).toEqual([field.name, field.enum?.[0]]);
-		}
-	});
+	it.each(Object.keys(ENDPOINTS.payoutApply.rules))(
+		'%s: from version 2 each starts on nothing; version 1 keeps its first value',
+		(currency) => {
+			const rules = ENDPOINTS.payoutApply.rules[currency as keyof typeof ENDPOINTS.payoutApply.rules];
+			const deciding = rules.fields.filter(
+				(field) => field.enum !== undefined && field.decidesPayee !== undefined && field.required,
+			);
+			const latest = resolved({ resource: 'payout', operation: 'create', currency }, Math.max(...NODE_VERSIONS));
+			const first = resolved({ resource: 'payout', operation: 'create', currency }, 1);
+			for (const field of deciding) {
+				expect([field.name, latest[field.name]]).toEqual([field.name, NOT_CHOSEN.value]);
+				expect([field.name, first[field.name]]).toEqual([field.name, field.enum?.[0]]);
+			}
+		},
+	);
 
 	it('under a currency given by an expression, no payee-deciding field of any currency has a value n8n filled in', () => {
 		const choices = { resource: 'payout', operation: 'create', currency: '={{ $json.currency }}' };
 		const parameters = resolved(choices, 2);
-		const names = new Set(Object.values(ENDPOINTS.payoutApply.rules).flatMap((rules) => rules.fields.filter((field) => field.decidesPayee).map((field) => field.name)));
+		const names = new Set(
+			Object.values(ENDPOINTS.payoutApply.rules).flatMap((rules) =>
+				rules.fields.filter((field) => field.decidesPayee).map((field) => field.name),
+			),
+		);
 		for (const name of names) expect([name, parameters[name] ?? '']).toEqual([name, '']);
 	});
 
 	it('every drop-down of every operation is payee-deciding (nothing chosen from version 2) or decides nothing about the payee', () => {
-		const deciding = new Set(CREATES.flatMap(([, rules]) => Object.values(rules).flatMap((rule) => (rule?.fields ?? []).filter((field) => field.decidesPayee).map((field) => field.name))));
+		const deciding = new Set(
+			CREATES.flatMap(([, rules]) =>
+				Object.values(rules).flatMap((rule) =>
+					(rule?.fields ?? []).filter((field) => field.decidesPayee).map((field) => field.name),
+				),
+			),
+		);
 		const seen = new Set<string>();
 		const audit = (properties: INodeProperties[], inVersion2: boolean) => {
 			for (const property of properties) {
@@ -104,7 +123,11 @@ describe('drop-downs that decide who is paid', () => {
 				if (property.type !== 'options' || !shown) continue;
 				seen.add(property.name);
 				if (deciding.has(property.name)) {
-					expect([property.name, property.default, property.options?.[0]]).toEqual([property.name, NOT_CHOSEN.value, NOT_CHOSEN]);
+					expect([property.name, property.default, property.options?.[0]]).toEqual([
+						property.name,
+						NOT_CHOSEN.value,
+						NOT_CHOSEN,
+					]);
 				} else {
 					expect([property.name, NOT_ABOUT_THE_PAYEE[property.name]]).toEqual([property.name, expect.any(String)]);
 				}
@@ -115,6 +138,7 @@ describe('drop-downs that decide who is paid', () => {
 	});
 
 	it('lists in the docs every drop-down that decides nothing about the payee', () => {
-		for (const name of Object.keys(NOT_ABOUT_THE_PAYEE)) expect([name, DOCS.includes(`\`${name}\``)]).toEqual([name, true]);
+		for (const name of Object.keys(NOT_ABOUT_THE_PAYEE))
+			expect([name, DOCS.includes(`\`${name}\``)]).toEqual([name, true]);
 	});
 });

@@ -42,7 +42,8 @@ function readingsOf(text: string, haipays = false): Body[] {
 			if (equals < 0) continue;
 			const [name, value] = [segment.slice(0, equals), segment.slice(equals + 1)];
 			if (!plausible(name) || value === '' || (last !== undefined && byteOrder(last, name) >= 0)) continue;
-			if (haipays && value.includes('&') && (CALLBACK_SHAPE.deciding.has(name) || CALLBACK_SHAPE.plain.has(name))) continue;
+			if (haipays && value.includes('&') && (CALLBACK_SHAPE.deciding.has(name) || CALLBACK_SHAPE.plain.has(name)))
+				continue;
 			walk(end + 1, name, { ...body, [name]: value });
 		}
 	};
@@ -57,7 +58,9 @@ function decidingOf(body: Body): string {
 /** A reading HaiPay could have signed that changes a deciding field, or undefined. */
 function harmfulReading(body: Body): Body | undefined {
 	const own = decidingOf(body);
-	return readingsOf(canonicalFields(body), true).find((reading) => couldBeHaiPays(reading) && decidingOf(reading) !== own);
+	return readingsOf(canonicalFields(body), true).find(
+		(reading) => couldBeHaiPays(reading) && decidingOf(reading) !== own,
+	);
 }
 
 /** A small deterministic generator (mulberry32), so that a failure names a body that fails again. */
@@ -73,7 +76,24 @@ function random(seed: number): () => number {
 
 const TEXT_NAMES = ['errorMsg', 'bankName', 'remark', 'zz', 'channelRef', 'reason', 'subject'];
 const OPTIONAL = ['refundNo', 'tokenID', 'tokenId', 'fee', 'payTime', 'actualAmount', ...TEXT_NAMES];
-const PIECES = ['&status=2', '&orderId=X', '&orderNo=N', '&amount=5', '&currency=USD', '&appId=7', '&refundNo=R', '&tokenID=T', '&zz=w', '&fee=0', '&remark=r', '&errorMsg=e', '&payTime=p', '&', '=', 'v'];
+const PIECES = [
+	'&status=2',
+	'&orderId=X',
+	'&orderNo=N',
+	'&amount=5',
+	'&currency=USD',
+	'&appId=7',
+	'&refundNo=R',
+	'&tokenID=T',
+	'&zz=w',
+	'&fee=0',
+	'&remark=r',
+	'&errorMsg=e',
+	'&payTime=p',
+	'&',
+	'=',
+	'v',
+];
 
 function generated(next: () => number): Body {
 	const pick = <T>(from: T[]) => from[Math.floor(next() * from.length)];
@@ -103,27 +123,62 @@ describe('decidingDoubt against every reading', () => {
 
 	it('leaves the plain cases alone: text with & that no reading HaiPay signed could move', () => {
 		const payout = { appId: '1', currency: 'TZS', orderId: 'PO', orderNo: 'HP', amount: '10', status: '3', fee: '1' };
-		for (const errorMsg of ['Account name & number mismatch', 'code=51 & account closed', 'x&amount=5', 'x&orderNo=HP-EVIL', 'declined&errorNote=call the bank']) {
+		for (const errorMsg of [
+			'Account name & number mismatch',
+			'code=51 & account closed',
+			'x&amount=5',
+			'x&orderNo=HP-EVIL',
+			'declined&errorNote=call the bank',
+		]) {
 			expect([errorMsg, decidingDoubt({ ...payout, errorMsg }, CALLBACK_SHAPE)]).toEqual([errorMsg, undefined]);
 		}
-		expect(decidingDoubt({ ...payout, payTime: '2024-05-01 10:20:30', refundNo: 'R1' }, CALLBACK_SHAPE)).toBeUndefined();
+		expect(
+			decidingDoubt({ ...payout, payTime: '2024-05-01 10:20:30', refundNo: 'R1' }, CALLBACK_SHAPE),
+		).toBeUndefined();
 		expect(decidingDoubt({ ...payout, tokenID: 'tok' }, CALLBACK_SHAPE)).toBeUndefined();
 	});
 });
 
 describe('decidingDoubt: the re-splits that found the earlier rule short', () => {
-	const genuine = { appId: '1', currency: 'TZS', orderId: 'PO', orderNo: 'HP', amount: '10', status: '3', fee: '1', errorMsg: 'declined' };
+	const genuine = {
+		appId: '1',
+		currency: 'TZS',
+		orderId: 'PO',
+		orderNo: 'HP',
+		amount: '10',
+		status: '3',
+		fee: '1',
+		errorMsg: 'declined',
+	};
 
 	it.each([
 		// errorMsg swallows the real order; remark's text supplies another (a join, then several splits at once).
 		[
 			'a join across fields, then splits',
 			{ ...genuine, remark: 'w&fee=0&orderId=VICTIM&orderNo=HPV&status=2&zz=x' },
-			{ appId: '1', currency: 'TZS', amount: '10', errorMsg: 'declined&fee=1&orderId=PO&orderNo=HP&remark=w', fee: '0', orderId: 'VICTIM', orderNo: 'HPV', status: '2', zz: 'x&status=3' },
+			{
+				appId: '1',
+				currency: 'TZS',
+				amount: '10',
+				errorMsg: 'declined&fee=1&orderId=PO&orderNo=HP&remark=w',
+				fee: '0',
+				orderId: 'VICTIM',
+				orderNo: 'HPV',
+				status: '2',
+				zz: 'x&status=3',
+			},
 		],
 		// The genuine callback lacks refundNo; the split adds it after a field that is not carried.
-		['a split that adds a refund number', { ...genuine, reason: 'bank&refundNo=R-EVIL' }, { ...genuine, reason: 'bank', refundNo: 'R-EVIL' }],
-		['a split that adds a card token', { ...genuine, subject: 'x&tokenID=tok_evil' }, { ...genuine, subject: 'x', tokenID: 'tok_evil' }],
+		[
+			'a split that adds a refund number',
+			{ ...genuine, reason: 'bank&refundNo=R-EVIL' },
+			{ ...genuine, reason: 'bank', refundNo: 'R-EVIL' },
+		],
+		[
+			'a split that adds a card token',
+			{ ...genuine, subject: 'x&tokenID=tok_evil' },
+			{ ...genuine, subject: 'x', tokenID: 'tok_evil' },
+		],
 	])('%s: the replayed body signs alike, and is marked', (_case, signedByHaiPay, replayed) => {
 		expect(canonicalFields(replayed)).toBe(canonicalFields(signedByHaiPay));
 		expect(decidingOf(replayed)).not.toBe(decidingOf(signedByHaiPay));

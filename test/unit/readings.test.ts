@@ -47,11 +47,15 @@ describe('otherReadings', () => {
 	it('bounds a split by the next signed field: an empty or null field is not signed, so it bounds nothing', () => {
 		expect(otherReadings({ ...PAYOUT, errorMsg: 'x&fee=1', fee: '1.00' })).toEqual([]);
 		expect(otherReadings({ ...PAYOUT, errorMsg: 'x&fee=1', fee: '' })).toEqual([{ field: 'errorMsg', adds: ['fee'] }]);
-		expect(otherReadings({ ...PAYOUT, errorMsg: 'x&fee=1', fee: null })).toEqual([{ field: 'errorMsg', adds: ['fee'] }]);
+		expect(otherReadings({ ...PAYOUT, errorMsg: 'x&fee=1', fee: null })).toEqual([
+			{ field: 'errorMsg', adds: ['fee'] },
+		]);
 	});
 
 	it('reads the last field with no bound above, and a deciding field the same way as free text', () => {
-		expect(otherReadings({ ...PAYOUT, status: undefined, zNote: 'x&zz=1' })).toEqual([{ field: 'zNote', adds: ['zz'] }]);
+		expect(otherReadings({ ...PAYOUT, status: undefined, zNote: 'x&zz=1' })).toEqual([
+			{ field: 'zNote', adds: ['zz'] },
+		]);
 		const folded = { ...PAYOUT, orderNo: undefined, orderId: 'PO-1&orderNo=HP1' };
 		expect(otherReadings(folded)).toEqual([{ field: 'orderId', adds: ['orderNo'] }]);
 		expect(canonicalFields(split(folded, 'orderId', 'orderNo'))).toBe(canonicalFields(folded));
@@ -64,7 +68,9 @@ describe('otherReadings', () => {
 
 	it('reads numbers as the digits signed, and list-style arrays by their elements', () => {
 		expect(otherReadings({ ...PAYOUT, amount: 1500.5 })).toEqual([]);
-		expect(otherReadings({ ...PAYOUT, tags: ['a, b'] }, { arrayStyle: 'list' })).toEqual([{ field: 'tags', adds: [], elements: true }]);
+		expect(otherReadings({ ...PAYOUT, tags: ['a, b'] }, { arrayStyle: 'list' })).toEqual([
+			{ field: 'tags', adds: [], elements: true },
+		]);
 		expect(otherReadings({ ...PAYOUT, tags: ['a', 'b'] }, { arrayStyle: 'list' })).toEqual([]);
 		expect(otherReadings({ ...PAYOUT, tags: ['a, b'] }, { arrayStyle: 'json' })).toEqual([]);
 	});

@@ -55,7 +55,9 @@ describe('status "0" on a create', () => {
 			.slice(start)
 			.split('\n')
 			.slice(2)
-			.filter((line, index, lines) => line.startsWith('|') && lines.slice(0, index).every((before) => before.startsWith('|')));
+			.filter(
+				(line, index, lines) => line.startsWith('|') && lines.slice(0, index).every((before) => before.startsWith('|')),
+			);
 		const outcomes = rows.map((row) => /^\| `(\w+)` \|/.exec(row)?.[1]);
 		expect(outcomes).toEqual([...REFUSAL_RULES.map((rule) => rule.outcome), 'unknown']);
 	});

@@ -33,7 +33,9 @@ const CI_RUN = readFileSync(join(root, '.ci', 'run'), 'utf8');
 
 /** What a workflow runs, with `.ci/run` read in place of a step that calls it. */
 function runs(wf: Workflow): string[] {
-	return Object.values(wf.jobs).flatMap((job) => job.steps.map((step) => (step.run === 'bash .ci/run' ? CI_RUN : (step.run ?? ''))));
+	return Object.values(wf.jobs).flatMap((job) =>
+		job.steps.map((step) => (step.run === 'bash .ci/run' ? CI_RUN : (step.run ?? ''))),
+	);
 }
 
 /** Every `npm run X` / `npm test` a workflow calls, directly or through `.ci/run`, as the script names it needs. */
@@ -83,9 +85,16 @@ describe('workflows call commands that exist', () => {
 		expect(readme).toContain('npm ci && npm test');
 		expect(CI_RUN).toMatch(/^npm test$/m);
 		for (const name of ['ci.yml', 'publish.yml']) {
-			expect(Object.values(workflow(name).jobs).some((job) => job.steps.some((step) => step.run === 'bash .ci/run'))).toBe(true);
+			expect(
+				Object.values(workflow(name).jobs).some((job) => job.steps.some((step) => step.run === 'bash .ci/run')),
+			).toBe(true);
 		}
-		for (const suite of ['playground/ci-e2e.sh', 'playground/ci-n8n-tooling.sh', 'playground/ci-compat.sh', 'playground/queue/ci-queue.sh']) {
+		for (const suite of [
+			'playground/ci-e2e.sh',
+			'playground/ci-n8n-tooling.sh',
+			'playground/ci-compat.sh',
+			'playground/queue/ci-queue.sh',
+		]) {
 			expect(CI_RUN).toContain(`bash ${suite}`);
 		}
 		expect(npmScripts(workflow('ci.yml'))).toEqual(expect.arrayContaining(['lint', 'typecheck', 'scan', 'test']));

@@ -14,6 +14,8 @@ describe.each(SHARED_CASES)('the shared %s rule', (_label, rule, testCase) => {
 
 	it('is the rule its cases test', () => {
 		expect(rule.name).toBe(testCase.field);
-		expect(checkRequest(alone, { [rule.name]: '' }).violations.map((violation) => violation.rule)).toEqual(rule.required ? ['required'] : []);
+		expect(checkRequest(alone, { [rule.name]: '' }).violations.map((violation) => violation.rule)).toEqual(
+			rule.required ? ['required'] : [],
+		);
 	});
 });

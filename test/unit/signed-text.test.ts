@@ -30,7 +30,28 @@ function random(seed: number): () => number {
 	};
 }
 
-const PIECES = ['a', 'Z', '7', ' ', '-', '_', '.', '@', '&', '=', '&x=1', '\n', '\u0000', '\u007f', 'é', '你', '1000', PAYOUTS.TZS.accountNo, PAYOUTS.TZS.name, 'x@y.co'];
+const PIECES = [
+	'a',
+	'Z',
+	'7',
+	' ',
+	'-',
+	'_',
+	'.',
+	'@',
+	'&',
+	'=',
+	'&x=1',
+	'\n',
+	'\u0000',
+	'\u007f',
+	'é',
+	'你',
+	'1000',
+	PAYOUTS.TZS.accountNo,
+	PAYOUTS.TZS.name,
+	'x@y.co',
+];
 
 function text(next: () => number): string {
 	const length = Math.floor(next() * 5);
@@ -83,25 +104,60 @@ const settings = settingsOf({
 });
 
 /** Subscriptions are signed by the credential's USD App ID, which the other operations' credential lacks. */
-const usdSettings = { ...settings, ...settingsOf({ environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1001, currency: 'USD', secretKey: 'test-only-secret', privateKey: TEST_KEYS.merchantPkcs8 }) };
+const usdSettings = {
+	...settings,
+	...settingsOf({
+		environment: 'custom',
+		baseUrl: 'http://127.0.0.1:1',
+		appId: 1001,
+		currency: 'USD',
+		secretKey: 'test-only-secret',
+		privateKey: TEST_KEYS.merchantPkcs8,
+	}),
+};
 
 /** The global cashier is signed by the credential's CASHIER App ID. */
-const cashierSettings = { ...settings, ...settingsOf({ environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1022, currency: 'CASHIER', secretKey: 'test-only-secret', privateKey: TEST_KEYS.merchantPkcs8 }) };
+const cashierSettings = {
+	...settings,
+	...settingsOf({
+		environment: 'custom',
+		baseUrl: 'http://127.0.0.1:1',
+		appId: 1022,
+		currency: 'CASHIER',
+		secretKey: 'test-only-secret',
+		privateKey: TEST_KEYS.merchantPkcs8,
+	}),
+};
 
-const RULES: Record<string, RequestRules | undefined> = { ...PAYOUT_RULES, MIT: MIT_RULES, SUBSCRIPTION: SUBSCRIPTION_RULES, CASHIER: CASHIER_RULES };
+const RULES: Record<string, RequestRules | undefined> = {
+	...PAYOUT_RULES,
+	MIT: MIT_RULES,
+	SUBSCRIPTION: SUBSCRIPTION_RULES,
+	CASHIER: CASHIER_RULES,
+};
 
 /** A valid global cashier payment, as Collection → Create Cashier Payment reads it from an input item. */
 const CASHIER_ITEM: Record<string, unknown> = { orderId: 'CASHIER-1', ...CASHIER_PAYMENT };
 
 /** A valid subscription, as Subscription → Create reads it from an input item. */
-const SUBSCRIPTION_ITEM: Record<string, unknown> = { subscriptionOrderId: 'SUB-1', ...SUBSCRIPTION, recurringIntervalCount: 1, currency: 'USD' };
+const SUBSCRIPTION_ITEM: Record<string, unknown> = {
+	subscriptionOrderId: 'SUB-1',
+	...SUBSCRIPTION,
+	recurringIntervalCount: 1,
+	currency: 'USD',
+};
 
 /** A valid item per currency: the payouts', the USD card collection's, and the local collections'. */
 const ITEMS: Record<string, Record<string, unknown>> = {
 	...BASES,
 	SUBSCRIPTION: SUBSCRIPTION_ITEM,
 	CASHIER: CASHIER_ITEM,
-	...Object.fromEntries(Object.entries(LOCAL_COLLECTIONS).map(([currency, fields]) => [`local:${currency}`, { orderId: `${currency}-1`, ...fields }])),
+	...Object.fromEntries(
+		Object.entries(LOCAL_COLLECTIONS).map(([currency, fields]) => [
+			`local:${currency}`,
+			{ orderId: `${currency}-1`, ...fields },
+		]),
+	),
 };
 
 /** The currencies an operation takes, as it would be asked for them: a create's own, and reads of several kinds. */
@@ -113,7 +169,11 @@ function currenciesOf(operation: Operation): string[] {
 	return operation.operation === 'create' ? ['USD', ...Object.keys(LOCAL_COLLECTION_RULES)] : ['USD'];
 }
 
-function prepare(ctx: IExecuteFunctions, operation: Operation, using: HaiPaySettings): { prepared: Prepared } | { problem: unknown } {
+function prepare(
+	ctx: IExecuteFunctions,
+	operation: Operation,
+	using: HaiPaySettings,
+): { prepared: Prepared } | { problem: unknown } {
 	try {
 		return { prepared: preparedRequest(ctx, operation, using, 0) };
 	} catch (problem) {
@@ -121,45 +181,60 @@ function prepare(ctx: IExecuteFunctions, operation: Operation, using: HaiPaySett
 	}
 }
 
-describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.operation}`, operation] as const))('%s', (_name, operation) => {
-	it('signs only bodies whose signed text reads back as exactly their fields', () => {
-		const next = random(operation.resource.length * 31 + operation.operation.length);
-		let accepted = 0;
-		let refused = 0;
-		for (let round = 0; round < 400; round++) {
-			const currencies = currenciesOf(operation);
-			const currency = currencies[Math.floor(next() * currencies.length)];
-			// The USD card collection's rules and base item are MIT's (a payout in USD has its own); the other
-			// collections are the local ones.
-			const local = operation.resource === 'collection' && operation.operation === 'create' && currency !== 'USD';
-			const key = operation.operation === 'createCashier' ? 'CASHIER' : operation.resource === 'subscription' ? 'SUBSCRIPTION' : operation.resource === 'collection' && currency === 'USD' ? 'MIT' : currency;
-			const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[key];
-			const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : ITEMS[key]) };
-			for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
-			const parameters: Record<string, unknown> = {
-				resource: operation.resource,
-				operation: operation.operation,
-				currency,
-				fieldsFrom: 'input',
-				orderId: text(next),
-				orderNo: text(next),
-				orderNos: `${text(next)},${text(next)}`,
-				subscriptionOrderId: text(next),
-				subscriptionNo: text(next),
-				lang: 'en',
-				options: next() < 0.3 ? { extraFields: JSON.stringify({ [text(next) || 'note']: text(next) }) } : {},
-			};
-			const using = operation.resource === 'subscription' ? usdSettings : operation.operation === 'createCashier' ? cashierSettings : settings;
-			const outcome = prepare(context(parameters, json), operation, using);
-			if ('problem' in outcome) {
-				refused++;
-				continue;
+describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.operation}`, operation] as const))(
+	'%s',
+	(_name, operation) => {
+		it('signs only bodies whose signed text reads back as exactly their fields', () => {
+			const next = random(operation.resource.length * 31 + operation.operation.length);
+			let accepted = 0;
+			let refused = 0;
+			for (let round = 0; round < 400; round++) {
+				const currencies = currenciesOf(operation);
+				const currency = currencies[Math.floor(next() * currencies.length)];
+				// The USD card collection's rules and base item are MIT's (a payout in USD has its own); the other
+				// collections are the local ones.
+				const local = operation.resource === 'collection' && operation.operation === 'create' && currency !== 'USD';
+				const key =
+					operation.operation === 'createCashier'
+						? 'CASHIER'
+						: operation.resource === 'subscription'
+							? 'SUBSCRIPTION'
+							: operation.resource === 'collection' && currency === 'USD'
+								? 'MIT'
+								: currency;
+				const rules = local ? LOCAL_COLLECTION_RULES[currency as keyof typeof LOCAL_COLLECTION_RULES] : RULES[key];
+				const json: Record<string, unknown> = { ...(local ? ITEMS[`local:${currency}`] : ITEMS[key]) };
+				for (const rule of rules?.fields ?? []) if (next() < 0.15) json[rule.name] = text(next);
+				const parameters: Record<string, unknown> = {
+					resource: operation.resource,
+					operation: operation.operation,
+					currency,
+					fieldsFrom: 'input',
+					orderId: text(next),
+					orderNo: text(next),
+					orderNos: `${text(next)},${text(next)}`,
+					subscriptionOrderId: text(next),
+					subscriptionNo: text(next),
+					lang: 'en',
+					options: next() < 0.3 ? { extraFields: JSON.stringify({ [text(next) || 'note']: text(next) }) } : {},
+				};
+				const using =
+					operation.resource === 'subscription'
+						? usdSettings
+						: operation.operation === 'createCashier'
+							? cashierSettings
+							: settings;
+				const outcome = prepare(context(parameters, json), operation, using);
+				if ('problem' in outcome) {
+					refused++;
+					continue;
+				}
+				accepted++;
+				const signed = { ...outcome.prepared.body, appId: using.appId };
+				expect(parse(canonicalFields(signed))).toEqual(rendered(signed));
 			}
-			accepted++;
-			const signed = { ...outcome.prepared.body, appId: using.appId };
-			expect(parse(canonicalFields(signed))).toEqual(rendered(signed));
-		}
-		expect(refused).toBeGreaterThan(0);
-		expect(accepted).toBeGreaterThan(0);
-	});
-});
+			expect(refused).toBeGreaterThan(0);
+			expect(accepted).toBeGreaterThan(0);
+		});
+	},
+);

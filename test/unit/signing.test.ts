@@ -28,7 +28,15 @@ describe('known-answer vectors signed by the openssl command line', () => {
 		writeFileSync(join(dir, 'msg'), 'amount=1000&appId=1001&name=Zoë Ämber&orderId=OSSL-1&key=sec', 'utf8');
 		writeFileSync(join(dir, 'sig'), Buffer.from(await sign(body, 'sec', privateKey), 'base64'));
 		writeFileSync(join(dir, 'pub.pem'), TEST_KEYS.merchantPublic);
-		const out = execFileSync('openssl', ['dgst', '-sha256', '-verify', join(dir, 'pub.pem'), '-signature', join(dir, 'sig'), join(dir, 'msg')]);
+		const out = execFileSync('openssl', [
+			'dgst',
+			'-sha256',
+			'-verify',
+			join(dir, 'pub.pem'),
+			'-signature',
+			join(dir, 'sig'),
+			join(dir, 'msg'),
+		]);
 		expect(out.toString()).toContain('Verified OK');
 	});
 });
@@ -73,7 +81,12 @@ describe('sign', () => {
 	const signature = signBody(body, 'secret', privateKey);
 
 	it('signs as the independent signer does, whatever form the key was pasted in', async () => {
-		const forms = [TEST_KEYS.merchantPkcs8, TEST_KEYS.merchantPkcs1, bareBase64(TEST_KEYS.merchantPkcs8), bareBase64(TEST_KEYS.merchantPkcs1)];
+		const forms = [
+			TEST_KEYS.merchantPkcs8,
+			TEST_KEYS.merchantPkcs1,
+			bareBase64(TEST_KEYS.merchantPkcs8),
+			bareBase64(TEST_KEYS.merchantPkcs1),
+		];
 		for (const form of forms) expect(await sign(body, 'secret', parsePrivateKey(form))).toBe(signature);
 		for (const form of [TEST_KEYS.merchantPublic, bareBase64(TEST_KEYS.merchantPublic)]) {
 			expect(await verify(body, signature, 'secret', parsePublicKey(form))).toBe(true);
@@ -95,7 +108,9 @@ describe('key parsing', () => {
 			pem.replace(/\n/g, '\\n'),
 			pem.replace(/\n/g, ''),
 			`  ${pem.replace(/\n/g, '\n   ')}  `,
-			bareBase64(pem).match(/.{1,64}/g)!.join('\n'),
+			bareBase64(pem)
+				.match(/.{1,64}/g)!
+				.join('\n'),
 		];
 		const expected = signBody({ a: '1' }, 's', privateKey);
 		for (const variant of variants) expect(signBody({ a: '1' }, 's', parsePrivateKey(variant))).toBe(expected);
@@ -144,7 +159,14 @@ describe('sign and verify on the thread pool', () => {
 });
 
 describe('one memo per credential: its settings and parsed keys', () => {
-	const fields = { environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1001, secretKey: 's', privateKey: TEST_KEYS.merchantPkcs8, haipayPublicKey: TEST_KEYS.platformPublic };
+	const fields = {
+		environment: 'custom',
+		baseUrl: 'http://127.0.0.1:1',
+		appId: 1001,
+		secretKey: 's',
+		privateKey: TEST_KEYS.merchantPkcs8,
+		haipayPublicKey: TEST_KEYS.platformPublic,
+	};
 
 	it('gives the same settings, keys parsed once, for every copy of the same credential', () => {
 		const first = settingsFor({ ...fields });
@@ -158,18 +180,38 @@ describe('one memo per credential: its settings and parsed keys', () => {
 		const other = settingsFor({ ...fields, privateKey: TEST_KEYS.otherPrivate });
 		expect(other).not.toBe(first);
 		expect(privateKeyOf(other)).not.toBe(privateKeyOf(first));
-		expect(verifyBody({ a: '1' }, signBody({ a: '1' }, 's', privateKeyOf(other)), 's', parsePublicKey(TEST_KEYS.otherPublic))).toBe(true);
+		expect(
+			verifyBody(
+				{ a: '1' },
+				signBody({ a: '1' }, 's', privateKeyOf(other)),
+				's',
+				parsePublicKey(TEST_KEYS.otherPublic),
+			),
+		).toBe(true);
 	});
 
 	it('derives them again for a change in any field the settings read, and keeps them for one they ignore', () => {
 		const first = settingsFor({ ...fields });
-		const changes = { environment: 'production', productionUrl: 'https://x.example', baseUrl: 'http://127.0.0.1:2', appId: 1002, currency: 'ZAR', secretKey: 't', haipayPublicKey: TEST_KEYS.otherPublic, arrayStyle: 'list', otherCurrencies: ['NGN'] };
-		for (const [name, value] of Object.entries(changes)) expect(settingsFor({ ...fields, [name]: value })).not.toBe(first);
+		const changes = {
+			environment: 'production',
+			productionUrl: 'https://x.example',
+			baseUrl: 'http://127.0.0.1:2',
+			appId: 1002,
+			currency: 'ZAR',
+			secretKey: 't',
+			haipayPublicKey: TEST_KEYS.otherPublic,
+			arrayStyle: 'list',
+			otherCurrencies: ['NGN'],
+		};
+		for (const [name, value] of Object.entries(changes))
+			expect(settingsFor({ ...fields, [name]: value })).not.toBe(first);
 		expect(settingsFor({ ...fields, unrelated: 'anything' })).toBe(first);
 		// A further currency's fields count once it is listed, and not before.
 		expect(settingsFor({ ...fields, appIdNgn: 1003 })).toBe(first);
 		const listed = settingsFor({ ...fields, otherCurrencies: ['NGN'], appIdNgn: 1003, secretKeyNgn: 'n' });
-		expect(settingsFor({ ...fields, otherCurrencies: ['NGN'], appIdNgn: 1003, secretKeyNgn: 'other' })).not.toBe(listed);
+		expect(settingsFor({ ...fields, otherCurrencies: ['NGN'], appIdNgn: 1003, secretKeyNgn: 'other' })).not.toBe(
+			listed,
+		);
 	});
 
 	it('still reports a bad key, without keeping it', () => {

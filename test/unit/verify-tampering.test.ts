@@ -16,7 +16,16 @@ const platformKey = parsePrivateKey(TEST_KEYS.platformPrivate);
 const platformPublic = parsePublicKey(TEST_KEYS.platformPublic);
 
 /** An answer's `data` as HaiPay signs it: flat, with a nested member, every kind of value the rules treat apart. */
-const BODY: Record<string, unknown> = { appId: 1001, orderId: 'T-1', orderNo: 'HP-1', amount: '2500.00', status: 2, fee: '0', errorMsg: '', extra: { b: 1, a: ['x'] } };
+const BODY: Record<string, unknown> = {
+	appId: 1001,
+	orderId: 'T-1',
+	orderNo: 'HP-1',
+	amount: '2500.00',
+	status: 2,
+	fee: '0',
+	errorMsg: '',
+	extra: { b: 1, a: ['x'] },
+};
 const SIGNATURE = signBody(BODY, SECRET, platformKey);
 
 type Body = Record<string, unknown>;
@@ -47,7 +56,11 @@ const BODIES: Array<[string, Body, boolean]> = [
 	['a renamed member', renamed(BODY, 'amount', 'amout'), false],
 	['a member renamed in case only', renamed(BODY, 'orderNo', 'OrderNo'), false],
 	['an emptied member', { ...BODY, orderNo: '' }, false],
-	['a member moved into the nested object', { ...without(BODY, 'fee'), extra: { ...(BODY.extra as Body), fee: '0' } }, false],
+	[
+		'a member moved into the nested object',
+		{ ...without(BODY, 'fee'), extra: { ...(BODY.extra as Body), fee: '0' } },
+		false,
+	],
 	['an empty body', {}, false],
 ];
 
@@ -100,12 +113,15 @@ describe('verify (signature.ts), over a body HaiPay signed', () => {
 	});
 
 	it('is false with another secret, even one that differs only in case or by a space', async () => {
-		for (const secret of ['test-only-secret-zar', SECRET.toUpperCase(), `${SECRET} `, '']) expect(await verify(BODY, SIGNATURE, secret, platformPublic)).toBe(false);
+		for (const secret of ['test-only-secret-zar', SECRET.toUpperCase(), `${SECRET} `, ''])
+			expect(await verify(BODY, SIGNATURE, secret, platformPublic)).toBe(false);
 	});
 
 	it('is false with another public key, and for a signature made with another private key', async () => {
 		expect(await verify(BODY, SIGNATURE, SECRET, parsePublicKey(TEST_KEYS.merchantPublic))).toBe(false);
-		expect(await verify(BODY, signBody(BODY, SECRET, parsePrivateKey(TEST_KEYS.otherPrivate)), SECRET, platformPublic)).toBe(false);
+		expect(
+			await verify(BODY, signBody(BODY, SECRET, parsePrivateKey(TEST_KEYS.otherPrivate)), SECRET, platformPublic),
+		).toBe(false);
 	});
 
 	it('is false for a signature made in the other array style', async () => {
@@ -125,7 +141,14 @@ describe('verify (signature.ts), over a body HaiPay signed', () => {
 });
 
 describe('verifySigned (verification.ts), over a signed object with its sign member', () => {
-	const fields = { environment: 'custom', baseUrl: 'http://127.0.0.1:1', appId: 1001, secretKey: SECRET, privateKey: TEST_KEYS.merchantPkcs8, haipayPublicKey: TEST_KEYS.platformPublic };
+	const fields = {
+		environment: 'custom',
+		baseUrl: 'http://127.0.0.1:1',
+		appId: 1001,
+		secretKey: SECRET,
+		privateKey: TEST_KEYS.merchantPkcs8,
+		haipayPublicKey: TEST_KEYS.platformPublic,
+	};
 	const settings = settingsOf(fields);
 	const signed = { ...BODY, sign: SIGNATURE };
 
@@ -144,7 +167,9 @@ describe('verifySigned (verification.ts), over a signed object with its sign mem
 
 	it("is invalid with another secret or another HaiPay public key in the credential's settings", async () => {
 		expect(await verifySigned(signed, settingsOf({ ...fields, secretKey: 'test-only-secret-zar' }))).toBe('invalid');
-		expect(await verifySigned(signed, settingsOf({ ...fields, haipayPublicKey: TEST_KEYS.otherPublic }))).toBe('invalid');
+		expect(await verifySigned(signed, settingsOf({ ...fields, haipayPublicKey: TEST_KEYS.otherPublic }))).toBe(
+			'invalid',
+		);
 		expect(await verifySigned(signed, settingsOf({ ...fields }))).toBe('verified');
 	});
 

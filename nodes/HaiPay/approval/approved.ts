@@ -16,7 +16,10 @@ import { trimmedText } from '../../shared/text';
 const FIELD = { field: 'approvedFingerprint', rule: 'approval' };
 
 /** Why this run may not send anything, or undefined when it may (no approval asked for, or the rows match it). */
-function approvalRefusal(ctx: IExecuteFunctions, prepared: ReadonlyArray<Prepared | undefined>): ItemFailure | undefined {
+function approvalRefusal(
+	ctx: IExecuteFunctions,
+	prepared: ReadonlyArray<Prepared | undefined>,
+): ItemFailure | undefined {
 	if (!hasCollectionEntry(ctx, 'options', 'approvedFingerprint') || prepared.length === 0) return undefined;
 	let value: unknown;
 	try {
@@ -27,7 +30,8 @@ function approvalRefusal(ctx: IExecuteFunctions, prepared: ReadonlyArray<Prepare
 	}
 	const approved = trimmedText(value);
 	if (!isFingerprint(approved)) {
-		const why = approved === '' ? 'is empty' : `is not a fingerprint Payout → Check gives (got "${approved.slice(0, 80)}")`;
+		const why =
+			approved === '' ? 'is empty' : `is not a fingerprint Payout → Check gives (got "${approved.slice(0, 80)}")`;
 		return new ItemFailure('invalid', `"Approved Fingerprint" ${why}: nothing was sent`, FIELD);
 	}
 	const rows = prepared.filter((entry): entry is Prepared => entry !== undefined);
@@ -57,7 +61,8 @@ export function refuseUnapproved(run: RunParts): void {
 	const refusal = approvalRefusal(run.ctx, run.prepared);
 	if (refusal === undefined) return;
 	const first = run.prepared.find((entry) => entry !== undefined);
-	if (!run.continueOnFail) throw nodeError(run.ctx, refusal, run.operation, 0, { orderId: first?.orderId, currency: first?.currency });
+	if (!run.continueOnFail)
+		throw nodeError(run.ctx, refusal, run.operation, 0, { orderId: first?.orderId, currency: first?.currency });
 	run.prepared.forEach((entry, itemIndex) => {
 		if (entry !== undefined) run.results[itemIndex] = { failure: refusal };
 		run.prepared[itemIndex] = undefined;

@@ -12,7 +12,8 @@ import type { Prepared } from '../execute/types';
  * a time-out, an answer not signed or not about the row, a status 3 without an order where no absence is published,
  * a row not asked in time) is `unchecked`: counted to pay, and flagged, never taken for absent.
  */
-export type Standing = { atHaiPay: 'exists'; order: ExistingOrder } | { atHaiPay: 'absent' } | { atHaiPay: 'unchecked'; reason: string };
+export type Standing =
+	{ atHaiPay: 'exists'; order: ExistingOrder } | { atHaiPay: 'absent' } | { atHaiPay: 'unchecked'; reason: string };
 
 /** The standing of a row from its query's answer; `notAsked` says why a row without one was not asked. */
 export function standingOf(answer: QueryAnswer | undefined, notAsked: string): Standing {
@@ -20,7 +21,8 @@ export function standingOf(answer: QueryAnswer | undefined, notAsked: string): S
 	if (answer instanceof Error) return { atHaiPay: 'unchecked', reason: answer.message };
 	if (!answer.found) return { atHaiPay: 'absent' };
 	const order = existingOrder(answer.data, 'payout');
-	if (order === undefined) return { atHaiPay: 'unchecked', reason: "HaiPay's answer names no order number of HaiPay's" };
+	if (order === undefined)
+		return { atHaiPay: 'unchecked', reason: "HaiPay's answer names no order number of HaiPay's" };
 	return { atHaiPay: 'exists', order };
 }
 
@@ -33,8 +35,17 @@ export function standingFields(standing: Standing | undefined): IDataObject {
 }
 
 /** A row of the summary's `existing` or `unchecked` list, where the approver can find it in the sheet. */
-export function listedRow(itemIndex: number, prepared: Prepared, standing: Exclude<Standing, { atHaiPay: 'absent' }>): IDataObject {
-	const row = { itemIndex, orderId: prepared.orderId ?? null, currency: prepared.currency, amount: String(prepared.body.amount) };
+export function listedRow(
+	itemIndex: number,
+	prepared: Prepared,
+	standing: Exclude<Standing, { atHaiPay: 'absent' }>,
+): IDataObject {
+	const row = {
+		itemIndex,
+		orderId: prepared.orderId ?? null,
+		currency: prepared.currency,
+		amount: String(prepared.body.amount),
+	};
 	if (standing.atHaiPay === 'unchecked') return { ...row, reason: standing.reason };
 	const { orderNo, status, statusLabel, amount } = standing.order;
 	return { ...row, orderNo, status: status ?? null, statusLabel: statusLabel ?? null, existingAmount: amount ?? null };

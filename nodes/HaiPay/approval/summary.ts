@@ -41,7 +41,9 @@ interface CurrencyLine extends Tally {
 
 /** The places a currency's amounts are written with: as many as HaiPay accepts for it (BDT none, ZAR two). */
 function currencyDecimals(currency: string): number {
-	const rules = (PAYOUT_RULES as Record<string, { fields: Array<{ amount?: { maxDecimals: number } }> } | undefined>)[currency];
+	const rules = (PAYOUT_RULES as Record<string, { fields: Array<{ amount?: { maxDecimals: number } }> } | undefined>)[
+		currency
+	];
 	return rules?.fields.find((field) => field.amount !== undefined)?.amount?.maxDecimals ?? 0;
 }
 
@@ -87,10 +89,22 @@ function countValid(line: CurrencyLine, prepared: Prepared, itemIndex: number, l
 }
 
 function currencyOf(line: CurrencyLine, lookups: Lookups | undefined): IDataObject {
-	const own = { currency: line.currency, rows: line.rows, total: line.total.toString(), decimals: currencyDecimals(line.currency), invalidRows: line.invalid };
+	const own = {
+		currency: line.currency,
+		rows: line.rows,
+		total: line.total.toString(),
+		decimals: currencyDecimals(line.currency),
+		invalidRows: line.invalid,
+	};
 	if (lookups === undefined) return own;
 	const { existing, unchecked } = line;
-	return { ...own, existingRows: existing.rows, existingTotal: existing.total.toString(), uncheckedRows: unchecked.rows, uncheckedTotal: unchecked.total.toString() };
+	return {
+		...own,
+		existingRows: existing.rows,
+		existingTotal: existing.total.toString(),
+		uncheckedRows: unchecked.rows,
+		uncheckedTotal: unchecked.total.toString(),
+	};
 }
 
 /**
@@ -112,7 +126,14 @@ export function approvalSummary(checked: readonly Checked[], standings?: Readonl
 		const currency = entry.currency?.toUpperCase();
 		if (currency !== undefined && currency in PAYOUT_RULES) lineOf(lines, currency).invalid++;
 		const { field, rule } = entry.failure.details;
-		invalidRows.push({ itemIndex, orderId: entry.orderId ?? null, currency: entry.currency ?? null, field: field ?? null, rule: rule ?? null, error: entry.failure.message });
+		invalidRows.push({
+			itemIndex,
+			orderId: entry.orderId ?? null,
+			currency: entry.currency ?? null,
+			field: field ?? null,
+			rule: rule ?? null,
+			error: entry.failure.message,
+		});
 	});
 	return {
 		outcome: 'summary',
@@ -121,7 +142,11 @@ export function approvalSummary(checked: readonly Checked[], standings?: Readonl
 		invalidRows: invalidRows.length,
 		...(lookups === undefined
 			? {}
-			: { toPayRows: valid.length - lookups.existing.length, existingRows: lookups.existing.length, uncheckedRows: lookups.unchecked.length }),
+			: {
+					toPayRows: valid.length - lookups.existing.length,
+					existingRows: lookups.existing.length,
+					uncheckedRows: lookups.unchecked.length,
+				}),
 		currencies: [...lines.values()].map((line) => currencyOf(line, lookups)),
 		invalid: invalidRows as unknown as IDataObject[],
 		...(lookups === undefined ? {} : { existing: lookups.existing, unchecked: lookups.unchecked }),

@@ -8,7 +8,12 @@ function shownFor(resource: string, operation: string): INodeProperties['display
 	return { show: { resource: [resource], operation: [operation] } };
 }
 
-export function currencyParameter(resource: string, operation: string, codes: readonly Currency[], description: string): INodeProperties {
+export function currencyParameter(
+	resource: string,
+	operation: string,
+	codes: readonly Currency[],
+	description: string,
+): INodeProperties {
 	const [first] = codes;
 	return {
 		displayName: 'Currency',

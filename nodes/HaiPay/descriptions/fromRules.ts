@@ -4,7 +4,13 @@ import { hasCatalogue } from '../../shared/contract/catalogue';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
 import type { OrderKind } from '../../shared/contract/statuses';
 import { catalogueParameter, isCatalogueField, plainValue } from './catalogue';
-import { CATALOGUE_LISTS_FROM, LATEST_VERSION, NO_PAYEE_DEFAULTS_FROM, NODE_VERSIONS, type NodeVersion } from './versions';
+import {
+	CATALOGUE_LISTS_FROM,
+	LATEST_VERSION,
+	NO_PAYEE_DEFAULTS_FROM,
+	NODE_VERSIONS,
+	type NodeVersion,
+} from './versions';
 
 /**
  * Turns the contract's field rules into node parameters, so what the panel shows and what is checked before
@@ -55,7 +61,8 @@ export function fieldsFromParameter(resource: string, operation: string): INodeP
 			{
 				name: 'Parameters Below',
 				value: FIELDS_FROM_PARAMETERS,
-				description: "Set each field below, with a fixed value or an expression. The fields are those of the Currency chosen above: with the currency as an expression, use Input Item Fields instead.",
+				description:
+					'Set each field below, with a fixed value or an expression. The fields are those of the Currency chosen above: with the currency as an expression, use Input Item Fields instead.',
 			},
 			{
 				name: 'Input Item Fields of the Same Names',
@@ -92,7 +99,11 @@ export const NOT_CHOSEN = { name: 'Choose…', value: '' };
  * user never looked at (and, with the currency an expression, for every currency's field of that name), so it starts
  * on nothing, and an item without a choice is refused.
  */
-export function parameterFor(rule: FieldRule, version: NodeVersion = LATEST_VERSION, catalogued = false): INodeProperties {
+export function parameterFor(
+	rule: FieldRule,
+	version: NodeVersion = LATEST_VERSION,
+	catalogued = false,
+): INodeProperties {
 	if (catalogued && rule.enum === undefined && version >= CATALOGUE_LISTS_FROM && isCatalogueField(rule.name)) {
 		return catalogueParameter({ ...rule, name: rule.name });
 	}
@@ -167,7 +178,11 @@ export function requiredParameters(rulesByCurrency: Record<string, RequestRules>
 				const list = byField.get(rule.name) ?? [];
 				const catalogued = scope.catalogue !== undefined && hasCatalogue(scope.catalogue, rule.name, currency);
 				const property = parameterFor(rule, version, catalogued);
-				list.push({ currency, version, property: everywhere.has(rule.name) ? { ...property, required: true } : property });
+				list.push({
+					currency,
+					version,
+					property: everywhere.has(rule.name) ? { ...property, required: true } : property,
+				});
 				byField.set(rule.name, list);
 			}
 		}
@@ -207,7 +222,10 @@ export function additionalFields(rulesByCurrency: Record<string, RequestRules>, 
 }
 
 /** The values of a request's fields for one item: each read by `read(name, required)`. */
-export function fieldValues(rules: RequestRules, read: (name: string, required: boolean) => unknown): Record<string, unknown> {
+export function fieldValues(
+	rules: RequestRules,
+	read: (name: string, required: boolean) => unknown,
+): Record<string, unknown> {
 	const values: Record<string, unknown> = {};
 	for (const rule of rules.fields) values[rule.name] = plainValue(read(rule.name, rule.required));
 	return values;

@@ -20,7 +20,8 @@ const concurrency: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 64 },
 	default: DEFAULT_CONCURRENCY,
-	description: 'How many items are in flight at once, for each App ID (each currency) of the run. Output order always follows input order.',
+	description:
+		'How many items are in flight at once, for each App ID (each currency) of the run. Output order always follows input order.',
 };
 
 const requestsPerSecond: INodeProperties = {
@@ -29,7 +30,8 @@ const requestsPerSecond: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, numberPrecision: 2 },
 	default: DEFAULT_REQUESTS_PER_SECOND,
-	description: 'Spaces requests evenly to stay under a rate limit, for each App ID (each currency) of the run. 0 sends as fast as the concurrency allows.',
+	description:
+		'Spaces requests evenly to stay under a rate limit, for each App ID (each currency) of the run. 0 sends as fast as the concurrency allows.',
 };
 
 const extraFields: INodeProperties = {
@@ -42,11 +44,25 @@ const extraFields: INodeProperties = {
 };
 
 function readRetries(description: string): INodeProperties {
-	return { displayName: 'Retries for Reads', name: 'retries', type: 'number', typeOptions: { minValue: 0, maxValue: 10 }, default: DEFAULT_READ_RETRIES, description };
+	return {
+		displayName: 'Retries for Reads',
+		name: 'retries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 10 },
+		default: DEFAULT_READ_RETRIES,
+		description,
+	};
 }
 
 function timeout(description: string): INodeProperties {
-	return { displayName: 'Timeout (Ms)', name: 'timeout', type: 'number', typeOptions: { minValue: 1000 }, default: DEFAULT_TIMEOUT_MS, description };
+	return {
+		displayName: 'Timeout (Ms)',
+		name: 'timeout',
+		type: 'number',
+		typeOptions: { minValue: 1000 },
+		default: DEFAULT_TIMEOUT_MS,
+		description,
+	};
 }
 
 export const createOptions: INodeProperties = {
@@ -63,7 +79,7 @@ export const createOptions: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n\'s human approval in front of the tool before switching it on.',
+				"Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n's human approval in front of the tool before switching it on.",
 		},
 		{
 			displayName: 'Approved Fingerprint',
@@ -92,7 +108,7 @@ export const createOptions: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to query each item whose outcome is unknown (a time-out, a 5xx, an unreadable answer) or refused (HaiPay does not sign refusals) after the sends, and report what HaiPay\'s signed answers prove: accepted, duplicate, not_found (safe to send again with the same orderId), rejected, or still unknown; a duplicate gets the existing order\'s orderNo and status. Nothing is ever sent twice.',
+				"Whether to query each item whose outcome is unknown (a time-out, a 5xx, an unreadable answer) or refused (HaiPay does not sign refusals) after the sends, and report what HaiPay's signed answers prove: accepted, duplicate, not_found (safe to send again with the same orderId), rejected, or still unknown; a duplicate gets the existing order's orderNo and status. Nothing is ever sent twice.",
 		},
 		{
 			displayName: 'Resolve Within (Seconds)',
@@ -118,7 +134,9 @@ export const readOptions: INodeProperties = {
 	options: [
 		concurrency,
 		requestsPerSecond,
-		readRetries('Extra attempts after a time-out, a 5xx or an unreadable answer, with backoff. Creates are never retried.'),
+		readRetries(
+			'Extra attempts after a time-out, a 5xx or an unreadable answer, with backoff. Creates are never retried.',
+		),
 		timeout('A deadline for each request, its whole answer included'),
 	],
 };
@@ -136,7 +154,10 @@ export const checkOptions: INodeProperties = {
 	default: {},
 	displayOptions: { show: { operation: ['check'] } },
 	options: [
-		{ ...concurrency, description: 'With Look Up Existing Orders: how many order queries are in flight at once, for the whole check' },
+		{
+			...concurrency,
+			description: 'With Look Up Existing Orders: how many order queries are in flight at once, for the whole check',
+		},
 		extraFields,
 		{
 			displayName: 'Look Up Existing Orders',
@@ -144,7 +165,7 @@ export const checkOptions: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to ask HaiPay's signed order query, for each valid row, whether it already has an order with the row's orderId. A row it has is listed apart and left out of the totals to pay; a row its query cannot answer for certain (a failure, a time-out, an answer that is not signed or not about the row, a currency whose query publishes no \"no such order\") is counted to pay and listed as not checked. Only queries are sent, never a payout.",
+				'Whether to ask HaiPay\'s signed order query, for each valid row, whether it already has an order with the row\'s orderId. A row it has is listed apart and left out of the totals to pay; a row its query cannot answer for certain (a failure, a time-out, an answer that is not signed or not about the row, a currency whose query publishes no "no such order") is counted to pay and listed as not checked. Only queries are sent, never a payout.',
 		},
 		{
 			displayName: 'Look Up Within (Seconds)',
@@ -152,14 +173,19 @@ export const checkOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 3600 },
 			default: DEFAULT_LOOK_UP_WITHIN_SECONDS,
-			description: 'With Look Up Existing Orders: how long all the queries together may take, retries included. A row not asked by then is listed as not checked.',
+			description:
+				'With Look Up Existing Orders: how long all the queries together may take, retries included. A row not asked by then is listed as not checked.',
 		},
 		{
 			displayName: 'Output',
 			name: 'output',
 			type: 'options',
 			options: [
-				{ name: 'One Item per Row', value: 'rows', description: 'Each row with outcome valid or invalid, its fields, and amountValue' },
+				{
+					name: 'One Item per Row',
+					value: 'rows',
+					description: 'Each row with outcome valid or invalid, its fields, and amountValue',
+				},
 				{
 					name: 'Approval Summary',
 					value: 'summary',
@@ -170,7 +196,9 @@ export const checkOptions: INodeProperties = {
 			default: 'rows',
 			description: 'What the check outputs',
 		},
-		readRetries('With Look Up Existing Orders: extra attempts of an order query after a time-out, a 5xx or an unreadable answer, with backoff, within Look Up Within'),
+		readRetries(
+			'With Look Up Existing Orders: extra attempts of an order query after a time-out, a 5xx or an unreadable answer, with backoff, within Look Up Within',
+		),
 		timeout('With Look Up Existing Orders: a deadline for each order query, its whole answer included'),
 	],
 };

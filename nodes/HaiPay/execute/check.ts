@@ -59,7 +59,11 @@ function invalidItem(ctx: IExecuteFunctions, row: IDataObject, failure: ItemFail
 	};
 }
 
-function summaryItem(ctx: IExecuteFunctions, checked: Array<Prepared | ItemFailure>, standings: Map<number, Standing> | undefined): INodeExecutionData {
+function summaryItem(
+	ctx: IExecuteFunctions,
+	checked: Array<Prepared | ItemFailure>,
+	standings: Map<number, Standing> | undefined,
+): INodeExecutionData {
 	const entries: Checked[] = checked.map((entry, itemIndex) =>
 		entry instanceof ItemFailure
 			? { failure: entry, orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') }
@@ -73,15 +77,32 @@ function summaryItem(ctx: IExecuteFunctions, checked: Array<Prepared | ItemFailu
  * the time of the check's options; the rows it answered for judged by the truth table of approval/existing.ts.
  * Without HaiPay's public key no answer could be proven, so nothing is asked and every row is unchecked.
  */
-async function standingsOf(ctx: IExecuteFunctions, operation: Operation, checked: Array<Prepared | ItemFailure>, loaded: Loaded): Promise<Map<number, Standing>> {
+async function standingsOf(
+	ctx: IExecuteFunctions,
+	operation: Operation,
+	checked: Array<Prepared | ItemFailure>,
+	loaded: Loaded,
+): Promise<Map<number, Standing>> {
 	const { settings, credential } = loaded;
 	const options = runOptionsOf(ctx);
-	const valid = checked.flatMap((entry, itemIndex): Array<[number, Prepared]> => (entry instanceof ItemFailure ? [] : [[itemIndex, entry]]));
+	const valid = checked.flatMap((entry, itemIndex): Array<[number, Prepared]> =>
+		entry instanceof ItemFailure ? [] : [[itemIndex, entry]],
+	);
 	if (settings.haipayPublicKey === '') {
-		const reason = "HaiPay was not asked: the credential has no HaiPay public key, so no answer of HaiPay's could be proven";
+		const reason =
+			"HaiPay was not asked: the credential has no HaiPay public key, so no answer of HaiPay's could be proven";
 		return new Map(valid.map(([itemIndex]) => [itemIndex, { atHaiPay: 'unchecked', reason }]));
 	}
-	const queries = { ctx, kind: operation.resource as OrderKind, settings, credential, concurrency: options.concurrency, withinMs: options.lookUpWithinMs, timeoutMs: options.timeoutMs, retries: options.retries };
+	const queries = {
+		ctx,
+		kind: operation.resource as OrderKind,
+		settings,
+		credential,
+		concurrency: options.concurrency,
+		withinMs: options.lookUpWithinMs,
+		timeoutMs: options.timeoutMs,
+		retries: options.retries,
+	};
 	const answers = await queryOrders(queries, valid);
 	const notAsked = `HaiPay was not asked: Look Up Within (${options.lookUpWithinMs / 1000} s) ran out before this row's turn`;
 	return new Map(valid.map(([itemIndex]) => [itemIndex, standingOf(answers.get(itemIndex), notAsked)]));
@@ -93,10 +114,14 @@ export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Pr
 	const loaded = await loadSettings(ctx);
 	const checked = checkAll(ctx, operation, loaded.settings, items.length);
 	const standings = runOptionsOf(ctx).lookUpExisting ? await standingsOf(ctx, operation, checked, loaded) : undefined;
-	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT) return [summaryItem(ctx, checked, standings)];
+	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT)
+		return [summaryItem(ctx, checked, standings)];
 	return checked.map((entry, itemIndex) => {
 		const row = items[itemIndex]?.json ?? {};
-		const json = entry instanceof ItemFailure ? invalidItem(ctx, row, entry, itemIndex) : validItem(row, entry, standings?.get(itemIndex));
+		const json =
+			entry instanceof ItemFailure
+				? invalidItem(ctx, row, entry, itemIndex)
+				: validItem(row, entry, standings?.get(itemIndex));
 		return { json, pairedItem: { item: itemIndex } };
 	});
 }

@@ -30,14 +30,26 @@ interface DuplicateRun {
 /** The duplicate's failure with what the query proved, or with why it proved nothing; never another outcome. */
 function shown(failure: ItemFailure, result: LookupResult | Error, kind: OrderKind): ItemFailure {
 	if (result instanceof Error) {
-		return new ItemFailure('duplicate', `${failure.message}; the query for the existing order proved nothing: ${result.message}`, failure.details);
+		return new ItemFailure(
+			'duplicate',
+			`${failure.message}; the query for the existing order proved nothing: ${result.message}`,
+			failure.details,
+		);
 	}
 	const existing = result.found ? existingOrder(result.data, kind) : undefined;
 	if (existing === undefined) {
-		return new ItemFailure('duplicate', `${failure.message}; HaiPay's signed query shows no order under this orderId`, failure.details);
+		return new ItemFailure(
+			'duplicate',
+			`${failure.message}; HaiPay's signed query shows no order under this orderId`,
+			failure.details,
+		);
 	}
 	const state = existing.statusLabel ?? (existing.status === undefined ? 'no status' : `status ${existing.status}`);
-	return new ItemFailure('duplicate', `${failure.message}; HaiPay's signed query shows its order ${existing.orderNo} (${state})`, { ...failure.details, existing });
+	return new ItemFailure(
+		'duplicate',
+		`${failure.message}; HaiPay's signed query shows its order ${existing.orderNo} (${state})`,
+		{ ...failure.details, existing },
+	);
 }
 
 /**
@@ -51,10 +63,27 @@ export async function showExistingOrders(run: DuplicateRun, sendable: number[]):
 	const kind = operation.resource as OrderKind;
 	const duplicates = sendable.filter((itemIndex) => {
 		const result = run.results[itemIndex];
-		return result !== undefined && 'failure' in result && result.failure.kind === 'duplicate' && result.failure.details.existing === undefined;
+		return (
+			result !== undefined &&
+			'failure' in result &&
+			result.failure.kind === 'duplicate' &&
+			result.failure.details.existing === undefined
+		);
 	});
-	const queries = { ctx: run.ctx, kind, settings, credential: run.credential, concurrency: options.concurrency, withinMs: options.resolveWithinMs, timeoutMs: options.timeoutMs, retries: 0 };
-	const answers = await queryOrders(queries, duplicates.map((itemIndex): [number, Prepared] => [itemIndex, run.prepared[itemIndex] as Prepared]));
+	const queries = {
+		ctx: run.ctx,
+		kind,
+		settings,
+		credential: run.credential,
+		concurrency: options.concurrency,
+		withinMs: options.resolveWithinMs,
+		timeoutMs: options.timeoutMs,
+		retries: 0,
+	};
+	const answers = await queryOrders(
+		queries,
+		duplicates.map((itemIndex): [number, Prepared] => [itemIndex, run.prepared[itemIndex] as Prepared]),
+	);
 	for (const [itemIndex, result] of answers) {
 		const { failure } = run.results[itemIndex] as { failure: ItemFailure };
 		run.results[itemIndex] = { failure: shown(failure, result, kind) };

@@ -40,7 +40,8 @@ export function failureOf(error: unknown, phase: 'prepare' | 'send', kind: Opera
 export function declared(ctx: IExecuteFunctions, itemIndex: number, name: string): string | undefined {
 	let value: unknown;
 	try {
-		const fromInput = name !== 'currency' && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+		const fromInput =
+			name !== 'currency' && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
 		value = fromInput ? ctx.getInputData()[itemIndex]?.json[name] : parameterValue(ctx, itemIndex, name, '');
 	} catch {
 		value = undefined;
@@ -53,7 +54,14 @@ export function declared(ctx: IExecuteFunctions, itemIndex: number, name: string
 export type FailedAt = Partial<Pick<Prepared, 'orderId' | 'currency'>>;
 
 /** The error n8n shows for a failed item, or stops the run with: message, advice, and what HaiPay said. */
-export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, operation: Advised, itemIndex: number, at: FailedAt, accepted = 0): Error {
+export function nodeError(
+	ctx: IExecuteFunctions,
+	failure: ItemFailure,
+	operation: Advised,
+	itemIndex: number,
+	at: FailedAt,
+	accepted = 0,
+): Error {
 	const where = at.orderId === undefined ? '' : ` Order ID: ${at.orderId}.`;
 	const before =
 		accepted > 0
@@ -81,7 +89,12 @@ export function nodeError(ctx: IExecuteFunctions, failure: ItemFailure, operatio
 export function existingFields(existing: ExistingOrder | undefined): IDataObject {
 	if (existing === undefined) return {};
 	const { orderNo, status, statusLabel, amount } = existing;
-	return { orderNo, ...(status !== undefined ? { status } : {}), ...(statusLabel !== undefined ? { statusLabel } : {}), ...(amount !== undefined ? { existingAmount: amount } : {}) };
+	return {
+		orderNo,
+		...(status !== undefined ? { status } : {}),
+		...(statusLabel !== undefined ? { statusLabel } : {}),
+		...(amount !== undefined ? { existingAmount: amount } : {}),
+	};
 }
 
 /**
@@ -91,7 +104,13 @@ export function existingFields(existing: ExistingOrder | undefined): IDataObject
  * `message` and `details` (an item-level error object would make n8n replace the json with the message alone),
  * so there the same fields travel inside `details`, and n8n adds the input item's fields beside them.
  */
-export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, operation: Advised, at: FailedAt, itemIndex: number): INodeExecutionData {
+export function failureItem(
+	ctx: IExecuteFunctions,
+	failure: ItemFailure,
+	operation: Advised,
+	at: FailedAt,
+	itemIndex: number,
+): INodeExecutionData {
 	const { details } = failure;
 	const fields: IDataObject = {
 		errorType: failure.kind,
@@ -107,6 +126,8 @@ export function failureItem(ctx: IExecuteFunctions, failure: ItemFailure, operat
 		advice: adviceFor(failure, operation),
 	};
 	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
-	const json: IDataObject = toErrorOutput ? { error: failure.message, details: fields } : { error: failure.message, ...fields };
+	const json: IDataObject = toErrorOutput
+		? { error: failure.message, details: fields }
+		: { error: failure.message, ...fields };
 	return { json, pairedItem: { item: itemIndex } };
 }

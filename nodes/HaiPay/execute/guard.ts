@@ -51,7 +51,7 @@ function expressionOnPath(parameters: unknown, path: string[]): boolean {
 
 const AGENT_REFUSED = 'An AI agent may not send money through this node: "Allow Use by AI Agents" is off';
 const AGENT_ADVICE =
-	'Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n\'s human approval in front of the tool first.';
+	"Nothing was sent. Reads (Get, Download, Get Balance) work as usual. To let an agent create payouts or collections, switch on Options → Allow Use by AI Agents on this node, and put n8n's human approval in front of the tool first.";
 
 /*
  * An agent's tool call fills the node's expressions from the model's own arguments, so "Allow Use by AI Agents"

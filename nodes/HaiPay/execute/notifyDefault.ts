@@ -14,9 +14,15 @@ export function withDefaultNotifyUrl(prepared: Prepared, settings: HaiPaySetting
 	const fallback = settings.defaultNotifyUrl;
 	if (!prepared.takesNotifyUrl || fallback === '' || prepared.body.notifyUrl !== undefined) return prepared;
 	const rule = notifyUrl();
-	const { body, violations } = checkRequest({ path: prepared.path, fields: [rule], additionalProperties: true }, { notifyUrl: fallback });
+	const { body, violations } = checkRequest(
+		{ path: prepared.path, fields: [rule], additionalProperties: true },
+		{ notifyUrl: fallback },
+	);
 	if (violations.length > 0) {
-		throw new ItemFailure('invalid', `The HaiPay credential's Default Notify URL: ${violations[0].message}`, { field: 'notifyUrl', rule: violations[0].rule });
+		throw new ItemFailure('invalid', `The HaiPay credential's Default Notify URL: ${violations[0].message}`, {
+			field: 'notifyUrl',
+			rule: violations[0].rule,
+		});
 	}
 	prepared.body.notifyUrl = body.notifyUrl;
 	return prepared;

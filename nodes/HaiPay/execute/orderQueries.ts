@@ -38,28 +38,47 @@ export function existingOrder(data: Record<string, unknown>, kind: OrderKind): E
 	if (orderNo === '') return undefined;
 	const status = exactStatus(data.status);
 	const label = statusLabel(status, kind);
-	const amount = typeof data.amount === 'string' || typeof data.amount === 'number' ? gatewayText(String(data.amount)) : '';
-	return { orderNo, ...(status !== undefined ? { status } : {}), ...(label !== undefined ? { statusLabel: label } : {}), ...(amount !== '' ? { amount } : {}) };
+	const amount =
+		typeof data.amount === 'string' || typeof data.amount === 'number' ? gatewayText(String(data.amount)) : '';
+	return {
+		orderNo,
+		...(status !== undefined ? { status } : {}),
+		...(label !== undefined ? { statusLabel: label } : {}),
+		...(amount !== '' ? { amount } : {}),
+	};
 }
 
 /**
  * Asks about each order (item index and what it would send), and gives what came back by item index. An order the
  * time ran out for before its query started has no entry.
  */
-export async function queryOrders(queries: OrderQueries, orders: ReadonlyArray<[number, Prepared]>): Promise<Map<number, QueryAnswer>> {
+export async function queryOrders(
+	queries: OrderQueries,
+	orders: ReadonlyArray<[number, Prepared]>,
+): Promise<Map<number, QueryAnswer>> {
 	const { ctx, settings, credential, timeoutMs, retries } = queries;
 	const settlement = orderSettlement(queries.kind);
 	const answers = new Map<number, QueryAnswer>();
 	const ends = Date.now() + queries.withinMs;
-	await pool([...orders], queries.concurrency, () => Date.now() >= ends, async ([itemIndex, prepared]) => {
-		// A deadline bounds retries and their waits; a single attempt is bounded by its clipped timeout alone, so that
-		// it is still sent when less than the request's least attempt time remains.
-		const call = { timeoutMs: Math.max(1, Math.min(timeoutMs, ends - Date.now())), retries, credential, ...(retries > 0 ? { deadline: ends } : {}) };
-		try {
-			answers.set(itemIndex, await settlement.lookup(ctx, prepared.signer ?? settings, prepared, call));
-		} catch (error) {
-			answers.set(itemIndex, error instanceof Error ? error : new Error(String(error)));
-		}
-	});
+	await pool(
+		[...orders],
+		queries.concurrency,
+		() => Date.now() >= ends,
+		async ([itemIndex, prepared]) => {
+			// A deadline bounds retries and their waits; a single attempt is bounded by its clipped timeout alone, so that
+			// it is still sent when less than the request's least attempt time remains.
+			const call = {
+				timeoutMs: Math.max(1, Math.min(timeoutMs, ends - Date.now())),
+				retries,
+				credential,
+				...(retries > 0 ? { deadline: ends } : {}),
+			};
+			try {
+				answers.set(itemIndex, await settlement.lookup(ctx, prepared.signer ?? settings, prepared, call));
+			} catch (error) {
+				answers.set(itemIndex, error instanceof Error ? error : new Error(String(error)));
+			}
+		},
+	);
 	return answers;
 }

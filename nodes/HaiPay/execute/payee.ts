@@ -16,7 +16,12 @@ function reading(value: unknown): string {
 }
 
 /** The payee-deciding fields whose fixed parameter value the item's own field of that name contradicts. */
-export function payeeConflicts(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, values: Record<string, unknown>): Violation[] {
+export function payeeConflicts(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rules: RequestRules,
+	values: Record<string, unknown>,
+): Violation[] {
 	const json = ctx.getInputData()[itemIndex]?.json ?? {};
 	const violations: Violation[] = [];
 	for (const rule of rules.fields) {

@@ -14,7 +14,12 @@ export function pacer(requestsPerSecond: number): () => Promise<void> {
 }
 
 /** Runs `work` over the entries with at most `limit` in flight, until done or `stopped()` says so. */
-export async function pool<T>(entries: T[], limit: number, stopped: () => boolean, work: (entry: T) => Promise<void>): Promise<void> {
+export async function pool<T>(
+	entries: T[],
+	limit: number,
+	stopped: () => boolean,
+	work: (entry: T) => Promise<void>,
+): Promise<void> {
 	let cursor = 0;
 	const worker = async () => {
 		while (cursor < entries.length && !stopped()) await work(entries[cursor++]);

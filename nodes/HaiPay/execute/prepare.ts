@@ -15,7 +15,9 @@ import { trimmedText } from '../../shared/text';
 /** How an item's parameters become a checked request body, for the operations that share a shape. */
 
 export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: readonly string[]): string {
-	const value = String(parameterValue(ctx, itemIndex, 'currency', '') ?? '').trim().toUpperCase();
+	const value = String(parameterValue(ctx, itemIndex, 'currency', '') ?? '')
+		.trim()
+		.toUpperCase();
 	if (!allowed.includes(value)) {
 		throw new ItemFailure('invalid', `"currency" must be one of ${allowed.join(', ')} (got "${value}")`, {
 			field: 'currency',
@@ -29,7 +31,10 @@ export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: r
  * Extra gateway fields from the options, for fields the contract may gain (TZS accepts none), and the numbers among
  * them that would not reach the gateway as written.
  */
-function extraFields(ctx: IExecuteFunctions, itemIndex: number): { fields: Record<string, unknown>; violations: Violation[] } {
+function extraFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { fields: Record<string, unknown>; violations: Violation[] } {
 	const options = (parameterValue(ctx, itemIndex, 'options', {}) ?? {}) as IDataObject;
 	const raw = options.extraFields;
 	if (raw === undefined || raw === '' || raw === null) return { fields: {}, violations: [] };
@@ -45,7 +50,13 @@ function extraFields(ctx: IExecuteFunctions, itemIndex: number): { fields: Recor
 }
 
 /** Checks an item against the rules; every broken rule is listed in one error that names the fields. */
-function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, values: Record<string, unknown>, more: Violation[] = []): RequestBody {
+function checkedBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rules: RequestRules,
+	values: Record<string, unknown>,
+	more: Violation[] = [],
+): RequestBody {
 	const extra = extraFields(ctx, itemIndex);
 	const checked = checkRequest(rules, values, extra.fields);
 	const violations = [...more, ...checked.violations, ...extra.violations];
@@ -64,19 +75,35 @@ function checkedBody(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRu
  * `fromInput` false the fields come from the parameters only, whatever "Fields From" holds (a refund, whose input
  * items usually carry the collection's own orderId).
  */
-export function prepareCreate(ctx: IExecuteFunctions, itemIndex: number, rules: RequestRules, currency: string, fromInput = true): Prepared {
-	const fromItem = fromInput && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
+export function prepareCreate(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rules: RequestRules,
+	currency: string,
+	fromInput = true,
+): Prepared {
+	const fromItem =
+		fromInput && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
 	const values = fromItem
 		? inputValues(rules, ctx.getInputData()[itemIndex]?.json ?? {})
 		: fieldValues(rules, (name, required) => {
 				if (required) return parameterValue(ctx, itemIndex, name, '');
 				const path = `additionalFields.${name}`;
-				return hasCollectionEntry(ctx, 'additionalFields', name) ? parameterValue(ctx, itemIndex, path, undefined) : undefined;
+				return hasCollectionEntry(ctx, 'additionalFields', name)
+					? parameterValue(ctx, itemIndex, path, undefined)
+					: undefined;
 			});
 	const conflicts = fromItem ? [] : payeeConflicts(ctx, itemIndex, rules, values);
 	const body = checkedBody(ctx, itemIndex, rules, values, conflicts);
 	const takesNotifyUrl = rules.fields.some((field) => field.name === 'notifyUrl');
-	return { path: rules.path, body, currency, orderId: String(body.orderId), takesNotifyUrl, absence: rules.queryShowsAbsence !== false };
+	return {
+		path: rules.path,
+		body,
+		currency,
+		orderId: String(body.orderId),
+		takesNotifyUrl,
+		absence: rules.queryShowsAbsence !== false,
+	};
 }
 
 /** One key a query may look an order or a refund up by, with its limit and what it is, for the error message. */
@@ -92,18 +119,29 @@ const ORDER_KEYS: readonly [LookupKey, LookupKey] = [
 ];
 
 /** The lookup keys of a query: orderId, orderNo, or both (orderNo is the faster one); a refund's orderId and refundNo. */
-export function lookupBody(ctx: IExecuteFunctions, itemIndex: number, keys: readonly [LookupKey, LookupKey] = ORDER_KEYS): IDataObject {
+export function lookupBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	keys: readonly [LookupKey, LookupKey] = ORDER_KEYS,
+): IDataObject {
 	const values = keys.map((key) => trimmedText(parameterValue(ctx, itemIndex, key.name, '')));
 	if (values.every((value) => value === '')) {
-		throw new ItemFailure('invalid', `Give "${keys[0].name}" (${keys[0].what}) or "${keys[1].name}" (${keys[1].what}), or both`, {
-			field: keys[0].name,
-			rule: 'required',
-		});
+		throw new ItemFailure(
+			'invalid',
+			`Give "${keys[0].name}" (${keys[0].what}) or "${keys[1].name}" (${keys[1].what}), or both`,
+			{
+				field: keys[0].name,
+				rule: 'required',
+			},
+		);
 	}
 	keys.forEach((key, index) => {
 		const length = values[index].length;
 		if (length > key.maxLength) {
-			throw new ItemFailure('invalid', `"${key.name}" must be at most ${key.maxLength} characters (got ${length})`, { field: key.name, rule: 'maxLength' });
+			throw new ItemFailure('invalid', `"${key.name}" must be at most ${key.maxLength} characters (got ${length})`, {
+				field: key.name,
+				rule: 'maxLength',
+			});
 		}
 	});
 	return Object.fromEntries(keys.flatMap((key, index) => (values[index] === '' ? [] : [[key.name, values[index]]])));

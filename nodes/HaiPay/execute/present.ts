@@ -8,7 +8,12 @@ import type { Prepared } from './types';
  * The gateway's `data` (its signature removed), with what a workflow needs beside it: the currency, whether
  * the answer's signature was verified, and a readable status. Money stays as the decimal strings it came as.
  */
-export function dataItem(answer: Answer, prepared: Prepared, kind?: OrderKind, extra: IDataObject = {}): INodeExecutionData['json'] {
+export function dataItem(
+	answer: Answer,
+	prepared: Prepared,
+	kind?: OrderKind,
+	extra: IDataObject = {},
+): INodeExecutionData['json'] {
 	const data = answer.type === 'data' ? answer.data : answer.type === 'text' ? { data: answer.text } : {};
 	const label = 'status' in data ? statusLabel(data.status, kind) : undefined;
 	return {
@@ -27,5 +32,10 @@ export function dataItem(answer: Answer, prepared: Prepared, kind?: OrderKind, e
  */
 export function refundItem(answer: Answer, prepared: Prepared, extra: IDataObject = {}): INodeExecutionData['json'] {
 	const data = answer.type === 'data' ? answer.data : {};
-	return { ...data, currency: prepared.currency, ...extra, verified: answer.type !== 'file' && answer.verification === 'verified' };
+	return {
+		...data,
+		currency: prepared.currency,
+		...extra,
+		verified: answer.type !== 'file' && answer.verification === 'verified',
+	};
 }

@@ -17,7 +17,8 @@ const WHY: Record<string, string> = {
 	orderNo: 'a refund returns the whole payment, so a payment is refunded once',
 	subscriptionOrderId: 'HaiPay takes a subscriptionOrderId once',
 	// A second cancel's answer could not be told from the first's, and HaiPay refuses it unsigned anyway.
-	subscriptionNo: 'a subscription is cancelled once, and a second cancel in the run could only be refused or mistaken for the first',
+	subscriptionNo:
+		'a subscription is cancelled once, and a second cancel in the run could only be refused or mistaken for the first',
 };
 
 function valueOf(request: Prepared, field: string): string | undefined {
@@ -25,14 +26,23 @@ function valueOf(request: Prepared, field: string): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function repeatMessage(field: string, value: string, itemIndex: number, first: { itemIndex: number; value: string }): string {
+function repeatMessage(
+	field: string,
+	value: string,
+	itemIndex: number,
+	first: { itemIndex: number; value: string },
+): string {
 	const why = `${WHY[field] ?? `${field} must be unique`}, so this item was not sent`;
-	if (value === first.value) return `"${field}" ${value} is also the ${field} of item ${first.itemIndex} of this run: ${why}`;
+	if (value === first.value)
+		return `"${field}" ${value} is also the ${field} of item ${first.itemIndex} of this run: ${why}`;
 	return `"${field}" "${value}" of item ${itemIndex} reads as "${first.value}", the ${field} of item ${first.itemIndex} of this run, once compatibility forms and letter case are set aside (NFKC, case folding): a person cannot tell them apart, ${why}`;
 }
 
 /** The failure of each item whose orderId (or other unique field) an earlier item of the run already has, by item index. */
-export function repeatedOrderIds(prepared: ReadonlyArray<Prepared | undefined>, fields: readonly string[] = ['orderId']): Map<number, ItemFailure> {
+export function repeatedOrderIds(
+	prepared: ReadonlyArray<Prepared | undefined>,
+	fields: readonly string[] = ['orderId'],
+): Map<number, ItemFailure> {
 	const repeats = new Map<number, ItemFailure>();
 	for (const field of fields) {
 		const firstOf = new Map<string, { itemIndex: number; value: string }>();
@@ -45,7 +55,10 @@ export function repeatedOrderIds(prepared: ReadonlyArray<Prepared | undefined>, 
 				firstOf.set(reading, { itemIndex, value });
 				return;
 			}
-			repeats.set(itemIndex, new ItemFailure('invalid', repeatMessage(field, value, itemIndex, first), { field, rule: 'unique' }));
+			repeats.set(
+				itemIndex,
+				new ItemFailure('invalid', repeatMessage(field, value, itemIndex, first), { field, rule: 'unique' }),
+			);
 		});
 	}
 	return repeats;

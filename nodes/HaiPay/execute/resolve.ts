@@ -10,7 +10,8 @@ import { pool } from './pool';
 import type { Prepared, Settlement } from './types';
 
 /** What HaiPay's proven answers say of a sent-once request whose outcome was not proven, named by its kind's table. */
-export type Resolution = { type: 'shown'; data: IDataObject; outcome: Outcome } | { type: 'failed'; failure: ItemFailure };
+export type Resolution =
+	{ type: 'shown'; data: IDataObject; outcome: Outcome } | { type: 'failed'; failure: ItemFailure };
 
 /** One create to settle: what it sent, why its outcome is open, and when its request ended. */
 export interface Unsettled {
@@ -52,13 +53,17 @@ interface Open extends Unsettled {
 function found(open: Open, data: IDataObject, how: ResolveSettings): Resolution | undefined {
 	const judged = how.settlement.judge(data, open.prepared);
 	const outcome = verdictOutcome(how.kind, judged.verdict);
-	if (judged.verdict === 'done' && (outcome === 'accepted' || outcome === 'changed')) return { type: 'shown', data, outcome };
+	if (judged.verdict === 'done' && (outcome === 'accepted' || outcome === 'changed'))
+		return { type: 'shown', data, outcome };
 	const why = judged.verdict === 'done' ? 'HaiPay shows it' : judged.why;
 	if (judged.verdict === 'pending') {
 		open.why = why;
 		return undefined;
 	}
-	const failure = new ItemFailure(outcome as FailureKind, why, { ...open.failure.details, gatewayMessage: gatewayText(data.errorMsg) });
+	const failure = new ItemFailure(outcome as FailureKind, why, {
+		...open.failure.details,
+		gatewayMessage: gatewayText(data.errorMsg),
+	});
 	return { type: 'failed', failure };
 }
 
@@ -75,7 +80,10 @@ function notFound(open: Open, errorMsg: string, kind: OperationKind): Resolution
 	const what = kind === 'change' ? 'there was nothing to change' : 'the create did not reach it';
 	const outcome = (OUTCOME_TABLES[kind].absent ?? 'unknown') as FailureKind;
 	const message = `HaiPay has no order with this orderId${said}: ${what}`;
-	return { type: 'failed', failure: new ItemFailure(outcome, message, { ...open.failure.details, gatewayMessage: errorMsg }) };
+	return {
+		type: 'failed',
+		failure: new ItemFailure(outcome, message, { ...open.failure.details, gatewayMessage: errorMsg }),
+	};
 }
 
 /** Takes in one proven answer: settles the request, or says when to ask again. */
@@ -100,7 +108,12 @@ async function ask(ctx: GatewayContext, open: Open, how: ResolveSettings, ends: 
 	open.attempts += 1;
 	try {
 		const call = { ...how.call, timeoutMs: Math.max(1, Math.min(how.call.timeoutMs, ends - askedAt)), retries: 0 };
-		weigh(open, await how.settlement.lookup(ctx, open.prepared.signer ?? how.settings, open.prepared, call), askedAt, how);
+		weigh(
+			open,
+			await how.settlement.lookup(ctx, open.prepared.signer ?? how.settings, open.prepared, call),
+			askedAt,
+			how,
+		);
 	} catch (error) {
 		open.why = error instanceof Error ? error.message : String(error);
 	}
@@ -123,9 +136,19 @@ function stillOpen(open: Open, how: ResolveSettings): Resolution {
  * `/{ccy}/pay/query`, `/{ccy}/collect/query` or `/usd/refund/refundQuery`. A create is waited for without holding a query slot, so many
  * creates waiting out "Not Found After" wait together.
  */
-export async function resolveAll(ctx: GatewayContext, unsettled: Unsettled[], how: ResolveSettings): Promise<Map<number, Resolution>> {
+export async function resolveAll(
+	ctx: GatewayContext,
+	unsettled: Unsettled[],
+	how: ResolveSettings,
+): Promise<Map<number, Resolution>> {
 	const ends = Date.now() + how.withinMs;
-	const open: Open[] = unsettled.map((entry) => ({ ...entry, attempts: 0, nextAt: 0, why: 'no query was answered in time', resolution: unaskable(entry, how) }));
+	const open: Open[] = unsettled.map((entry) => ({
+		...entry,
+		attempts: 0,
+		nextAt: 0,
+		why: 'no query was answered in time',
+		resolution: unaskable(entry, how),
+	}));
 	for (;;) {
 		const now = Date.now();
 		await pool(
@@ -152,8 +175,16 @@ function unaskable(entry: Unsettled, how: ResolveSettings): Resolution | undefin
 	const why = how.settlement.unaskable?.(entry.prepared);
 	if (why === undefined) return undefined;
 	const { failure } = entry;
-	const refused = failure.kind === 'rejected' ? '; that refusal is not signed, so it does not show that nothing was created' : '';
-	return { type: 'failed', failure: new ItemFailure('unknown', `${failure.message}${refused}; it cannot be settled by a query: ${why}`, failure.details) };
+	const refused =
+		failure.kind === 'rejected' ? '; that refusal is not signed, so it does not show that nothing was created' : '';
+	return {
+		type: 'failed',
+		failure: new ItemFailure(
+			'unknown',
+			`${failure.message}${refused}; it cannot be settled by a query: ${why}`,
+			failure.details,
+		),
+	};
 }
 
 /** Without the HaiPay public key no answer proves anything: an unknown outcome stays unknown, at once. */

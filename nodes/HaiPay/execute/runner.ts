@@ -8,7 +8,13 @@ import { sentOnce } from '../../shared/gateway/kinds';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { refuseUnapproved } from '../approval/approved';
 import { callGateway, type Answer } from '../../shared/gateway/request';
-import { privateKeyOf, publicKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../../shared/signing/credential';
+import {
+	privateKeyOf,
+	publicKeyOf,
+	settingsFor,
+	signerFor,
+	type HaiPaySettings,
+} from '../../shared/signing/credential';
 import type { OrderKind } from '../../shared/contract/statuses';
 import { showExistingOrders } from './duplicates';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
@@ -22,16 +28,24 @@ import { orderSettlement } from './settle';
 import type { Operation, Prepared, Settlement } from './types';
 
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
-export async function loadSettings(ctx: IExecuteFunctions): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
+export async function loadSettings(
+	ctx: IExecuteFunctions,
+): Promise<{ settings: HaiPaySettings; credential: ICredentialsDecrypted }> {
 	const data = await ctx.getCredentials('haiPayApi');
 	const settings = settingsFor(data);
 	const reference = ctx.getNode().credentials?.haiPayApi;
-	const credential: ICredentialsDecrypted = { id: reference?.id ?? '', name: reference?.name ?? 'HaiPay API', type: 'haiPayApi', data };
+	const credential: ICredentialsDecrypted = {
+		id: reference?.id ?? '',
+		name: reference?.name ?? 'HaiPay API',
+		type: 'haiPayApi',
+		data,
+	};
 	try {
 		privateKeyOf(settings);
 		if (settings.haipayPublicKey !== '') publicKeyOf(settings);
 	} catch (error) {
-		const message = error instanceof KeyFormatError ? error.message : 'The keys of the HaiPay credential could not be read';
+		const message =
+			error instanceof KeyFormatError ? error.message : 'The keys of the HaiPay credential could not be read';
 		throw new NodeOperationError(ctx.getNode(), message);
 	}
 	return { settings, credential };
@@ -43,7 +57,10 @@ function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettin
 	if (currency === undefined || currency === '') return undefined;
 	const app = settings.apps.find((candidate) => candidate.currency === currency);
 	if (app === undefined) {
-		throw new ItemFailure('invalid', `The HaiPay credential holds no App ID for ${currency}: nothing was sent`, { field: 'currency', rule: 'credential' });
+		throw new ItemFailure('invalid', `The HaiPay credential holds no App ID for ${currency}: nothing was sent`, {
+			field: 'currency',
+			rule: 'credential',
+		});
 	}
 	// The voucher's path serves every currency: the App ID chooses, as it does when the request is signed.
 	return signerFor(settings, prepared.path, app.appId);
@@ -60,19 +77,30 @@ function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiPaySetti
 		signer = namedSigner(prepared, settings) ?? signerFor(settings, prepared.path);
 	} catch (error) {
 		if (error instanceof ItemFailure) return error;
-		return new ItemFailure('invalid', error instanceof Error ? error.message : String(error), { field: 'currency', rule: 'credential' });
+		return new ItemFailure('invalid', error instanceof Error ? error.message : String(error), {
+			field: 'currency',
+			rule: 'credential',
+		});
 	}
 	const ambiguity = ambiguityOf({ ...prepared.body, appId: signer.appId }, { arrayStyle: signer.arrayStyle });
 	if (ambiguity === undefined) return signer;
 	const what = ambiguity.part === 'name' ? `The field name "${ambiguity.field}"` : `"${ambiguity.field}"`;
 	const why = ambiguity.inListElement
-		? ' in an entry: under the credential\'s Java-list array format the signed text writes a list as [a, b], so such an entry would sign like other entries'
+		? " in an entry: under the credential's Java-list array format the signed text writes a list as [a, b], so such an entry would sign like other entries"
 		: ": HaiPay's signed text joins fields with & and =, so it would let the signature stand for other fields";
-	return new ItemFailure('invalid', `${what} must not contain "${ambiguity.character}"${why}`, { field: ambiguity.field, rule: 'separator' });
+	return new ItemFailure('invalid', `${what} must not contain "${ambiguity.character}"${why}`, {
+		field: ambiguity.field,
+		rule: 'separator',
+	});
 }
 
 /** The request for one item, checked as a whole, and the App ID that signs it chosen, before anything is signed. */
-export function preparedRequest(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared {
+export function preparedRequest(
+	ctx: IExecuteFunctions,
+	operation: Operation,
+	settings: HaiPaySettings,
+	itemIndex: number,
+): Prepared {
 	const prepared = withDefaultNotifyUrl(operation.prepare(ctx, itemIndex), settings);
 	const signer = signerOfItem(prepared, settings);
 	if (signer instanceof ItemFailure) throw signer;
@@ -92,11 +120,17 @@ type Result = { output: INodeExecutionData } | { failure: ItemFailure; endedAt?:
 function answerFailure(operation: Operation, answer: Answer, request: Prepared): ItemFailure | undefined {
 	if (operation.kind === 'read') {
 		const why = operation.distrust(answer, request);
-		return why === undefined ? undefined : new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
+		return why === undefined
+			? undefined
+			: new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
 	}
 	const why = whyNotAccepted(answer, request.orderId, operation.accepts) ?? operation.distrust?.(answer, request);
 	if (why === undefined) return undefined;
-	return new ItemFailure('unknown', `The outcome is unknown: HaiPay may have taken this ${operation.accepts.makes} (${why})`, {});
+	return new ItemFailure(
+		'unknown',
+		`The outcome is unknown: HaiPay may have taken this ${operation.accepts.makes} (${why})`,
+		{},
+	);
 }
 
 /** Sends one prepared item and turns the answer into output, or into a failure when it is not proof. */
@@ -151,11 +185,21 @@ interface Run {
 }
 
 function failedAt(run: Run, itemIndex: number): FailedAt {
-	return run.prepared[itemIndex] ?? { orderId: declared(run.ctx, itemIndex, 'orderId'), currency: declared(run.ctx, itemIndex, 'currency') };
+	return (
+		run.prepared[itemIndex] ?? {
+			orderId: declared(run.ctx, itemIndex, 'orderId'),
+			currency: declared(run.ctx, itemIndex, 'currency'),
+		}
+	);
 }
 
 /** An item checked against every rule and the credential, or why it may not be sent. */
-function checkedItem(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, itemIndex: number): Prepared | ItemFailure {
+function checkedItem(
+	ctx: IExecuteFunctions,
+	operation: Operation,
+	settings: HaiPaySettings,
+	itemIndex: number,
+): Prepared | ItemFailure {
 	try {
 		return preparedRequest(ctx, operation, settings, itemIndex);
 	} catch (error) {
@@ -167,7 +211,12 @@ function checkedItem(ctx: IExecuteFunctions, operation: Operation, settings: Hai
  * Every item checked, before anything is sent: its rules and the credential, and, for creates, an orderId that an
  * earlier item of the run already has.
  */
-export function checkAll(ctx: IExecuteFunctions, operation: Operation, settings: HaiPaySettings, count: number): Array<Prepared | ItemFailure> {
+export function checkAll(
+	ctx: IExecuteFunctions,
+	operation: Operation,
+	settings: HaiPaySettings,
+	count: number,
+): Array<Prepared | ItemFailure> {
 	const checked = Array.from({ length: count }, (_, itemIndex) => checkedItem(ctx, operation, settings, itemIndex));
 	if (!sentOnce(operation.kind)) return checked;
 	const repeats = repeatedOrderIds(
@@ -209,21 +258,29 @@ async function sendAll(run: Run, sendable: number[], resolving: boolean): Promis
 	let stopAt: number | undefined;
 	const sendGroup = async (group: number[]) => {
 		const pace = pacer(run.options.requestsPerSecond);
-		await pool(group, run.options.concurrency, () => stopAt !== undefined, async (itemIndex) => {
-			await pace();
-			if (stopAt !== undefined) return;
-			const result = await sendOne(run.ctx, run.operation, run.prepared[itemIndex] as Prepared, itemIndex, run);
-			run.results[itemIndex] = result;
-			// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
-			const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
-			if ('failure' in result && !run.continueOnFail && !settlesLater) stopAt ??= itemIndex;
-		});
+		await pool(
+			group,
+			run.options.concurrency,
+			() => stopAt !== undefined,
+			async (itemIndex) => {
+				await pace();
+				if (stopAt !== undefined) return;
+				const result = await sendOne(run.ctx, run.operation, run.prepared[itemIndex] as Prepared, itemIndex, run);
+				run.results[itemIndex] = result;
+				// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
+				const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
+				if ('failure' in result && !run.continueOnFail && !settlesLater) stopAt ??= itemIndex;
+			},
+		);
 	};
 	await Promise.all(bySigner(run, sendable).map(sendGroup));
 }
 
 /** Whether a create's failure leaves its outcome open to a query: an unknown one, or a refusal HaiPay did not sign. */
-function isOpen(result: Result | undefined, settings: HaiPaySettings): result is { failure: ItemFailure; endedAt: number } {
+function isOpen(
+	result: Result | undefined,
+	settings: HaiPaySettings,
+): result is { failure: ItemFailure; endedAt: number } {
 	if (result === undefined || !('failure' in result) || result.endedAt === undefined) return false;
 	return result.failure.kind === 'unknown' || (result.failure.kind === 'rejected' && settings.haipayPublicKey !== '');
 }
@@ -238,12 +295,21 @@ async function resolveOpen(run: Run, sendable: number[]): Promise<void> {
 		const result = run.results[itemIndex];
 		if (!isOpen(result, settings)) continue;
 		const prepared = run.prepared[itemIndex] as Prepared;
-		if (settings.haipayPublicKey === '') run.results[itemIndex] = resolvedResult(unresolvable(result.failure), prepared, settlement);
+		if (settings.haipayPublicKey === '')
+			run.results[itemIndex] = resolvedResult(unresolvable(result.failure), prepared, settlement);
 		else open.push({ itemIndex, prepared, failure: result.failure, endedAt: result.endedAt });
 	}
 	if (open.length === 0) return;
 	const call = { timeoutMs: options.timeoutMs, credential };
-	const how = { kind: operation.kind, settlement, settings, call, concurrency: options.concurrency, withinMs: options.resolveWithinMs, notFoundAfterMs: options.notFoundAfterMs };
+	const how = {
+		kind: operation.kind,
+		settlement,
+		settings,
+		call,
+		concurrency: options.concurrency,
+		withinMs: options.resolveWithinMs,
+		notFoundAfterMs: options.notFoundAfterMs,
+	};
 	for (const [itemIndex, resolution] of await resolveAll(run.ctx, open, how)) {
 		run.results[itemIndex] = resolvedResult(resolution, run.prepared[itemIndex] as Prepared, settlement);
 	}
@@ -262,7 +328,8 @@ function collect(run: Run, count: number): INodeExecutionData[] {
 			continue;
 		}
 		const at = failedAt(run, itemIndex);
-		if (!run.continueOnFail) throw nodeError(run.ctx, result.failure, run.operation, itemIndex, at, isCreate ? accepted : 0);
+		if (!run.continueOnFail)
+			throw nodeError(run.ctx, result.failure, run.operation, itemIndex, at, isCreate ? accepted : 0);
 		output.push(failureItem(run.ctx, result.failure, run.operation, at, itemIndex));
 	}
 	return output;
@@ -280,7 +347,16 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	const { settings, credential } = await loadSettings(ctx);
 	const options = runOptionsOf(ctx);
 	const isCreate = sentOnce(operation.kind);
-	const run: Run = { ctx, operation, settings, credential, options, continueOnFail: ctx.continueOnFail(), prepared: new Array(count), results: new Array(count) };
+	const run: Run = {
+		ctx,
+		operation,
+		settings,
+		credential,
+		options,
+		continueOnFail: ctx.continueOnFail(),
+		prepared: new Array(count),
+		results: new Array(count),
+	};
 	prepareAll(run, count);
 	if (isCreate) refuseUnapproved(run);
 	const sendable = run.prepared.flatMap((request, itemIndex) => (request ? [itemIndex] : []));

@@ -29,7 +29,12 @@ function plainDecimal(value: unknown): string | undefined {
 export function orderSettlement(kind: OrderKind): Settlement {
 	return {
 		lookup: async (ctx, signer, prepared, call) =>
-			await lookupOrder(ctx, signer, { kind, currency: prepared.currency, orderId: prepared.orderId, absence: prepared.absence }, call),
+			await lookupOrder(
+				ctx,
+				signer,
+				{ kind, currency: prepared.currency, orderId: prepared.orderId, absence: prepared.absence },
+				call,
+			),
 		judge(data, prepared): Judged {
 			const theirs = plainDecimal(data.amount);
 			const ours = plainDecimal(prepared.body.amount);
@@ -39,7 +44,8 @@ export function orderSettlement(kind: OrderKind): Settlement {
 				why: `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
 			};
 		},
-		item: (data, prepared, outcome): IDataObject => dataItem({ type: 'data', data, verification: 'verified' }, prepared, kind, { outcome, resolvedBy: 'query' }),
+		item: (data, prepared, outcome): IDataObject =>
+			dataItem({ type: 'data', data, verification: 'verified' }, prepared, kind, { outcome, resolvedBy: 'query' }),
 	};
 }
 
@@ -51,18 +57,26 @@ export function orderSettlement(kind: OrderKind): Settlement {
  * answer shows stays unknown, and is never sent again.
  */
 export const refundSettlement: Settlement = {
-	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call) }),
+	lookup: async (ctx, signer, prepared, call) => ({
+		found: true,
+		data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call),
+	}),
 	judge(data, prepared): Judged {
 		const theirs = exactText(data.orderNo);
 		const ours = exactText(prepared.body.orderNo);
 		if (theirs === ours) return { verdict: 'done' };
-		if (theirs === '') return { verdict: 'pending', why: `HaiPay shows a refund with this Refund ID but names no collection (orderNo), so it does not show a refund of ${ours}` };
+		if (theirs === '')
+			return {
+				verdict: 'pending',
+				why: `HaiPay shows a refund with this Refund ID but names no collection (orderNo), so it does not show a refund of ${ours}`,
+			};
 		return {
 			verdict: 'other',
 			why: `HaiPay has a refund with this Refund ID for the collection ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
 		};
 	},
-	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
+	item: (data, prepared, outcome): IDataObject =>
+		refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
 };
 
 /**
@@ -70,14 +84,21 @@ export const refundSettlement: Settlement = {
  * HaiPay publishes no "no such subscription" answer: an open create that no proven answer shows stays unknown.
  */
 export const subscriptionSettlement: Settlement = {
-	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupSubscription(ctx, signer, { subscriptionOrderId: prepared.orderId }, call) }),
+	lookup: async (ctx, signer, prepared, call) => ({
+		found: true,
+		data: await lookupSubscription(ctx, signer, { subscriptionOrderId: prepared.orderId }, call),
+	}),
 	judge(data, prepared): Judged {
 		const theirs = plainDecimal(data.amount);
 		const ours = plainDecimal(prepared.body.amount);
 		if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { verdict: 'done' };
-		return { verdict: 'other', why: `HaiPay has a subscription with this subscriptionOrderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing` };
+		return {
+			verdict: 'other',
+			why: `HaiPay has a subscription with this subscriptionOrderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
+		};
 	},
-	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
+	item: (data, prepared, outcome): IDataObject =>
+		refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
 };
 
 /**
@@ -86,12 +107,19 @@ export const subscriptionSettlement: Settlement = {
  * nothing is judged `refused`: a subscription found in any other state is `pending`, asked again, then unknown.
  */
 export const cancelSettlement: Settlement = {
-	lookup: async (ctx, signer, prepared, call) => ({ found: true, data: await lookupSubscription(ctx, signer, { subscriptionNo: prepared.orderId }, call) }),
+	lookup: async (ctx, signer, prepared, call) => ({
+		found: true,
+		data: await lookupSubscription(ctx, signer, { subscriptionNo: prepared.orderId }, call),
+	}),
 	judge(data): Judged {
 		if (exactText(data.status) === CANCELLED_STATUS) return { verdict: 'done' };
-		return { verdict: 'pending', why: `HaiPay shows the subscription in status ${gatewayText(exactText(data.status)) || '(none)'}, not cancelled (${CANCELLED_STATUS})` };
+		return {
+			verdict: 'pending',
+			why: `HaiPay shows the subscription in status ${gatewayText(exactText(data.status)) || '(none)'}, not cancelled (${CANCELLED_STATUS})`,
+		};
 	},
-	item: (data, prepared, outcome): IDataObject => refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
+	item: (data, prepared, outcome): IDataObject =>
+		refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
 };
 
 /** The orderNo of HaiPay's signed answer to this create, when that answer named the create's own orderId. */
@@ -112,7 +140,15 @@ export const cashierSettlement: Settlement = {
 		return "HaiPay's cashier query needs the order's orderNo as well as its orderId, and no signed answer of HaiPay's gave this order's orderNo";
 	},
 	async lookup(ctx, signer, prepared, call) {
-		return { found: true, data: await lookupCashierOrder(ctx, signer, { orderId: prepared.orderId, orderNo: signedOrderNo(prepared) }, call) };
+		return {
+			found: true,
+			data: await lookupCashierOrder(
+				ctx,
+				signer,
+				{ orderId: prepared.orderId, orderNo: signedOrderNo(prepared) },
+				call,
+			),
+		};
 	},
 	judge: (data, prepared) => orderSettlement('collection').judge(data, prepared),
 	item: (data, prepared, outcome) => orderSettlement('collection').item(data, prepared, outcome),

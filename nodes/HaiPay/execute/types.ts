@@ -47,7 +47,12 @@ export type Judged = { verdict: 'done' } | { verdict: Exclude<Verdict, 'done'>; 
  */
 export interface Settlement {
 	/** What HaiPay's proven answer says; throws an ItemFailure when no proven answer came. */
-	lookup(ctx: GatewayContext, signer: HaiPaySettings, prepared: Prepared, call: Omit<CallOptions, 'kind' | 'acceptFile'>): Promise<LookupResult>;
+	lookup(
+		ctx: GatewayContext,
+		signer: HaiPaySettings,
+		prepared: Prepared,
+		call: Omit<CallOptions, 'kind' | 'acceptFile'>,
+	): Promise<LookupResult>;
 	/** What HaiPay shows under the request's ID, judged: this request's effect, another's, not yet, or beyond reach. */
 	judge(data: IDataObject, prepared: Prepared): Judged;
 	/**

@@ -68,7 +68,12 @@ export const operationSelectors: INodeProperties[] = resources().map((resource) 
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
-		options: operations.map(({ operation, selector }) => ({ name: selector.name, value: operation, description: selector.description, action: selector.action })),
+		options: operations.map(({ operation, selector }) => ({
+			name: selector.name,
+			value: operation,
+			description: selector.description,
+			action: selector.action,
+		})),
 		default: first,
 	};
 });

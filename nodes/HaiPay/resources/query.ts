@@ -7,7 +7,12 @@ import { distrustQuery } from '../execute/trust';
 import type { Operation, Selector } from '../execute/types';
 
 /** An order query, `/{ccy}/pay/query` or `/{ccy}/collect/query`: Payout → Get and Collection → Get are the same but for these. */
-export function queryOperation(kind: OrderKind, endpoint: Endpoint, selector: Selector, currencyDescription: string): Operation {
+export function queryOperation(
+	kind: OrderKind,
+	endpoint: Endpoint,
+	selector: Selector,
+	currencyDescription: string,
+): Operation {
 	const scope = { resource: kind, operation: 'get' };
 	return {
 		...scope,

@@ -35,7 +35,8 @@ type AmountResult = { value: string } | { problem: string; rule?: string };
 function fromNumber(value: number, rule: AmountRule): AmountResult {
 	if (!Number.isFinite(value)) return { problem: 'must be a number' };
 	const text = String(value);
-	if (/e/i.test(text)) return { problem: `arrived as the number ${text}, which cannot be written exactly: send it as text` };
+	if (/e/i.test(text))
+		return { problem: `arrived as the number ${text}, which cannot be written exactly: send it as text` };
 	if (value < 0) return { problem: `must be positive (got ${text})` };
 	if (decimalsOf(text) > rule.maxDecimals) {
 		return {
@@ -85,7 +86,9 @@ export function checkAmount(input: unknown, rule: AmountRule): AmountResult {
 		};
 	}
 	if (rule.pattern && !rule.pattern.test(value)) {
-		return { problem: `${rule.patternText !== undefined ? `must be ${rule.patternText}` : `does not match the ${rule.unit} amount format`} (got "${value}")` };
+		return {
+			problem: `${rule.patternText !== undefined ? `must be ${rule.patternText}` : `does not match the ${rule.unit} amount format`} (got "${value}")`,
+		};
 	}
 	if (compareDecimal(value, '0') <= 0) return { problem: `must be greater than 0 (got "${value}")` };
 	if (rule.min !== undefined && compareDecimal(value, rule.min) < 0) {

@@ -30,7 +30,7 @@ export function inexactNumbersInText(json: string): Violation[] {
 	let depth = 0;
 	let lastString = '""';
 	let member = '';
-	for (let index = 0; index < json.length; ) {
+	for (let index = 0; index < json.length;) {
 		const char = json[index];
 		if (char === '"') {
 			const end = stringEnd(json, index);
@@ -43,7 +43,12 @@ export function inexactNumbersInText(json: string): Violation[] {
 			const text = NUMBER_TOKEN.exec(json)?.[0] ?? char;
 			const read = String(Number(text));
 			if (read !== text) {
-				found.push(violation(member, `holds the number ${text}, which JSON numbers do not carry exactly (it would be signed and sent as ${read}): send it as a string, "${text}"`));
+				found.push(
+					violation(
+						member,
+						`holds the number ${text}, which JSON numbers do not carry exactly (it would be signed and sent as ${read}): send it as a string, "${text}"`,
+					),
+				);
 			}
 			index += text.length;
 			continue;

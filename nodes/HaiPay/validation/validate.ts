@@ -37,16 +37,25 @@ function collision(name: string, known: readonly string[]): Violation | undefine
 	const field = known.find((other) => looseName(other) === loose);
 	const why = field !== undefined ? `${readsAs(name, field)}, which has its own parameter` : reservedUse(name);
 	if (why === undefined) return undefined;
-	return { field: 'extraFields', rule: 'reserved', message: `The extra field "${name}" ${why}: it cannot be sent as an extra field` };
+	return {
+		field: 'extraFields',
+		rule: 'reserved',
+		message: `The extra field "${name}" ${why}: it cannot be sent as an extra field`,
+	};
 }
 
 /** Why an extra field's name may not be used, or undefined when it may. */
 function refusedExtraName(name: string, known: readonly string[]): Violation | undefined {
-	if (PROTOTYPE_NAMES.has(name)) return { field: name, rule: 'unknownField', message: `"${name}" cannot be a field name` };
+	if (PROTOTYPE_NAMES.has(name))
+		return { field: name, rule: 'unknownField', message: `"${name}" cannot be a field name` };
 	const twin = collision(name, known);
 	if (twin !== undefined) return twin;
 	if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) {
-		return { field: name, rule: 'unknownField', message: `"${name}" is not a field name: letters, digits and _ only, starting with a letter, at most 64` };
+		return {
+			field: name,
+			rule: 'unknownField',
+			message: `"${name}" is not a field name: letters, digits and _ only, starting with a letter, at most 64`,
+		};
 	}
 	return undefined;
 }
@@ -85,12 +94,20 @@ function asText(field: string, value: unknown): { text: string } | Violation {
 			message: `"${field}" arrived as the number ${value}, which cannot be written exactly: format that column as text`,
 		};
 	}
-	return { field, rule: 'type', message: `"${field}" must be text (got ${Array.isArray(value) ? 'a list' : typeof value})` };
+	return {
+		field,
+		rule: 'type',
+		message: `"${field}" must be text (got ${Array.isArray(value) ? 'a list' : typeof value})`,
+	};
 }
 
 function checkText(rule: FieldRule, text: string, fields: Record<string, unknown>): Violation | undefined {
 	const field = rule.name;
-	const violation = (kind: string, message: string): Violation => ({ field, rule: kind, message: `"${field}" ${message}` });
+	const violation = (kind: string, message: string): Violation => ({
+		field,
+		rule: kind,
+		message: `"${field}" ${message}`,
+	});
 	const length = [...text].length;
 	const maxLength = rule.maxLength ?? (rule.format === 'url' ? URL_MAX_LENGTH : TEXT_MAX_LENGTH);
 	if (rule.minLength !== undefined && length < rule.minLength) {
@@ -114,13 +131,18 @@ function checkText(rule: FieldRule, text: string, fields: Record<string, unknown
 		const detail = bad ? ` (found "${bad}")` : '';
 		return violation('pattern', `must be ${rule.patternText ?? `in the form ${rule.pattern.source}`}${detail}`);
 	}
-	if (rule.format === 'email' && !EMAIL.test(text)) return violation('format', 'must be an email address such as name@email.com');
+	if (rule.format === 'email' && !EMAIL.test(text))
+		return violation('format', 'must be an email address such as name@email.com');
 	if (rule.format === 'url' && !isHttpUrl(text)) return violation('format', 'must be a full http:// or https:// URL');
 	const reason = rule.check?.(text, fields);
 	return reason === undefined ? undefined : violation('pattern', reason);
 }
 
-function checkField(rule: FieldRule, value: unknown, fields: Record<string, unknown>): { value: string | number } | Violation {
+function checkField(
+	rule: FieldRule,
+	value: unknown,
+	fields: Record<string, unknown>,
+): { value: string | number } | Violation {
 	const field = rule.name;
 	if (rule.amount !== undefined) {
 		const result = checkAmount(value, rule.amount);
@@ -132,14 +154,22 @@ function checkField(rule: FieldRule, value: unknown, fields: Record<string, unkn
 	if (rule.integerEnum !== undefined) {
 		const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
 		if (typeof number !== 'number' || !rule.integerEnum.includes(number)) {
-			return { field, rule: 'enum', message: `"${field}" must be one of ${rule.integerEnum.join(', ')} (got ${JSON.stringify(value)})` };
+			return {
+				field,
+				rule: 'enum',
+				message: `"${field}" must be one of ${rule.integerEnum.join(', ')} (got ${JSON.stringify(value)})`,
+			};
 		}
 		return { value: number };
 	}
 	if (rule.integer !== undefined) {
 		const number = typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < rule.integer.min) {
-			return { field, rule: 'integer', message: `"${field}" must be a whole number of at least ${rule.integer.min} (got ${JSON.stringify(value)})` };
+			return {
+				field,
+				rule: 'integer',
+				message: `"${field}" must be a whole number of at least ${rule.integer.min} (got ${JSON.stringify(value)})`,
+			};
 		}
 		return { value: number };
 	}
@@ -158,7 +188,11 @@ function requiredMessage(rule: FieldRule): string {
  * Checks one item's fields against a request's rules and builds the body to sign. Every rule is checked and
  * every violation reported, so a spreadsheet row can be fixed in one go. Absent optional fields are left out.
  */
-export function checkRequest(rules: RequestRules, fields: Record<string, unknown>, extra: Record<string, unknown> = {}): Checked {
+export function checkRequest(
+	rules: RequestRules,
+	fields: Record<string, unknown>,
+	extra: Record<string, unknown> = {},
+): Checked {
 	const body: RequestBody = {};
 	const violations: Violation[] = [];
 	for (const rule of rules.fields) {
@@ -166,7 +200,11 @@ export function checkRequest(rules: RequestRules, fields: Record<string, unknown
 		if (isAbsent(value)) {
 			if (rule.required) violations.push({ field: rule.name, rule: 'required', message: requiredMessage(rule) });
 			else if (rule.requiredWhen?.applies(fields)) {
-				violations.push({ field: rule.name, rule: 'required', message: `"${rule.name}" is required when ${rule.requiredWhen.when}` });
+				violations.push({
+					field: rule.name,
+					rule: 'required',
+					message: `"${rule.name}" is required when ${rule.requiredWhen.when}`,
+				});
 			}
 			continue;
 		}
@@ -182,10 +220,22 @@ export function checkRequest(rules: RequestRules, fields: Record<string, unknown
 		} else if (isAbsent(value)) {
 			continue;
 		} else if (!rules.additionalProperties) {
-			violations.push({ field: name, rule: 'unknownField', message: `"${name}" is not a field of ${rules.path}, which accepts no other fields` });
+			violations.push({
+				field: name,
+				rule: 'unknownField',
+				message: `"${name}" is not a field of ${rules.path}, which accepts no other fields`,
+			});
 		} else if (typeof value === 'string' && [...value].length > EXTRA_FIELD_MAX_LENGTH) {
-			violations.push({ field: name, rule: 'maxLength', message: `"${name}" must be at most ${EXTRA_FIELD_MAX_LENGTH} characters` });
-		} else if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') {
+			violations.push({
+				field: name,
+				rule: 'maxLength',
+				message: `"${name}" must be at most ${EXTRA_FIELD_MAX_LENGTH} characters`,
+			});
+		} else if (
+			typeof value === 'string' ||
+			(typeof value === 'number' && Number.isFinite(value)) ||
+			typeof value === 'boolean'
+		) {
 			body[name] = typeof value === 'boolean' ? String(value) : value;
 		} else {
 			violations.push({ field: name, rule: 'type', message: `"${name}" must be text or a number` });

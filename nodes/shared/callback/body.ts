@@ -193,7 +193,11 @@ function readExact(text: string): ReadResult {
 }
 
 function tooLarge(bytes: number): ReadResult {
-	return { ok: false, problem: 'tooLarge', log: `the body has ${bytes} bytes, more than the ${MAX_BODY_BYTES} a callback may have` };
+	return {
+		ok: false,
+		problem: 'tooLarge',
+		log: `the body has ${bytes} bytes, more than the ${MAX_BODY_BYTES} a callback may have`,
+	};
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

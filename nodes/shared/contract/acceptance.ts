@@ -21,10 +21,20 @@ export const ORDER_ACCEPTANCE: Acceptance = { identifier: 'orderNo', ownId: 'ord
 export const REFUND_ACCEPTANCE: Acceptance = { identifier: 'refundNo', ownId: 'Refund ID', makes: 'refund' };
 
 /** A subscription: the merchant's `subscriptionOrderId`, HaiPay's `subscriptionNo` (docs/haipay-facts.md, "Subscriptions"). */
-export const SUBSCRIPTION_ACCEPTANCE: Acceptance = { identifier: 'subscriptionNo', ownId: 'subscriptionOrderId', makes: 'subscription', ownMember: 'subscriptionOrderId' };
+export const SUBSCRIPTION_ACCEPTANCE: Acceptance = {
+	identifier: 'subscriptionNo',
+	ownId: 'subscriptionOrderId',
+	makes: 'subscription',
+	ownMember: 'subscriptionOrderId',
+};
 
 /** A cancel names no ID of the merchant's: its answer must name the subscriptionNo asked about. */
-export const CANCEL_ACCEPTANCE: Acceptance = { identifier: 'subscriptionNo', ownId: 'subscriptionNo', makes: 'cancellation', ownMember: 'subscriptionNo' };
+export const CANCEL_ACCEPTANCE: Acceptance = {
+	identifier: 'subscriptionNo',
+	ownId: 'subscriptionNo',
+	makes: 'cancellation',
+	ownMember: 'subscriptionNo',
+};
 
 /*
  * HaiPay publishes its order status numbers (3 is failed, and a missing order answers 3: §4.7) but not its refund
@@ -35,13 +45,33 @@ export const CANCEL_ACCEPTANCE: Acceptance = { identifier: 'subscriptionNo', own
 
 /** Words that say a request failed, was refused or ended without effect. */
 export const FAILURE_WORDS: readonly string[] = [
-	'FAIL', 'FAILED', 'FAILURE', 'FAILS', 'ERROR', 'REJECT', 'REJECTED', 'REFUSE', 'REFUSED', 'DECLINE', 'DECLINED',
-	'CANCEL', 'CANCELED', 'CANCELLED', 'CLOSED', 'INVALID', 'EXPIRED', 'NOTFOUND', 'NONEXISTENT',
+	'FAIL',
+	'FAILED',
+	'FAILURE',
+	'FAILS',
+	'ERROR',
+	'REJECT',
+	'REJECTED',
+	'REFUSE',
+	'REFUSED',
+	'DECLINE',
+	'DECLINED',
+	'CANCEL',
+	'CANCELED',
+	'CANCELLED',
+	'CLOSED',
+	'INVALID',
+	'EXPIRED',
+	'NOTFOUND',
+	'NONEXISTENT',
 ];
 
 /** Word pairs that say what was named does not exist: "not found", "not exist", "no such", "not_exists". */
 export const NOT_FOUND_PAIRS: readonly (readonly [string, string])[] = [
-	['NOT', 'FOUND'], ['NOT', 'EXIST'], ['NOT', 'EXISTS'], ['NO', 'SUCH'],
+	['NOT', 'FOUND'],
+	['NOT', 'EXIST'],
+	['NOT', 'EXISTS'],
+	['NO', 'SUCH'],
 ];
 
 /** The same in Chinese, where words are not separated: failed, does not exist, refused, closed, cancelled. */

@@ -1,4 +1,10 @@
-import { CANCEL_ACCEPTANCE, ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, SUBSCRIPTION_ACCEPTANCE, type Acceptance } from './acceptance';
+import {
+	CANCEL_ACCEPTANCE,
+	ORDER_ACCEPTANCE,
+	REFUND_ACCEPTANCE,
+	SUBSCRIPTION_ACCEPTANCE,
+	type Acceptance,
+} from './acceptance';
 import { CURRENCIES, type Currency } from './currencies';
 import {
 	applyPath,
@@ -14,7 +20,13 @@ import {
 	SUBSCRIPTION_QUERY_PATH,
 	VOUCHER_PATH,
 } from './paths';
-import { CASHIER_ANSWER, CASHIER_QUERY_ANSWER, CASHIER_QUERY_KEYS, CASHIER_RULES, TRANSACTION_CURRENCY } from './rules/cashierCollection';
+import {
+	CASHIER_ANSWER,
+	CASHIER_QUERY_ANSWER,
+	CASHIER_QUERY_KEYS,
+	CASHIER_RULES,
+	TRANSACTION_CURRENCY,
+} from './rules/cashierCollection';
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
 import { COIN_COLLECTION_ANSWER, COIN_COLLECTION_CURRENCIES, COIN_COLLECTION_RULES } from './rules/coinCollection';
@@ -49,7 +61,8 @@ interface EndpointFacts {
  * A read, or a request sent once (a create, a refund, a change), which must declare what its answer carries when
  * HaiPay took the request (acceptance.ts): such an endpoint cannot be listed without it.
  */
-export type Endpoint = (EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: Exclude<OperationKind, 'read'>; accepts: Acceptance });
+export type Endpoint =
+	(EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: Exclude<OperationKind, 'read'>; accepts: Acceptance });
 
 const ALL = Object.keys(CURRENCIES) as Currency[];
 
@@ -87,7 +100,10 @@ export const ENDPOINTS = {
 		response: ['orderId', 'orderNo', 'payUrl', 'clientToken'],
 	},
 	/** BRL and MYR are the contract's own payout queries; every other currency uses the same path (USDC has none). */
-	payoutQuery: orderQuery('payout', ALL.filter((code) => code !== 'USDC')),
+	payoutQuery: orderQuery(
+		'payout',
+		ALL.filter((code) => code !== 'USDC'),
+	),
 	/** SAR, IDR and USDC are the contract's own collection queries; the others use the same path. */
 	collectionQuery: orderQuery('collection', ALL),
 	voucher: {
@@ -115,7 +131,9 @@ export const ENDPOINTS = {
 		currencies: LOCAL_COLLECTION_CURRENCIES,
 		path: collectApplyPath,
 		rules: LOCAL_COLLECTION_RULES,
-		request: [...new Set(Object.values(LOCAL_COLLECTION_RULES).flatMap((rules) => rules.fields.map((field) => field.name)))],
+		request: [
+			...new Set(Object.values(LOCAL_COLLECTION_RULES).flatMap((rules) => rules.fields.map((field) => field.name))),
+		],
 		response: ['orderId', 'orderNo', ...LOCAL_COLLECTION_ANSWER],
 	},
 	/** Stablecoin collections to a single-use address (docs/haipay-facts.md, "USDT and USDC collections"). */
@@ -126,7 +144,9 @@ export const ENDPOINTS = {
 		currencies: COIN_COLLECTION_CURRENCIES,
 		path: collectApplyPath,
 		rules: COIN_COLLECTION_RULES,
-		request: [...new Set(Object.values(COIN_COLLECTION_RULES).flatMap((rules) => rules.fields.map((field) => field.name)))],
+		request: [
+			...new Set(Object.values(COIN_COLLECTION_RULES).flatMap((rules) => rules.fields.map((field) => field.name))),
+		],
 		response: ['orderId', 'orderNo', ...COIN_COLLECTION_ANSWER],
 	},
 	/** A card refund: a create, of the whole payment (docs/haipay-facts.md, "Card refunds"). */

@@ -29,7 +29,10 @@ function wordsOf(value: string): string[] {
 export function saysFailure(value: string): boolean {
 	if (FAILURE_TEXTS.some((failure) => value.includes(failure))) return true;
 	const words = wordsOf(value);
-	return words.some((word, index) => FAILURE.has(word) || NOT_FOUND_PAIRS.some(([first, second]) => word === first && words[index + 1] === second));
+	return words.some(
+		(word, index) =>
+			FAILURE.has(word) || NOT_FOUND_PAIRS.some(([first, second]) => word === first && words[index + 1] === second),
+	);
 }
 
 /**
@@ -50,8 +53,12 @@ function identifierOf(value: unknown): string {
 function statusDoubt(status: unknown): string | undefined {
 	if (status === undefined || status === null || status === '') return undefined;
 	const exact = exactStatus(status);
-	if (exact !== undefined) return statusGroup(exact) === 'failed' ? `its status ${exact} is HaiPay's "failed", which is also its "no such order"` : undefined;
-	if (typeof status === 'string' && /\p{L}/u.test(status)) return saysFailure(status) ? `its status "${gatewayText(status)}" says the request failed` : undefined;
+	if (exact !== undefined)
+		return statusGroup(exact) === 'failed'
+			? `its status ${exact} is HaiPay's "failed", which is also its "no such order"`
+			: undefined;
+	if (typeof status === 'string' && /\p{L}/u.test(status))
+		return saysFailure(status) ? `its status "${gatewayText(status)}" says the request failed` : undefined;
 	return `its status ${gatewayText(JSON.stringify(status) ?? '')} is not a value HaiPay's statuses are written as`;
 }
 
@@ -73,6 +80,7 @@ export function whyNotAccepted(answer: Answer, ownId: string | undefined, accept
 	const status = statusDoubt(data.status);
 	if (status !== undefined) return `${status}, so it does not show the ${accepts.makes} made`;
 	const errorMsg = exactText(data.errorMsg);
-	if (saysFailure(errorMsg)) return `its errorMsg "${gatewayText(errorMsg)}" says the request failed, so it does not show the ${accepts.makes} made`;
+	if (saysFailure(errorMsg))
+		return `its errorMsg "${gatewayText(errorMsg)}" says the request failed, so it does not show the ${accepts.makes} made`;
 	return undefined;
 }

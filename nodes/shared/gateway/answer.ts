@@ -39,11 +39,17 @@ class DeadlinePassed extends Error {
 }
 
 function tooLarge(limit: number): ItemFailure {
-	return new ItemFailure('untrusted', `HaiPay's answer is larger than ${limit} bytes, the most this node reads; it was not read`, {});
+	return new ItemFailure(
+		'untrusted',
+		`HaiPay's answer is larger than ${limit} bytes, the most this node reads; it was not read`,
+		{},
+	);
 }
 
 function isStream(body: StreamedResponse['body']): body is BodyStream {
-	return typeof body === 'object' && body !== null && typeof (body as BodyStream).on === 'function' && !Buffer.isBuffer(body);
+	return (
+		typeof body === 'object' && body !== null && typeof (body as BodyStream).on === 'function' && !Buffer.isBuffer(body)
+	);
 }
 
 function discard(response: StreamedResponse | undefined): void {
@@ -107,7 +113,9 @@ async function readStream(stream: BodyStream, limits: ReadLimits): Promise<Buffe
 		});
 		stream.on('end', () => finish(() => resolve(Buffer.concat(chunks, size))));
 		stream.on('error', (error) => finish(() => reject(error)));
-		stream.on('close', () => finish(() => reject(Object.assign(new Error('the answer ended before it was complete'), { code: 'ECONNRESET' }))));
+		stream.on('close', () =>
+			finish(() => reject(Object.assign(new Error('the answer ended before it was complete'), { code: 'ECONNRESET' }))),
+		);
 	});
 }
 
@@ -122,7 +130,9 @@ function declaredLength(headers: RawResponse['headers']): number | undefined {
  * the limit is kept: the connection is closed as soon as the answer is known to be too large or too late.
  */
 export async function readAnswer(sending: Promise<unknown>, limits: ReadLimits): Promise<RawResponse> {
-	const response = (await beforeDeadline(sending, limits.deadline, (value) => discard(value as StreamedResponse))) as StreamedResponse;
+	const response = (await beforeDeadline(sending, limits.deadline, (value) =>
+		discard(value as StreamedResponse),
+	)) as StreamedResponse;
 	const headers = response.headers ?? {};
 	const length = declaredLength(headers);
 	if (length !== undefined && length > limits.limit) {

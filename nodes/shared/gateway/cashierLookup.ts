@@ -35,6 +35,10 @@ export async function lookupCashierOrder(
 	options: Omit<CallOptions, 'kind' | 'acceptFile'>,
 ): Promise<IDataObject> {
 	const asked = { ...ref, absence: false };
-	const query = { path: CASHIER_QUERY_PATH, body: { orderId: ref.orderId, orderNo: ref.orderNo }, what: 'cashier order' };
+	const query = {
+		path: CASHIER_QUERY_PATH,
+		body: { orderId: ref.orderId, orderNo: ref.orderNo },
+		what: 'cashier order',
+	};
 	return await provenData(ctx, query, settings, options, (data) => unproven(asked, data) ?? echoOnly(data));
 }

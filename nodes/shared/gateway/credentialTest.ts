@@ -1,4 +1,9 @@
-import type { ICredentialTestFunctions, ICredentialsDecrypted, IDataObject, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import { SUCCESS_STATUS } from '../contract/envelope';
 import { balancePath } from '../contract/paths';
@@ -17,7 +22,8 @@ const MISMATCH_HINT =
 
 /** Why HaiPay's answer to one App ID's signed balance read does not prove the App ID works, or undefined. */
 async function problemOf(answer: unknown, signer: HaiPaySettings): Promise<string | undefined> {
-	if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return 'HaiPay did not answer with a JSON object';
+	if (answer === null || typeof answer !== 'object' || Array.isArray(answer))
+		return 'HaiPay did not answer with a JSON object';
 	const envelope = answer as IDataObject;
 	if (String(envelope.status) !== SUCCESS_STATUS) {
 		const said = [envelope.error, envelope.msg].filter((part) => typeof part === 'string' && part !== '').join(': ');
@@ -36,17 +42,30 @@ async function problemOf(answer: unknown, signer: HaiPaySettings): Promise<strin
 }
 
 /** One App ID's signed, read-only balance call: it proves the App ID, its secret and the private key belong together. */
-async function testApp(ctx: ICredentialTestFunctions, settings: HaiPaySettings, currency: string): Promise<string | undefined> {
+async function testApp(
+	ctx: ICredentialTestFunctions,
+	settings: HaiPaySettings,
+	currency: string,
+): Promise<string | undefined> {
 	const path = balancePath(currency.toLowerCase());
 	const signer = signerFor(settings, path);
 	const body: IDataObject = { appId: signer.appId };
 	body.sign = await sign(body, signer.secretKey, privateKeyOf(signer), { arrayStyle: signer.arrayStyle });
 	let answer: unknown;
 	try {
-		answer = await ctx.helpers.request({ method: 'POST', uri: `${signer.baseUrl}${path}`, body, json: true, timeout: TEST_TIMEOUT_MS });
+		answer = await ctx.helpers.request({
+			method: 'POST',
+			uri: `${signer.baseUrl}${path}`,
+			body,
+			json: true,
+			timeout: TEST_TIMEOUT_MS,
+		});
 	} catch (error) {
 		const status = (error as { statusCode?: unknown }).statusCode;
-		const why = typeof status === 'number' ? `HaiPay answered HTTP ${status}` : `HaiPay could not be reached at ${signer.baseUrl}`;
+		const why =
+			typeof status === 'number'
+				? `HaiPay answered HTTP ${status}`
+				: `HaiPay could not be reached at ${signer.baseUrl}`;
 		return `${why}. ${MISMATCH_HINT}`;
 	}
 	return await problemOf(answer, signer);
@@ -56,7 +75,10 @@ async function testApp(ctx: ICredentialTestFunctions, settings: HaiPaySettings, 
  * The credential test of both nodes: every App ID the credential holds reads its balance, and the message names
  * each one that failed, so that a merchant with six currencies learns which App ID or secret is wrong.
  */
-export async function testHaiPayCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+export async function testHaiPayCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
 	const settings = settingsFor(credential.data ?? {});
 	try {
 		signerFor(settings, balancePath(settings.currency === '' ? '-' : settings.currency.toLowerCase()));
@@ -68,13 +90,18 @@ export async function testHaiPayCredential(this: ICredentialTestFunctions, crede
 	const readable = settings.apps.filter((app) => hasBalanceRead(app.currency));
 	const unread = settings.apps.filter((app) => !hasBalanceRead(app.currency));
 	const problems = await Promise.all(readable.map(async (app) => await testApp(this, settings, app.currency)));
-	const failed = readable.flatMap((app, index) => (problems[index] === undefined ? [] : [`App ID ${app.appId} (${app.currency}): ${problems[index]}`]));
+	const failed = readable.flatMap((app, index) =>
+		problems[index] === undefined ? [] : [`App ID ${app.appId} (${app.currency}): ${problems[index]}`],
+	);
 	if (failed.length > 0) return { status: 'Error', message: failed.join(' ') };
 	const held = readable.map((app) => `${app.appId} (${app.currency})`).join(', ');
 	const untested =
 		unread.length === 0
 			? ''
 			: `${readable.length === 0 ? '' : '.'} Not tested: ${unread.map((app) => `${app.appId} (${app.currency})`).join(', ')}, which HaiPay offers no balance read for; its first payment shows whether it works.`;
-	const tested = readable.length === 0 ? 'The keys were read; no App ID of this credential has a balance read to test.' : `HaiPay accepted the signed balance read of every App ID: ${held}`;
+	const tested =
+		readable.length === 0
+			? 'The keys were read; no App ID of this credential has a balance read to test.'
+			: `HaiPay accepted the signed balance read of every App ID: ${held}`;
 	return { status: 'OK', message: `${tested}${untested}` };
 }

@@ -64,13 +64,18 @@ export function isNotFound(data: IDataObject): boolean {
  * order by the orderId asked for (and by the orderNo, when one is known), and an order HaiPay has must carry its
  * orderNo. A signed answer to some other request (a balance, another order, `{amount, status}`) names neither.
  */
-export function unproven(ref: Pick<OrderRef, 'orderId' | 'orderNo' | 'absence'>, data: IDataObject): string | undefined {
+export function unproven(
+	ref: Pick<OrderRef, 'orderId' | 'orderNo' | 'absence'>,
+	data: IDataObject,
+): string | undefined {
 	const mismatch = mismatchOf(ref, data);
 	if (mismatch !== undefined) return mismatch;
 	const orderId = exactText(data.orderId);
 	const orderNo = exactText(data.orderNo);
-	if (ref.orderId !== undefined && orderId !== ref.orderId) return `the answer does not name the orderId "${ref.orderId}"`;
-	if (ref.orderId === undefined && orderNo !== ref.orderNo) return `the answer does not name the orderNo "${ref.orderNo ?? ''}"`;
+	if (ref.orderId !== undefined && orderId !== ref.orderId)
+		return `the answer does not name the orderId "${ref.orderId}"`;
+	if (ref.orderId === undefined && orderNo !== ref.orderNo)
+		return `the answer does not name the orderNo "${ref.orderNo ?? ''}"`;
 	if (orderNo !== '') return undefined;
 	if (!isNotFound(data)) return 'the answer names no HaiPay order number, so it shows no order';
 	if (ref.absence === false) {
@@ -96,7 +101,13 @@ export async function lookupOrder(
 	};
 	const absence = ref.absence ?? queryShowsAbsence(ref.kind, ref.currency);
 	const asked = { ...ref, absence };
-	const data = await provenData(ctx, { path: queryPath(ref.kind, ref.currency), body, what: 'order' }, settings, options, (answer) => unproven(asked, answer));
+	const data = await provenData(
+		ctx,
+		{ path: queryPath(ref.kind, ref.currency), body, what: 'order' },
+		settings,
+		options,
+		(answer) => unproven(asked, answer),
+	);
 	// A status 3 that names HaiPay's order is that order failed wherever absence is not published: found, not absent.
 	if (absence && isNotFound(data)) return { found: false, errorMsg: exactText(data.errorMsg) };
 	return { found: true, data };
@@ -120,7 +131,8 @@ export async function provenData(
 	unprovenBy: (data: IDataObject) => string | undefined,
 ): Promise<IDataObject> {
 	const answer = await callGateway(ctx, query.path, query.body, settings, { ...options, kind: 'read' });
-	if (answer.type !== 'data') throw new ItemFailure('untrusted', `HaiPay answered the ${query.what} query without a data object`, {});
+	if (answer.type !== 'data')
+		throw new ItemFailure('untrusted', `HaiPay answered the ${query.what} query without a data object`, {});
 	if (answer.verification !== 'verified') throw new ItemFailure('untrusted', unsignedLookup(query.what), {});
 	const why = unprovenBy(answer.data);
 	if (why !== undefined) throw new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});

@@ -66,8 +66,10 @@ export function gatewayText(value: unknown): string {
 /** What the workflow should do next after a failed create (payout or collection), written on every failed item. */
 export const CREATE_ADVICE: Record<FailureKind, string> = {
 	invalid: 'Fix the field named in the error; nothing was sent for this item.',
-	not_sent: 'Nothing reached HaiPay: it is safe to send this item again, with the same orderId, once the gateway is reachable.',
-	rejected: 'HaiPay refused this request: nothing was created. Fix the cause before sending again with the same orderId.',
+	not_sent:
+		'Nothing reached HaiPay: it is safe to send this item again, with the same orderId, once the gateway is reachable.',
+	rejected:
+		'HaiPay refused this request: nothing was created. Fix the cause before sending again with the same orderId.',
 	duplicate:
 		'HaiPay already has an order with this orderId: nothing new was created. Query it by its orderId (Payout or Collection > Get) to learn its state; never send the same payment again under a new orderId.',
 	unknown:

@@ -41,13 +41,21 @@ function folded(text: string): { text: string; from: number[] } {
 
 function jsonEscaped(secret: string, asciiOnly: boolean): string {
 	const escaped = JSON.stringify(secret).slice(1, -1);
-	return asciiOnly ? escaped.replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`) : escaped;
+	return asciiOnly
+		? escaped.replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+		: escaped;
 }
 
 /** The forms in which a gateway may echo the secret, folded, each once. */
 function echoedForms(secret: string): string[] {
 	const component = encodeURIComponent(secret);
-	const forms = [secret, component, component.replace(/%20/g, '+'), jsonEscaped(secret, false), jsonEscaped(secret, true)];
+	const forms = [
+		secret,
+		component,
+		component.replace(/%20/g, '+'),
+		jsonEscaped(secret, false),
+		jsonEscaped(secret, true),
+	];
 	return [...new Set(forms.map((form) => folded(form).text))];
 }
 
@@ -101,7 +109,9 @@ function secretList(secrets: string | readonly string[]): string[] {
  */
 export function redactText(text: string, secrets: string | readonly string[]): string {
 	const list = secretList(secrets);
-	const redacted = list.reduce((kept, secret) => withoutSecret(kept, secret), text).replace(KEY_TAIL, (tail) => `${tail.slice(0, 4)}${REDACTED}`);
+	const redacted = list
+		.reduce((kept, secret) => withoutSecret(kept, secret), text)
+		.replace(KEY_TAIL, (tail) => `${tail.slice(0, 4)}${REDACTED}`);
 	if (!list.some((secret) => holds(redacted, secret))) return redacted;
 	return list.some((secret) => holds(REDACTED, secret)) ? '' : REDACTED;
 }

@@ -30,7 +30,8 @@ export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | un
 	if (ref.refundNo !== undefined && refundNo !== '' && refundNo !== ref.refundNo) {
 		return `the answer is about the refund number "${gatewayText(refundNo)}", not "${ref.refundNo}"`;
 	}
-	if (refundNo !== '' && ref.refundNo === undefined && orderId === '') return 'the answer names a refund but not by the refund ID asked for';
+	if (refundNo !== '' && ref.refundNo === undefined && orderId === '')
+		return 'the answer names a refund but not by the refund ID asked for';
 	return undefined;
 }
 
@@ -42,8 +43,10 @@ export function refundMismatchOf(ref: RefundRef, data: IDataObject): string | un
 function unprovenRefund(ref: RefundRef, data: IDataObject): string | undefined {
 	const mismatch = refundMismatchOf(ref, data);
 	if (mismatch !== undefined) return mismatch;
-	if (ref.orderId !== undefined && exactText(data.orderId) !== ref.orderId) return `the answer does not name the refund ID "${ref.orderId}"`;
-	if (ref.orderId === undefined && exactText(data.refundNo) !== ref.refundNo) return `the answer does not name the refund number "${ref.refundNo ?? ''}"`;
+	if (ref.orderId !== undefined && exactText(data.orderId) !== ref.orderId)
+		return `the answer does not name the refund ID "${ref.orderId}"`;
+	if (ref.orderId === undefined && exactText(data.refundNo) !== ref.refundNo)
+		return `the answer does not name the refund number "${ref.refundNo ?? ''}"`;
 	if (exactText(data.refundNo) === '') return 'the answer names no HaiPay refund number, so it shows no refund';
 	return undefined;
 }
@@ -63,5 +66,7 @@ export async function lookupRefund(
 		...(ref.orderId !== undefined ? { orderId: ref.orderId } : {}),
 		...(ref.refundNo !== undefined ? { refundNo: ref.refundNo } : {}),
 	};
-	return await provenData(ctx, { path: REFUND_QUERY_PATH, body, what: 'refund' }, settings, options, (data) => unprovenRefund(ref, data));
+	return await provenData(ctx, { path: REFUND_QUERY_PATH, body, what: 'refund' }, settings, options, (data) =>
+		unprovenRefund(ref, data),
+	);
 }

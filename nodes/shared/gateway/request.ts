@@ -1,4 +1,10 @@
-import type { IAdditionalCredentialOptions, IAllExecuteFunctions, IDataObject, IHttpRequestOptions, RequestHelperFunctions } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	IAllExecuteFunctions,
+	IDataObject,
+	IHttpRequestOptions,
+	RequestHelperFunctions,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { EXCEPTION_STATUS, SUCCESS_CODE, SUCCESS_STATUS, type Envelope } from '../contract/envelope';
@@ -52,7 +58,9 @@ const MIN_ATTEMPT_MS = 1_000;
 
 /** How long the next attempt may take: its own timeout, clipped to what remains before the call's deadline. */
 function attemptMs(options: CallOptions, now = Date.now()): number {
-	return options.deadline === undefined ? options.timeoutMs : Math.max(0, Math.min(options.timeoutMs, options.deadline - now));
+	return options.deadline === undefined
+		? options.timeoutMs
+		: Math.max(0, Math.min(options.timeoutMs, options.deadline - now));
 }
 
 /*
@@ -67,7 +75,14 @@ export type Answer =
 	| { type: 'file'; buffer: Buffer; mimeType: 'application/pdf' | 'application/zip' };
 
 /** Codes that prove no byte of the request reached the gateway. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_INVALID_URL',
+]);
 
 function errorCode(error: unknown): string | undefined {
 	let current: unknown = error;
@@ -84,7 +99,8 @@ function errorCode(error: unknown): string | undefined {
  * which would hide that the outcome of a create is unknown. The code itself stays on the item as `cause`.
  */
 function lostBecause(code: string | undefined, timeoutMs: number): string {
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'DEADLINE') return `no complete answer within ${timeoutMs} ms`;
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'DEADLINE')
+		return `no complete answer within ${timeoutMs} ms`;
 	if (code === 'ECONNRESET') return 'the connection was reset before an answer came';
 	if (code === 'EPIPE') return 'the connection broke while sending';
 	return 'the connection failed before an answer came';
@@ -104,7 +120,8 @@ export function retryAfterMs(value: string, now = Date.now()): number | undefine
 }
 
 function fileType(buffer: Buffer, contentType: string): 'application/pdf' | 'application/zip' | undefined {
-	if (buffer.subarray(0, 5).toString('latin1') === '%PDF-' || /application\/pdf/i.test(contentType)) return 'application/pdf';
+	if (buffer.subarray(0, 5).toString('latin1') === '%PDF-' || /application\/pdf/i.test(contentType))
+		return 'application/pdf';
 	if (buffer.subarray(0, 4).toString('latin1') === 'PK\u0003\u0004' || /application\/(x-)?zip/i.test(contentType)) {
 		return 'application/zip';
 	}
@@ -137,7 +154,12 @@ async function post(ctx: GatewayContext, path: string, body: IDataObject, option
 		...(options.credential ? { credentialsDecrypted: options.credential } : {}),
 	};
 	const limit = options.acceptFile ? VOUCHER_ANSWER_LIMIT : JSON_ANSWER_LIMIT;
-	const sending = ctx.helpers.httpRequestWithAuthentication.call(ctx as IAllExecuteFunctions, 'haiPayApi', request, additional);
+	const sending = ctx.helpers.httpRequestWithAuthentication.call(
+		ctx as IAllExecuteFunctions,
+		'haiPayApi',
+		request,
+		additional,
+	);
 	return await readAnswer(sending, { deadline, limit });
 }
 
@@ -152,8 +174,10 @@ function refusal(kind: OperationKind, code: string, message: string): ItemFailur
 	const said = `${message || 'no message'} (error ${code || 'none'})`;
 	const outcome = refusalOutcome(code, message);
 	const repeat = outcome === 'duplicate' ? OUTCOME_TABLES[kind].duplicate : undefined;
-	if (repeat === 'duplicate') return new ItemFailure('duplicate', `HaiPay already has an order with this orderId: ${said}`, details);
-	if (outcome === 'unknown' || repeat === 'unknown') return transient(`HaiPay reported a problem it could not finish: ${said}`, details);
+	if (repeat === 'duplicate')
+		return new ItemFailure('duplicate', `HaiPay already has an order with this orderId: ${said}`, details);
+	if (outcome === 'unknown' || repeat === 'unknown')
+		return transient(`HaiPay reported a problem it could not finish: ${said}`, details);
 	return new ItemFailure('rejected', `HaiPay refused the request: ${said}`, details);
 }
 
@@ -169,13 +193,20 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400) {
 		// Not retried even for a read: a gateway that redirects is not the one the credential names.
-		throw new ItemFailure('untrusted', `HaiPay answered with a redirect (HTTP ${statusCode}), which is never followed`, {
-			httpStatus: statusCode,
-		});
+		throw new ItemFailure(
+			'untrusted',
+			`HaiPay answered with a redirect (HTTP ${statusCode}), which is never followed`,
+			{
+				httpStatus: statusCode,
+			},
+		);
 	}
 	if (statusCode !== 200) {
 		const retryAfter = retryAfterMs(header(response, 'retry-after'));
-		throw transient(`HaiPay answered HTTP ${statusCode} instead of 200`, { httpStatus: statusCode, retryAfterMs: retryAfter });
+		throw transient(`HaiPay answered HTTP ${statusCode} instead of 200`, {
+			httpStatus: statusCode,
+			retryAfterMs: retryAfter,
+		});
 	}
 	if (options.acceptFile) {
 		const mimeType = fileType(response.body, header(response, 'content-type'));
@@ -195,32 +226,54 @@ async function interpret(response: RawResponse, settings: HaiPaySettings, option
 	const message = said(envelope.msg, settings);
 	if (status !== SUCCESS_STATUS || code !== SUCCESS_CODE) {
 		if (status === EXCEPTION_STATUS) throw refusal(options.kind, code, message);
-		throw transient(`HaiPay answered an envelope it did not finish: ${message || 'no message'} (status ${status || 'none'}, error ${code || 'none'})`, {
-			errorCode: code,
-			gatewayMessage: message,
-		});
+		throw transient(
+			`HaiPay answered an envelope it did not finish: ${message || 'no message'} (status ${status || 'none'}, error ${code || 'none'})`,
+			{
+				errorCode: code,
+				gatewayMessage: message,
+			},
+		);
 	}
 	const data = envelope.data;
-	if (typeof data === 'string') return { type: 'text', text: redactText(data, settings.secrets), verification: 'unverified' };
+	if (typeof data === 'string')
+		return { type: 'text', text: redactText(data, settings.secrets), verification: 'unverified' };
 	if (data === null || typeof data !== 'object' || Array.isArray(data)) {
 		throw transient('HaiPay answered success without a data object', {});
 	}
 	const verification = await verifySigned(data as IDataObject, settings);
 	if (verification === 'invalid') {
-		throw new ItemFailure('signature', "The answer's signature does not verify with the credential's HaiPay public key", {});
+		throw new ItemFailure(
+			'signature',
+			"The answer's signature does not verify with the credential's HaiPay public key",
+			{},
+		);
 	}
 	// Redacted only now: the signature covers what the gateway sent, and nothing of it is repeated before this.
-	return { type: 'data', data: redactValue(withoutSign(data as IDataObject), settings.secrets) as IDataObject, verification };
+	return {
+		type: 'data',
+		data: redactValue(withoutSign(data as IDataObject), settings.secrets) as IDataObject,
+		verification,
+	};
 }
 
 /** For a create, anything but a clear answer means the order may exist. */
 function asCreateFailure(failure: ItemFailure): ItemFailure {
 	if (failure.kind === 'rejected' || failure.kind === 'not_sent' || failure.kind === 'duplicate') return failure;
 	const why = failure.kind === 'signature' ? 'its answer could not be trusted' : failure.message;
-	return new ItemFailure('unknown', `The outcome is unknown: HaiPay may have taken this order (${why})`, failure.details);
+	return new ItemFailure(
+		'unknown',
+		`The outcome is unknown: HaiPay may have taken this order (${why})`,
+		failure.details,
+	);
 }
 
-async function attempt(ctx: GatewayContext, path: string, body: IDataObject, settings: HaiPaySettings, options: CallOptions): Promise<Answer> {
+async function attempt(
+	ctx: GatewayContext,
+	path: string,
+	body: IDataObject,
+	settings: HaiPaySettings,
+	options: CallOptions,
+): Promise<Answer> {
 	const timeoutMs = attemptMs(options);
 	const sent = await post(ctx, path, body, options).then(
 		(response) => ({ response }),
@@ -230,7 +283,9 @@ async function attempt(ctx: GatewayContext, path: string, body: IDataObject, set
 	if (sent.error instanceof ItemFailure) throw sent.error;
 	const { code } = sent;
 	if (code !== undefined && NOT_SENT_CODES.has(code)) {
-		throw new ItemFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, { cause: code });
+		throw new ItemFailure('not_sent', `Could not reach HaiPay at ${settings.baseUrl}: nothing was sent`, {
+			cause: code,
+		});
 	}
 	throw transient(`HaiPay did not answer: ${lostBecause(code, timeoutMs)}`, { cause: code });
 }
@@ -260,7 +315,9 @@ export async function callGateway(
 	const settle = async () =>
 		await attempt(ctx, path, body, settings, options).then(
 			(answer) => ({ answer }),
-			(error: unknown) => ({ failure: error instanceof ItemFailure ? error : new ItemFailure('unavailable', String(error)) }),
+			(error: unknown) => ({
+				failure: error instanceof ItemFailure ? error : new ItemFailure('unavailable', String(error)),
+			}),
 		);
 	if (pastDeadline(options)) throw tooLate(options.kind);
 	if (sentOnce(options.kind)) {

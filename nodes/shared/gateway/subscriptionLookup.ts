@@ -41,5 +41,11 @@ export async function lookupSubscription(
 ): Promise<IDataObject> {
 	const body: IDataObject = { ...ref };
 	for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
-	return await provenData(ctx, { path: SUBSCRIPTION_QUERY_PATH, body, what: 'subscription' }, settings, options, (data) => subscriptionMismatchOf(ref, data));
+	return await provenData(
+		ctx,
+		{ path: SUBSCRIPTION_QUERY_PATH, body, what: 'subscription' },
+		settings,
+		options,
+		(data) => subscriptionMismatchOf(ref, data),
+	);
 }

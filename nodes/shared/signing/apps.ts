@@ -93,7 +93,8 @@ export function appsLacking(apps: readonly HaiPayApp[]): string | undefined {
 		if (app.currency === first.currency) {
 			return `The HaiPay credential lists ${app.currency} under Other Currencies, but its first App ID is already for ${app.currency}.`;
 		}
-		if (!isAppId(app.appId)) return `The HaiPay credential needs the ${app.currency} App ID: the whole number shown in the merchant backend.`;
+		if (!isAppId(app.appId))
+			return `The HaiPay credential needs the ${app.currency} App ID: the whole number shown in the merchant backend.`;
 		if (app.secretKey === '') return `The HaiPay credential needs the ${app.currency} secret key.`;
 		const twin = seen.get(app.appId);
 		if (twin !== undefined) {

@@ -15,7 +15,9 @@ export async function signRequest(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const body = (typeof requestOptions.body === 'object' && requestOptions.body !== null ? requestOptions.body : {}) as object;
+	const body = (
+		typeof requestOptions.body === 'object' && requestOptions.body !== null ? requestOptions.body : {}
+	) as object;
 	const settings = signerFor(settingsFor(credentials), requestOptions.url, (body as { appId?: unknown }).appId);
 	const privateKey = privateKeyOf(settings);
 	// One copy, sent as signed: its canonical string is taken before `sign` is set (and leaves any old one out).
@@ -23,7 +25,9 @@ export async function signRequest(
 	// The last line of defence: the node refuses such values with a clear error long before they get here.
 	const ambiguity = ambiguityOf(signed, { arrayStyle: settings.arrayStyle });
 	if (ambiguity !== undefined) {
-		throw new UserError(`HaiPay: "${ambiguity.field}" holds "${ambiguity.character}", which would let the signature stand for other fields: nothing was signed or sent.`);
+		throw new UserError(
+			`HaiPay: "${ambiguity.field}" holds "${ambiguity.character}", which would let the signature stand for other fields: nothing was signed or sent.`,
+		);
 	}
 	signed.sign = await sign(signed, settings.secretKey, privateKey, { arrayStyle: settings.arrayStyle });
 	return {

@@ -127,7 +127,8 @@ export function ambiguityOf(body: object, options: CanonicalOptions = {}): Ambig
 		if (inValue !== undefined) return { field: key, part: 'value', character: spelled(inValue) };
 		const value = record[key];
 		const inElement = options.arrayStyle === 'list' && Array.isArray(value) ? firstListBreaker(value) : undefined;
-		if (inElement !== undefined) return { field: key, part: 'value', character: spelled(inElement), inListElement: true };
+		if (inElement !== undefined)
+			return { field: key, part: 'value', character: spelled(inElement), inListElement: true };
 	}
 	return undefined;
 }

@@ -84,7 +84,9 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject): HaiPayS
 }
 
 /** What a credential lacks before it can sign: checked once per credential, not once per request. */
-function lackingOf(settings: Pick<HaiPaySettings, 'appId' | 'baseUrl' | 'secretKey' | 'privateKey'>): string | undefined {
+function lackingOf(
+	settings: Pick<HaiPaySettings, 'appId' | 'baseUrl' | 'secretKey' | 'privateKey'>,
+): string | undefined {
 	if (!Number.isSafeInteger(settings.appId) || settings.appId <= 0) {
 		return 'The HaiPay credential needs an App ID: the whole number shown in the merchant backend.';
 	}
@@ -195,7 +197,7 @@ export function signerFor(settings: HaiPaySettings, url: string, appId?: unknown
 	const pathCurrency = currencyOfPath(url);
 	if (pathCurrency === NO_CURRENCY_SEGMENT) {
 		throw new UserError(
-			'To test this credential, set its Currency: HaiPay issues each App ID for one currency, and the test reads that currency\'s balance.',
+			"To test this credential, set its Currency: HaiPay issues each App ID for one currency, and the test reads that currency's balance.",
 		);
 	}
 	if (CURRENCY_NEUTRAL.has(pathCurrency.toLowerCase())) return signerOfAppId(settings, appId) ?? settings;

@@ -58,14 +58,21 @@ function firstThatLoads(label: string, attempts: Attempt[]): KeyObject {
 /** The formats each kind of key is tried in: PEM as armoured, bare base64 as either DER encoding. */
 const FORMATS = {
 	private: { pem: 'PEM (PKCS#8 or PKCS#1)', der: { 'base64 PKCS#8': 'pkcs8', 'base64 PKCS#1': 'pkcs1' } },
-	public: { pem: 'PEM (SPKI or PKCS#1)', der: { 'base64 X.509 SubjectPublicKeyInfo': 'spki', 'base64 PKCS#1': 'pkcs1' } },
+	public: {
+		pem: 'PEM (SPKI or PKCS#1)',
+		der: { 'base64 X.509 SubjectPublicKeyInfo': 'spki', 'base64 PKCS#1': 'pkcs1' },
+	},
 } as const;
 
 function attempts(kind: 'private' | 'public', text: KeyText): Attempt[] {
 	const create = kind === 'private' ? createPrivateKey : createPublicKey;
 	const { pem, der } = text;
 	if (pem !== undefined) return [{ format: FORMATS[kind].pem, load: () => create(pem) }];
-	if (der === undefined) return [{ format: 'PEM', load: fail }, { format: 'base64', load: fail }];
+	if (der === undefined)
+		return [
+			{ format: 'PEM', load: fail },
+			{ format: 'base64', load: fail },
+		];
 	return Object.entries(FORMATS[kind].der).map(([format, type]) => ({
 		format,
 		load: () => create({ key: der, format: 'der', type: type as 'pkcs1' }),

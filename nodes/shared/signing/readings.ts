@@ -78,7 +78,7 @@ function addedNames(text: string, after: string, before: string | undefined): st
 /** In the Java-list style an element holding `,`, `[`, `]` or a space signs like several elements. */
 function listElementsSplit(value: unknown, style: ArrayStyle | undefined): boolean {
 	if (style !== 'list' || !Array.isArray(value)) return false;
-	return value.some((item) => /[,[\]\s]/u.test(typeof item === 'string' ? item : JSON.stringify(item) ?? ''));
+	return value.some((item) => /[,[\]\s]/u.test(typeof item === 'string' ? item : (JSON.stringify(item) ?? '')));
 }
 
 /** The first signed name no HaiPay field could have (a separator, a control character, empty), or undefined. */
@@ -92,7 +92,10 @@ export function badNameOf(signed: Record<string, unknown>): BadName | undefined 
 }
 
 /** Every signed field whose value another body could have signed differently, with what that body would add. */
-export function otherReadings(signed: Record<string, unknown>, options: { arrayStyle?: ArrayStyle } = {}): OtherReading[] {
+export function otherReadings(
+	signed: Record<string, unknown>,
+	options: { arrayStyle?: ArrayStyle } = {},
+): OtherReading[] {
 	const names = Object.keys(signed)
 		.filter((name) => name !== 'sign' && !isSkipped(signed[name]))
 		.sort(byteOrder);
@@ -101,7 +104,8 @@ export function otherReadings(signed: Record<string, unknown>, options: { arrayS
 		const value = signed[name];
 		const adds = addedNames(rendered(value, options.arrayStyle), name, names[index + 1]);
 		const elements = listElementsSplit(value, options.arrayStyle);
-		if (adds.length > 0 || elements) found.push({ field: name, adds, ...(elements ? { elements: true as const } : {}) });
+		if (adds.length > 0 || elements)
+			found.push({ field: name, adds, ...(elements ? { elements: true as const } : {}) });
 	});
 	return found;
 }
@@ -153,7 +157,11 @@ function namesInside(text: string): string[] {
 }
 
 /** The first deciding field another reading of the signed string could change, add or take away, or undefined. */
-export function decidingDoubt(signed: Record<string, unknown>, shape: CallbackShape, options: { arrayStyle?: ArrayStyle } = {}): DecidingDoubt | undefined {
+export function decidingDoubt(
+	signed: Record<string, unknown>,
+	shape: CallbackShape,
+	options: { arrayStyle?: ArrayStyle } = {},
+): DecidingDoubt | undefined {
 	const names = Object.keys(signed)
 		.filter((name) => name !== 'sign' && !isSkipped(signed[name]))
 		.sort(byteOrder);
@@ -171,7 +179,8 @@ export function decidingDoubt(signed: Record<string, unknown>, shape: CallbackSh
 		if (!shape.deciding.has(name) || shape.carried.has(name)) continue;
 		for (let before = index - 1; before >= 0 && !shape.carried.has(names[before]); before--) {
 			const text = names[before];
-			if (!shape.deciding.has(text) && (!shape.plain.has(text) || inside[before].length > 0)) return { field: name, how: 'joined', in: text };
+			if (!shape.deciding.has(text) && (!shape.plain.has(text) || inside[before].length > 0))
+				return { field: name, how: 'joined', in: text };
 		}
 	}
 	return undefined;

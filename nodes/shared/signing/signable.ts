@@ -29,7 +29,9 @@ export function looseName(name: string): string {
 
 /** How a name stands for a field: it is that field, or it reads as it once looseName's differences are ignored. */
 export function readsAs(name: string, field: string): string {
-	return field === name ? `is the field "${field}"` : `reads as the field "${field}" once case, width, _, -, ., spaces and invisible characters are ignored`;
+	return field === name
+		? `is the field "${field}"`
+		: `reads as the field "${field}" once case, width, _, -, ., spaces and invisible characters are ignored`;
 }
 
 /** Why a name may not be a body's own field, when it is or reads as a reserved one: `reads as the field "key" ..., where ...`. */

@@ -23,7 +23,12 @@ function signatureBytes(signature: unknown, publicKey: KeyObject): Buffer | unde
  */
 
 /** The base64 signature of a body's string to sign. */
-export async function sign(body: object, secretKey: string, privateKey: KeyObject, options: CanonicalOptions = {}): Promise<string> {
+export async function sign(
+	body: object,
+	secretKey: string,
+	privateKey: KeyObject,
+	options: CanonicalOptions = {},
+): Promise<string> {
 	const message = Buffer.from(canonicalString(body, secretKey, options), 'utf8');
 	return await new Promise((resolve, reject) => {
 		rsaSign('sha256', message, { key: privateKey, ...PADDING }, (error, signature) => {
@@ -54,6 +59,8 @@ export async function verify(
 		return false;
 	}
 	return await new Promise((resolve) => {
-		rsaVerify('sha256', message, { key: publicKey, ...PADDING }, bytes, (error, valid) => resolve(!error && valid === true));
+		rsaVerify('sha256', message, { key: publicKey, ...PADDING }, bytes, (error, valid) =>
+			resolve(!error && valid === true),
+		);
 	});
 }

@@ -14,7 +14,9 @@ export type Verification = 'verified' | 'invalid' | 'unverified';
  */
 export async function verifySigned(signed: Record<string, unknown>, settings: HaiPaySettings): Promise<Verification> {
 	if (settings.haipayPublicKey === '') return 'unverified';
-	const ok = await verify(signed, signed.sign, settings.secretKey, publicKeyOf(settings), { arrayStyle: settings.arrayStyle });
+	const ok = await verify(signed, signed.sign, settings.secretKey, publicKeyOf(settings), {
+		arrayStyle: settings.arrayStyle,
+	});
 	return ok ? 'verified' : 'invalid';
 }
 

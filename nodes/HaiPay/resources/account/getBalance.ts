@@ -10,7 +10,11 @@ const { currencies, path } = ENDPOINTS.balance;
 
 export const getBalance: Operation = {
 	...scope,
-	selector: { name: 'Get Balance', description: 'Get the balance of a currency account', action: 'Get the balance of an account' },
+	selector: {
+		name: 'Get Balance',
+		description: 'Get the balance of a currency account',
+		action: 'Get the balance of an account',
+	},
 	kind: 'read',
 	properties: [
 		currencyParameter(

@@ -39,7 +39,11 @@ function pricedIn(body: IDataObject, currency: string): IDataObject {
 function depositAddress(data: IDataObject, prepared: Prepared): IDataObject {
 	const address = typeof data.bankNo === 'string' && data.bankNo !== '' ? { depositAddress: data.bankNo } : {};
 	const sentAt = prepared.sentAt ?? Date.now();
-	return { ...address, addressSingleUse: true, addressExpiresAt: new Date(sentAt + COIN_ADDRESS_VALID_MS).toISOString() };
+	return {
+		...address,
+		addressSingleUse: true,
+		addressExpiresAt: new Date(sentAt + COIN_ADDRESS_VALID_MS).toISOString(),
+	};
 }
 
 function shownFor(codes: readonly string[]): { show: Record<string, string[]> } {
@@ -74,7 +78,7 @@ export const createCollection: Operation = {
 		},
 		{
 			displayName:
-				'The answer carries what the payer pays with: payUrl (HaiPay\'s payment page) and, per rail, qrCode (the PIX or QR Ph code to show), bankNo and bankCode (a virtual account). The result arrives as a collection callback.',
+				"The answer carries what the payer pays with: payUrl (HaiPay's payment page) and, per rail, qrCode (the PIX or QR Ph code to show), bankNo and bankCode (a virtual account). The result arrives as a collection callback.",
 			name: 'localNotice',
 			type: 'notice',
 			default: '',
@@ -82,7 +86,7 @@ export const createCollection: Operation = {
 		},
 		{
 			displayName:
-				'The answer carries HaiPay\'s page (payUrl) and the deposit address (depositAddress): it takes one transfer, and only until addressExpiresAt (60 minutes). Payments from sanctioned regions or flagged sources may be frozen by HaiPay.',
+				"The answer carries HaiPay's page (payUrl) and the deposit address (depositAddress): it takes one transfer, and only until addressExpiresAt (60 minutes). Payments from sanctioned regions or flagged sources may be frozen by HaiPay.",
 			name: 'coinNotice',
 			type: 'notice',
 			default: '',

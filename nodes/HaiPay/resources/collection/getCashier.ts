@@ -28,7 +28,8 @@ const parameters: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: "HaiPay's order number (orderNo) from the create's answer or its callback: the cashier's query requires it",
+		description:
+			"HaiPay's order number (orderNo) from the create's answer or its callback: the cashier's query requires it",
 		displayOptions,
 	},
 ];
@@ -36,14 +37,22 @@ const parameters: INodeProperties[] = [
 /** Collection → Get Cashier Payment: `/global/cashier/collect/query`, which requires the orderId and the orderNo. */
 export const getCashierCollection: Operation = {
 	...scope,
-	selector: { name: 'Get Cashier Payment', description: 'Get the state of a global cashier order', action: 'Get a cashier payment' },
+	selector: {
+		name: 'Get Cashier Payment',
+		description: 'Get the state of a global cashier order',
+		action: 'Get a cashier payment',
+	},
 	kind: 'read',
 	properties: parameters,
 	prepare(ctx, itemIndex) {
 		const body = lookupBody(ctx, itemIndex);
 		const missing = endpoint.request.find((key) => body[key] === undefined);
 		if (missing !== undefined) {
-			throw new ItemFailure('invalid', `"${missing}" is required: HaiPay's cashier query takes the orderId and the orderNo together`, { field: missing, rule: 'required' });
+			throw new ItemFailure(
+				'invalid',
+				`"${missing}" is required: HaiPay's cashier query takes the orderId and the orderNo together`,
+				{ field: missing, rule: 'required' },
+			);
 		}
 		return { path: endpoint.path(), body, currency: '', orderId: body.orderId as string };
 	},

@@ -24,7 +24,8 @@ const parameters: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'REFUND-2026-000123',
-		description: 'Your Refund ID, as sent with Collection → Refund (its orderId). Give this, the refund number, or both.',
+		description:
+			'Your Refund ID, as sent with Collection → Refund (its orderId). Give this, the refund number, or both.',
 		displayOptions,
 	},
 	{
@@ -42,7 +43,10 @@ export const getRefund: Operation = {
 	...scope,
 	selector: { name: 'Get Refund', description: 'Get the state of a card refund', action: 'Get a refund' },
 	kind: 'read',
-	properties: [currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Card refunds are in USD.'), ...parameters],
+	properties: [
+		currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Card refunds are in USD.'),
+		...parameters,
+	],
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, endpoint.currencies);
 		const body = lookupBody(ctx, itemIndex, KEYS);
@@ -50,7 +54,10 @@ export const getRefund: Operation = {
 	},
 	distrust(answer, prepared) {
 		if (answer.type !== 'data') return 'HaiPay answered without a data object';
-		return refundMismatchOf({ orderId: prepared.body.orderId as string | undefined, refundNo: prepared.body.refundNo as string | undefined }, answer.data);
+		return refundMismatchOf(
+			{ orderId: prepared.body.orderId as string | undefined, refundNo: prepared.body.refundNo as string | undefined },
+			answer.data,
+		);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: refundItem(answer, prepared) };

@@ -24,14 +24,17 @@ function distrustRefund(answer: Answer, prepared: Prepared): string | undefined 
 	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
 	const orderNo = exactText(answer.data.orderNo);
 	const asked = exactText(prepared.body.orderNo);
-	if (orderNo !== '' && orderNo !== asked) return `the answer is about the collection "${gatewayText(orderNo)}", not "${asked}"`;
+	if (orderNo !== '' && orderNo !== asked)
+		return `the answer is about the collection "${gatewayText(orderNo)}", not "${asked}"`;
 	return undefined;
 }
 
 /** A failed refund's advice speaks of its Refund ID and of Get Refund. */
 const REFUND_ADVICE = {
-	not_sent: 'Nothing reached HaiPay: it is safe to send this refund again, with the same Refund ID, once the gateway is reachable.',
-	rejected: 'HaiPay refused this refund: nothing was created. Fix the cause before sending it again with the same Refund ID.',
+	not_sent:
+		'Nothing reached HaiPay: it is safe to send this refund again, with the same Refund ID, once the gateway is reachable.',
+	rejected:
+		'HaiPay refused this refund: nothing was created. Fix the cause before sending it again with the same Refund ID.',
 	duplicate:
 		'HaiPay already has a refund with this Refund ID: nothing new was created. Query it (Collection > Get Refund) to learn its state; never refund the same payment again under a new Refund ID.',
 	unknown:
@@ -56,7 +59,12 @@ export const refundCollection: Operation = {
 	accepts,
 	properties: [
 		createSafetyNotice(scope.resource, scope.operation, 'Refund ID'),
-		currencyParameter(scope.resource, scope.operation, currencies, 'Card refunds are in USD. Use a credential whose App ID belongs to USD.'),
+		currencyParameter(
+			scope.resource,
+			scope.operation,
+			currencies,
+			'Card refunds are in USD. Use a credential whose App ID belongs to USD.',
+		),
 		notice,
 		...rules.USD.fields.map((rule): INodeProperties => ({ ...parameterFor(rule), required: true, displayOptions })),
 	],

@@ -18,7 +18,10 @@ const notice: INodeProperties = {
 /** A bankCode outside HaiPay's method catalogue is the reviewer's to look at and HaiPay's to refuse, never the check's. */
 function withCatalogueWarnings(prepared: Prepared): Prepared {
 	const { bankCode, accountType } = prepared.body;
-	const warning = typeof bankCode === 'string' ? payoutCodeWarning(prepared.currency, bankCode, typeof accountType === 'string' ? accountType : undefined) : undefined;
+	const warning =
+		typeof bankCode === 'string'
+			? payoutCodeWarning(prepared.currency, bankCode, typeof accountType === 'string' ? accountType : undefined)
+			: undefined;
 	return warning === undefined ? prepared : { ...prepared, warnings: [...(prepared.warnings ?? []), warning] };
 }
 
@@ -29,7 +32,11 @@ function withCatalogueWarnings(prepared: Prepared): Prepared {
 export const checkPayout: Operation = {
 	...createPayout,
 	...scope,
-	selector: { name: 'Check', description: 'Run payouts through every rule without sending them', action: 'Check payouts' },
+	selector: {
+		name: 'Check',
+		description: 'Run payouts through every rule without sending them',
+		action: 'Check payouts',
+	},
 	checkOnly: true,
 	properties: [notice],
 	prepare: (ctx, itemIndex) => withCatalogueWarnings(createPayout.prepare(ctx, itemIndex)),

@@ -18,7 +18,13 @@ const CHECK_OPERATION = 'check';
 function shownForCheck(property: INodeProperties): INodeProperties {
 	const operations = property.displayOptions?.show?.operation;
 	if (property.type === 'notice' || !Array.isArray(operations)) return property;
-	return { ...property, displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, operation: [...operations, CHECK_OPERATION] } } };
+	return {
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, operation: [...operations, CHECK_OPERATION] },
+		},
+	};
 }
 
 /** Payout → Create, whose fields Payout → Check shows too. */

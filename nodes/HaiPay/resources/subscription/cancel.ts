@@ -19,7 +19,8 @@ const displayOptions = { show: { resource: [scope.resource], operation: [scope.o
 
 const ADVICE = {
 	not_sent: 'Nothing reached HaiPay: it is safe to send this cancel again once the gateway is reachable.',
-	rejected: 'HaiPay refused this cancel: the subscription is unchanged. Query it (Subscription > Get) to learn its state.',
+	rejected:
+		'HaiPay refused this cancel: the subscription is unchanged. Query it (Subscription > Get) to learn its state.',
 	unknown:
 		'The outcome is unknown: HaiPay may have cancelled this subscription, or not. Query it (Subscription > Get) before telling the subscriber either.',
 };
@@ -45,20 +46,35 @@ export const cancelSubscription: Operation = {
 	selector: { name: 'Cancel', description: 'Stop a subscription’s future charges', action: 'Cancel a subscription' },
 	kind: 'change',
 	accepts: endpoint.accepts,
-	properties: [currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Subscriptions are in USD.'), ...parameters],
+	properties: [
+		currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Subscriptions are in USD.'),
+		...parameters,
+	],
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, endpoint.currencies);
 		const subscriptionNo = trimmedText(parameterValue(ctx, itemIndex, 'subscriptionNo', ''));
-		if (subscriptionNo === '') throw new ItemFailure('invalid', '"subscriptionNo" is required', { field: 'subscriptionNo', rule: 'required' });
+		if (subscriptionNo === '')
+			throw new ItemFailure('invalid', '"subscriptionNo" is required', { field: 'subscriptionNo', rule: 'required' });
 		if (subscriptionNo.length > ORDER_NO_MAX_LENGTH) {
-			throw new ItemFailure('invalid', `"subscriptionNo" must be at most ${ORDER_NO_MAX_LENGTH} characters (got ${subscriptionNo.length})`, { field: 'subscriptionNo', rule: 'maxLength' });
+			throw new ItemFailure(
+				'invalid',
+				`"subscriptionNo" must be at most ${ORDER_NO_MAX_LENGTH} characters (got ${subscriptionNo.length})`,
+				{ field: 'subscriptionNo', rule: 'maxLength' },
+			);
 		}
-		return { path: endpoint.path(), body: { subscriptionNo }, currency, orderId: subscriptionNo, signWithCurrency: currency };
+		return {
+			path: endpoint.path(),
+			body: { subscriptionNo },
+			currency,
+			orderId: subscriptionNo,
+			signWithCurrency: currency,
+		};
 	},
 	distrust(answer) {
 		if (answer.type !== 'data') return 'HaiPay answered success without a data object';
 		const status = exactText(answer.data.status);
-		if (status !== CANCELLED_STATUS) return `its status ${gatewayText(status) || '(none)'} is not the cancelled one (${CANCELLED_STATUS}), so it does not show the cancel`;
+		if (status !== CANCELLED_STATUS)
+			return `its status ${gatewayText(status) || '(none)'} is not the cancelled one (${CANCELLED_STATUS}), so it does not show the cancel`;
 		return undefined;
 	},
 	settlement: cancelSettlement,

@@ -14,8 +14,10 @@ const { currencies, rules, accepts } = ENDPOINTS.subscriptionApply;
 
 /** A failed create's advice speaks of the Subscription Order ID and of Subscription → Get. */
 const ADVICE = {
-	not_sent: 'Nothing reached HaiPay: it is safe to send this subscription again, with the same Subscription Order ID, once the gateway is reachable.',
-	rejected: 'HaiPay refused this subscription: nothing was created. Fix the cause before sending it again with the same Subscription Order ID.',
+	not_sent:
+		'Nothing reached HaiPay: it is safe to send this subscription again, with the same Subscription Order ID, once the gateway is reachable.',
+	rejected:
+		'HaiPay refused this subscription: nothing was created. Fix the cause before sending it again with the same Subscription Order ID.',
 	duplicate:
 		'HaiPay already has a subscription with this Subscription Order ID: nothing new was created. Query it (Subscription > Get) to learn its state.',
 	unknown:
@@ -24,7 +26,7 @@ const ADVICE = {
 
 const notice: INodeProperties = {
 	displayName:
-		"HaiPay's answer carries its subscriptionNo; the subscriber then authorizes it and pays the first period. Each later charge arrives as a callback, which the HaiPay Trigger labels kind \"subscription\". Subscription status values are not published, so the node shows status as HaiPay sends it.",
+		'HaiPay\'s answer carries its subscriptionNo; the subscriber then authorizes it and pays the first period. Each later charge arrives as a callback, which the HaiPay Trigger labels kind "subscription". Subscription status values are not published, so the node shows status as HaiPay sends it.',
 	name: 'subscriptionNotice',
 	type: 'notice',
 	default: '',
@@ -39,7 +41,12 @@ export const createSubscription: Operation = {
 	accepts,
 	properties: [
 		createSafetyNotice(scope.resource, scope.operation, 'Subscription Order ID'),
-		currencyParameter(scope.resource, scope.operation, currencies, 'Subscriptions are in USD. Use a credential whose App ID belongs to USD.'),
+		currencyParameter(
+			scope.resource,
+			scope.operation,
+			currencies,
+			'Subscriptions are in USD. Use a credential whose App ID belongs to USD.',
+		),
 		notice,
 		fieldsFromParameter(scope.resource, scope.operation),
 		...requiredParameters(rules, { ...scope, currency: currencies }),

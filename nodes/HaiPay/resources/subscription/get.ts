@@ -24,7 +24,8 @@ const parameters: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'SUB-2026-000123',
-		description: 'Your Subscription Order ID, as sent with Subscription → Create. Give this, the subscription number, or both.',
+		description:
+			'Your Subscription Order ID, as sent with Subscription → Create. Give this, the subscription number, or both.',
 		displayOptions,
 	},
 	{
@@ -42,15 +43,27 @@ export const getSubscription: Operation = {
 	...scope,
 	selector: { name: 'Get', description: 'Get the state of a subscription', action: 'Get a subscription' },
 	kind: 'read',
-	properties: [currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Subscriptions are in USD.'), ...parameters],
+	properties: [
+		currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Subscriptions are in USD.'),
+		...parameters,
+	],
 	prepare(ctx, itemIndex) {
 		const currency = currencyOf(ctx, itemIndex, endpoint.currencies);
 		const body = lookupBody(ctx, itemIndex, KEYS);
-		return { path: endpoint.path(), body, currency, orderId: body.subscriptionOrderId as string | undefined, signWithCurrency: currency };
+		return {
+			path: endpoint.path(),
+			body,
+			currency,
+			orderId: body.subscriptionOrderId as string | undefined,
+			signWithCurrency: currency,
+		};
 	},
 	distrust(answer, prepared) {
 		if (answer.type !== 'data') return 'HaiPay answered without a data object';
-		const ref = { subscriptionOrderId: prepared.body.subscriptionOrderId as string | undefined, subscriptionNo: prepared.body.subscriptionNo as string | undefined };
+		const ref = {
+			subscriptionOrderId: prepared.body.subscriptionOrderId as string | undefined,
+			subscriptionNo: prepared.body.subscriptionNo as string | undefined,
+		};
 		return subscriptionMismatchOf(ref, answer.data);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {

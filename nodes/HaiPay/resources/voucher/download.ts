@@ -35,7 +35,8 @@ function flag(ctx: IExecuteFunctions, name: string, itemIndex: number): 0 | 1 {
 }
 
 function fileNameFor(orderNos: string[], mimeType: string): string {
-	const stem = orderNos.length === 1 ? `voucher-${orderNos[0]}` : `vouchers-${orderNos[0]}-and-${orderNos.length - 1}-more`;
+	const stem =
+		orderNos.length === 1 ? `voucher-${orderNos[0]}` : `vouchers-${orderNos[0]}-and-${orderNos.length - 1}-more`;
 	return `${stem.replace(/[^A-Za-z0-9._-]/g, '_')}.${mimeType === 'application/zip' ? 'zip' : 'pdf'}`;
 }
 
@@ -82,14 +83,17 @@ export const downloadVoucher: Operation = {
 			required: true,
 			placeholder: 'HP2026112100001, HP2026112100002',
 			description:
-				"HaiPay order numbers (orderNo) of final payouts, 1 to 100: separated by commas or lines, or an expression returning a list. One gives a PDF, several a ZIP of PDFs.",
+				'HaiPay order numbers (orderNo) of final payouts, 1 to 100: separated by commas or lines, or an expression returning a list. One gives a PDF, several a ZIP of PDFs.',
 			displayOptions,
 		},
 		{
 			displayName: "Orders' Currency",
 			name: 'ordersCurrency',
 			type: 'options',
-			options: [{ name: "The Credential's First App ID", value: '' }, ...currencyOptions(ENDPOINTS.payoutApply.currencies)],
+			options: [
+				{ name: "The Credential's First App ID", value: '' },
+				...currencyOptions(ENDPOINTS.payoutApply.currencies),
+			],
 			default: '',
 			description:
 				"Which of the credential's App IDs asks for the vouchers: the one of the payouts' currency. Leave it for a credential with one App ID.",
@@ -146,17 +150,25 @@ export const downloadVoucher: Operation = {
 	prepare(ctx, itemIndex) {
 		const orderNos = parseOrderNos(parameterValue(ctx, itemIndex, 'orderNos', ''));
 		if (orderNos.length === 0 || orderNos.length > VOUCHER_ORDER_NOS_MAX) {
-			throw new ItemFailure('invalid', `"orderNos" must list 1 to ${VOUCHER_ORDER_NOS_MAX} order numbers (got ${orderNos.length})`, {
-				field: 'orderNos',
-				rule: orderNos.length === 0 ? 'required' : 'maxItems',
-			});
+			throw new ItemFailure(
+				'invalid',
+				`"orderNos" must list 1 to ${VOUCHER_ORDER_NOS_MAX} order numbers (got ${orderNos.length})`,
+				{
+					field: 'orderNos',
+					rule: orderNos.length === 0 ? 'required' : 'maxItems',
+				},
+			);
 		}
 		const long = orderNos.find((orderNo) => orderNo.length > ORDER_NO_MAX_LENGTH);
 		if (long !== undefined) {
-			throw new ItemFailure('invalid', `"orderNos" entries must be at most ${ORDER_NO_MAX_LENGTH} characters (got one of ${long.length})`, {
-				field: 'orderNos',
-				rule: 'maxLength',
-			});
+			throw new ItemFailure(
+				'invalid',
+				`"orderNos" entries must be at most ${ORDER_NO_MAX_LENGTH} characters (got one of ${long.length})`,
+				{
+					field: 'orderNos',
+					rule: 'maxLength',
+				},
+			);
 		}
 		const isAmount = Number(ctx.getNodeParameter('isAmount', itemIndex, 0));
 		const lang = ctx.getNodeParameter('lang', itemIndex, 'en') as string;
@@ -170,14 +182,18 @@ export const downloadVoucher: Operation = {
 			getSubject: flag(ctx, 'getSubject', itemIndex),
 			lang,
 		};
-		const signWithCurrency = String(parameterValue(ctx, itemIndex, 'ordersCurrency', '') ?? '').trim().toUpperCase();
+		const signWithCurrency = String(parameterValue(ctx, itemIndex, 'ordersCurrency', '') ?? '')
+			.trim()
+			.toUpperCase();
 		return { path: ENDPOINTS.voucher.path(), body, currency: '', acceptFile: true, signWithCurrency };
 	},
 	distrust(answer, prepared) {
 		if (answer.type !== 'data') return undefined;
 		const orderNo = answer.data.orderNo;
 		const asked = prepared.body.orderNos as string[];
-		return typeof orderNo === 'string' && orderNo !== '' && !asked.includes(orderNo) ? `the answer is about orderNo "${gatewayText(orderNo)}", not one asked for` : undefined;
+		return typeof orderNo === 'string' && orderNo !== '' && !asked.includes(orderNo)
+			? `the answer is about orderNo "${gatewayText(orderNo)}", not one asked for`
+			: undefined;
 	},
 	async present(ctx, itemIndex, answer, prepared) {
 		if (answer.type === 'file') return await binaryItem(ctx, itemIndex, answer.buffer, answer.mimeType, prepared);

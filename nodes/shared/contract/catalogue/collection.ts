@@ -11,7 +11,14 @@ import type { MethodEntry, MethodLimits } from './types';
 const PHP_LIMITS: MethodLimits = { min: '100', max: '50000', source: 'philippinesPage' };
 const BDT_LIMITS: MethodLimits = { min: '100', max: '50000', source: 'bangladeshPage' };
 
-function collection(currency: string, payType: string, code: string, name: string, source: string, limits?: MethodLimits): MethodEntry {
+function collection(
+	currency: string,
+	payType: string,
+	code: string,
+	name: string,
+	source: string,
+	limits?: MethodLimits,
+): MethodEntry {
 	return { kind: 'collection', currency, payType, code, name, source, ...(limits === undefined ? {} : { limits }) };
 }
 

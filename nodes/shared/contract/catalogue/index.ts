@@ -16,7 +16,10 @@ export const CATALOGUE_VERSION = '1 (2026-11-27)';
 export const METHODS: readonly MethodEntry[] = [...PAYOUT_METHODS, ...COLLECTION_METHODS];
 
 /** The field of a request whose codes the catalogue holds, per kind. */
-const FIELDS: Record<OrderKind, readonly CatalogueField[]> = { payout: ['bankCode'], collection: ['payType', 'inBankCode'] };
+const FIELDS: Record<OrderKind, readonly CatalogueField[]> = {
+	payout: ['bankCode'],
+	collection: ['payType', 'inBankCode'],
+};
 
 export function sourceOf(entry: MethodEntry | { source: string }): CatalogueSource {
 	return SOURCES[entry.source as SourceKey];
@@ -44,7 +47,9 @@ interface CatalogueChoice {
 }
 
 function limitsText(entry: MethodEntry): string {
-	return entry.limits === undefined ? '' : `; ${entry.limits.min}-${entry.limits.max} ${entry.currency} (HaiPay's limits table)`;
+	return entry.limits === undefined
+		? ''
+		: `; ${entry.limits.min}-${entry.limits.max} ${entry.currency} (HaiPay's limits table)`;
 }
 
 function choiceOf(entry: MethodEntry, withCurrency: boolean): CatalogueChoice {
@@ -72,13 +77,19 @@ function payTypeChoices(entries: MethodEntry[], withCurrency: boolean): Catalogu
  * expression: then every currency's, each named with its currency), and to those whose code, name, pay type or
  * currency holds the filter, ignoring case.
  */
-export function searchCatalogue(kind: OrderKind, field: CatalogueField, currency: string | undefined, filter = ''): CatalogueChoice[] {
+export function searchCatalogue(
+	kind: OrderKind,
+	field: CatalogueField,
+	currency: string | undefined,
+	filter = '',
+): CatalogueChoice[] {
 	const wanted = filter.trim().toLowerCase();
 	const matches = methodsOf(kind, currency).filter((entry) =>
 		[entry.code, entry.name, entry.payType ?? '', entry.currency].some((text) => text.toLowerCase().includes(wanted)),
 	);
 	const withCurrency = currency === undefined;
-	const choices = field === 'payType' ? payTypeChoices(matches, withCurrency) : matches.map((entry) => choiceOf(entry, withCurrency));
+	const choices =
+		field === 'payType' ? payTypeChoices(matches, withCurrency) : matches.map((entry) => choiceOf(entry, withCurrency));
 	return choices.sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -93,7 +104,10 @@ export function payoutCodeWarning(currency: string, code: string, accountType?: 
 	const same = listed.filter((entry) => entry.code === code);
 	if (same.length === 0) {
 		const near = listed.find((entry) => entry.code.toLowerCase() === code.toLowerCase());
-		const hint = near === undefined ? `it lists ${listed.map((entry) => entry.code).join(', ')}` : `it lists "${near.code}", written otherwise`;
+		const hint =
+			near === undefined
+				? `it lists ${listed.map((entry) => entry.code).join(', ')}`
+				: `it lists "${near.code}", written otherwise`;
 		return `bankCode "${code}" is not in the method catalogue ${CATALOGUE_VERSION} for ${currency} (${hint}): HaiPay may have added it since; check it with HaiPay before paying`;
 	}
 	const types = same.map((entry) => entry.accountType).filter((type): type is string => type !== undefined);

@@ -28,7 +28,14 @@ export const PAYOUT_METHODS: readonly MethodEntry[] = [
 	// The page's example; its accountType there is not legible, and MXN takes a debit card or a CLABE.
 	{ kind: 'payout', currency: 'MXN', code: 'STP', name: 'STP (SPEI)', source: 'mxnPayout' },
 	// The page ties PAPARA to no account type; its accountNo is the Papara ID, not an IBAN.
-	{ kind: 'payout', currency: 'TRY', code: 'PAPARA', name: 'Papara', limits: { min: '10', max: '99000', source: 'turkeyPage' }, source: 'tryPayout' },
+	{
+		kind: 'payout',
+		currency: 'TRY',
+		code: 'PAPARA',
+		name: 'Papara',
+		limits: { min: '10', max: '99000', source: 'turkeyPage' },
+		source: 'tryPayout',
+	},
 	{
 		kind: 'payout',
 		currency: 'ZAR',

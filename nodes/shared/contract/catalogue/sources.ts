@@ -16,11 +16,27 @@ export const SOURCES = {
 		certainty: 'listed',
 		basis: 'bankCode: "payment method code: AIRTEL, HALOPESA, TIGO, VODACOM"',
 	},
-	brlPayout: { page: `${API}/brl/api/payApply`, certainty: 'example', basis: 'bankCode "Wallet code", example request PIX' },
-	usdPayout: { page: `${API}/usd/api/payApply`, certainty: 'named', basis: 'accountNo "for PayPal it is the email address"; example bankCode PayPal' },
-	mxnPayout: { page: `${API}/mxn/api/payApply`, certainty: 'example', basis: 'example request bankCode STP (the description is cut off)' },
+	brlPayout: {
+		page: `${API}/brl/api/payApply`,
+		certainty: 'example',
+		basis: 'bankCode "Wallet code", example request PIX',
+	},
+	usdPayout: {
+		page: `${API}/usd/api/payApply`,
+		certainty: 'named',
+		basis: 'accountNo "for PayPal it is the email address"; example bankCode PayPal',
+	},
+	mxnPayout: {
+		page: `${API}/mxn/api/payApply`,
+		certainty: 'example',
+		basis: 'example request bankCode STP (the description is cut off)',
+	},
 	tryPayout: { page: `${API}/try/api/payApply`, certainty: 'named', basis: 'a field "Required when bankCode=PAPARA"' },
-	turkeyPage: { page: `${COUNTRY_OLD}/Turkey`, certainty: 'listed', basis: 'Transaction Limits table: payout 10-99000' },
+	turkeyPage: {
+		page: `${COUNTRY_OLD}/Turkey`,
+		certainty: 'listed',
+		basis: 'Transaction Limits table: payout 10-99000',
+	},
 	southAfricaPage: {
 		page: `${COUNTRY}/SouthAfrica`,
 		certainty: 'example',
@@ -36,7 +52,11 @@ export const SOURCES = {
 		certainty: 'example',
 		basis: 'example request payType QR, inBankCode PH_QRPH_DYNAMIC; Transaction Limits table: collection 100-50000',
 	},
-	bangladeshPage: { page: `${COUNTRY_OLD}/Bangladesh`, certainty: 'listed', basis: 'Transaction Limits table: collection BDT 100-50000' },
+	bangladeshPage: {
+		page: `${COUNTRY_OLD}/Bangladesh`,
+		certainty: 'listed',
+		basis: 'Transaction Limits table: collection BDT 100-50000',
+	},
 	methodTable: {
 		page: "a merchant's public Go source (package country) that copies HaiPay's collection method table (代收支付方式列表); not a HaiPay page",
 		certainty: 'transcribed',

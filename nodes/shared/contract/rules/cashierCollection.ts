@@ -26,7 +26,9 @@ const USD_MINIMUM_CENTS = 99n;
 function belowUsdMinimum(value: string, fields: Record<string, unknown>): string | undefined {
 	const currency = typeof fields[TRANSACTION_CURRENCY] === 'string' ? fields[TRANSACTION_CURRENCY].trim() : '';
 	if (currency !== 'USD' || !/^\d+\.\d{2}$/.test(value)) return undefined;
-	return BigInt(value.replace('.', '')) < USD_MINIMUM_CENTS ? 'must be at least 0.99 when the currency is USD' : undefined;
+	return BigInt(value.replace('.', '')) < USD_MINIMUM_CENTS
+		? 'must be at least 0.99 when the currency is USD'
+		: undefined;
 }
 
 const fields: FieldRule[] = [
@@ -49,12 +51,30 @@ const fields: FieldRule[] = [
 		required: true,
 		pattern: /^[A-Z]{3}$/,
 		patternText: 'a three-letter upper-case currency code such as USD',
-		description: "The currency the payer is charged in: USD, or another that HaiPay's Region Codes allow. Sent as the request's currency.",
+		description:
+			"The currency the payer is charged in: USD, or another that HaiPay's Region Codes allow. Sent as the request's currency.",
 		placeholder: 'USD',
 	},
-	{ name: 'callBackUrl', displayName: 'Success Redirect URL', required: true, format: 'url', description: 'Page the payer returns to after a successful payment' },
-	{ name: 'callBackFailUrl', displayName: 'Failure Redirect URL', required: true, format: 'url', description: 'Page the payer returns to after a failed payment' },
-	{ ...subject(), required: true, maxLength: undefined, description: 'Payment note: title, product name or reason for the payment' },
+	{
+		name: 'callBackUrl',
+		displayName: 'Success Redirect URL',
+		required: true,
+		format: 'url',
+		description: 'Page the payer returns to after a successful payment',
+	},
+	{
+		name: 'callBackFailUrl',
+		displayName: 'Failure Redirect URL',
+		required: true,
+		format: 'url',
+		description: 'Page the payer returns to after a failed payment',
+	},
+	{
+		...subject(),
+		required: true,
+		maxLength: undefined,
+		description: 'Payment note: title, product name or reason for the payment',
+	},
 	{
 		name: 'region',
 		displayName: 'Region',
@@ -84,4 +104,13 @@ export const CASHIER_ANSWER = ['payUrl'] as const;
 export const CASHIER_QUERY_KEYS = ['orderId', 'orderNo'] as const;
 
 /** What the cashier query answers (cashier: collectQuery). */
-export const CASHIER_QUERY_ANSWER = ['orderId', 'orderNo', 'amount', 'actualAmount', 'fee', 'status', 'payTime', 'errorMsg'] as const;
+export const CASHIER_QUERY_ANSWER = [
+	'orderId',
+	'orderNo',
+	'amount',
+	'actualAmount',
+	'fee',
+	'status',
+	'payTime',
+	'errorMsg',
+] as const;

@@ -46,11 +46,44 @@ function coin(currency: CoinCollectionCurrency): RequestRules {
 			description: `Amount in ${currency}, or in the Priced In currency when one is given: up to two decimals, no commas`,
 			placeholder: '100.00',
 		},
-		{ name: 'payType', displayName: 'Pay Type', required: true, description: 'Transaction type; HaiPay\'s version2 page names EWALLET', placeholder: 'EWALLET' },
-		{ name: 'inBankCode', displayName: 'Payment Method Code', required: true, description: 'The network (chain) code HaiPay set up for your account', placeholder: 'Network code' },
-		{ name: 'callBackUrl', displayName: 'Success Redirect URL', required: true, format: 'url', maxLength: 1024, description: 'Page the payer returns to after a successful payment' },
-		{ name: 'callBackFailUrl', displayName: 'Failure Redirect URL', required: true, format: 'url', maxLength: 1024, description: 'Page the payer returns to after a failed payment' },
-		{ name: 'clientType', displayName: 'Client Type', required: true, enum: CLIENT_TYPES, description: 'Where the payer pays from', placeholder: 'WEB' },
+		{
+			name: 'payType',
+			displayName: 'Pay Type',
+			required: true,
+			description: "Transaction type; HaiPay's version2 page names EWALLET",
+			placeholder: 'EWALLET',
+		},
+		{
+			name: 'inBankCode',
+			displayName: 'Payment Method Code',
+			required: true,
+			description: 'The network (chain) code HaiPay set up for your account',
+			placeholder: 'Network code',
+		},
+		{
+			name: 'callBackUrl',
+			displayName: 'Success Redirect URL',
+			required: true,
+			format: 'url',
+			maxLength: 1024,
+			description: 'Page the payer returns to after a successful payment',
+		},
+		{
+			name: 'callBackFailUrl',
+			displayName: 'Failure Redirect URL',
+			required: true,
+			format: 'url',
+			maxLength: 1024,
+			description: 'Page the payer returns to after a failed payment',
+		},
+		{
+			name: 'clientType',
+			displayName: 'Client Type',
+			required: true,
+			enum: CLIENT_TYPES,
+			description: 'Where the payer pays from',
+			placeholder: 'WEB',
+		},
 		partnerUserId(true),
 		{
 			name: PRICED_IN,
@@ -69,12 +102,18 @@ function coin(currency: CoinCollectionCurrency): RequestRules {
 		path: collectApplyPath(currency),
 		additionalProperties: true,
 		fields,
-		source: { certainty: 'partial', page: `https://doc.haipay.net/docs/en/api-reference/usdtc/api/${currency.toLowerCase()}CollectApply` },
+		source: {
+			certainty: 'partial',
+			page: `https://doc.haipay.net/docs/en/api-reference/usdtc/api/${currency.toLowerCase()}CollectApply`,
+		},
 		queryShowsAbsence: false,
 	};
 }
 
-export const COIN_COLLECTION_RULES: Record<CoinCollectionCurrency, RequestRules> = { USDT: coin('USDT'), USDC: coin('USDC') };
+export const COIN_COLLECTION_RULES: Record<CoinCollectionCurrency, RequestRules> = {
+	USDT: coin('USDT'),
+	USDC: coin('USDC'),
+};
 
 /** What a stablecoin collection's answer may carry beside orderId and orderNo: HaiPay's page and the deposit address. */
 export const COIN_COLLECTION_ANSWER = ['payUrl', 'bankNo'] as const;

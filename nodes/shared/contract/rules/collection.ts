@@ -1,15 +1,5 @@
 import { MIT_APPLY_PATH } from '../paths';
-import {
-	body,
-	email,
-	firstLastName,
-	isIpAddress,
-	notifyUrl,
-	orderId,
-	partnerUserId,
-	phone,
-	subject,
-} from './common';
+import { body, email, firstLastName, isIpAddress, notifyUrl, orderId, partnerUserId, phone, subject } from './common';
 import type { RequestRules } from './types';
 
 /** USD collection in MIT mode (docs/contract.md §4.3): a card payment now, and later charges with the saved `tokenID`. */
@@ -37,7 +27,8 @@ export const MIT_RULES: RequestRules = {
 			name: 'inBankCode',
 			displayName: 'Payment Channel Code',
 			required: true,
-			description: 'Payment channel code (for example the card scheme: VISA or MASTER), as enabled for your merchant account',
+			description:
+				'Payment channel code (for example the card scheme: VISA or MASTER), as enabled for your merchant account',
 			placeholder: 'VISA',
 		},
 		firstLastName('John Smith'),
@@ -48,7 +39,8 @@ export const MIT_RULES: RequestRules = {
 			displayName: 'Client IP',
 			required: true,
 			maxLength: 45,
-			check: (value) => (isIpAddress(value) ? undefined : `must be an IPv4 or IPv6 address such as 203.0.113.7 (got "${value}")`),
+			check: (value) =>
+				isIpAddress(value) ? undefined : `must be an IPv4 or IPv6 address such as 203.0.113.7 (got "${value}")`,
 			description: "The payer's IP address",
 			placeholder: '203.0.113.7',
 		},

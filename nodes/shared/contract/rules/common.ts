@@ -68,7 +68,8 @@ export function englishName(required: boolean, maxLength = 30): FieldRule {
 		maxLength,
 		pattern: /^[A-Za-z]+(?: [A-Za-z]+){1,2}$/,
 		allowedChars: /[A-Za-z ]/,
-		patternText: "English letters only, as 'firstName lastName' or 'firstName middleName lastName' separated by single spaces",
+		patternText:
+			"English letters only, as 'firstName lastName' or 'firstName middleName lastName' separated by single spaces",
 		description: "Recipient's name in English letters: 'firstName middleName lastName', middle name optional",
 		placeholder: 'Amina Juma',
 	};
@@ -123,7 +124,13 @@ export function subject(): FieldRule {
 }
 
 export function body(): FieldRule {
-	return { name: 'body', displayName: 'Body', required: false, maxLength: 1024, description: 'Detailed note, at most 1,024 characters' };
+	return {
+		name: 'body',
+		displayName: 'Body',
+		required: false,
+		maxLength: 1024,
+		description: 'Detailed note, at most 1,024 characters',
+	};
 }
 
 export function bankCode(required: boolean, description: string): FieldRule {
@@ -132,7 +139,13 @@ export function bankCode(required: boolean, description: string): FieldRule {
 
 /** The kind of account decides what accountNo is, a wallet or a bank account, a card or a CLABE: who is paid. */
 export function accountType(required: boolean, description: string): FieldRule {
-	return { name: 'accountType', displayName: 'Account Type', required, description, decidesPayee: 'the kind of account accountNo is' };
+	return {
+		name: 'accountType',
+		displayName: 'Account Type',
+		required,
+		description,
+		decidesPayee: 'the kind of account accountNo is',
+	};
 }
 
 export function accountNo(required: boolean, description: string): FieldRule {

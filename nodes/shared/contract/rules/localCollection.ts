@@ -32,7 +32,12 @@ function payerName(pattern: RegExp, allowedChars: RegExp, patternText: string, p
 	};
 }
 
-const LETTERS_SPACES_BANG_DASH = payerName(/^[A-Za-z\s!-]+$/, /[A-Za-z\s!-]/, 'English letters, spaces, ! and - only', 'Maria Silva');
+const LETTERS_SPACES_BANG_DASH = payerName(
+	/^[A-Za-z\s!-]+$/,
+	/[A-Za-z\s!-]/,
+	'English letters, spaces, ! and - only',
+	'Maria Silva',
+);
 
 function payType(description: string, placeholder: string): FieldRule {
 	return { name: 'payType', displayName: 'Pay Type', required: true, description, placeholder };
@@ -45,8 +50,22 @@ function inBankCode(description: string, placeholder: string): FieldRule {
 /** Where the payer's browser goes after paying on HaiPay's page, or after failing: required by every local rail. */
 function redirects(): FieldRule[] {
 	return [
-		{ name: 'callBackUrl', displayName: 'Success Redirect URL', required: true, format: 'url', maxLength: 1024, description: 'Page the payer returns to after a successful payment' },
-		{ name: 'callBackFailUrl', displayName: 'Failure Redirect URL', required: true, format: 'url', maxLength: 1024, description: 'Page the payer returns to after a failed payment' },
+		{
+			name: 'callBackUrl',
+			displayName: 'Success Redirect URL',
+			required: true,
+			format: 'url',
+			maxLength: 1024,
+			description: 'Page the payer returns to after a successful payment',
+		},
+		{
+			name: 'callBackFailUrl',
+			displayName: 'Failure Redirect URL',
+			required: true,
+			format: 'url',
+			maxLength: 1024,
+			description: 'Page the payer returns to after a failed payment',
+		},
 	];
 }
 
@@ -102,13 +121,20 @@ const IDR: RequestRules = {
 			placeholder: '081234567890',
 		},
 		email(true),
-		amount({ maxDecimals: 0, min: '1', unit: 'IDR' }, 'Amount in rupiah: whole numbers only, no decimals or dots', '50000'),
+		amount(
+			{ maxDecimals: 0, min: '1', unit: 'IDR' },
+			'Amount in rupiah: whole numbers only, no decimals or dots',
+			'50000',
+		),
 		{
 			...payType('How the payer pays: a QR code (QRIS), a virtual account (VA) or an e-wallet', 'QR'),
 			enum: ['QR', 'VA', 'EWALLET'],
 			enumLabels: { QR: 'QR Code (QR)', VA: 'Virtual Account (VA)', EWALLET: 'E-Wallet (EWALLET)' },
 		},
-		inBankCode('Payment method code (the bank of a virtual account, the wallet ...), as enabled for your merchant account', '014'),
+		inBankCode(
+			'Payment method code (the bank of a virtual account, the wallet ...), as enabled for your merchant account',
+			'014',
+		),
 		...redirects(),
 		partnerUserId(true),
 		...notes(),
@@ -142,7 +168,10 @@ const PHP: RequestRules = {
 			'500',
 		),
 		payType('Transaction type: QR for a QR Ph code, as enabled for your merchant account', 'QR'),
-		inBankCode('Payment method, e.g. PH_QRPH_DYNAMIC for a dynamic QR Ph code, as enabled for your merchant account', 'PH_QRPH_DYNAMIC'),
+		inBankCode(
+			'Payment method, e.g. PH_QRPH_DYNAMIC for a dynamic QR Ph code, as enabled for your merchant account',
+			'PH_QRPH_DYNAMIC',
+		),
 		...redirects(),
 		partnerUserId(true),
 		...notes(),
@@ -157,7 +186,11 @@ const BDT: RequestRules = {
 		firstLastName('Rahim Uddin'),
 		phone(true, "Payer's valid phone number"),
 		email(true),
-		amount({ maxDecimals: 2, exactDecimals: 2, unit: 'BDT' }, 'Amount in BDT with exactly two decimals and no commas, e.g. 500.00', '500.00'),
+		amount(
+			{ maxDecimals: 2, exactDecimals: 2, unit: 'BDT' },
+			'Amount in BDT with exactly two decimals and no commas, e.g. 500.00',
+			'500.00',
+		),
 		payType('Transaction type, as enabled for your merchant account', 'Transaction type'),
 		inBankCode('Payment method code, as enabled for your merchant account', 'Payment method code'),
 		...redirects(),
@@ -178,4 +211,13 @@ export const LOCAL_COLLECTION_RULES: Record<LocalCollectionCurrency, RequestRule
 
 /** What a local collection's answer carries beside orderId and orderNo, for the rails that have each
  * (docs/haipay-node.md#collection--create-in-local-currencies-brl-idr-php-bdt). */
-export const LOCAL_COLLECTION_ANSWER = ['payUrl', 'qrCode', 'bankNo', 'bankCode', 'bankUserName', 'referenceCode', 'exchangeRate', 'orderAmount'] as const;
+export const LOCAL_COLLECTION_ANSWER = [
+	'payUrl',
+	'qrCode',
+	'bankNo',
+	'bankCode',
+	'bankUserName',
+	'referenceCode',
+	'exchangeRate',
+	'orderAmount',
+] as const;

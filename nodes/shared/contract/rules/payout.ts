@@ -41,7 +41,10 @@ const TZS: RequestRules = {
 	additionalProperties: false,
 	fields: [
 		orderId(),
-		amount({ maxDecimals: 2, min: '1000', max: '5000000', unit: 'TZS' }, 'Amount in TSh, 1,000 to 5,000,000, up to 2 decimals'),
+		amount(
+			{ maxDecimals: 2, min: '1000', max: '5000000', unit: 'TZS' },
+			'Amount in TSh, 1,000 to 5,000,000, up to 2 decimals',
+		),
 		{
 			...accountType(true, 'Mobile money only'),
 			enum: ['EWALLET'],
@@ -70,8 +73,15 @@ const ZAR: RequestRules = {
 	additionalProperties: true,
 	fields: [
 		orderId(),
-		amount({ maxDecimals: 2, min: '1', max: '10000000', unit: 'ZAR' }, 'Amount in ZAR, 1 to 10,000,000, up to 2 decimals'),
-		{ ...accountType(true, 'Bank accounts only'), enum: ['BANK_ACCOUNT'], enumLabels: { BANK_ACCOUNT: 'Bank Account' } },
+		amount(
+			{ maxDecimals: 2, min: '1', max: '10000000', unit: 'ZAR' },
+			'Amount in ZAR, 1 to 10,000,000, up to 2 decimals',
+		),
+		{
+			...accountType(true, 'Bank accounts only'),
+			enum: ['BANK_ACCOUNT'],
+			enumLabels: { BANK_ACCOUNT: 'Bank Account' },
+		},
 		bankCode(true, "The recipient's bank code, as enabled for your merchant account"),
 		{ ...accountNo(true, "The recipient's bank account number"), placeholder: '62000000000' },
 		...contact(englishName(true)),
@@ -106,7 +116,8 @@ const NGN: RequestRules = {
 			minLength: undefined,
 			pattern: /^[A-Za-z ]+$/,
 			patternText: 'English letters and spaces only',
-			check: (value) => (/[A-Za-z]+ +[A-Za-z]+/.test(value) ? undefined : 'needs at least a first and a last name separated by a space'),
+			check: (value) =>
+				/[A-Za-z]+ +[A-Za-z]+/.test(value) ? undefined : 'needs at least a first and a last name separated by a space',
 			description: 'Recipient name in English: at least first and last name, separated by a space',
 		},
 		phone(false),
@@ -135,7 +146,8 @@ const EGP: RequestRules = {
 				if (wallet && !EGP_WALLET.test(value)) {
 					return 'a wallet number must be +2 followed by an 11-digit mobile number on carrier 010, 011 or 012, e.g. +201012345678';
 				}
-				if (!wallet && !/^[0-9A-Za-z-]+$/.test(value)) return 'a bank account number may hold letters, digits and - only';
+				if (!wallet && !/^[0-9A-Za-z-]+$/.test(value))
+					return 'a bank account number may hold letters, digits and - only';
 				return undefined;
 			},
 		},

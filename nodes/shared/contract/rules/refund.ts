@@ -25,7 +25,8 @@ export const REFUND_RULES: RequestRules = {
 			displayName: 'Collection Order Number',
 			required: true,
 			maxLength: ORDER_NO_MAX_LENGTH,
-			description: "HaiPay's order number (orderNo) of the paid card collection to refund. The whole payment is refunded.",
+			description:
+				"HaiPay's order number (orderNo) of the paid card collection to refund. The whole payment is refunded.",
 			placeholder: 'HP202605010000000001',
 		},
 	],

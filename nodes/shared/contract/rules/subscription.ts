@@ -57,10 +57,31 @@ export const SUBSCRIPTION_RULES: RequestRules = {
 			description: 'How many intervals make one cycle (1 or more): 3 with Month charges every three months',
 			placeholder: '1',
 		},
-		{ name: 'name', displayName: 'Name', required: true, maxLength: 100, description: "The subscriber's real name: first and last name, separated by a space", placeholder: 'Donald John Trump' },
+		{
+			name: 'name',
+			displayName: 'Name',
+			required: true,
+			maxLength: 100,
+			description: "The subscriber's real name: first and last name, separated by a space",
+			placeholder: 'Donald John Trump',
+		},
 		{ ...email(true), description: "The subscriber's real email address" },
-		{ name: 'phone', displayName: 'Phone', required: false, maxLength: 30, description: "The subscriber's real phone number", placeholder: '0845632145871' },
-		{ name: 'subject', displayName: 'Subject', required: true, maxLength: 200, description: 'The subscription title the subscriber sees', placeholder: 'Monthly plan' },
+		{
+			name: 'phone',
+			displayName: 'Phone',
+			required: false,
+			maxLength: 30,
+			description: "The subscriber's real phone number",
+			placeholder: '0845632145871',
+		},
+		{
+			name: 'subject',
+			displayName: 'Subject',
+			required: true,
+			maxLength: 200,
+			description: 'The subscription title the subscriber sees',
+			placeholder: 'Monthly plan',
+		},
 		{
 			name: 'inBankCode',
 			displayName: 'Payment Method',
@@ -69,19 +90,62 @@ export const SUBSCRIPTION_RULES: RequestRules = {
 			enumLabels: { CREDIT_CARD: 'Credit Card', GOOGLE_PAY: 'Google Pay', APPLE_PAY: 'Apple Pay' },
 			description: 'How the subscriber pays (inBankCode)',
 		},
-		{ name: 'payType', displayName: 'Pay Type', required: true, enum: ['SUBSCRIPTION'], description: 'Always SUBSCRIPTION' },
-		{ name: 'callBackUrl', displayName: 'Callback URL', required: true, format: 'url', description: 'Where the subscriber is sent after a successful payment' },
-		{ name: 'country', displayName: 'Country', required: false, maxLength: 10, description: "The subscriber's country, as HaiPay's example writes it (USA)", placeholder: 'USA' },
+		{
+			name: 'payType',
+			displayName: 'Pay Type',
+			required: true,
+			enum: ['SUBSCRIPTION'],
+			description: 'Always SUBSCRIPTION',
+		},
+		{
+			name: 'callBackUrl',
+			displayName: 'Callback URL',
+			required: true,
+			format: 'url',
+			description: 'Where the subscriber is sent after a successful payment',
+		},
+		{
+			name: 'country',
+			displayName: 'Country',
+			required: false,
+			maxLength: 10,
+			description: "The subscriber's country, as HaiPay's example writes it (USA)",
+			placeholder: 'USA',
+		},
 		{ ...partnerUserId(true), description: "Your stable ID for the subscriber, used by HaiPay's risk control" },
-		{ name: 'referer', displayName: 'Referer', required: true, format: 'url', description: 'The website the subscription is sold on' },
+		{
+			name: 'referer',
+			displayName: 'Referer',
+			required: true,
+			format: 'url',
+			description: 'The website the subscription is sold on',
+		},
 		notifyUrl(),
-		{ name: 'recurringMaxNumber', displayName: 'Recurring Max Number', required: false, integer: { min: 1 }, description: 'The most cycles to charge; HaiPay cancels the subscription after it, and after 3 years whatever this says' },
+		{
+			name: 'recurringMaxNumber',
+			displayName: 'Recurring Max Number',
+			required: false,
+			integer: { min: 1 },
+			description:
+				'The most cycles to charge; HaiPay cancels the subscription after it, and after 3 years whatever this says',
+		},
 		{ name: 'body', displayName: 'Body', required: false, maxLength: 500, description: 'Remarks' },
 	],
 };
 
 /** What the apply's answer holds (the page's example); the query's is taken to be the same, and unknown members pass through. */
-export const SUBSCRIPTION_ANSWER = ['subscriptionNo', 'subscriptionOrderId', 'appId', 'subject', 'payType', 'inBankCode', 'amount', 'recurringInterval', 'recurringIntervalCount', 'status'] as const;
+export const SUBSCRIPTION_ANSWER = [
+	'subscriptionNo',
+	'subscriptionOrderId',
+	'appId',
+	'subject',
+	'payType',
+	'inBankCode',
+	'amount',
+	'recurringInterval',
+	'recurringIntervalCount',
+	'status',
+] as const;
 
 /**
  * The status the cancel page's example answers with: the only value any page shows after a cancel, so the only one

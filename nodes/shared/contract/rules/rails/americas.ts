@@ -23,7 +23,14 @@ const PIX_KEY: Record<string, { form: string; test: (value: string) => boolean }
 
 export const BRL: RequestRules = payApply('BRL', 'official', [
 	amount(
-		{ maxDecimals: 2, min: '1', max: '99999.99', pattern: BRL_AMOUNT, patternText: 'whole or exactly 2 decimals', unit: 'BRL' },
+		{
+			maxDecimals: 2,
+			min: '1',
+			max: '99999.99',
+			pattern: BRL_AMOUNT,
+			patternText: 'whole or exactly 2 decimals',
+			unit: 'BRL',
+		},
 		'Amount in BRL, 1 to 99,999: whole reais, or exactly two decimals (e.g. 500 or 500.00)',
 		'500.00',
 	),
@@ -39,11 +46,16 @@ export const BRL: RequestRules = payApply('BRL', 'official', [
 		description: 'The kind of PIX key in Account Number',
 	},
 	{
-		...accountNo(true, 'The PIX key, of the kind in identifyType: a CPF as 11 digits, an email address, or a phone number'),
+		...accountNo(
+			true,
+			'The PIX key, of the kind in identifyType: a CPF as 11 digits, an email address, or a phone number',
+		),
 		placeholder: '09876543210',
 		check: (value, fields) => {
 			const key = PIX_KEY[upper(fields.identifyType)];
-			return key === undefined || key.test(value) ? undefined : `must be ${key.form}, as identifyType is ${upper(fields.identifyType)}`;
+			return key === undefined || key.test(value)
+				? undefined
+				: `must be ${key.form}, as identifyType is ${upper(fields.identifyType)}`;
 		},
 	},
 	{ ...lettersName(), placeholder: 'Joao Silva' },
@@ -84,20 +96,34 @@ const USD_NAME: FieldRule = {
 	pattern: /^[A-Za-z ]+$/,
 	allowedChars: /[A-Za-z ]/,
 	patternText: 'English letters and spaces only',
-	check: (value) => (/[A-Za-z]+ +[A-Za-z]+/.test(value) ? undefined : 'needs at least a first and a last name separated by a space'),
+	check: (value) =>
+		/[A-Za-z]+ +[A-Za-z]+/.test(value) ? undefined : 'needs at least a first and a last name separated by a space',
 	placeholder: 'John Smith',
 };
 
 export const USD: RequestRules = payApply('USD', 'official', [
 	twoDecimals('USD'),
-	{ name: 'accountType', displayName: 'Account Type', required: true, description: 'The account type, e.g. EWALLET for PayPal', placeholder: 'EWALLET' },
+	{
+		name: 'accountType',
+		displayName: 'Account Type',
+		required: true,
+		description: 'The account type, e.g. EWALLET for PayPal',
+		placeholder: 'EWALLET',
+	},
 	{ ...bankCode(true, 'The payment method, e.g. PayPal'), placeholder: 'PayPal' },
 	{
 		...accountNo(true, "The recipient's account: for PayPal, their PayPal email address"),
 		placeholder: 'john.smith@example.com',
-		check: (value, fields) => (upper(fields.bankCode) !== 'PAYPAL' || isEmail(value) ? undefined : 'must be the PayPal email address, as bankCode is PayPal'),
+		check: (value, fields) =>
+			upper(fields.bankCode) !== 'PAYPAL' || isEmail(value)
+				? undefined
+				: 'must be the PayPal email address, as bankCode is PayPal',
 	},
 	USD_NAME,
 	...contact(),
-	{ ...subject(), required: true, description: 'Payment note (title, product name or reason): HaiPay requires it for USD, at most 255 characters' },
+	{
+		...subject(),
+		required: true,
+		description: 'Payment note (title, product name or reason): HaiPay requires it for USD, at most 255 characters',
+	},
 ]);

@@ -77,7 +77,11 @@ export const THB: RequestRules = payApply('THB', 'official', [
 ]);
 
 export const VND: RequestRules = payApply('VND', 'official', [
-	amount({ maxDecimals: 2, min: '50000', max: '10000000', unit: 'VND' }, 'Amount in VND, 50,000 to 10,000,000', '500000'),
+	amount(
+		{ maxDecimals: 2, min: '50000', max: '10000000', unit: 'VND' },
+		'Amount in VND, 50,000 to 10,000,000',
+		'500000',
+	),
 	accountTypes(['BANK_ACCOUNT'], 'Bank accounts only'),
 	bankCode(true, 'The bank code'),
 	{ ...accountNo(true, "The recipient's bank account number"), placeholder: '0123456789' },
@@ -136,9 +140,19 @@ export const PKR: RequestRules = payApply('PKR', 'official', [
 	{ ...plainName(), placeholder: 'Ali Khan' },
 	phone(true),
 	email(true),
-	{ ...subject(), required: true, description: 'Payment note (title, product name or reason): HaiPay requires it for PKR, at most 255 characters' },
+	{
+		...subject(),
+		required: true,
+		description: 'Payment note (title, product name or reason): HaiPay requires it for PKR, at most 255 characters',
+	},
 	BIRTH,
 	GENDER,
 	partnerUserId(true),
-	{ name: 'idCard', displayName: 'ID Card Number', required: false, description: "Recipient's ID card number", placeholder: '3520212345671' },
+	{
+		name: 'idCard',
+		displayName: 'ID Card Number',
+		required: false,
+		description: "Recipient's ID card number",
+		placeholder: '3520212345671',
+	},
 ]);

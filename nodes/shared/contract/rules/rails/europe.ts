@@ -18,7 +18,11 @@ function address(name: string, displayName: string, description: string, placeho
  * and gives the range 1-150000: at most two decimals and that range are what both say, so that is what is checked.
  */
 export const EUR: RequestRules = payApply('EUR', 'official', [
-	amount({ maxDecimals: 2, min: '1', max: '150000', unit: 'EUR' }, 'Amount in EUR, 1 to 150,000, up to 2 decimals', '150.00'),
+	amount(
+		{ maxDecimals: 2, min: '1', max: '150000', unit: 'EUR' },
+		'Amount in EUR, 1 to 150,000, up to 2 decimals',
+		'150.00',
+	),
 	accountTypes(['BANK_ACCOUNT'], 'Bank accounts only'),
 	bankCode(true, "The recipient's bank code"),
 	{
@@ -51,7 +55,12 @@ const PAPARA_ID_TYPE: FieldRule = {
 	displayName: 'Papara ID Type',
 	required: false,
 	enum: ['PAPARA_NUMBER', 'PHONE', 'EMAIL', 'TURKISH_ID'],
-	enumLabels: { PAPARA_NUMBER: 'Papara Number', PHONE: 'Registered Phone', EMAIL: 'Registered Email', TURKISH_ID: 'Turkish ID Number' },
+	enumLabels: {
+		PAPARA_NUMBER: 'Papara Number',
+		PHONE: 'Registered Phone',
+		EMAIL: 'Registered Email',
+		TURKISH_ID: 'Turkish ID Number',
+	},
 	requiredWhen: { when: 'bankCode is PAPARA', applies: (fields) => upper(fields.bankCode) === 'PAPARA' },
 	decidesPayee: 'the kind of Papara ID in accountNo',
 	description: 'Required when Bank Code is PAPARA: the kind of Papara ID in Account Number',
@@ -71,6 +80,12 @@ export const TRY: RequestRules = payApply('TRY', 'partial', [
 	},
 	{ ...plainName(), placeholder: 'Ayse Yilmaz' },
 	...contact(),
-	{ name: 'ibanAccount', displayName: 'IBAN Account', required: false, description: "The recipient's IBAN, where HaiPay asks for it beside the account number", placeholder: 'TR330006100519786457841326' },
+	{
+		name: 'ibanAccount',
+		displayName: 'IBAN Account',
+		required: false,
+		description: "The recipient's IBAN, where HaiPay asks for it beside the account number",
+		placeholder: 'TR330006100519786457841326',
+	},
 	PAPARA_ID_TYPE,
 ]);

@@ -20,10 +20,20 @@ function source(currency: string, certainty: PageSource['certainty'], page = pay
  * A payout application's rules: orderId first, then the currency's fields, then the optional notes. `page` where
  * HaiPay's page is not at the usual address (USDT's is under usdtc).
  */
-export function payApply(currency: string, certainty: PageSource['certainty'], fields: FieldRule[], page?: string): RequestRules {
+export function payApply(
+	currency: string,
+	certainty: PageSource['certainty'],
+	fields: FieldRule[],
+	page?: string,
+): RequestRules {
 	const given = new Set(fields.map((field) => field.name));
 	const notes = [notifyUrl(), subject(), body()].filter((note) => !given.has(note.name));
-	return { path: applyPath(currency), additionalProperties: true, source: source(currency, certainty, page), fields: [orderId(), ...fields, ...notes] };
+	return {
+		path: applyPath(currency),
+		additionalProperties: true,
+		source: source(currency, certainty, page),
+		fields: [orderId(), ...fields, ...notes],
+	};
 }
 
 /**
@@ -45,7 +55,10 @@ export function amount(rule: AmountRule, description: string, placeholder = '100
 }
 
 /** `^\d+\.\d{2}$` on the page: exactly two decimals, so a number 25 is written "25.00" and the text "25" refused. */
-export function twoDecimals(unit: string, description = `Amount in ${unit} with exactly two decimals and no commas, e.g. 1000.00`): FieldRule {
+export function twoDecimals(
+	unit: string,
+	description = `Amount in ${unit} with exactly two decimals and no commas, e.g. 1000.00`,
+): FieldRule {
 	return amount({ maxDecimals: 2, exactDecimals: 2, unit }, description);
 }
 
@@ -57,7 +70,9 @@ const ACCOUNT_TYPE_LABELS: Record<string, string> = {
 
 /** An account type whose values the page lists. */
 export function accountTypes(values: string[], description: string, labels: Record<string, string> = {}): FieldRule {
-	const enumLabels = Object.fromEntries(values.map((value) => [value, labels[value] ?? ACCOUNT_TYPE_LABELS[value] ?? value]));
+	const enumLabels = Object.fromEntries(
+		values.map((value) => [value, labels[value] ?? ACCOUNT_TYPE_LABELS[value] ?? value]),
+	);
 	return { ...accountType(true, description), enum: values, enumLabels };
 }
 

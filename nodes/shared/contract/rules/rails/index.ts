@@ -17,14 +17,31 @@ const OWN_RAILS = [USDT, KRW] as const;
 type OwnRailCurrency = (typeof OWN_RAILS)[number]['currency'];
 
 /** The names of the rails in files of their own, for the currency lists (currencies.ts). */
-export const OWN_RAIL_NAMES = Object.fromEntries(OWN_RAILS.map((own) => [own.currency, own.name])) as Record<OwnRailCurrency, string>;
+export const OWN_RAIL_NAMES = Object.fromEntries(OWN_RAILS.map((own) => [own.currency, own.name])) as Record<
+	OwnRailCurrency,
+	string
+>;
 
 const GROUPED = ['BRL', 'INR', 'IDR', 'PHP', 'MXN', 'EUR', 'USD', 'THB', 'VND', 'MYR', 'PKR', 'TRY'] as const;
 
-export const RAIL_CURRENCIES: ReadonlyArray<(typeof GROUPED)[number] | OwnRailCurrency> = [...GROUPED, ...OWN_RAILS.map((own) => own.currency)];
+export const RAIL_CURRENCIES: ReadonlyArray<(typeof GROUPED)[number] | OwnRailCurrency> = [
+	...GROUPED,
+	...OWN_RAILS.map((own) => own.currency),
+];
 export type RailCurrency = (typeof RAIL_CURRENCIES)[number];
 
 export const RAIL_RULES = {
-	BRL, INR, IDR, PHP, MXN, EUR, USD, THB, VND, MYR, PKR, TRY,
+	BRL,
+	INR,
+	IDR,
+	PHP,
+	MXN,
+	EUR,
+	USD,
+	THB,
+	VND,
+	MYR,
+	PKR,
+	TRY,
 	...Object.fromEntries(OWN_RAILS.map((own) => [own.currency, own.rules])),
 } as Record<RailCurrency, RequestRules>;

@@ -13,23 +13,26 @@ import { amount, contact, lettersName, payApply, rail } from './fields';
  * The USDT query page (usdtPayQuery) publishes no answer for an order HaiPay does not have, so no answer of it
  * proves a payout absent: an open payout stays unknown until HaiPay shows it.
  */
-export const USDT = rail(
-	'USDT',
-	'Tether USD',
-	{
-		...payApply(
-			'USDT',
-			'official',
-			[
-				amount({ maxDecimals: 4, min: '0.0001', max: '5000000', unit: 'USDT' }, 'Amount in USDT, 0.0001 to 5,000,000, up to 4 decimals, no commas', '100.00'),
-				accountType(true, "The account type HaiPay set up for your USDT payouts (its page lists no values)"),
-				{ ...bankCode(true, 'The network or channel code HaiPay set up for your USDT payouts (its page lists no values)'), placeholder: 'Network code' },
-				{ ...accountNo(true, "The recipient's wallet address"), placeholder: 'TXYZ…' },
-				{ ...lettersName(), placeholder: 'Maria Santos' },
-				...contact(),
-			],
-			'https://doc.haipay.net/docs/en/api-reference/usdtc/api/usdtPayApply',
-		),
-		queryShowsAbsence: false,
-	},
-);
+export const USDT = rail('USDT', 'Tether USD', {
+	...payApply(
+		'USDT',
+		'official',
+		[
+			amount(
+				{ maxDecimals: 4, min: '0.0001', max: '5000000', unit: 'USDT' },
+				'Amount in USDT, 0.0001 to 5,000,000, up to 4 decimals, no commas',
+				'100.00',
+			),
+			accountType(true, 'The account type HaiPay set up for your USDT payouts (its page lists no values)'),
+			{
+				...bankCode(true, 'The network or channel code HaiPay set up for your USDT payouts (its page lists no values)'),
+				placeholder: 'Network code',
+			},
+			{ ...accountNo(true, "The recipient's wallet address"), placeholder: 'TXYZ…' },
+			{ ...lettersName(), placeholder: 'Maria Santos' },
+			...contact(),
+		],
+		'https://doc.haipay.net/docs/en/api-reference/usdtc/api/usdtPayApply',
+	),
+	queryShowsAbsence: false,
+});
