@@ -5,10 +5,13 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { lookupCashierOrder } from '../shared/gateway/cashierLookup';
+import { CASHIER_ORDER, lookupCashierOrder } from '../shared/products/cashier';
+import { judge } from '../shared/products/judge';
+import { COLLECTION_ORDER, PAYOUT_ORDER } from '../shared/products/order';
+import type { Product } from '../shared/products/types';
 import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
 import { ItemFailure } from '../shared/gateway/outcome';
-import { lookupRefund } from '../shared/gateway/refundLookup';
+import { lookupRefund } from '../shared/products/refund';
 import { redactText } from '../shared/gateway/redact';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/credential';
@@ -118,8 +121,20 @@ const SUBSCRIPTION_UNASKABLE = 'HaiPay publishes no query that shows a subscript
 const CASHIER_UNASKABLE =
 	"HaiPay's cashier query needs the orderId and the orderNo, and the callback lacks one, so it cannot be confirmed";
 
-/** What HaiPay's current status makes of the callback's, once a proven answer shows the order. */
-function judged(data: IDataObject, facts: OrderFacts & { status: number }, settings: HaiPaySettings): Confirmation {
+/**
+ * What HaiPay's current status makes of the callback's, once a proven answer shows the order: the order's product
+ * judge (shared/products/judge.ts) first reads the answer as the node's settlement does, so that an answer in a
+ * status HaiPay publishes for no order, or with a second status, confirms nothing.
+ */
+function judged(
+	data: IDataObject,
+	facts: OrderFacts & { status: number },
+	how: { settings: HaiPaySettings; product: Product },
+): Confirmation {
+	const { settings } = how;
+	const judgement = judge(how.product, data, { ownId: facts.orderId ?? exactText(data.orderId) });
+	if (judgement.verdict !== 'this' || judgement.state === 'unlisted')
+		return { result: 'retry', log: `HaiPay's answer confirms nothing: ${told(judgement.why, settings)}` };
 	const current = exactStatus(data.status);
 	if (current === facts.status) return { result: 'confirmed', data };
 	const said = `HaiPay says the order's status is ${told(data.status, settings)}, the callback says ${facts.status}`;
@@ -154,7 +169,7 @@ async function confirmCashier(
 		const failure = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 		return { result: 'retry', log: `HaiPay's cashier query could not confirm it (${told(failure, settings)})` };
 	}
-	return judged(data, facts, settings);
+	return judged(data, facts, { settings, product: CASHIER_ORDER });
 }
 
 /**
@@ -214,7 +229,8 @@ async function confirmWithHaiPay(
 	}
 	if (answer === undefined)
 		return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
-	return judged(answer.data, { ...facts, status: facts.status }, settings);
+	const product = asked === 'payout' ? PAYOUT_ORDER : COLLECTION_ORDER;
+	return judged(answer.data, { ...facts, status: facts.status }, { settings, product });
 }
 
 /**

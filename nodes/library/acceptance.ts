@@ -1,8 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ORDER_ACCEPTANCE, REFUND_ACCEPTANCE, type Acceptance } from '../shared/contract/acceptance';
 import { SUCCESS_CODE, SUCCESS_STATUS } from '../shared/contract/envelope';
-import { whyNotAccepted } from '../shared/gateway/acceptance';
+import { plainDecimal } from '../shared/decimal';
+import { whyNotAccepted } from '../shared/products/judge';
+import { PAYOUT_ORDER } from '../shared/products/order';
+import { REFUND } from '../shared/products/refund';
+import type { Asked, Product } from '../shared/products/types';
 import { verify } from '../shared/signing/signature';
 import { withoutSign } from '../shared/signing/verification';
 import { isPlainObject, parsedJson, SigningError, verifyingFrom } from './inputs';
@@ -11,7 +14,7 @@ import type { VerifyOptions } from './signing';
 /*
  * A signed answer is not yet an acceptance: HaiPay signs its "no such order" answers too, and they name the orderId
  * asked for. A merchant's server that took `verifyAnswer` alone as "HaiPay took my payout" would do what the node
- * once did with a replayed "no such order". This is the node's own rule (shared/gateway/acceptance.ts), for code
+ * once did with a replayed "no such order". This is the node's own judge (shared/products/judge.ts), for code
  * outside n8n.
  */
 
@@ -21,9 +24,13 @@ export interface AcceptanceOptions extends VerifyOptions {
 	orderId: string;
 	/** HaiPay's identifier for what the create makes: `orderNo` (payouts, collections; the default) or `refundNo` (refunds). */
 	identifier?: 'orderNo' | 'refundNo';
+	/** The amount the create was sent with: an answer naming another amount is about another request. */
+	amount?: string;
+	/** For a refund: the collection's orderNo it asked to refund; an answer about another payment is no acceptance. */
+	orderNo?: string;
 }
 
-const ACCEPTANCES: Record<string, Acceptance> = { orderNo: ORDER_ACCEPTANCE, refundNo: REFUND_ACCEPTANCE };
+const PRODUCTS: Record<string, Product> = { orderNo: PAYOUT_ORDER, refundNo: REFUND };
 
 /**
  * True only when a create's answer is HaiPay's acceptance of that create, as the node decides it: the envelope says
@@ -37,8 +44,15 @@ export async function verifyAcceptance(answer: unknown, options: AcceptanceOptio
 	const orderId = options.orderId;
 	if (typeof orderId !== 'string' || orderId.trim() === '')
 		throw new SigningError('orderId is missing: pass the orderId the create was sent with.');
-	const acceptance = ACCEPTANCES[options.identifier ?? 'orderNo'];
-	if (acceptance === undefined) throw new SigningError('identifier must be "orderNo" or "refundNo".');
+	const product = PRODUCTS[options.identifier ?? 'orderNo'];
+	if (product === undefined) throw new SigningError('identifier must be "orderNo" or "refundNo".');
+	if (product === REFUND && (typeof options.orderNo !== 'string' || options.orderNo.trim() === ''))
+		throw new SigningError('orderNo is missing: pass the orderNo of the collection the refund was asked for.');
+	const asked: Asked = {
+		ownId: orderId,
+		...(plainDecimal(options.amount) !== undefined ? { amount: plainDecimal(options.amount) } : {}),
+		...(product === REFUND ? { payment: options.orderNo } : {}),
+	};
 	const envelope = typeof answer === 'string' || Buffer.isBuffer(answer) ? parsedJson(answer) : answer;
 	if (
 		!isPlainObject(envelope) ||
@@ -50,9 +64,9 @@ export async function verifyAcceptance(answer: unknown, options: AcceptanceOptio
 	if (!isPlainObject(data) || !(await verify(data, data.sign, secretKey, publicKey, { arrayStyle }))) return false;
 	return (
 		whyNotAccepted(
+			product,
 			{ type: 'data', data: withoutSign(data) as IDataObject, verification: 'verified' },
-			orderId,
-			acceptance,
+			asked,
 		) === undefined
 	);
 }

@@ -83,21 +83,26 @@ describe('a refund answered, signed, with no refundNo: unknown, and the refund q
 });
 
 describe('both sides of the edge', () => {
-	it('refundNo present, status "PROCESSING": accepted at once, verified, nothing asked', async () => {
+	it('refundNo and the payment named, no status: accepted at once, verified, nothing asked', async () => {
 		answerApply = (body) => ({
-			data: {
-				appId: String(body.appId),
-				orderId: body.orderId,
-				orderNo: 'HPC100',
-				refundNo: 'RN1',
-				status: 'PROCESSING',
-				errorMsg: '',
-			},
+			data: { appId: String(body.appId), orderId: body.orderId, orderNo: 'HPC100', refundNo: 'RN1', errorMsg: '' },
 		});
 		const { item, queries } = await refundOne();
-		expect(item).toMatchObject({ outcome: 'accepted', refundNo: 'RN1', status: 'PROCESSING', verified: true });
+		expect(item).toMatchObject({ outcome: 'accepted', refundNo: 'RN1', verified: true });
 		expect(item).not.toHaveProperty('resolvedBy');
 		expect(queries).toBe(0);
+	});
+
+	it('refundNo present, status "PROCESSING": HaiPay publishes no refund status, so the refund query decides', async () => {
+		const shown = { orderNo: 'HPC100', refundNo: 'RN1', status: 'PROCESSING', errorMsg: '' };
+		answerApply = (body) => ({ data: { appId: String(body.appId), orderId: body.orderId, ...shown } });
+		answerQuery = (body) => ({ data: { appId: String(body.appId), orderId: body.orderId, ...shown } });
+		const { item, queries } = await refundOne();
+		expect(item).toMatchObject({ outcome: 'accepted', refundNo: 'RN1', status: 'PROCESSING', resolvedBy: 'query' });
+		expect(queries).toBe(1);
+		const { item: off } = await refundOne({ resolveUnknown: false });
+		expect(off).toMatchObject({ outcome: 'unknown' });
+		expect(String(off.error)).toContain('is not one HaiPay publishes for a refund it has taken');
 	});
 
 	it.each([

@@ -1,8 +1,9 @@
 /**
  * A `duplicate` names the order that stands in its place: HaiPay refused the create because it already has an order
- * with this orderId, and the node's signed order query gives that order's orderNo and status, the outcome staying
- * `duplicate`. Only proven answers count, the queries are bounded, and nothing is sent again. Real n8n-core
- * executions against the sandbox over HTTP.
+ * with this orderId, and the node's signed order query gives that order's orderNo and status. That refusal is not
+ * signed, so it is `duplicate` only once a proven answer shows the order: a query that proves nothing leaves it
+ * `unknown` (one-judge-refusals.cases.ts has HaiPay's signed "no such order" under a refusal). Only proven answers
+ * count, the queries are bounded, and nothing is sent again. Real n8n-core executions against the sandbox over HTTP.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -116,27 +117,33 @@ describe('only a proven answer names the order', () => {
 		],
 		['a bad signature', { type: 'badSignature', path: '/tzs/pay/query' }],
 		['HTTP 502', { type: 'httpError', path: '/tzs/pay/query', status: 502 }],
-	])('%s: duplicate, no orderNo, and the error says the query proved nothing', async (_what, fault) => {
-		const row = tzsRow();
-		await pay([row]);
-		sandbox.control.addFault(fault as Parameters<Sandbox['control']['addFault']>[0]);
-		const [again] = await pay([row]);
-		expect(again).toMatchObject({ outcome: 'duplicate', errorCode: '4006' });
-		expect(again).not.toHaveProperty('orderNo');
-		expect(again).not.toHaveProperty('status');
-		expect(String(again.error)).toContain('the query for the existing order proved nothing');
-		expect(queriesOf(row.orderId)).toHaveLength(1);
-		expect(ordersWith(row.orderId)).toHaveLength(1);
-	});
+	])(
+		'%s: unknown, no orderNo: the unsigned refusal stands unproven, and nothing is sent again',
+		async (_what, fault) => {
+			const row = tzsRow();
+			await pay([row]);
+			sandbox.control.addFault(fault as Parameters<Sandbox['control']['addFault']>[0]);
+			const [again] = await pay([row], createTzs({ resolveWithin: 2 }));
+			expect(again).toMatchObject({ outcome: 'unknown', errorCode: '4006' });
+			expect(again).not.toHaveProperty('orderNo');
+			expect(again).not.toHaveProperty('status');
+			expect(String(again.error)).toContain(
+				'that refusal is not signed, and querying it for 2 s did not show what stands under this ID',
+			);
+			expect(queriesOf(row.orderId).length).toBeGreaterThanOrEqual(1);
+			expect(appliesOf(row.orderId)).toHaveLength(2);
+			expect(ordersWith(row.orderId)).toHaveLength(1);
+		},
+	);
 
-	it('a query that hangs is bounded by Resolve Within: the run ends in time, still duplicate', async () => {
+	it('a query that hangs is bounded by Resolve Within: the run ends in time, unknown', async () => {
 		const row = tzsRow();
 		await pay([row]);
 		sandbox.control.addFault({ type: 'timeout', path: '/tzs/pay/query', ms: 3_500 });
 		const started = Date.now();
 		const [again] = await pay([row], createTzs({ timeout: 30_000, resolveWithin: 1 }));
 		expect(Date.now() - started).toBeLessThan(3_000);
-		expect(again).toMatchObject({ outcome: 'duplicate' });
+		expect(again).toMatchObject({ outcome: 'unknown' });
 		expect(again).not.toHaveProperty('orderNo');
 	});
 });

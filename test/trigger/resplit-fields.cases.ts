@@ -157,6 +157,21 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 			},
 		);
 
+		it('attack: an answer with a second status beside its own (statusLabel "paid") confirms nothing: 503, no run', async () => {
+			const body = payoutCallback({ status: 3, payTime: undefined });
+			const answer = {
+				orderId: body.orderId,
+				orderNo: body.orderNo,
+				amount: '1500.00',
+				status: 3,
+				statusLabel: 'paid',
+			};
+			await trigger.confirmingAgainst(signedAnswer(answer));
+			const reply = await trigger.send(body);
+			expect(reply.status).toBe(503);
+			expect(trigger.server.executions).toHaveLength(0);
+		});
+
 		it("attack: with Confirm on, HaiPay's answer stands in for the callback's fields, never for the node's own", async () => {
 			const body = payoutCallback({ status: 3, payTime: undefined, errorMsg: 'declined&errorNote=x' });
 			await trigger.confirmingAgainst(
@@ -168,7 +183,6 @@ describe('HaiPay Trigger: outcomes in doubt', () => {
 					fee: '9.00',
 					kind: 'refund',
 					verified: 'no',
-					statusLabel: 'paid',
 				}),
 			);
 			const reply = await trigger.send(body);

@@ -1,14 +1,14 @@
 /**
  * The library decides a create's answer as the node does: verifyAnswer says only that HaiPay signed it, and
- * verifyAcceptance says, through the node's own rule (whyNotAccepted), whether it shows HaiPay took the create. The
+ * verifyAcceptance says, through the node's own judge (whyNotAccepted), whether it shows HaiPay took the create. The
  * signed "no such order" that the node's query gets, replayed as a create's answer, is signed and no acceptance.
  * Answers are signed by the sandbox's signer with the test platform key (test/helpers/signing.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import * as library from '../../index';
-import { ORDER_ACCEPTANCE } from '../../nodes/shared/contract/acceptance';
-import { whyNotAccepted } from '../../nodes/shared/gateway/acceptance';
+import { whyNotAccepted } from '../../nodes/shared/products/judge';
+import { PAYOUT_ORDER } from '../../nodes/shared/products/order';
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { TEST_KEYS } from '../helpers/keys';
 import { withSignature } from '../helpers/signing';
@@ -28,7 +28,8 @@ async function verdicts(answer: ReturnType<typeof envelope>, orderId = 'PO-1') {
 	return {
 		signed: await library.verifyAnswer(answer, haipay),
 		accepted: await library.verifyAcceptance(answer, { ...haipay, orderId }),
-		node: whyNotAccepted({ type: 'data', data, verification: 'verified' }, orderId, ORDER_ACCEPTANCE) === undefined,
+		node:
+			whyNotAccepted(PAYOUT_ORDER, { type: 'data', data, verification: 'verified' }, { ownId: orderId }) === undefined,
 	};
 }
 
@@ -53,19 +54,27 @@ describe('verifyAcceptance says what the node says', () => {
 		expect(await verdicts(envelope(data))).toEqual({ signed: true, accepted, node: accepted });
 	});
 
-	it('a refund needs refundNo', async () => {
-		const taken = envelope({ orderId: 'RF-1', orderNo: 'HPC1', refundNo: 'RN1', status: 'PROCESSING' });
-		const failed = envelope({ orderId: 'RF-1', status: 'FAILED' });
-		expect(await library.verifyAcceptance(taken, { ...haipay, orderId: 'RF-1', identifier: 'refundNo' })).toBe(true);
-		expect(await library.verifyAcceptance(failed, { ...haipay, orderId: 'RF-1', identifier: 'refundNo' })).toBe(false);
+	it('a refund needs refundNo, the payment it was asked for, and no status (HaiPay publishes none)', async () => {
+		const refund = { ...haipay, orderId: 'RF-1', identifier: 'refundNo' as const, orderNo: 'HPC1' };
+		const taken = envelope({ orderId: 'RF-1', orderNo: 'HPC1', refundNo: 'RN1' });
+		expect(await library.verifyAcceptance(taken, refund)).toBe(true);
+		expect(await library.verifyAcceptance(envelope({ orderId: 'RF-1', status: 'FAILED' }), refund)).toBe(false);
 		// A refund answer's orderNo is the collection's, not HaiPay's number for the refund.
-		expect(
-			await library.verifyAcceptance(envelope({ orderId: 'RF-1', orderNo: 'HPC1', status: 'PROCESSING' }), {
-				...haipay,
-				orderId: 'RF-1',
-				identifier: 'refundNo',
-			}),
-		).toBe(false);
+		expect(await library.verifyAcceptance(envelope({ orderId: 'RF-1', orderNo: 'HPC1' }), refund)).toBe(false);
+		// Another payment's refund, or one with a status HaiPay publishes for no refund: ask the refund query.
+		const other = envelope({ orderId: 'RF-1', orderNo: 'HPC2', refundNo: 'RN1' });
+		expect(await library.verifyAcceptance(other, refund)).toBe(false);
+		const processing = envelope({ orderId: 'RF-1', orderNo: 'HPC1', refundNo: 'RN1', status: 'PROCESSING' });
+		expect(await library.verifyAcceptance(processing, refund)).toBe(false);
+		await expect(library.verifyAcceptance(taken, { ...refund, orderNo: undefined })).rejects.toThrow(
+			/orderNo is missing/,
+		);
+	});
+
+	it('an answer for another amount than the one sent is no acceptance', async () => {
+		const answer = envelope({ orderId: 'PO-1', orderNo: 'HP1', amount: '999.00' });
+		expect(await library.verifyAcceptance(answer, { ...haipay, orderId: 'PO-1', amount: '100' })).toBe(false);
+		expect(await library.verifyAcceptance(answer, { ...haipay, orderId: 'PO-1', amount: '999' })).toBe(true);
 	});
 
 	it('needs the signature and the success envelope, as the node does; takes the text too', async () => {

@@ -2,7 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ExistingOrder } from '../../shared/gateway/outcome';
 import { existingFields } from '../execute/failures';
-import { existingOrder, type QueryAnswer } from '../execute/orderQueries';
+import { PAYOUT_ORDER } from '../../shared/products/order';
+import { judge } from '../../shared/products/judge';
+import { askedOf } from '../execute/asked';
+import { existingOrder } from '../execute/existingOrder';
+import type { QueryAnswer } from '../execute/orderQueries';
 import type { Prepared } from '../execute/types';
 
 /**
@@ -15,11 +19,18 @@ import type { Prepared } from '../execute/types';
 export type Standing =
 	{ atHaiPay: 'exists'; order: ExistingOrder } | { atHaiPay: 'absent' } | { atHaiPay: 'unchecked'; reason: string };
 
-/** The standing of a row from its query's answer; `notAsked` says why a row without one was not asked. */
-export function standingOf(answer: QueryAnswer | undefined, notAsked: string): Standing {
+/**
+ * The standing of a row from its query's answer, as the payout order's judge reads it (an order of this row's or of
+ * another request's is at HaiPay either way; one the judge cannot read proves nothing); `notAsked` says why a row
+ * without an answer was not asked.
+ */
+export function standingOf(answer: QueryAnswer | undefined, notAsked: string, prepared: Prepared): Standing {
 	if (answer === undefined) return { atHaiPay: 'unchecked', reason: notAsked };
 	if (answer instanceof Error) return { atHaiPay: 'unchecked', reason: answer.message };
 	if (!answer.found) return { atHaiPay: 'absent' };
+	const judged = judge(PAYOUT_ORDER, answer.data, askedOf(prepared, PAYOUT_ORDER));
+	if (judged.verdict === 'unknown')
+		return { atHaiPay: 'unchecked', reason: `HaiPay's answer proves nothing: ${judged.why}` };
 	const order = existingOrder(answer.data, 'payout');
 	if (order === undefined)
 		return { atHaiPay: 'unchecked', reason: "HaiPay's answer names no order number of HaiPay's" };

@@ -105,7 +105,9 @@ async function standingsOf(
 	};
 	const answers = await queryOrders(queries, valid);
 	const notAsked = `HaiPay was not asked: Look Up Within (${options.lookUpWithinMs / 1000} s) ran out before this row's turn`;
-	return new Map(valid.map(([itemIndex]) => [itemIndex, standingOf(answers.get(itemIndex), notAsked)]));
+	return new Map(
+		valid.map(([itemIndex, prepared]) => [itemIndex, standingOf(answers.get(itemIndex), notAsked, prepared)]),
+	);
 }
 
 /** One output item per input item, in input order, each valid or invalid; or one summary of them all. None is sent. */

@@ -7,14 +7,25 @@ import { ItemFailure } from '../../shared/gateway/outcome';
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } from '../descriptions/fromRules';
 import { inexactNumbersInObject, inexactNumbersInText } from '../validation/numbers';
 import { checkRequest, type RequestBody, type Violation } from '../validation/validate';
-import { hasCollectionEntry, parameterValue } from './parameters';
+import { hasCollectionEntry, isFixedParameter, parameterValue } from './parameters';
+import { refuseOtherCurrency } from './rowCurrency';
 import { payeeConflicts } from './payee';
 import type { Prepared } from './types';
 import { trimmedText } from '../../shared/text';
 
 /** How an item's parameters become a checked request body, for the operations that share a shape. */
 
-export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: readonly string[]): string {
+/**
+ * The item's currency: the Currency parameter's, checked against the operation's list. A fixed Currency that the
+ * item's own `currency` contradicts refuses the item (its amount is in another currency) unless the operation reads
+ * the item's currency as something else (`rowSaysPath` false: a stablecoin collection's pricing currency).
+ */
+export function currencyOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	allowed: readonly string[],
+	rowSaysPath = true,
+): string {
 	const value = String(parameterValue(ctx, itemIndex, 'currency', '') ?? '')
 		.trim()
 		.toUpperCase();
@@ -24,6 +35,7 @@ export function currencyOf(ctx: IExecuteFunctions, itemIndex: number, allowed: r
 			rule: 'enum',
 		});
 	}
+	if (rowSaysPath && isFixedParameter(ctx, 'currency')) refuseOtherCurrency(ctx, itemIndex, value, 'Currency');
 	return value;
 }
 

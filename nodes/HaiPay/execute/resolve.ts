@@ -47,19 +47,36 @@ interface Open extends Unsettled {
 }
 
 /**
- * What HaiPay shows under the request's ID, as the settlement judges it and the kind's table names it. A `pending`
- * verdict settles nothing (a cancel whose order still shows its old state): the request is asked about again.
+ * A refusal that says the ID is already used, once HaiPay's signed query shows what stands under it: `duplicate`,
+ * naming the order (its orderNo, status and amount) where the product is an order.
+ */
+function shownDuplicate(failure: ItemFailure, data: IDataObject, settlement: Settlement): ItemFailure {
+	const existing = settlement.existing?.(data);
+	if (existing === undefined)
+		return new ItemFailure('duplicate', `${failure.message}; HaiPay's signed query shows it`, failure.details);
+	const state = existing.statusLabel ?? (existing.status === undefined ? 'no status' : `status ${existing.status}`);
+	const message = `${failure.message}; HaiPay's signed query shows its order ${existing.orderNo} (${state})`;
+	return new ItemFailure('duplicate', message, { ...failure.details, existing });
+}
+
+/**
+ * What HaiPay shows under the request's ID, as the product's judge reads it and the kind's table names it. A
+ * `pending` verdict settles nothing (an answer the judge cannot read, a cancel whose subscription still shows its
+ * old state): the request is asked about again. After an "already exists" refusal, whatever HaiPay shows under the
+ * ID is the duplicate.
  */
 function found(open: Open, data: IDataObject, how: ResolveSettings): Resolution | undefined {
 	const judged = how.settlement.judge(data, open.prepared);
+	if (judged.verdict === 'pending') {
+		open.why = judged.why;
+		return undefined;
+	}
+	if (open.failure.kind === 'duplicate')
+		return { type: 'failed', failure: shownDuplicate(open.failure, data, how.settlement) };
 	const outcome = verdictOutcome(how.kind, judged.verdict);
 	if (judged.verdict === 'done' && (outcome === 'accepted' || outcome === 'changed'))
 		return { type: 'shown', data, outcome };
 	const why = judged.verdict === 'done' ? 'HaiPay shows it' : judged.why;
-	if (judged.verdict === 'pending') {
-		open.why = why;
-		return undefined;
-	}
 	const failure = new ItemFailure(outcome as FailureKind, why, {
 		...open.failure.details,
 		gatewayMessage: gatewayText(data.errorMsg),
@@ -77,6 +94,13 @@ function notFound(open: Open, errorMsg: string, kind: OperationKind): Resolution
 		return { type: 'failed', failure: new ItemFailure('rejected', message, open.failure.details) };
 	}
 	const said = errorMsg === '' ? '' : ` ("${gatewayText(errorMsg)}")`;
+	if (open.failure.kind === 'duplicate') {
+		const message = `${open.failure.message}; but HaiPay's signed order query shows no order with this orderId${said}: that refusal is not signed, and nothing stands under this orderId`;
+		return {
+			type: 'failed',
+			failure: new ItemFailure('not_found', message, { ...open.failure.details, gatewayMessage: errorMsg }),
+		};
+	}
 	const what = kind === 'change' ? 'there was nothing to change' : 'the create did not reach it';
 	const outcome = (OUTCOME_TABLES[kind].absent ?? 'unknown') as FailureKind;
 	const message = `HaiPay has no order with this orderId${said}: ${what}`;
@@ -123,9 +147,13 @@ async function ask(ctx: GatewayContext, open: Open, how: ResolveSettings, ends: 
 function stillOpen(open: Open, how: ResolveSettings): Resolution {
 	const seconds = Math.round(how.withinMs / 1000);
 	const { failure } = open;
+	const refused = { rejected: 'that nothing was created', duplicate: 'what stands under this ID' } as Record<
+		string,
+		string
+	>;
 	const message =
-		failure.kind === 'rejected'
-			? `${failure.message}; that refusal is not signed, and querying it for ${seconds} s did not show that nothing was created: ${open.why}`
+		refused[failure.kind] !== undefined
+			? `${failure.message}; that refusal is not signed, and querying it for ${seconds} s did not show ${refused[failure.kind]}: ${open.why}`
 			: `${failure.message}; querying it for ${seconds} s did not settle it: ${open.why}`;
 	return { type: 'failed', failure: new ItemFailure('unknown', message, failure.details) };
 }
@@ -176,7 +204,9 @@ function unaskable(entry: Unsettled, how: ResolveSettings): Resolution | undefin
 	if (why === undefined) return undefined;
 	const { failure } = entry;
 	const refused =
-		failure.kind === 'rejected' ? '; that refusal is not signed, so it does not show that nothing was created' : '';
+		failure.kind === 'rejected' || failure.kind === 'duplicate'
+			? '; that refusal is not signed, so it shows nothing either way'
+			: '';
 	return {
 		type: 'failed',
 		failure: new ItemFailure(

@@ -3,7 +3,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { ambiguityOf } from '../../shared/signing/canonical';
 import { KeyFormatError } from '../../shared/signing/keys';
-import { whyNotAccepted } from '../../shared/gateway/acceptance';
 import { sentOnce } from '../../shared/gateway/kinds';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { refuseUnapproved } from '../approval/approved';
@@ -15,8 +14,6 @@ import {
 	signerFor,
 	type HaiPaySettings,
 } from '../../shared/signing/credential';
-import type { OrderKind } from '../../shared/contract/statuses';
-import { showExistingOrders } from './duplicates';
 import { declared, failureItem, failureOf, nodeError, type FailedAt } from './failures';
 import { runOptionsOf, type RunOptions } from './runOptions';
 import { guardCreate } from './guard';
@@ -24,7 +21,10 @@ import { withDefaultNotifyUrl } from './notifyDefault';
 import { pacer, pool } from './pool';
 import { repeatedOrderIds } from './repeats';
 import { resolveAll, unresolvable, type Resolution, type Unsettled } from './resolve';
-import { orderSettlement } from './settle';
+import { PRODUCTS } from '../../shared/products';
+import { whyNotAccepted } from '../../shared/products/judge';
+import { askedOf } from './asked';
+import { SETTLEMENTS } from './settle';
 import type { Operation, Prepared, Settlement } from './types';
 
 /** Keys are read once per run, so a bad key fails the node before any item is sent. */
@@ -113,9 +113,9 @@ type Result = { output: INodeExecutionData } | { failure: ItemFailure; endedAt?:
 
 /**
  * Why an answer that HaiPay signed as a success is still not output for this item, or undefined. A create's answer
- * must be HaiPay's acceptance (`whyNotAccepted`, the rule every create shares); anything else leaves its outcome
- * unknown, for Resolve Unknown Outcomes to settle by a query as it settles a lost answer. A read's must be about
- * what was asked.
+ * must be HaiPay's acceptance by its product's one judge (shared/products/judge.ts); anything else leaves its outcome
+ * unknown, for Resolve Unknown Outcomes to settle by the product's query as it settles a lost answer. A read's must
+ * be about what was asked.
  */
 function answerFailure(operation: Operation, answer: Answer, request: Prepared): ItemFailure | undefined {
 	if (operation.kind === 'read') {
@@ -124,13 +124,10 @@ function answerFailure(operation: Operation, answer: Answer, request: Prepared):
 			? undefined
 			: new ItemFailure('untrusted', `HaiPay's answer could not be trusted: ${why}`, {});
 	}
-	const why = whyNotAccepted(answer, request.orderId, operation.accepts) ?? operation.distrust?.(answer, request);
+	const product = PRODUCTS[operation.makes];
+	const why = whyNotAccepted(product, answer, askedOf(request, product));
 	if (why === undefined) return undefined;
-	return new ItemFailure(
-		'unknown',
-		`The outcome is unknown: HaiPay may have taken this ${operation.accepts.makes} (${why})`,
-		{},
-	);
+	return new ItemFailure('unknown', `The outcome is unknown: HaiPay may have taken this ${product.makes} (${why})`, {});
 }
 
 /** Sends one prepared item and turns the answer into output, or into a failure when it is not proof. */
@@ -276,20 +273,24 @@ async function sendAll(run: Run, sendable: number[], resolving: boolean): Promis
 	await Promise.all(bySigner(run, sendable).map(sendGroup));
 }
 
-/** Whether a create's failure leaves its outcome open to a query: an unknown one, or a refusal HaiPay did not sign. */
+/**
+ * Whether a create's failure leaves its outcome open to a query: an unknown one, or a refusal HaiPay did not sign
+ * ("rejected", or "already exists", which is `duplicate` only once HaiPay's signed query shows what stands there).
+ */
 function isOpen(
 	result: Result | undefined,
 	settings: HaiPaySettings,
 ): result is { failure: ItemFailure; endedAt: number } {
 	if (result === undefined || !('failure' in result) || result.endedAt === undefined) return false;
-	return result.failure.kind === 'unknown' || (result.failure.kind === 'rejected' && settings.haipayPublicKey !== '');
+	const refused = result.failure.kind === 'rejected' || result.failure.kind === 'duplicate';
+	return result.failure.kind === 'unknown' || (refused && settings.haipayPublicKey !== '');
 }
 
 /** Queries every create whose outcome is open, and replaces its failure with what HaiPay's proven answers say. */
 async function resolveOpen(run: Run, sendable: number[]): Promise<void> {
 	const { settings, credential, options, operation } = run;
 	if (operation.kind === 'read') return;
-	const settlement = operation.settlement ?? orderSettlement(operation.resource as OrderKind);
+	const settlement = SETTLEMENTS[operation.makes];
 	const open: Unsettled[] = [];
 	for (const itemIndex of sendable) {
 		const result = run.results[itemIndex];
@@ -363,6 +364,5 @@ export async function runOperation(ctx: IExecuteFunctions, operation: Operation)
 	const resolving = isCreate && options.resolveUnknown;
 	await sendAll(run, sendable, resolving);
 	if (resolving) await resolveOpen(run, sendable);
-	if (resolving) await showExistingOrders(run, sendable);
 	return collect(run, count);
 }

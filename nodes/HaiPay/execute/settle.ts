@@ -1,32 +1,43 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { OrderKind } from '../../shared/contract/statuses';
-import { lookupCashierOrder } from '../../shared/gateway/cashierLookup';
 import { lookupOrder } from '../../shared/gateway/lookup';
 import { gatewayText } from '../../shared/gateway/outcome';
-import { lookupRefund } from '../../shared/gateway/refundLookup';
-import { lookupSubscription } from '../../shared/gateway/subscriptionLookup';
-import { CANCELLED_STATUS } from '../../shared/contract/rules/subscription';
-import { compareDecimal } from '../validation/amount';
+import { PRODUCTS } from '../../shared/products';
+import { lookupCashierOrder } from '../../shared/products/cashier';
+import { judge } from '../../shared/products/judge';
+import { lookupRefund } from '../../shared/products/refund';
+import { lookupSubscription } from '../../shared/products/subscription';
+import type { ProductName } from '../../shared/products/types';
+import { exactText } from '../../shared/text';
+import { askedOf } from './asked';
+import { existingOrder } from './existingOrder';
 import { dataItem, refundItem } from './present';
 import type { Judged, Prepared, Settlement } from './types';
-import { exactText } from '../../shared/text';
 
 /**
- * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): one settlement per thing
- * asked about. A settlement judges what the query shows; the kind's truth table (gateway/kinds.ts) names the outcome.
+ * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): each product's query,
+ * and the product's one judge (shared/products/judge.ts) of what it shows. A dispatcher: what an answer means is
+ * the judge's, what each verdict is called is the kind's truth table (gateway/kinds.ts).
  */
 
-function plainDecimal(value: unknown): string | undefined {
-	const text = typeof value === 'number' ? String(value) : value;
-	return typeof text === 'string' && /^\d+(?:\.\d{1,10})?$/.test(text) ? text : undefined;
+/** The product judge's word on a query answer, as a settlement's verdict: `unknown` is asked again, never concluded. */
+function judged(name: ProductName, data: IDataObject, prepared: Prepared): Judged {
+	const product = PRODUCTS[name];
+	const judgement = judge(product, data, askedOf(prepared, product));
+	if (judgement.verdict === 'other') return { verdict: 'other', why: judgement.why };
+	if (judgement.verdict === 'unknown')
+		return { verdict: 'pending', why: `HaiPay's answer settles nothing: ${judgement.why}` };
+	if (product.shows !== undefined && !product.shows(data))
+		return {
+			verdict: 'pending',
+			why: `HaiPay shows it in status ${gatewayText(exactText(data.status)) || '(none)'}, which does not show the ${product.makes}`,
+		};
+	return { verdict: 'done' };
 }
 
-/**
- * A payout or a collection: its order query by orderId; an order for another amount is another request's. A "no such
- * order" counts only where the currency's query publishes that answer (`Prepared.absence`).
- */
-export function orderSettlement(kind: OrderKind): Settlement {
+/** A payout or a collection: its order query by orderId, "no such order" only where its currency publishes one. */
+function orderSettlement(kind: OrderKind, name: ProductName): Settlement {
 	return {
 		lookup: async (ctx, signer, prepared, call) =>
 			await lookupOrder(
@@ -35,92 +46,43 @@ export function orderSettlement(kind: OrderKind): Settlement {
 				{ kind, currency: prepared.currency, orderId: prepared.orderId, absence: prepared.absence },
 				call,
 			),
-		judge(data, prepared): Judged {
-			const theirs = plainDecimal(data.amount);
-			const ours = plainDecimal(prepared.body.amount);
-			if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { verdict: 'done' };
-			return {
-				verdict: 'other',
-				why: `HaiPay has an order with this orderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
-			};
-		},
+		judge: (data, prepared) => judged(name, data, prepared),
+		existing: (data) => existingOrder(data, kind),
 		item: (data, prepared, outcome): IDataObject =>
 			dataItem({ type: 'data', data, verification: 'verified' }, prepared, kind, { outcome, resolvedBy: 'query' }),
 	};
 }
 
+/** What a settlement shows of a query answer that is no order (a refund, a subscription): HaiPay's data as sent. */
+function shownAsSent(data: IDataObject, prepared: Prepared, outcome: string): IDataObject {
+	return refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' });
+}
+
 /**
- * A card refund: its refund query by the refund ID (`/usd/refund/refundQuery`). A refund of another payment under the
- * same refund ID is another request's. HaiPay's query answers with the payment's orderNo, as its apply does; an answer
- * without one does not show whose refund it is, so it settles nothing and is asked again (then unknown), never taken
- * as this refund. HaiPay publishes no "no such refund" answer, so a refund is never found absent: one that no proven
- * answer shows stays unknown, and is never sent again.
+ * A card refund: its refund query by the refund ID. HaiPay publishes no "no such refund" answer, so a refund is
+ * never found absent: one that no proven answer shows stays unknown, and is never sent again.
  */
-export const refundSettlement: Settlement = {
+const refundSettlement: Settlement = {
 	lookup: async (ctx, signer, prepared, call) => ({
 		found: true,
 		data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call),
 	}),
-	judge(data, prepared): Judged {
-		const theirs = exactText(data.orderNo);
-		const ours = exactText(prepared.body.orderNo);
-		if (theirs === ours) return { verdict: 'done' };
-		if (theirs === '')
-			return {
-				verdict: 'pending',
-				why: `HaiPay shows a refund with this Refund ID but names no collection (orderNo), so it does not show a refund of ${ours}`,
-			};
-		return {
-			verdict: 'other',
-			why: `HaiPay has a refund with this Refund ID for the collection ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
-		};
-	},
-	item: (data, prepared, outcome): IDataObject =>
-		refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
+	judge: (data, prepared) => judged('refund', data, prepared),
+	item: shownAsSent,
 };
 
-/**
- * A subscription's create: its query by the subscriptionOrderId. One for another amount is another request's.
- * HaiPay publishes no "no such subscription" answer: an open create that no proven answer shows stays unknown.
- */
-export const subscriptionSettlement: Settlement = {
-	lookup: async (ctx, signer, prepared, call) => ({
-		found: true,
-		data: await lookupSubscription(ctx, signer, { subscriptionOrderId: prepared.orderId }, call),
-	}),
-	judge(data, prepared): Judged {
-		const theirs = plainDecimal(data.amount);
-		const ours = plainDecimal(prepared.body.amount);
-		if (theirs === undefined || ours === undefined || compareDecimal(theirs, ours) === 0) return { verdict: 'done' };
-		return {
-			verdict: 'other',
-			why: `HaiPay has a subscription with this subscriptionOrderId for the amount ${gatewayText(theirs)}, not ${ours}: it was made by another request, and this one created nothing`,
-		};
-	},
-	item: (data, prepared, outcome): IDataObject =>
-		refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
-};
-
-/**
- * A subscription's cancel: its query by the subscriptionNo. Finding the subscription proves nothing; only the state
- * the cancel page answers with (CANCELLED_STATUS) shows the cancel. No page names a state a cancel cannot leave, so
- * nothing is judged `refused`: a subscription found in any other state is `pending`, asked again, then unknown.
- */
-export const cancelSettlement: Settlement = {
-	lookup: async (ctx, signer, prepared, call) => ({
-		found: true,
-		data: await lookupSubscription(ctx, signer, { subscriptionNo: prepared.orderId }, call),
-	}),
-	judge(data): Judged {
-		if (exactText(data.status) === CANCELLED_STATUS) return { verdict: 'done' };
-		return {
-			verdict: 'pending',
-			why: `HaiPay shows the subscription in status ${gatewayText(exactText(data.status)) || '(none)'}, not cancelled (${CANCELLED_STATUS})`,
-		};
-	},
-	item: (data, prepared, outcome): IDataObject =>
-		refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' }),
-};
+/** A subscription's create or cancel: its query by subscriptionOrderId or subscriptionNo; never found absent. */
+function subscriptionSettlement(name: 'subscription' | 'cancellation'): Settlement {
+	const key = name === 'subscription' ? 'subscriptionOrderId' : 'subscriptionNo';
+	return {
+		lookup: async (ctx, signer, prepared, call) => ({
+			found: true,
+			data: await lookupSubscription(ctx, signer, { [key]: prepared.orderId }, call),
+		}),
+		judge: (data, prepared) => judged(name, data, prepared),
+		item: shownAsSent,
+	};
+}
 
 /** The orderNo of HaiPay's signed answer to this create, when that answer named the create's own orderId. */
 function signedOrderNo(prepared: Prepared): string {
@@ -130,26 +92,28 @@ function signedOrderNo(prepared: Prepared): string {
 }
 
 /**
- * A global cashier order: its query (`/global/cashier/collect/query`) requires the orderNo as well as the orderId, so
- * only a create whose signed answer named its orderNo can be asked about. No page publishes the query's answer for an
- * order HaiPay does not have: a status 3 without an order proves nothing, and no cashier order is ever `not_found`.
+ * A global cashier order: its query requires the orderNo as well as the orderId, so only a create whose signed
+ * answer named its orderNo can be asked about. No page publishes the query's answer for an order HaiPay does not
+ * have: no cashier order is ever `not_found`.
  */
-export const cashierSettlement: Settlement = {
+const cashierSettlement: Settlement = {
+	...orderSettlement('collection', 'cashierOrder'),
 	unaskable(prepared) {
 		if (signedOrderNo(prepared) !== '') return undefined;
 		return "HaiPay's cashier query needs the order's orderNo as well as its orderId, and no signed answer of HaiPay's gave this order's orderNo";
 	},
 	async lookup(ctx, signer, prepared, call) {
-		return {
-			found: true,
-			data: await lookupCashierOrder(
-				ctx,
-				signer,
-				{ orderId: prepared.orderId, orderNo: signedOrderNo(prepared) },
-				call,
-			),
-		};
+		const ref = { orderId: prepared.orderId, orderNo: signedOrderNo(prepared) };
+		return { found: true, data: await lookupCashierOrder(ctx, signer, ref, call) };
 	},
-	judge: (data, prepared) => orderSettlement('collection').judge(data, prepared),
-	item: (data, prepared, outcome) => orderSettlement('collection').item(data, prepared, outcome),
+};
+
+/** Every product's settlement, by the name its endpoint declares. */
+export const SETTLEMENTS: Record<ProductName, Settlement> = {
+	payoutOrder: orderSettlement('payout', 'payoutOrder'),
+	collectionOrder: orderSettlement('collection', 'collectionOrder'),
+	refund: refundSettlement,
+	subscription: subscriptionSettlement('subscription'),
+	cancellation: subscriptionSettlement('cancellation'),
+	cashierOrder: cashierSettlement,
 };

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Acceptance } from '../../shared/contract/acceptance';
 import type { OperationKind, Verdict } from '../../shared/gateway/kinds';
 import type { LookupResult } from '../../shared/gateway/lookup';
-import type { FailureKind } from '../../shared/gateway/outcome';
+import type { ExistingOrder, FailureKind } from '../../shared/gateway/outcome';
 import type { Answer, CallOptions, GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
+import type { ProductName } from '../../shared/products/types';
 
 /** What one item will send: built and checked before anything is signed. */
 export interface Prepared {
@@ -60,6 +60,8 @@ export interface Settlement {
 	 * HaiPay's orderNo, which only a signed answer carries. Such a request's outcome stays unknown at once.
 	 */
 	unaskable?(prepared: Prepared): string | undefined;
+	/** The order a query answer shows, as a `duplicate` item names the order that stands in its place (orders only). */
+	existing?(data: IDataObject): ExistingOrder | undefined;
 	/** The output item of a request HaiPay's query showed, with the outcome its table gives. */
 	item(data: IDataObject, prepared: Prepared, outcome: string): IDataObject;
 }
@@ -80,8 +82,6 @@ interface OperationParts {
 	/** A check of a create: every item runs through the create's rules and comes out valid or invalid, none sent. */
 	checkOnly?: boolean;
 	properties: INodeProperties[];
-	/** How an open outcome of a sent-once request is settled; by default its order query (`/{ccy}/pay|collect/query`). */
-	settlement?: Settlement;
 	/** Fields no two items of one run may share, beside the orderId (a refund's orderNo: a payment is refunded once). */
 	uniqueFields?: readonly string[];
 	/** Advice on a failed item where it differs from a create's or a read's (a refund's speaks of its Refund ID). */
@@ -102,16 +102,14 @@ interface ReadOperation extends OperationParts {
 }
 
 /**
- * A create, a refund or a change: sent once. Its answer is presented only when it is HaiPay's acceptance by the one
- * rule every such request shares (gateway/acceptance.ts), read with what its endpoint declares (`accepts`); anything
- * else leaves the item's outcome unknown, for its settlement. What each ending is called is its kind's truth table
+ * A create, a refund or a change: sent once. What it makes (its endpoint's `makes`) names the product whose one
+ * judge (shared/products/judge.ts) decides whether its answer is HaiPay's acceptance, and whose settlement
+ * (execute/settle.ts) asks HaiPay when it is not; what each ending is called is its kind's truth table
  * (gateway/kinds.ts).
  */
 interface CreateOperation extends OperationParts {
 	kind: Exclude<OperationKind, 'read'>;
-	accepts: Acceptance;
-	/** What else an acceptance must show for this create (a refund: the payment it was asked to refund), or undefined. */
-	distrust?(answer: Answer, prepared: Prepared): string | undefined;
+	makes: ProductName;
 }
 
 /** One operation of the node, whole. */

@@ -1,23 +1,13 @@
 import { AMOUNT_MAX_WHOLE_DIGITS } from '../../shared/contract/rules/amounts';
 import type { AmountRule } from '../../shared/contract/rules/types';
+import { compareDecimal } from '../../shared/decimal';
 
 /**
  * Money stays a decimal string from the spreadsheet to the gateway. A number (what an expression over a
  * spreadsheet cell often yields) is written out only when that does not change its value.
  */
 
-const SCALE = 10;
-
-function scaled(decimal: string): bigint {
-	const [whole, fraction = ''] = decimal.split('.');
-	return BigInt(whole + fraction.padEnd(SCALE, '0').slice(0, SCALE));
-}
-
-export function compareDecimal(a: string, b: string): number {
-	const left = scaled(a);
-	const right = scaled(b);
-	return left === right ? 0 : left < right ? -1 : 1;
-}
+export { compareDecimal };
 
 function decimalsOf(value: string): number {
 	return value.includes('.') ? value.split('.')[1].length : 0;

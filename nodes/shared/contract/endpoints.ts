@@ -1,10 +1,4 @@
-import {
-	CANCEL_ACCEPTANCE,
-	ORDER_ACCEPTANCE,
-	REFUND_ACCEPTANCE,
-	SUBSCRIPTION_ACCEPTANCE,
-	type Acceptance,
-} from './acceptance';
+import type { ProductName } from '../products/types';
 import { CURRENCIES, type Currency } from './currencies';
 import {
 	applyPath,
@@ -58,11 +52,11 @@ interface EndpointFacts {
 }
 
 /**
- * A read, or a request sent once (a create, a refund, a change), which must declare what its answer carries when
- * HaiPay took the request (acceptance.ts): such an endpoint cannot be listed without it.
+ * A read, or a request sent once (a create, a refund, a change), which must declare the thing it makes (products/:
+ * its judge reads the answer): such an endpoint cannot be listed without it.
  */
 export type Endpoint =
-	(EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: Exclude<OperationKind, 'read'>; accepts: Acceptance });
+	(EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: Exclude<OperationKind, 'read'>; makes: ProductName });
 
 const ALL = Object.keys(CURRENCIES) as Currency[];
 
@@ -82,7 +76,7 @@ export const ENDPOINTS = {
 	payoutApply: {
 		section: '4.1, 4.2, 4.4, 4.5, 4.6; haipay-facts (payout rails)',
 		kind: 'create',
-		accepts: ORDER_ACCEPTANCE,
+		makes: 'payoutOrder',
 		currencies: PAYOUT_CURRENCIES,
 		path: applyPath,
 		rules: PAYOUT_RULES,
@@ -92,7 +86,7 @@ export const ENDPOINTS = {
 	mitApply: {
 		section: '4.3',
 		kind: 'create',
-		accepts: ORDER_ACCEPTANCE,
+		makes: 'collectionOrder',
 		currencies: ['USD'],
 		path: () => MIT_APPLY_PATH,
 		rules: { USD: MIT_RULES },
@@ -127,7 +121,7 @@ export const ENDPOINTS = {
 	localCollectionApply: {
 		section: 'haipay-facts',
 		kind: 'create',
-		accepts: ORDER_ACCEPTANCE,
+		makes: 'collectionOrder',
 		currencies: LOCAL_COLLECTION_CURRENCIES,
 		path: collectApplyPath,
 		rules: LOCAL_COLLECTION_RULES,
@@ -140,7 +134,7 @@ export const ENDPOINTS = {
 	coinCollectionApply: {
 		section: 'haipay-facts',
 		kind: 'create',
-		accepts: ORDER_ACCEPTANCE,
+		makes: 'collectionOrder',
 		currencies: COIN_COLLECTION_CURRENCIES,
 		path: collectApplyPath,
 		rules: COIN_COLLECTION_RULES,
@@ -153,7 +147,7 @@ export const ENDPOINTS = {
 	refundApply: {
 		section: 'haipay-facts',
 		kind: 'refund',
-		accepts: REFUND_ACCEPTANCE,
+		makes: 'refund',
 		currencies: ['USD'],
 		path: () => REFUND_APPLY_PATH,
 		rules: { USD: REFUND_RULES },
@@ -172,7 +166,7 @@ export const ENDPOINTS = {
 	subscriptionApply: {
 		section: 'haipay-facts',
 		kind: 'create',
-		accepts: SUBSCRIPTION_ACCEPTANCE,
+		makes: 'subscription',
 		currencies: ['USD'],
 		path: () => SUBSCRIPTION_RULES.path,
 		rules: { USD: SUBSCRIPTION_RULES },
@@ -190,7 +184,7 @@ export const ENDPOINTS = {
 	subscriptionCancel: {
 		section: 'haipay-facts',
 		kind: 'change',
-		accepts: CANCEL_ACCEPTANCE,
+		makes: 'cancellation',
 		currencies: ['USD'],
 		path: () => SUBSCRIPTION_CANCEL_PATH,
 		request: ['subscriptionNo'],
@@ -203,7 +197,7 @@ export const ENDPOINTS = {
 	cashierApply: {
 		section: 'haipay-facts',
 		kind: 'create',
-		accepts: ORDER_ACCEPTANCE,
+		makes: 'cashierOrder',
 		currencies: [],
 		path: () => CASHIER_APPLY_PATH,
 		request: CASHIER_RULES.fields.map((field) => (field.name === TRANSACTION_CURRENCY ? 'currency' : field.name)),

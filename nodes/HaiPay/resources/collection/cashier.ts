@@ -6,8 +6,8 @@ import { provenOutcome } from '../../../shared/gateway/kinds';
 import { createSafetyNotice } from '../../descriptions/fields';
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { prepareCreate } from '../../execute/prepare';
+import { refuseOtherCurrency } from '../../execute/rowCurrency';
 import { dataItem } from '../../execute/present';
-import { cashierSettlement } from '../../execute/settle';
 import type { Operation } from '../../execute/types';
 
 const scope = { resource: 'collection', operation: 'createCashier' };
@@ -49,7 +49,7 @@ export const createCashierCollection: Operation = {
 		action: 'Create a cashier payment',
 	},
 	kind: 'create',
-	accepts: endpoint.accepts,
+	makes: endpoint.makes,
 	properties: [
 		createSafetyNotice(scope.resource, scope.operation),
 		notice,
@@ -59,9 +59,10 @@ export const createCashierCollection: Operation = {
 	],
 	prepare(ctx, itemIndex) {
 		const prepared = prepareCreate(ctx, itemIndex, CASHIER_RULES, '');
-		return { ...prepared, body: sentAsCurrency(prepared.body), currency: String(prepared.body[TRANSACTION_CURRENCY]) };
+		const currency = String(prepared.body[TRANSACTION_CURRENCY]);
+		refuseOtherCurrency(ctx, itemIndex, currency, 'Transaction Currency');
+		return { ...prepared, body: sentAsCurrency(prepared.body), currency };
 	},
-	settlement: cashierSettlement,
 	advice: CASHIER_ADVICE,
 	async present(_ctx, _itemIndex, answer, prepared) {
 		return { json: dataItem(answer, prepared, 'collection', { outcome: provenOutcome('create') }) };

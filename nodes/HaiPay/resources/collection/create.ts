@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
 import { provenOutcome } from '../../../shared/gateway/kinds';
@@ -6,7 +6,10 @@ import { COIN_ADDRESS_VALID_MS, PRICED_IN } from '../../../shared/contract/rules
 import type { RequestRules } from '../../../shared/contract/rules/types';
 import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
+import { ItemFailure } from '../../../shared/gateway/outcome';
+import { isFixedParameter } from '../../execute/parameters';
 import { currencyOf, prepareCreate } from '../../execute/prepare';
+import { refuseOtherCurrency, rowCurrency } from '../../execute/rowCurrency';
 import { dataItem } from '../../execute/present';
 import type { Operation, Prepared } from '../../execute/types';
 
@@ -24,12 +27,21 @@ const rules: Record<string, RequestRules> = { ...mit.rules, ...local.rules, ...c
 const isCoin = (currency: string) => (coins.currencies as readonly string[]).includes(currency);
 
 /**
- * A stablecoin collection sends its pricing currency as `currency` (the coin itself when none is given, which is no
- * conversion): HaiPay requires it, and the node's Currency parameter already names the path's coin.
+ * A stablecoin collection sends its pricing currency as `currency`: HaiPay requires it, and the node's Currency
+ * parameter already names the path's coin. Priced In when given (a row's own currency that contradicts it stops the
+ * row), else the row's own currency (HaiPay's `currency` is the pricing one), else the coin itself: no conversion.
  */
-function pricedIn(body: IDataObject, currency: string): IDataObject {
+function pricedIn(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject, currency: string): IDataObject {
 	const { [PRICED_IN]: priced, ...rest } = body;
-	return { ...rest, currency: typeof priced === 'string' && priced !== '' ? priced : currency };
+	const chosen = typeof priced === 'string' ? priced : '';
+	if (chosen !== '') refuseOtherCurrency(ctx, itemIndex, chosen, 'Priced In');
+	const own = rowCurrency(ctx, itemIndex);
+	if (chosen === '' && own !== '' && !/^[A-Z]{3,4}$/.test(own))
+		throw new ItemFailure('invalid', `"currency" in the item must be a currency code such as BRL (got "${own}")`, {
+			field: 'currency',
+			rule: 'pattern',
+		});
+	return { ...rest, currency: chosen || own || currency };
 }
 
 /**
@@ -58,8 +70,8 @@ export const createCollection: Operation = {
 		action: 'Create a collection',
 	},
 	kind: 'create',
-	// Both collections make orders, which HaiPay names by orderNo: their endpoints declare the same acceptance.
-	accepts: mit.accepts,
+	// Card, local and coin collections all make collection orders: their endpoints declare the same product.
+	makes: mit.makes,
 	properties: [
 		createSafetyNotice(scope.resource),
 		currencyParameter(
@@ -97,9 +109,11 @@ export const createCollection: Operation = {
 		...additionalFields(rules, { ...scope, currency: currencies }),
 	],
 	prepare(ctx, itemIndex) {
-		const currency = currencyOf(ctx, itemIndex, currencies);
+		const currency = currencyOf(ctx, itemIndex, currencies, false);
+		if (!isCoin(currency) && isFixedParameter(ctx, 'currency'))
+			refuseOtherCurrency(ctx, itemIndex, currency, 'Currency');
 		const prepared = prepareCreate(ctx, itemIndex, rules[currency], currency);
-		return isCoin(currency) ? { ...prepared, body: pricedIn(prepared.body, currency) } : prepared;
+		return isCoin(currency) ? { ...prepared, body: pricedIn(ctx, itemIndex, prepared.body, currency) } : prepared;
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {
 		const coin = isCoin(prepared.currency) && answer.type === 'data' ? depositAddress(answer.data, prepared) : {};

@@ -2,32 +2,15 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
 import { provenOutcome } from '../../../shared/gateway/kinds';
-import { gatewayText } from '../../../shared/gateway/outcome';
 import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { parameterFor } from '../../descriptions/fromRules';
 import { currencyOf, prepareCreate } from '../../execute/prepare';
 import { refundItem } from '../../execute/present';
-import { refundSettlement } from '../../execute/settle';
-import type { Operation, Prepared } from '../../execute/types';
-import type { Answer } from '../../../shared/gateway/request';
-import { exactText } from '../../../shared/text';
+import type { Operation } from '../../execute/types';
 
 const scope = { resource: 'collection', operation: 'refund' };
-const { currencies, rules, accepts } = ENDPOINTS.refundApply;
+const { currencies, rules, makes } = ENDPOINTS.refundApply;
 const displayOptions = { show: { resource: [scope.resource], operation: [scope.operation] } };
-
-/**
- * Beyond the acceptance every create needs (its Refund ID, HaiPay's refundNo, no failed status): a refund's answer
- * that names a collection must name the one asked to be refunded.
- */
-function distrustRefund(answer: Answer, prepared: Prepared): string | undefined {
-	if (answer.type !== 'data') return 'HaiPay answered success without a data object';
-	const orderNo = exactText(answer.data.orderNo);
-	const asked = exactText(prepared.body.orderNo);
-	if (orderNo !== '' && orderNo !== asked)
-		return `the answer is about the collection "${gatewayText(orderNo)}", not "${asked}"`;
-	return undefined;
-}
 
 /** A failed refund's advice speaks of its Refund ID and of Get Refund. */
 const REFUND_ADVICE = {
@@ -56,7 +39,7 @@ export const refundCollection: Operation = {
 	...scope,
 	selector: { name: 'Refund', description: 'Refund a paid USD card collection, whole', action: 'Refund a collection' },
 	kind: 'refund',
-	accepts,
+	makes,
 	properties: [
 		createSafetyNotice(scope.resource, scope.operation, 'Refund ID'),
 		currencyParameter(
@@ -72,8 +55,6 @@ export const refundCollection: Operation = {
 		const currency = currencyOf(ctx, itemIndex, currencies);
 		return prepareCreate(ctx, itemIndex, rules.USD, currency, false);
 	},
-	distrust: distrustRefund,
-	settlement: refundSettlement,
 	uniqueFields: ['orderId', 'orderNo'],
 	advice: REFUND_ADVICE,
 	async present(_ctx, _itemIndex, answer, prepared) {

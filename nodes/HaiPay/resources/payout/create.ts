@@ -10,7 +10,7 @@ import { dataItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 
 const scope = { resource: 'payout', operation: 'create' };
-const { currencies, rules, accepts } = ENDPOINTS.payoutApply;
+const { currencies, rules, makes } = ENDPOINTS.payoutApply;
 /** Payout → Check (check.ts) reads an item exactly as the create does, so the create's fields show for it too. */
 const CHECK_OPERATION = 'check';
 
@@ -32,7 +32,7 @@ export const createPayout: Operation = {
 	...scope,
 	selector: { name: 'Create', description: 'Send money to a bank account or mobile wallet', action: 'Create a payout' },
 	kind: 'create',
-	accepts,
+	makes,
 	properties: [
 		createSafetyNotice(scope.resource),
 		currencyParameter(

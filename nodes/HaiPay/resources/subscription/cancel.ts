@@ -2,16 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
 import { ORDER_NO_MAX_LENGTH } from '../../../shared/contract/rules/reads';
-import { CANCELLED_STATUS } from '../../../shared/contract/rules/subscription';
 import { provenOutcome } from '../../../shared/gateway/kinds';
-import { gatewayText, ItemFailure } from '../../../shared/gateway/outcome';
+import { ItemFailure } from '../../../shared/gateway/outcome';
 import { currencyParameter } from '../../descriptions/fields';
 import { currencyOf } from '../../execute/prepare';
 import { parameterValue } from '../../execute/parameters';
 import { refundItem } from '../../execute/present';
-import { cancelSettlement } from '../../execute/settle';
 import type { Operation } from '../../execute/types';
-import { exactText, trimmedText } from '../../../shared/text';
+import { trimmedText } from '../../../shared/text';
 
 const scope = { resource: 'subscription', operation: 'cancel' };
 const endpoint = ENDPOINTS.subscriptionCancel;
@@ -45,7 +43,7 @@ export const cancelSubscription: Operation = {
 	...scope,
 	selector: { name: 'Cancel', description: 'Stop a subscription’s future charges', action: 'Cancel a subscription' },
 	kind: 'change',
-	accepts: endpoint.accepts,
+	makes: endpoint.makes,
 	properties: [
 		currencyParameter(scope.resource, scope.operation, endpoint.currencies, 'Subscriptions are in USD.'),
 		...parameters,
@@ -70,14 +68,6 @@ export const cancelSubscription: Operation = {
 			signWithCurrency: currency,
 		};
 	},
-	distrust(answer) {
-		if (answer.type !== 'data') return 'HaiPay answered success without a data object';
-		const status = exactText(answer.data.status);
-		if (status !== CANCELLED_STATUS)
-			return `its status ${gatewayText(status) || '(none)'} is not the cancelled one (${CANCELLED_STATUS}), so it does not show the cancel`;
-		return undefined;
-	},
-	settlement: cancelSettlement,
 	uniqueFields: ['subscriptionNo'],
 	advice: ADVICE,
 	async present(_ctx, _itemIndex, answer, prepared) {

@@ -6,11 +6,10 @@ import { createSafetyNotice, currencyParameter } from '../../descriptions/fields
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { currencyOf, prepareCreate } from '../../execute/prepare';
 import { refundItem } from '../../execute/present';
-import { subscriptionSettlement } from '../../execute/settle';
 import type { Operation } from '../../execute/types';
 
 const scope = { resource: 'subscription', operation: 'create' };
-const { currencies, rules, accepts } = ENDPOINTS.subscriptionApply;
+const { currencies, rules, makes } = ENDPOINTS.subscriptionApply;
 
 /** A failed create's advice speaks of the Subscription Order ID and of Subscription → Get. */
 const ADVICE = {
@@ -38,7 +37,7 @@ export const createSubscription: Operation = {
 	...scope,
 	selector: { name: 'Create', description: 'Start a recurring USD card subscription', action: 'Create a subscription' },
 	kind: 'create',
-	accepts,
+	makes,
 	properties: [
 		createSafetyNotice(scope.resource, scope.operation, 'Subscription Order ID'),
 		currencyParameter(
@@ -58,7 +57,6 @@ export const createSubscription: Operation = {
 		const body = { ...prepared.body, currency };
 		return { ...prepared, body, orderId: String(prepared.body.subscriptionOrderId), signWithCurrency: currency };
 	},
-	settlement: subscriptionSettlement,
 	// The merchant knows this ID as subscriptionOrderId: a repeat in the run is refused in those words.
 	uniqueFields: ['subscriptionOrderId'],
 	advice: ADVICE,

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ENDPOINTS } from '../../../shared/contract/endpoints';
 import { ORDER_ID_MAX_LENGTH, ORDER_NO_MAX_LENGTH } from '../../../shared/contract/rules/reads';
-import { subscriptionMismatchOf } from '../../../shared/gateway/subscriptionLookup';
+import { subscriptionMismatchOf } from '../../../shared/products/subscription';
 import { currencyParameter } from '../../descriptions/fields';
 import { currencyOf, lookupBody, type LookupKey } from '../../execute/prepare';
 import { refundItem } from '../../execute/present';

@@ -1,11 +1,39 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SUBSCRIPTION_QUERY_PATH } from '../contract/paths';
+import { CANCELLED_STATUS } from '../contract/rules/subscription';
+import { provenData } from '../gateway/lookup';
+import { gatewayText } from '../gateway/outcome';
+import type { CallOptions, GatewayContext } from '../gateway/request';
 import type { HaiPaySettings } from '../signing/credential';
-import { provenData } from './lookup';
-import { gatewayText } from './outcome';
-import type { CallOptions, GatewayContext } from './request';
 import { exactText } from '../text';
+import type { Product } from './types';
+
+/**
+ * A subscription (docs/haipay-facts.md, "Subscriptions"): the merchant's subscriptionOrderId, HaiPay's
+ * subscriptionNo. HaiPay publishes no subscription status values; its apply page's example answers status "2",
+ * the one status an acceptance may carry. A query's status is shown as sent, never judged.
+ */
+export const SUBSCRIPTION: Product = {
+	makes: 'subscription',
+	ownMember: 'subscriptionOrderId',
+	ownIdName: 'subscriptionOrderId',
+	identifier: 'subscriptionNo',
+	acceptable: ['2'],
+};
+
+/**
+ * A cancel names no ID of the merchant's: its answer names the subscriptionNo asked about, and shows the cancel only
+ * in the status the cancel page answers with (CANCELLED_STATUS); finding the subscription proves nothing else.
+ */
+export const CANCELLATION: Product = {
+	makes: 'cancellation',
+	ownMember: 'subscriptionNo',
+	ownIdName: 'subscriptionNo',
+	identifier: 'subscriptionNo',
+	acceptable: [CANCELLED_STATUS],
+	shows: (data) => exactText(data.status) === CANCELLED_STATUS,
+};
 
 /** A subscription asked about: by the merchant's subscriptionOrderId, HaiPay's subscriptionNo, or both. */
 interface SubscriptionRef {

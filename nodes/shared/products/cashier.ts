@@ -1,10 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CASHIER_QUERY_PATH } from '../contract/paths';
+import { isNotFound, provenData, unproven } from '../gateway/lookup';
+import { gatewayText } from '../gateway/outcome';
+import type { CallOptions, GatewayContext } from '../gateway/request';
 import type { HaiPaySettings } from '../signing/credential';
-import { isNotFound, provenData, unproven } from './lookup';
-import { gatewayText } from './outcome';
-import type { CallOptions, GatewayContext } from './request';
+import { COLLECTION_ORDER } from './order';
+import type { Product } from './types';
+
+/**
+ * A global cashier order (docs/haipay-facts.md, "Global cashier collections"): an order like a collection's, with
+ * its statuses, signed with the Cashier-specific App ID, whose query needs HaiPay's orderNo beside the orderId.
+ */
+export const CASHIER_ORDER: Product = { ...COLLECTION_ORDER, makes: 'cashier order' };
 
 /** A global cashier order asked about: its query takes both numbers (docs/haipay-facts.md, "Global cashier collections"). */
 export interface CashierRef {

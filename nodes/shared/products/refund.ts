@@ -1,11 +1,29 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { REFUND_QUERY_PATH } from '../contract/paths';
+import { provenData } from '../gateway/lookup';
+import { gatewayText } from '../gateway/outcome';
+import type { CallOptions, GatewayContext } from '../gateway/request';
 import type { HaiPaySettings } from '../signing/credential';
-import { gatewayText } from './outcome';
-import { provenData } from './lookup';
-import type { CallOptions, GatewayContext } from './request';
 import { exactText } from '../text';
+import type { Product } from './types';
+
+/**
+ * A card refund (docs/haipay-facts.md, "Card refunds"): the merchant's refund ID as `orderId`, HaiPay's `refundNo`,
+ * of the whole payment named by the collection's `orderNo`. HaiPay publishes no refund status values and asks
+ * merchants to rely on the refund query, not the apply answer's status: an apply answer with any status is settled
+ * by that query, whose answer is judged by the refund it shows (this refund ID, of this payment), its status shown
+ * as sent.
+ */
+export const REFUND: Product = {
+	makes: 'refund',
+	ownMember: 'orderId',
+	ownIdName: 'Refund ID',
+	identifier: 'refundNo',
+	paymentMember: 'orderNo',
+	paymentName: 'collection',
+	acceptable: [],
+};
 
 /**
  * A card refund asked about (docs/haipay-facts.md, "Card refunds"): by the merchant's refund ID (`orderId`), by
