@@ -4,7 +4,7 @@ import { badNameOf, decidingDoubt, otherReadings, type DecidingDoubt } from '../
 import { isUnsigned, type Callback } from './callback';
 import type { TriggerOptions } from './triggerOptions';
 import { redactText } from '../shared/gateway/redact';
-import { shown } from './reply';
+import { shown } from './shown';
 
 /*
  * What a verified signature proves of a callback's fields. The signed string escapes nothing, so the same signature

@@ -1,7 +1,7 @@
 import { exactNumberStatus, exactStatus } from '../shared/contract/statuses';
 import { exactText, trimmedText } from '../shared/text';
 import type { BodyProblem, ExactBody, ReadResult } from '../shared/callback/body';
-import { repeatKeys, type RepeatKeys } from './memory';
+import { repeatKeys, type RepeatKeys } from './keys';
 
 /*
  * One callback as the trigger's steps use it, read and parsed once per request: the exact text, the members as

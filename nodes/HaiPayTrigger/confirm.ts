@@ -19,7 +19,7 @@ import { CURRENCIES } from '../shared/contract/currencies';
 import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
 import { isCashierApp, type CallbackKind } from './filters';
-import { shown } from './reply';
+import { shown } from './shown';
 import { exactText } from '../shared/text';
 
 /**

@@ -1,6 +1,6 @@
 import { statusGroup } from '../shared/contract/statuses';
 import { CASHIER_APP, isProductApp } from '../shared/signing/apps';
-import { shown } from './reply';
+import { shown } from './shown';
 
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
 export type KindSetting = 'payout' | 'collection' | 'subscription' | 'either';

@@ -3,8 +3,9 @@ import { createHash, randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { deepCopy, sleep } from 'n8n-workflow';
 
-import { EARLIER_STATUSES, exactStatus, FINAL_STATUSES, REPEATING_STATUSES } from '../shared/contract/statuses';
+import { FINAL_STATUSES } from '../shared/contract/statuses';
 import type { Callback } from './callback';
+import type { RepeatKeys } from './keys';
 import type { TriggerOptions } from './triggerOptions';
 
 /*
@@ -38,56 +39,6 @@ let clock = () => performance.now();
 /** The clock ages are counted on, in milliseconds: the process's monotonic one, unless a test moves it. */
 export const setMemoryClock = (now: () => number = () => performance.now()): number => (clock = now)();
 const seconds = () => Math.floor(clock() / 1000);
-/**
- * A callback's keys, found once as it is parsed; none when it names no order. `dedupKey`: `<order>|<status>` (order
- * `no:<orderNo>`, `id:<orderId>` or `refund:<refundNo>`), for 4 and 5 with `|["<amount>","<payTime>"]`. `finalMark`:
- * `<order>|<status>` beside such a key. `earlier`: the order, when the status comes before a final one (0, 1, -1).
- * A subscription's charge: `sub:<subscriptionNo>|<orderNo>|<status>|["<amount>","<payTime>"]`.
- */
-export type RepeatKeys = { dedupKey?: string; finalMark?: string; earlier?: string };
-const part = (value: unknown): string =>
-	typeof value === 'number' && Number.isFinite(value)
-		? String(value)
-		: typeof value === 'string'
-			? value.trim().slice(0, 100)
-			: '';
-/** A number or time HaiPay writes, up to its first `&` (never in one): a re-split that lengthens it keeps its key. */
-const plainPart = (value: unknown): string => part(value).split('&')[0].trim();
-/** An amount by its decimal value ("10", "10.0", "10.00" and 10 are one), with at least two decimals as HaiPay writes it. */
-function amountPart(value: unknown): string {
-	const decimal = /^(-?)0*(\d+?)(?:\.(\d*?)0*)?$/.exec(plainPart(value));
-	if (decimal === null) return plainPart(value);
-	const digits = `${decimal[2]}.${(decimal[3] ?? '').padEnd(2, '0')}`;
-	return decimal[1] !== '' && /[1-9]/.test(digits) ? `-${digits}` : digits;
-}
-export function repeatKeys(body: Record<string, unknown>, status = exactStatus(body.status)): RepeatKeys {
-	const [refundNo, orderNo, orderId, subNo] = [
-		part(body.refundNo),
-		part(body.orderNo),
-		part(body.orderId),
-		part(body.subscriptionNo),
-	];
-	// Each recurring charge is its own result, told apart by its orderNo, amount and payTime; none of them is final.
-	if (refundNo === '' && subNo !== '')
-		return {
-			dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
-		};
-	// A refund's orderNo is the refunded payment's: its refund number is its own order.
-	const order =
-		refundNo !== '' ? `refund:${refundNo}` : orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
-	if (order === '') return {};
-	const mark = `${order}|${status ?? `~${part(body.status)}`}`;
-	// Refund statuses are not published: no order between them is known.
-	if (refundNo !== '') return { dedupKey: mark };
-	const earlier = status !== undefined && EARLIER_STATUSES.includes(status) ? order : undefined;
-	if (status === undefined || !REPEATING_STATUSES.includes(status)) return { dedupKey: mark, earlier };
-	// HaiPay may report several such results of one order, each its own event.
-	return {
-		dedupKey: `${mark}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
-		finalMark: mark,
-		earlier,
-	};
-}
 /** The regression rule: the final status already emitted for the order of a callback whose status never follows one. */
 export const finalBefore = (recall: (key: string) => boolean, keys: RepeatKeys): number | undefined =>
 	keys.earlier === undefined ? undefined : FINAL_STATUSES.find((final) => recall(`${keys.earlier}|${final}`));

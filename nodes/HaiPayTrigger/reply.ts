@@ -5,6 +5,7 @@ import { redactText, redactValue } from '../shared/gateway/redact';
 import type { BodyProblem } from '../shared/callback/body';
 import type { Received } from './callback';
 import { carrying } from './memory';
+import { shown } from './shown';
 
 /*
  * The trigger's last step: what HaiPay reads back, and the log line that says why. Every answer but an emission's
@@ -51,17 +52,6 @@ export const NOT_YET = 'Not confirmed yet: send it again later';
 export const STILL_STORING = 'Not yet: the first delivery of this callback is still being stored; send it again later';
 /** What HaiPay reads for a callback whose signed string could be read as other fields. */
 export const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
-
-/** A received value as it may appear in a log line: short, on one line. */
-export function shown(value: unknown): string {
-	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-	let line = '';
-	for (const character of text.slice(0, 64)) {
-		const code = character.charCodeAt(0);
-		line += code < 0x20 || code === 0x7f ? ' ' : character;
-	}
-	return text.length > 64 ? `${line}…` : line;
-}
 
 /** Identifying fields of a callback for a log line; never its signature, never a key. */
 function logContext(body: Record<string, unknown> | undefined): IDataObject {

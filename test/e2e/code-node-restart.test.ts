@@ -2,7 +2,8 @@ import { createPrivateKey } from 'crypto';
 import { readFileSync } from 'fs';
 
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
-import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
+import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { digestOf } from '../../nodes/HaiPayTrigger/memory';
 import { signBody } from '../../sandbox';
 import { credentialOf, haiPayTrigger } from '../../playground/lib/haipay-nodes';
 import { httpRequest } from '../../playground/lib/rest';

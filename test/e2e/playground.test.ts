@@ -8,7 +8,8 @@
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 
-import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
+import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { digestOf } from '../../nodes/HaiPayTrigger/memory';
 import {
 	callbackUrl,
 	MIT_CUSTOMER,

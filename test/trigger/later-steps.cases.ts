@@ -7,7 +7,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { digestOf, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
+import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { digestOf } from '../../nodes/HaiPayTrigger/memory';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { COUNT_RUNS_NODE_TYPE, webhookServer, type StaticDataSaveOrder, type WebhookServer } from '../harness';
 import {

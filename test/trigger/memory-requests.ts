@@ -9,7 +9,8 @@ import { EventEmitter } from 'events';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Callback } from '../../nodes/HaiPayTrigger/callback';
-import { openMemory, repeatKeys, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
+import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { openMemory, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { ANSWER_DEADLINE_MS } from '../../nodes/HaiPayTrigger/confirm';
 
 let processes = 0;

@@ -4,9 +4,10 @@
  */
 import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/shared/callback/body';
 import { parseCallback } from '../../nodes/HaiPayTrigger/callback';
-import { finalBefore, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
+import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { finalBefore } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
-import { shown } from '../../nodes/HaiPayTrigger/reply';
+import { shown } from '../../nodes/HaiPayTrigger/shown';
 import { verifyCallback } from '../../nodes/HaiPayTrigger/verify';
 import { settingsFor } from '../../nodes/shared/signing/credential';
 import { credentials, payoutCallback, signedByPlatform } from './callbacks';

@@ -6,7 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { finalBefore, repeatKeys } from '../../nodes/HaiPayTrigger/memory';
+import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { finalBefore } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
 import type { Refund, Sandbox } from '../../sandbox';
 import { signBody, loadPrivateKey } from '../../sandbox/signing';

@@ -1,0 +1,58 @@
+import { EARLIER_STATUSES, exactStatus, REPEATING_STATUSES } from '../shared/contract/statuses';
+
+/*
+ * The repeat-key form of each thing a callback reports: an order (by orderNo, else orderId), a card refund (by its
+ * refundNo) and a subscription's charge (by subscriptionNo and the charge's own orderNo, amount and payTime), with
+ * its status. The memory (memory.ts) keeps what was emitted by these keys.
+ */
+
+/**
+ * A callback's keys, found once as it is parsed; none when it names no order. `dedupKey`: `<order>|<status>` (order
+ * `no:<orderNo>`, `id:<orderId>` or `refund:<refundNo>`), for 4 and 5 with `|["<amount>","<payTime>"]`. `finalMark`:
+ * `<order>|<status>` beside such a key. `earlier`: the order, when the status comes before a final one (0, 1, -1).
+ * A subscription's charge: `sub:<subscriptionNo>|<orderNo>|<status>|["<amount>","<payTime>"]`.
+ */
+export type RepeatKeys = { dedupKey?: string; finalMark?: string; earlier?: string };
+export const part = (value: unknown): string =>
+	typeof value === 'number' && Number.isFinite(value)
+		? String(value)
+		: typeof value === 'string'
+			? value.trim().slice(0, 100)
+			: '';
+/** A number or time HaiPay writes, up to its first `&` (never in one): a re-split that lengthens it keeps its key. */
+const plainPart = (value: unknown): string => part(value).split('&')[0].trim();
+/** An amount by its decimal value ("10", "10.0", "10.00" and 10 are one), with at least two decimals as HaiPay writes it. */
+function amountPart(value: unknown): string {
+	const decimal = /^(-?)0*(\d+?)(?:\.(\d*?)0*)?$/.exec(plainPart(value));
+	if (decimal === null) return plainPart(value);
+	const digits = `${decimal[2]}.${(decimal[3] ?? '').padEnd(2, '0')}`;
+	return decimal[1] !== '' && /[1-9]/.test(digits) ? `-${digits}` : digits;
+}
+export function repeatKeys(body: Record<string, unknown>, status = exactStatus(body.status)): RepeatKeys {
+	const [refundNo, orderNo, orderId, subNo] = [
+		part(body.refundNo),
+		part(body.orderNo),
+		part(body.orderId),
+		part(body.subscriptionNo),
+	];
+	// Each recurring charge is its own result, told apart by its orderNo, amount and payTime; none of them is final.
+	if (refundNo === '' && subNo !== '')
+		return {
+			dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
+		};
+	// A refund's orderNo is the refunded payment's: its refund number is its own order.
+	const order =
+		refundNo !== '' ? `refund:${refundNo}` : orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';
+	if (order === '') return {};
+	const mark = `${order}|${status ?? `~${part(body.status)}`}`;
+	// Refund statuses are not published: no order between them is known.
+	if (refundNo !== '') return { dedupKey: mark };
+	const earlier = status !== undefined && EARLIER_STATUSES.includes(status) ? order : undefined;
+	if (status === undefined || !REPEATING_STATUSES.includes(status)) return { dedupKey: mark, earlier };
+	// HaiPay may report several such results of one order, each its own event.
+	return {
+		dedupKey: `${mark}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
+		finalMark: mark,
+		earlier,
+	};
+}
