@@ -2,12 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
-import { checkOptions, createOptions, readOptions } from './descriptions/options';
 import { runCheck } from './execute/check';
 import { runOperation } from './execute/runner';
 import { catalogueSearch } from './methods/catalogueSearch';
 import { LATEST_VERSION, NODE_VERSIONS } from './descriptions/versions';
-import { findOperation, OPERATIONS, operationSelectors, resourceSelector } from './resources';
+import { findOperation, OPERATIONS, operationSelectors, optionsSelectors, resourceSelector } from './resources';
 
 export class HaiPay implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,9 +31,7 @@ export class HaiPay implements INodeType {
 			resourceSelector,
 			...operationSelectors,
 			...OPERATIONS.flatMap((operation) => operation.properties),
-			createOptions,
-			checkOptions,
-			readOptions,
+			...optionsSelectors,
 		],
 	};
 

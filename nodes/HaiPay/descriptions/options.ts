@@ -65,13 +65,14 @@ function timeout(description: string): INodeProperties {
 	};
 }
 
-export const createOptions: INodeProperties = {
+/** The Options of the operations that send once (`operations`, by name: every create, refund and change). */
+export const createOptions = (operations: string[]): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { show: { operation: ['create', 'refund', 'cancel', 'createCashier'] } },
+	displayOptions: { show: { operation: operations } },
 	options: [
 		{
 			displayName: 'Allow Use by AI Agents',
@@ -122,15 +123,16 @@ export const createOptions: INodeProperties = {
 			'A deadline for each request, its whole answer included. A create that misses it has an unknown outcome, which is then queried when "Resolve Unknown Outcomes" is on.',
 		),
 	],
-};
+});
 
-export const readOptions: INodeProperties = {
+/** The Options of every other operation: the reads (`others`, by name, are the sent-once ones and the check). */
+export const readOptions = (others: string[]): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { hide: { operation: ['create', 'check', 'refund', 'cancel', 'createCashier'] } },
+	displayOptions: { hide: { operation: others } },
 	options: [
 		concurrency,
 		requestsPerSecond,
@@ -139,7 +141,7 @@ export const readOptions: INodeProperties = {
 		),
 		timeout('A deadline for each request, its whole answer included'),
 	],
-};
+});
 
 /**
  * A check sends no payout: of the create's options only what changes the request, which the check runs through, and

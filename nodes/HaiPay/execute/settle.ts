@@ -1,14 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OrderKind } from '../../shared/contract/statuses';
-import { lookupOrder } from '../../shared/gateway/lookup';
-import { gatewayText } from '../../shared/gateway/outcome';
+import { ItemFailure, gatewayText } from '../../shared/gateway/outcome';
 import { PRODUCTS } from '../../shared/products';
-import { lookupCashierOrder } from '../../shared/products/cashier';
 import { judge } from '../../shared/products/judge';
-import { lookupRefund } from '../../shared/products/refund';
-import { lookupSubscription } from '../../shared/products/subscription';
-import type { ProductName } from '../../shared/products/types';
+import type { Product, ProductName, QueryRef } from '../../shared/products/types';
 import { exactText } from '../../shared/text';
 import { askedOf } from './asked';
 import { existingOrder } from './existingOrder';
@@ -16,17 +11,16 @@ import { dataItem, refundItem } from './present';
 import type { Judged, Prepared, Settlement } from './types';
 
 /**
- * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): each product's query,
- * and the product's one judge (shared/products/judge.ts) of what it shows. A dispatcher: what an answer means is
- * the judge's, what each verdict is called is the kind's truth table (gateway/kinds.ts).
+ * How an open sent-once request is settled by HaiPay's proven answers (execute/resolve.ts): a dispatcher over the
+ * products (shared/products/), each asked by its own query and read by the one judge (shared/products/judge.ts).
+ * What each verdict is called is the kind's truth table (gateway/kinds.ts).
  */
 
 /** The product judge's word on a query answer, as a settlement's verdict: `unknown` is asked again, never concluded. */
-function judged(name: ProductName, data: IDataObject, prepared: Prepared): Judged {
-	const product = PRODUCTS[name];
+function judged(product: Product, data: IDataObject, prepared: Prepared): Judged {
 	const judgement = judge(product, data, askedOf(prepared, product));
 	if (judgement.verdict === 'other') return { verdict: 'other', why: judgement.why };
-	if (judgement.verdict === 'unknown')
+	if (judgement.verdict === 'unknown' || judgement.state === 'unlisted')
 		return { verdict: 'pending', why: `HaiPay's answer settles nothing: ${judgement.why}` };
 	if (product.shows !== undefined && !product.shows(data))
 		return {
@@ -36,84 +30,50 @@ function judged(name: ProductName, data: IDataObject, prepared: Prepared): Judge
 	return { verdict: 'done' };
 }
 
-/** A payout or a collection: its order query by orderId, "no such order" only where its currency publishes one. */
-function orderSettlement(kind: OrderKind, name: ProductName): Settlement {
-	return {
-		lookup: async (ctx, signer, prepared, call) =>
-			await lookupOrder(
-				ctx,
-				signer,
-				{ kind, currency: prepared.currency, orderId: prepared.orderId, absence: prepared.absence },
-				call,
-			),
-		judge: (data, prepared) => judged(name, data, prepared),
-		existing: (data) => existingOrder(data, kind),
-		item: (data, prepared, outcome): IDataObject =>
-			dataItem({ type: 'data', data, verification: 'verified' }, prepared, kind, { outcome, resolvedBy: 'query' }),
-	};
-}
-
-/** What a settlement shows of a query answer that is no order (a refund, a subscription): HaiPay's data as sent. */
-function shownAsSent(data: IDataObject, prepared: Prepared, outcome: string): IDataObject {
-	return refundItem({ type: 'data', data, verification: 'verified' }, prepared, { outcome, resolvedBy: 'query' });
-}
-
-/**
- * A card refund: its refund query by the refund ID. HaiPay publishes no "no such refund" answer, so a refund is
- * never found absent: one that no proven answer shows stays unknown, and is never sent again.
- */
-const refundSettlement: Settlement = {
-	lookup: async (ctx, signer, prepared, call) => ({
-		found: true,
-		data: await lookupRefund(ctx, signer, { orderId: prepared.orderId }, call),
-	}),
-	judge: (data, prepared) => judged('refund', data, prepared),
-	item: shownAsSent,
-};
-
-/** A subscription's create or cancel: its query by subscriptionOrderId or subscriptionNo; never found absent. */
-function subscriptionSettlement(name: 'subscription' | 'cancellation'): Settlement {
-	const key = name === 'subscription' ? 'subscriptionOrderId' : 'subscriptionNo';
-	return {
-		lookup: async (ctx, signer, prepared, call) => ({
-			found: true,
-			data: await lookupSubscription(ctx, signer, { [key]: prepared.orderId }, call),
-		}),
-		judge: (data, prepared) => judged(name, data, prepared),
-		item: shownAsSent,
-	};
-}
-
-/** The orderNo of HaiPay's signed answer to this create, when that answer named the create's own orderId. */
-function signedOrderNo(prepared: Prepared): string {
+/** HaiPay's number for the request, from its own signed answer when that answer named the request's ID. */
+function signedNumber(prepared: Prepared, product: Product): string | undefined {
 	const data = prepared.signedData;
-	if (data === undefined || exactText(data.orderId) !== prepared.orderId) return '';
-	return exactText(data.orderNo);
+	if (data === undefined || exactText(data[product.ownMember]) !== prepared.orderId) return undefined;
+	const number = exactText(data[product.identifier]);
+	return number === '' ? undefined : number;
 }
 
-/**
- * A global cashier order: its query requires the orderNo as well as the orderId, so only a create whose signed
- * answer named its orderNo can be asked about. No page publishes the query's answer for an order HaiPay does not
- * have: no cashier order is ever `not_found`.
- */
-const cashierSettlement: Settlement = {
-	...orderSettlement('collection', 'cashierOrder'),
-	unaskable(prepared) {
-		if (signedOrderNo(prepared) !== '') return undefined;
-		return "HaiPay's cashier query needs the order's orderNo as well as its orderId, and no signed answer of HaiPay's gave this order's orderNo";
-	},
-	async lookup(ctx, signer, prepared, call) {
-		const ref = { orderId: prepared.orderId, orderNo: signedOrderNo(prepared) };
-		return { found: true, data: await lookupCashierOrder(ctx, signer, ref, call) };
-	},
-};
+/** What the product's query asks about an open request. */
+function refOf(prepared: Prepared, product: Product): QueryRef {
+	return {
+		ownId: prepared.orderId,
+		currency: prepared.currency,
+		absence: prepared.absence,
+		...(product.query?.needsNumber === true ? { number: signedNumber(prepared, product) } : {}),
+	};
+}
+
+/** A product's settlement: its query, its judge, and its answer shown as an order or as HaiPay sent it. */
+function settlementOf(product: Product): Settlement {
+	const query = product.query;
+	const { orderKind } = product;
+	return {
+		unaskable: (prepared) =>
+			query === undefined
+				? `HaiPay publishes no query of a ${product.makes}`
+				: query.unaskable?.(refOf(prepared, product)),
+		lookup: async (ctx, signer, prepared, call) => {
+			if (query === undefined) throw new ItemFailure('unknown', `HaiPay publishes no query of a ${product.makes}`);
+			return await query.ask(ctx, signer, refOf(prepared, product), call);
+		},
+		judge: (data, prepared) => judged(product, data, prepared),
+		existing: orderKind === undefined ? undefined : (data) => existingOrder(data, orderKind),
+		item: (data, prepared, outcome): IDataObject => {
+			const answer = { type: 'data' as const, data, verification: 'verified' as const };
+			const extra = { outcome, resolvedBy: 'query' };
+			return orderKind === undefined
+				? refundItem(answer, prepared, extra)
+				: dataItem(answer, prepared, orderKind, extra);
+		},
+	};
+}
 
 /** Every product's settlement, by the name its endpoint declares. */
-export const SETTLEMENTS: Record<ProductName, Settlement> = {
-	payoutOrder: orderSettlement('payout', 'payoutOrder'),
-	collectionOrder: orderSettlement('collection', 'collectionOrder'),
-	refund: refundSettlement,
-	subscription: subscriptionSettlement('subscription'),
-	cancellation: subscriptionSettlement('cancellation'),
-	cashierOrder: cashierSettlement,
-};
+export const SETTLEMENTS = Object.fromEntries(
+	Object.entries(PRODUCTS).map(([name, product]) => [name, settlementOf(product)]),
+) as Record<ProductName, Settlement>;

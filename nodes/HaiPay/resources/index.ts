@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { checkOptions, createOptions, readOptions } from '../descriptions/options';
 import type { Operation } from '../execute/types';
 import { getBalance } from './account/getBalance';
 import { createCashierCollection } from './collection/cashier';
@@ -77,3 +78,13 @@ export const operationSelectors: INodeProperties[] = resources().map((resource) 
 		default: first,
 	};
 });
+
+/** Operation names, once each, in the order of OPERATIONS. */
+const namesOf = (operations: Operation[]): string[] => [...new Set(operations.map(({ operation }) => operation))];
+
+/** Each kind's Options, shown by the operations of that kind: sent-once, the check, the reads. */
+export const optionsSelectors: INodeProperties[] = (() => {
+	const sentOnce = namesOf(OPERATIONS.filter((operation) => operation.kind !== 'read' && operation.checkOnly !== true));
+	const checks = namesOf(OPERATIONS.filter((operation) => operation.checkOnly === true));
+	return [createOptions(sentOnce), checkOptions, readOptions([...sentOnce, ...checks])];
+})();

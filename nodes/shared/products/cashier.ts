@@ -12,7 +12,21 @@ import type { Product } from './types';
  * A global cashier order (docs/haipay-facts.md, "Global cashier collections"): an order like a collection's, with
  * its statuses, signed with the Cashier-specific App ID, whose query needs HaiPay's orderNo beside the orderId.
  */
-export const CASHIER_ORDER: Product = { ...COLLECTION_ORDER, makes: 'cashier order' };
+export const CASHIER_ORDER: Product = {
+	...COLLECTION_ORDER,
+	makes: 'cashier order',
+	query: {
+		needsNumber: true,
+		unaskable: (ref) =>
+			ref.ownId !== undefined && ref.number !== undefined
+				? undefined
+				: "HaiPay's cashier query needs the order's orderNo as well as its orderId, and no signed answer of HaiPay's gave this order's orderNo",
+		ask: async (ctx, settings, ref, options) => ({
+			found: true,
+			data: await lookupCashierOrder(ctx, settings, { orderId: ref.ownId, orderNo: ref.number ?? '' }, options),
+		}),
+	},
+};
 
 /** A global cashier order asked about: its query takes both numbers (docs/haipay-facts.md, "Global cashier collections"). */
 export interface CashierRef {

@@ -1,4 +1,6 @@
-import type { Product, State } from './types';
+import type { OrderKind } from '../contract/statuses';
+import { lookupOrder } from '../gateway/lookup';
+import type { Product, ProductQuery, State } from './types';
 
 /*
  * Payout and collection orders of every currency (docs/contract.md §2.1, §4.7; docs/haipay-facts.md, "Order status
@@ -18,5 +20,28 @@ const TAKEN = ['0', '1', '2'];
 
 const ORDER = { makes: 'order', ownMember: 'orderId', ownIdName: 'orderId', identifier: 'orderNo', acceptable: TAKEN };
 
-export const PAYOUT_ORDER: Product = { ...ORDER, statuses: PAYOUT_STATUSES };
-export const COLLECTION_ORDER: Product = { ...ORDER, statuses: COLLECTION_STATUSES };
+/** The order query of its kind and currency (`/{ccy}/pay/query`, `/{ccy}/collect/query`), by orderId and orderNo. */
+function orderQuery(kind: OrderKind): ProductQuery {
+	return {
+		ask: async (ctx, settings, ref, options) =>
+			await lookupOrder(
+				ctx,
+				settings,
+				{ kind, currency: ref.currency, orderId: ref.ownId, orderNo: ref.number, absence: ref.absence },
+				options,
+			),
+	};
+}
+
+export const PAYOUT_ORDER: Product = {
+	...ORDER,
+	statuses: PAYOUT_STATUSES,
+	orderKind: 'payout',
+	query: orderQuery('payout'),
+};
+export const COLLECTION_ORDER: Product = {
+	...ORDER,
+	statuses: COLLECTION_STATUSES,
+	orderKind: 'collection',
+	query: orderQuery('collection'),
+};

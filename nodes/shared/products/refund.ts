@@ -23,6 +23,12 @@ export const REFUND: Product = {
 	paymentMember: 'orderNo',
 	paymentName: 'collection',
 	acceptable: [],
+	query: {
+		ask: async (ctx, settings, ref, options) => ({
+			found: true,
+			data: await lookupRefund(ctx, settings, { orderId: ref.ownId, refundNo: ref.number }, options),
+		}),
+	},
 };
 
 /**

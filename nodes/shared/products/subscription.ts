@@ -20,6 +20,12 @@ export const SUBSCRIPTION: Product = {
 	ownIdName: 'subscriptionOrderId',
 	identifier: 'subscriptionNo',
 	acceptable: ['2'],
+	query: {
+		ask: async (ctx, settings, ref, options) => ({
+			found: true,
+			data: await lookupSubscription(ctx, settings, { subscriptionOrderId: ref.ownId }, options),
+		}),
+	},
 };
 
 /**
@@ -33,6 +39,12 @@ export const CANCELLATION: Product = {
 	identifier: 'subscriptionNo',
 	acceptable: [CANCELLED_STATUS],
 	shows: (data) => exactText(data.status) === CANCELLED_STATUS,
+	query: {
+		ask: async (ctx, settings, ref, options) => ({
+			found: true,
+			data: await lookupSubscription(ctx, settings, { subscriptionNo: ref.ownId }, options),
+		}),
+	},
 };
 
 /** A subscription asked about: by the merchant's subscriptionOrderId, HaiPay's subscriptionNo, or both. */

@@ -1,5 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { OrderKind } from '../contract/statuses';
+import type { LookupResult } from '../gateway/lookup';
+import type { CallOptions, GatewayContext } from '../gateway/request';
+import type { HaiPaySettings } from '../signing/credential';
+
 /** What a request asked for, as the judge holds HaiPay's signed answers against it. */
 export interface Asked {
 	/** The merchant's own ID of the request: an orderId, a refund ID, a subscriptionOrderId, a cancel's subscriptionNo. */
@@ -54,6 +59,34 @@ export interface Product {
 	acceptable: readonly string[];
 	/** For a change, whether HaiPay's answer shows it made (a cancelled status); a found thing proves nothing else. */
 	shows?(data: IDataObject): boolean;
+	/** An order's kind, for its status labels where it is shown; undefined for a thing that is no order. */
+	orderKind?: OrderKind;
+	/** Its published query; undefined where HaiPay publishes none. */
+	query?: ProductQuery;
+}
+
+/** What one query of a product asks about: the merchant's ID, HaiPay's number when known, the currency's path. */
+export interface QueryRef {
+	ownId?: string;
+	number?: string;
+	currency: string;
+	/** Whether the currency's query publishes "no such order" (rules `queryShowsAbsence`); unset, its rules say. */
+	absence?: boolean;
+}
+
+/** How a product is asked about: the node's settlement, Payout → Check and the trigger's Confirm all ask it so. */
+export interface ProductQuery {
+	/** HaiPay's number is asked with the merchant's ID (the cashier's query needs both); others ask by the ID alone. */
+	needsNumber?: boolean;
+	/** Why this query cannot be asked about `ref` at all (the cashier's needs HaiPay's orderNo), or undefined. */
+	unaskable?(ref: QueryRef): string | undefined;
+	/** HaiPay's proven answer; throws an ItemFailure when none came (gateway/lookup.ts `provenData`). */
+	ask(
+		ctx: GatewayContext,
+		settings: HaiPaySettings,
+		ref: QueryRef,
+		options: Omit<CallOptions, 'kind' | 'acceptFile'>,
+	): Promise<LookupResult>;
 }
 
 /** The products by name, as an endpoint of the contract declares what it makes (contract/endpoints.ts). */
