@@ -137,6 +137,16 @@ export class SandboxControl {
 		}
 	}
 
+	/** A transfer of `amount` to a fixed deposit address, its callback posted to `url` (HaiPay's backend setting). */
+	deposit(address: string, amount: string, url: string): CallbackJob {
+		try {
+			return this.gateway.deposit(address, amount, url);
+		} catch (error) {
+			if (error instanceof GatewayError) throw new ControlError(404, error.message);
+			throw error;
+		}
+	}
+
 	payCashier(ref: OrderRef, action: 'pay' | 'fail' = 'pay'): Order {
 		const order = this.mustFind(ref);
 		try {

@@ -20,6 +20,7 @@ import { Traffic } from './traffic';
 import type { GatewayConfig, Outcome, SeedOrder, StoredFile } from './types';
 
 export type { StoredFile } from './types';
+import { FixedAddressBook } from './fixed-addresses';
 
 /**
  * The business side of the sandbox, with no HTTP in it: it holds the state (orders, balances, callbacks, faults,
@@ -30,6 +31,7 @@ export class Gateway implements GatewayPort {
 	readonly book: OrderBook;
 	readonly refunds: RefundBook;
 	readonly subscriptions = new SubscriptionBook();
+	readonly fixedAddresses = new FixedAddressBook();
 	private readonly refundTimers = new Map<string, NodeJS.Timeout>();
 	readonly faults = new FaultBox();
 	readonly callbacks: CallbackDispatcher;
@@ -201,7 +203,8 @@ export class Gateway implements GatewayPort {
 	 */
 	addedCallbackFields: Record<string, string> = {};
 
-	callbackBody(order: Order): Record<string, unknown> {
+	/** `extra`: members of this one callback beyond the order's (a deposit's transaction hash), signed with them. */
+	callbackBody(order: Order, extra: Record<string, unknown> = {}): Record<string, unknown> {
 		const merchant = this.config.merchants.get(order.appId);
 		const body: Record<string, unknown> = {
 			appId: order.appId,
@@ -215,6 +218,7 @@ export class Gateway implements GatewayPort {
 		if (order.status === 2 || order.status === 4 || order.status === 5) body.payTime = order.payTime;
 		if (order.status === 3) body.errorMsg = order.errorMsg;
 		if (order.mit?.tokenID) body.tokenID = order.mit.tokenID;
+		Object.assign(body, extra);
 		for (const [name, value] of Object.entries(this.addedCallbackFields)) if (!(name in body)) body[name] = value;
 		if (merchant) body.sign = this.signData(body, merchant);
 		return body;
@@ -224,6 +228,18 @@ export class Gateway implements GatewayPort {
 		if (!url) throw new GatewayError(ERROR_CODES.badRequest, `order ${order.orderNo} has no notifyUrl`);
 		if (!isFinal(order)) throw new GatewayError(ERROR_CODES.badTransition, `order ${order.orderNo} is not final yet`);
 		return this.callbacks.enqueue(url, this.callbackBody(order));
+	}
+
+	/**
+	 * A transfer of `amount` to a fixed deposit address: a collection order of HaiPay's own, paid at once, with a new
+	 * orderId and orderNo, whose callback (with the transaction hash) goes to `url`, the merchant's configured one.
+	 */
+	deposit(address: string, amount: string, url: string): CallbackJob {
+		const bound = this.fixedAddresses.find(address);
+		if (!bound) throw new GatewayError(ERROR_CODES.badRequest, `no fixed address ${address}`);
+		const orderId = `FIX-${randomBytes(6).toString('hex')}`;
+		const order = this.seed({ appId: bound.appId, kind: 'collection', orderId, amount, status: 2 });
+		return this.callbacks.enqueue(url, this.callbackBody(order, { hash: randomBytes(32).toString('hex') }));
 	}
 
 	/** A recurring charge of a subscription, posted signed to its notifyUrl (or `url`). */
@@ -279,6 +295,7 @@ export class Gateway implements GatewayPort {
 		this.disarmRefunds();
 		this.refunds.clear();
 		this.subscriptions.clear();
+		this.fixedAddresses.clear();
 		this.book.clear();
 		this.callbacks.clear();
 		this.faults.clear();

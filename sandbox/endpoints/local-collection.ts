@@ -79,9 +79,18 @@ const localApply: Handler = (gateway, merchant, request) => {
 	return { type: 'ok', merchant, data: answer(gateway, order), lose: lostAnswer(magic) };
 };
 
-export const LOCAL_COLLECTION_ENDPOINTS: Endpoint[] = Object.entries(LOCAL_APPLY).map(([currency, schema]) => ({
-	path: `/${currency.toLowerCase()}/collect/apply`,
-	currency,
-	schema,
-	handle: localApply,
-}));
+/** A permanent USDT address on the network asked for: the same one each time (fixed-addresses.ts). */
+const fixedAddress: Handler = (gateway, merchant, request) => {
+	const { address } = gateway.fixedAddresses.bind(merchant.appId, request.inBankCode as string);
+	return { type: 'ok', merchant, data: { payUrl: `${gateway.baseUrl}/deposit/${address}`, bankNo: address } };
+};
+
+export const LOCAL_COLLECTION_ENDPOINTS: Endpoint[] = [
+	...Object.entries(LOCAL_APPLY).map(([currency, schema]) => ({
+		path: `/${currency.toLowerCase()}/collect/apply`,
+		currency,
+		schema,
+		handle: localApply,
+	})),
+	{ path: '/usdt/collect/apply/multiple', currency: 'USDT', schema: 'usdtFixedAddress', handle: fixedAddress },
+];

@@ -4,6 +4,7 @@ import type { OrderBook } from '../order-book';
 import type { Order, Plan } from '../orders';
 import type { Refund, RefundBook } from '../refunds';
 import type { SchemaName } from '../schemas';
+import type { FixedAddressBook } from '../fixed-addresses';
 import type { SubscriptionBook } from '../subscriptions';
 import type { GatewayConfig, Outcome, StoredFile } from '../types';
 
@@ -15,6 +16,8 @@ export interface GatewayPort {
 	readonly book: OrderBook;
 	readonly refunds: RefundBook;
 	readonly subscriptions: SubscriptionBook;
+	readonly fixedAddresses: FixedAddressBook;
+	readonly baseUrl: string;
 	readonly config: GatewayConfig;
 	time(epochMs?: number): string;
 	placed(order: Order): void;

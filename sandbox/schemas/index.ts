@@ -38,6 +38,7 @@ import { subscriptionCancel } from './subscription-cancel';
 import { subscriptionQuery } from './subscription-query';
 import { cashierCollectApply } from './cashier-collect-apply';
 import { cashierCollectQuery } from './cashier-collect-query';
+import { usdtFixedAddress } from './usdt-fixed-address';
 
 export const SCHEMAS = {
 	tzsPayApply,
@@ -76,6 +77,7 @@ export const SCHEMAS = {
 	subscriptionCancel,
 	cashierCollectApply,
 	cashierCollectQuery,
+	usdtFixedAddress,
 };
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -38,6 +38,7 @@ describe('node description', () => {
 			'collection:createCashier',
 			'collection:get',
 			'collection:getCashier',
+			'collection:getFixedAddress',
 			'collection:getRefund',
 			'collection:refund',
 			'payout:check',

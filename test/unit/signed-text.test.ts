@@ -164,6 +164,7 @@ const ITEMS: Record<string, Record<string, unknown>> = {
 function currenciesOf(operation: Operation): string[] {
 	if (operation.resource === 'subscription') return ['USD', 'TZS'];
 	if (operation.operation === 'createCashier') return ['CASHIER'];
+	if (operation.operation === 'getFixedAddress') return ['USDT', 'USDC'];
 	if (operation.kind === 'read') return ['TZS', 'USDC', 'BRL', 'USD', 'TZS&x=1'];
 	if (operation.resource === 'payout') return Object.keys(PAYOUT_RULES);
 	return operation.operation === 'create' ? ['USD', ...Object.keys(LOCAL_COLLECTION_RULES)] : ['USD'];
@@ -215,6 +216,7 @@ describe.each(OPERATIONS.map((operation) => [`${operation.resource} ${operation.
 					orderNos: `${text(next)},${text(next)}`,
 					subscriptionOrderId: text(next),
 					subscriptionNo: text(next),
+					inBankCode: next() < 0.5 ? 'FIX_TRX' : text(next),
 					lang: 'en',
 					options: next() < 0.3 ? { extraFields: JSON.stringify({ [text(next) || 'note']: text(next) }) } : {},
 				};

@@ -7,6 +7,7 @@ import { createCashierCollection } from './collection/cashier';
 import { createCollection } from './collection/create';
 import { getCashierCollection } from './collection/getCashier';
 import { getCollection } from './collection/get';
+import { getFixedAddress } from './collection/getFixedAddress';
 import { getRefund } from './collection/getRefund';
 import { refundCollection } from './collection/refund';
 import { checkPayout } from './payout/check';
@@ -31,6 +32,7 @@ export const OPERATIONS: Operation[] = [
 	cancelSubscription,
 	createCashierCollection,
 	getCashierCollection,
+	getFixedAddress,
 	downloadVoucher,
 	getBalance,
 ];

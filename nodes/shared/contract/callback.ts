@@ -37,6 +37,8 @@ export const CALLBACK_FIELDS: readonly string[] = [
 	// A subscription's recurring charge (docs/haipay-facts.md, "Subscriptions"): no page lists its callback's fields.
 	'subscriptionNo',
 	'subscriptionOrderId',
+	// A deposit to a fixed crypto address (docs/haipay-facts.md): the transaction's hash on its chain.
+	'hash',
 	...TOKEN_FIELDS,
 ];
 

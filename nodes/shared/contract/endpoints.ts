@@ -1,4 +1,4 @@
-import type { ProductName } from '../products/types';
+import { FIXED_ADDRESS_CURRENCIES, FIXED_ADDRESS_PATH, FIXED_ADDRESS_RULES } from '../products/fixedAddress';
 import { CURRENCIES, type Currency } from './currencies';
 import {
 	applyPath,
@@ -50,6 +50,10 @@ interface EndpointFacts {
 	request: readonly string[];
 	response: readonly string[];
 }
+
+/** What a request sent once makes, by the name of its product (shared/products/index.ts `PRODUCTS`). */
+export type ProductName =
+	'payoutOrder' | 'collectionOrder' | 'refund' | 'subscription' | 'cancellation' | 'cashierOrder';
 
 /**
  * A read, or a request sent once (a create, a refund, a change), which must declare the thing it makes (products/:
@@ -210,5 +214,18 @@ export const ENDPOINTS = {
 		path: () => CASHIER_QUERY_PATH,
 		request: [...CASHIER_QUERY_KEYS],
 		response: [...CASHIER_QUERY_ANSWER],
+	},
+	/**
+	 * A permanent USDT deposit address (docs/haipay-facts.md, "Crypto collection to a fixed address"): asking again
+	 * answers the address already bound, so it is sent as a read; each deposit to it is a collection order of HaiPay's.
+	 */
+	fixedAddressApply: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: FIXED_ADDRESS_CURRENCIES,
+		path: () => FIXED_ADDRESS_PATH,
+		rules: { USDT: FIXED_ADDRESS_RULES },
+		request: ['payType', 'inBankCode'],
+		response: ['payUrl', 'bankNo'],
 	},
 } satisfies Record<string, Endpoint>;
