@@ -8,6 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
+import { COIN_COLLECTION } from '../fixtures/bodies';
 import { until } from '../sandbox/helpers';
 import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
@@ -21,22 +22,9 @@ beforeAll(() => {
 });
 
 const keepGoing = { onError: 'continueRegularOutput' };
-const REDIRECTS = { callBackUrl: 'https://shop.example/paid', callBackFailUrl: 'https://shop.example/failed' };
 
 function row(coin: Coin, overrides: IDataObject = {}): IDataObject {
-	return {
-		orderId: uniqueOrderId(coin),
-		name: 'Maria Santos',
-		phone: '639171234567',
-		email: 'maria@example.com',
-		amount: '100.00',
-		payType: 'EWALLET',
-		inBankCode: 'TRC20',
-		clientType: 'WEB',
-		partnerUserId: '10042',
-		...REDIRECTS,
-		...overrides,
-	};
+	return { orderId: uniqueOrderId(coin), ...COIN_COLLECTION, ...overrides };
 }
 
 function collect(coin: Coin, options: IDataObject = {}): INodeParameters {

@@ -10,7 +10,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { CASHIER_APP_ID } from '../../sandbox/merchants';
-import { CASHIER_PAYMENT, PAYOUTS, SUBSCRIPTION, type PayoutCurrency } from '../fixtures/bodies';
+import { CASHIER_PAYMENT, COIN_COLLECTION, PAYOUTS, SUBSCRIPTION, type PayoutCurrency } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { signBody } from '../helpers/signing';
 import { uniqueOrderId } from './helpers';
@@ -19,27 +19,16 @@ import {
 	NO_SUCH_ORDER,
 	runAgainst,
 	secretOf,
-	signingGateway,
-	type Reply,
+	pathGatewayPerFile,
 	type SigningGateway,
 } from './signing-gateway';
 
 /** What the gateway answers each path with; a test sets the ones it uses. */
-let answers: Record<string, (body: IDataObject) => Reply>;
+const { answers, gateway: running } = pathGatewayPerFile();
 let gateway: SigningGateway;
 
-beforeAll(async () => {
-	gateway = await signingGateway((path, body) =>
-		(answers[path] ?? (() => ({ status: 404, text: `no answer for ${path}` })))(body),
-	);
-});
-
-beforeEach(() => {
-	answers = {};
-});
-
-afterAll(async () => {
-	await gateway.close();
+beforeAll(() => {
+	gateway = running();
 });
 
 const resolveOff = { resolveUnknown: false };
@@ -171,19 +160,7 @@ describe('2. an answer about this ID for another amount or currency is not this 
 		answers['/usdt/collect/apply'] = (body) => ({
 			data: { orderId: body.orderId, orderNo: 'HPU-1', payUrl: 'https://pay.example/x', amount: '10000.00' },
 		});
-		const row = {
-			orderId: uniqueOrderId('ONE-USDT'),
-			name: 'Maria Santos',
-			phone: '639171234567',
-			email: 'maria@example.com',
-			amount: '100.00',
-			payType: 'EWALLET',
-			inBankCode: 'TRC20',
-			clientType: 'WEB',
-			partnerUserId: '10042',
-			callBackUrl: 'https://shop.example/paid',
-			callBackFailUrl: 'https://shop.example/failed',
-		};
+		const row = { orderId: uniqueOrderId('ONE-USDT'), ...COIN_COLLECTION };
 		const parameters = {
 			resource: 'collection',
 			operation: 'create',

@@ -9,7 +9,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import { parsePrivateKey } from '../../nodes/shared/signing/keys';
 import { CASHIER_APP_ID } from '../../sandbox/merchants';
-import { CASHIER_PAYMENT, PAYOUTS } from '../fixtures/bodies';
+import { CASHIER_PAYMENT, COIN_COLLECTION, PAYOUTS } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { signBody } from '../helpers/signing';
 import { uniqueOrderId } from './helpers';
@@ -35,6 +35,12 @@ afterAll(async () => {
 });
 
 const resolveOff = { resolveUnknown: false };
+
+/** The row came back invalid for its currency, and the gateway was sent nothing. */
+function refusedUnsent(item: IDataObject, sent: unknown[], orderId: unknown): void {
+	expect(item).toMatchObject({ outcome: 'invalid', errorType: 'invalid', field: 'currency', orderId });
+	expect(sent).toEqual([]);
+}
 
 /** Runs one node over `rows`; the items, and how many requests reached the gateway meanwhile. */
 async function run(credential: ICredentialDataDecryptedObject, parameters: INodeParameters, rows: IDataObject[]) {
@@ -71,13 +77,7 @@ describe('5. Payout with Currency fixed to ZAR pays no row of another currency',
 	])('Create: a row whose currency is %s is invalid (field currency), and nothing is sent', async (ccy, amount) => {
 		const row = zarRow(ccy, amount);
 		const { items, sent } = await run(credential(), payout('create'), [row]);
-		expect(items[0]).toMatchObject({
-			outcome: 'invalid',
-			errorType: 'invalid',
-			field: 'currency',
-			orderId: row.orderId,
-		});
-		expect(sent).toEqual([]);
+		refusedUnsent(items[0], sent, row.orderId);
 	});
 
 	it.each(['ZAR', 'zar'])(
@@ -101,34 +101,15 @@ describe('5. Payout with Currency fixed to ZAR pays no row of another currency',
 
 describe("6. a USDT collection priced in the row's own currency, never silently in USDT", () => {
 	const credential = () => credentialOf(gateway.url, ['USDT']);
-	const FIELDS = [
-		'orderId',
-		'name',
-		'phone',
-		'email',
-		'amount',
-		'payType',
-		'inBankCode',
-		'callBackUrl',
-		'callBackFailUrl',
-		'clientType',
-		'partnerUserId',
-	];
+	const FIELDS = ['orderId', ...Object.keys(COIN_COLLECTION)];
 	const coinRow = (overrides: IDataObject = {}): IDataObject => ({
 		orderId: uniqueOrderId('CCY-USDT'),
-		name: 'Maria Santos',
-		phone: '639171234567',
-		email: 'maria@example.com',
+		...COIN_COLLECTION,
 		amount: '500.00',
-		payType: 'EWALLET',
-		inBankCode: 'TRC20',
-		clientType: 'WEB',
-		partnerUserId: '10042',
-		callBackUrl: 'https://shop.example/paid',
-		callBackFailUrl: 'https://shop.example/failed',
 		currency: 'BRL',
 		...overrides,
 	});
+
 	const fromItem = { resource: 'collection', operation: 'create', currency: 'USDT', fieldsFrom: 'input' };
 	const fromParameters = (pricedIn: string): INodeParameters => ({
 		...fromItem,
@@ -161,13 +142,7 @@ describe("6. a USDT collection priced in the row's own currency, never silently 
 	])('Priced In EUR %s, the row in BRL: invalid (field currency), nothing sent', async (_w, parameters, fields) => {
 		const row = coinRow(fields);
 		const { items, sent } = await run(credential(), parameters as INodeParameters, [row]);
-		expect(items[0]).toMatchObject({
-			outcome: 'invalid',
-			errorType: 'invalid',
-			field: 'currency',
-			orderId: row.orderId,
-		});
-		expect(sent).toEqual([]);
+		refusedUnsent(items[0], sent, row.orderId);
 	});
 });
 

@@ -13,7 +13,7 @@ import {
 	credentialOf,
 	NO_SUCH_ORDER,
 	runAgainst,
-	signingGateway,
+	pathGatewayPerFile,
 	type Reply,
 	type SigningGateway,
 } from './signing-gateway';
@@ -25,21 +25,11 @@ const ALREADY_EXISTS: Reply = {
 };
 
 /** What the gateway answers each path with; a test sets the ones it uses. */
-let answers: Record<string, (body: IDataObject) => Reply>;
+const { answers, gateway: running } = pathGatewayPerFile();
 let gateway: SigningGateway;
 
-beforeAll(async () => {
-	gateway = await signingGateway((path, body) =>
-		(answers[path] ?? (() => ({ status: 404, text: `no answer for ${path}` })))(body),
-	);
-});
-
-beforeEach(() => {
-	answers = {};
-});
-
-afterAll(async () => {
-	await gateway.close();
+beforeAll(() => {
+	gateway = running();
 });
 
 const resolveOn = { timeout: 1000, resolveWithin: 4, notFoundAfter: 1 };

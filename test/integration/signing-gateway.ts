@@ -101,3 +101,33 @@ export async function runAgainst(
 	});
 	return result.jsonOf(NODE);
 }
+
+/**
+ * A signing gateway for one test file that answers each path as the running test says (`answers[path]`), and 404
+ * for a path no test set; the answers are cleared before each test. Call at the top of a file.
+ */
+export function pathGatewayPerFile(): {
+	answers: Record<string, (body: IDataObject) => Reply>;
+	gateway: () => SigningGateway;
+} {
+	const answers: Record<string, (body: IDataObject) => Reply> = {};
+	let gateway: SigningGateway | undefined;
+	beforeAll(async () => {
+		gateway = await signingGateway((path, body) =>
+			(answers[path] ?? (() => ({ status: 404, text: `no answer for ${path}` })))(body),
+		);
+	});
+	beforeEach(() => {
+		for (const path of Object.keys(answers)) delete answers[path];
+	});
+	afterAll(async () => {
+		await gateway?.close();
+	});
+	return {
+		answers,
+		gateway: () => {
+			if (gateway === undefined) throw new Error('the gateway is not running yet');
+			return gateway;
+		},
+	};
+}
