@@ -19,7 +19,7 @@ export class HaiPay implements INodeType {
 		defaultVersion: LATEST_VERSION,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Send payouts, collect USD card payments, query orders, download vouchers and read balances with HaiPay',
+			'Send payouts; collect card, local and stablecoin payments; refund; run subscriptions; query orders, download vouchers and read balances with HaiPay',
 		defaults: { name: 'HaiPay' },
 		// A full URL is opened as it is; a codex link would get n8n's "?utm_…" appended after its #anchor.
 		documentationUrl: 'https://github.com/haipay-n8n/n8n-nodes-haipay/blob/main/docs/haipay-node.md',

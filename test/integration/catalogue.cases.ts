@@ -40,7 +40,7 @@ function sentBody(orderId: unknown): IDataObject | undefined {
 }
 
 describe('codes from the catalogue reach HaiPay as codes', () => {
-	it('version 3: picked From Catalogue, given By Code, or mapped By Code from the item', async () => {
+	it('version 3: picked From List, given By Code, or mapped By Code from the item', async () => {
 		const picked = brlRow();
 		const typed = brlRow();
 		const mapped = brlRow({ code: 'PIX_NEW' });

@@ -219,7 +219,7 @@ describe('code fields per node version', () => {
 		);
 	}
 
-	it('version 3 lists catalogued codes, From Catalogue or By Code; versions 1 and 2 keep text', () => {
+	it('version 3 lists catalogued codes, From List or By Code; versions 1 and 2 keep text', () => {
 		const brl = { resource: 'payout', operation: 'create', currency: 'BRL', fieldsFrom: 'parameters' };
 		const listed = fieldOf(brl, 'bankCode', 3);
 		expect(listed?.type).toBe('resourceLocator');

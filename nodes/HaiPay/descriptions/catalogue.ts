@@ -31,7 +31,7 @@ export function catalogueParameter(rule: FieldRule & { name: CatalogueField }): 
 		default: { mode: FROM_CATALOGUE, value: '' },
 		modes: [
 			{
-				displayName: 'From Catalogue',
+				displayName: 'From List',
 				name: FROM_CATALOGUE,
 				type: 'list',
 				typeOptions: { searchListMethod: SEARCH_METHODS[rule.name], searchable: true },
