@@ -4,7 +4,7 @@
  * and two columns that read as one field, which refuse the sheet. A column is read only by its exact name, by Check
  * and Create alike. Real n8n-core executions against the sandbox; nothing is sent by a check.
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS, PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
@@ -62,7 +62,7 @@ async function check(items: IDataObject[], options: IDataObject = { output: 'sum
 			operation: 'check',
 			currency: '={{ $json.currency }}',
 			fieldsFrom: 'input',
-			options,
+			options: options as INodeParameters,
 		},
 		items,
 		credential: credential(),
