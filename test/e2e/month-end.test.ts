@@ -1,7 +1,7 @@
 import { read } from '@e965/xlsx';
 import DecimalJs from 'decimal.js';
 import { parse } from 'flatted';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import type { Page } from 'playwright-core';
 
@@ -21,6 +21,7 @@ import { NOTHING_TO_PAY } from '../../playground/month-end-pages';
 import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
 import { openBrowser, signIn, type Browser } from './browser';
 import { formulaCells } from './cells';
+import { expectNoApprove, OUTPUT, screenshot, shownTotals } from './month-end-page';
 import { eventually, startStack, type Stack } from './stack';
 
 /**
@@ -35,7 +36,6 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 const Decimal = DecimalJs.clone({ precision: 100 });
 type Decimal = InstanceType<typeof Decimal>;
 const SHEET = join(ROOT, 'examples', 'data', MONTH_END_SHEET);
-const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
 
 /** The rows of the sample sheet that break a rule, and the field each one breaks. */
 const INVALID: Record<string, string> = { 'ME-2026-06-0007': 'accountNo', 'ME-2026-06-0009': 'amount' };
@@ -83,13 +83,6 @@ async function publish(workflowId: string): Promise<void> {
 		throw new Error(`publishing ${workflowId} failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
 }
 
-/** Screenshots go to test/e2e/.output; UPDATE_SCREENSHOTS=1 also copies them into docs/. */
-async function screenshot(page: Page, name: string): Promise<void> {
-	mkdirSync(OUTPUT, { recursive: true });
-	await page.screenshot({ path: join(OUTPUT, name), fullPage: true });
-	if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(join(OUTPUT, name), join(ROOT, 'docs', name));
-}
-
 /** Every pay/apply request the sandbox received, by orderId, in order. */
 function payoutRequests(): string[] {
 	return stack.sandbox.requests
@@ -116,21 +109,6 @@ async function uploadSheet(page: Page, file = SHEET, nothingToPay = false): Prom
 	await page
 		.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) })
 		.waitFor({ timeout: 120_000 });
-}
-
-/** The approval page's To pay table, as the approver reads it: currency, rows and total per line. */
-async function shownTotals(page: Page): Promise<Array<{ currency: string; rows: number; total: string }>> {
-	// The page's own text of each cell (this file is compiled without the DOM's types).
-	type Cells = { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
-	const lines = await page
-		.locator('h3:has-text("To pay") + table')
-		.locator('tbody tr')
-		.evaluateAll((rows) =>
-			rows.map((row) =>
-				Array.from((row as unknown as Cells).querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim()),
-			),
-		);
-	return lines.map(([currency, rows, total]) => ({ currency, rows: Number(rows), total: total.replace(/,/g, '') }));
 }
 
 /** The totals the sheet itself gives: valid rows per currency, counted and summed in decimal, in the currency's places. */
@@ -162,13 +140,6 @@ async function openAsApprover(uploaderPage: Page): Promise<Page> {
 		.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) })
 		.waitFor({ timeout: 60_000 });
 	return page;
-}
-
-/** The page offers no decision at all: no Approve to click, no form to submit. */
-async function expectNoApprove(page: Page): Promise<void> {
-	expect(await page.locator('.multiselect-option label').count()).toBe(0);
-	expect(await page.locator('#submit-btn').count()).toBe(0);
-	expect(await page.locator('body').innerText()).not.toMatch(/\bApprove\b/);
 }
 
 async function decide(page: Page, decision: string): Promise<void> {
