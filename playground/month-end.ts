@@ -10,7 +10,16 @@ import {
 	SIGNED_IN_AND_NOT_UPLOADER,
 	UPLOAD_NODE,
 } from './month-end-approval';
-import { APPROVAL_HTML, RESULT_FIELDS, RESULT_TITLE, SUMMARY_NODE, resultMessage } from './month-end-pages';
+import {
+	ANYTHING_TO_PAY,
+	APPROVAL_HTML,
+	NOTHING_TO_PAY,
+	NOTHING_TO_PAY_HTML,
+	RESULT_FIELDS,
+	RESULT_TITLE,
+	SUMMARY_NODE,
+	resultMessage,
+} from './month-end-pages';
 
 /**
  * Example 6, month-end payouts: the finance person uploads the month's XLSX sheet in an n8n form, sees the totals
@@ -233,8 +242,8 @@ function about(b: WorkflowBuilder): void {
 			[
 				'## Month-end payouts, approved in the browser',
 				"1. **Upload the sheet** (n8n form, Publish the workflow first): the XLSX with a row per payee, columns named after the gateway's fields (`orderId`, `currency`, `amount`, `accountNo`, ...).",
-				"2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; no payout is signed or sent. With Options → *Look Up Existing Orders* it asks HaiPay's signed order query about each valid row: the rows HaiPay already has (a sheet uploaded twice) are listed with HaiPay's orderNo and status and left out of the totals to pay, and rows it could not answer for are counted to pay and listed as not checked. It gives the exact decimal total and row count to pay of each currency, every row that breaks a rule with its field and reason, and the fingerprint of the rows to send.",
-				"3. **Approve** shows first, as warnings, the rows HaiPay already has and those not checked; then the totals to pay, who uploaded, and the page's address to send to an approver. *Reject* ends the run: nothing is paid.",
+				"2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; no payout is signed or sent. With Options → *Look Up Existing Orders* it asks HaiPay's signed order query about each valid row: the rows HaiPay already has (a sheet uploaded twice) are listed with HaiPay's orderNo and status and left out of the totals to pay, and rows it could not answer for are counted to pay and listed as not checked; a currency whose query cannot prove an order absent (USDT) gets one line saying so. It gives the exact decimal total and row count to pay of each currency, what is wrong with the sheet's columns once for the sheet (a column it needs and did not find, with the column to rename, e.g. `Order ID` → `orderId`), every other row that breaks a rule with its field and reason, and the fingerprint of the rows to send.",
+				"3. **Anything to pay?** With no row to pay, the uploader gets **Nothing to pay** (the same summary, and why) and no page offers Approve. Otherwise **Approve** shows first, as warnings, the sheet's columns, the rows HaiPay already has and those not checked; then the totals to pay, who uploaded, and the page's address to send to an approver. *Reject* ends the run: nothing is paid.",
 				"4. **Approver allowed?** Both people sign in to n8n (the form's Authentication is *n8n User Auth*). An approval counts only from a person other than the uploader whose n8n email is on this node's list; any other ends at **Refused**: nothing is paid.",
 				'5. On an allowed *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
 				`6. The last page names the approver, the time and the execution, counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`, and the approval: \`approvedBy\`, \`approvedAt\`, \`uploadedBy\`, \`executionId\`, the currency's \`approvedRows\` and \`approvedTotal\`, the \`fingerprint\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
@@ -270,6 +279,13 @@ export function monthEndPayouts(): WorkflowFile {
 			{ ...mixedPayoutParameters('check'), options: { output: 'summary', lookUpExisting: true } },
 			[240, -160],
 		),
+	);
+	// Nothing to pay (every row refused, or HaiPay has every valid one): the uploader sees why, and no page offers Approve.
+	const anything = b.add(
+		ifNode('Anything to pay?', conditions([condition(ANYTHING_TO_PAY, 'true', '', 'boolean')]), [460, -160]),
+	);
+	const nothing = b.add(
+		formEnding(NOTHING_TO_PAY, { respondWith: 'showText', responseText: NOTHING_TO_PAY_HTML }, [680, -360]),
 	);
 	const approve = b.add(
 		formPage(
@@ -335,7 +351,9 @@ export function monthEndPayouts(): WorkflowFile {
 	b.connect(upload, rows);
 	b.connect(rows, check);
 	b.connect(rows, chosen, 0, 0);
-	b.connect(check, approve);
+	b.connect(check, anything);
+	b.connect(anything, approve);
+	b.connect(anything, nothing, 1);
 	b.connect(approve, approved);
 	b.connect(approved, allowed);
 	b.connect(approved, rejected, 1);

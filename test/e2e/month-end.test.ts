@@ -1,23 +1,27 @@
 import { read } from '@e965/xlsx';
 import DecimalJs from 'decimal.js';
 import { parse } from 'flatted';
-import { copyFileSync, mkdirSync, readFileSync } from 'fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import type { Page } from 'playwright-core';
 
 import { CONTROLLER, OWNER } from '../../playground/lib/n8n';
 import { ROOT } from '../../playground/lib/paths';
-import { sheetRows, type SheetRow } from '../../playground/lib/sheet';
+import { sheetFile, sheetRows, type SheetRow } from '../../playground/lib/sheet';
 import {
 	DECISION,
+	MONTH_END_COLUMNS,
 	MONTH_END_FORM_PATH,
 	MONTH_END_RESULTS,
+	MONTH_END_ROWS,
 	MONTH_END_SHEET,
 	MONTH_END_WORKFLOW_ID,
 } from '../../playground/month-end';
+import { NOTHING_TO_PAY } from '../../playground/month-end-pages';
 import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
 import { openBrowser, signIn, type Browser } from './browser';
 import { formulaCells } from './cells';
+import { expectNoApprove, OUTPUT, screenshot, shownTotals } from './month-end-page';
 import { eventually, startStack, type Stack } from './stack';
 
 /**
@@ -32,7 +36,6 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 const Decimal = DecimalJs.clone({ precision: 100 });
 type Decimal = InstanceType<typeof Decimal>;
 const SHEET = join(ROOT, 'examples', 'data', MONTH_END_SHEET);
-const OUTPUT = join(ROOT, 'test', 'e2e', '.output');
 
 /** The rows of the sample sheet that break a rule, and the field each one breaks. */
 const INVALID: Record<string, string> = { 'ME-2026-06-0007': 'accountNo', 'ME-2026-06-0009': 'amount' };
@@ -80,13 +83,6 @@ async function publish(workflowId: string): Promise<void> {
 		throw new Error(`publishing ${workflowId} failed: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
 }
 
-/** Screenshots go to test/e2e/.output; UPDATE_SCREENSHOTS=1 also copies them into docs/. */
-async function screenshot(page: Page, name: string): Promise<void> {
-	mkdirSync(OUTPUT, { recursive: true });
-	await page.screenshot({ path: join(OUTPUT, name), fullPage: true });
-	if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(join(OUTPUT, name), join(ROOT, 'docs', name));
-}
-
 /** Every pay/apply request the sandbox received, by orderId, in order. */
 function payoutRequests(): string[] {
 	return stack.sandbox.requests
@@ -94,33 +90,25 @@ function payoutRequests(): string[] {
 		.map((request) => String((request.body as SheetRow).orderId));
 }
 
-/** Uploads the sample sheet in the form and waits for the approval page. */
-async function uploadSheet(page: Page): Promise<void> {
+/**
+ * Uploads a sheet (the sample one unless given) in the form and waits for the approval page, or, with `nothingToPay`,
+ * for the page that ends a run with nothing to pay.
+ */
+async function uploadSheet(page: Page, file = SHEET, nothingToPay = false): Promise<void> {
 	await page.goto(formUrl());
 	// n8n asks a signed-in person once whether the form may run with their n8n login (n8n User Auth).
 	const allow = page.getByRole('button', { name: 'Allow access' });
 	await page.locator('input[type="file"]').or(allow).first().waitFor();
 	if (await allow.isVisible()) await allow.click();
-	await page.locator('input[type="file"]').setInputFiles(SHEET);
+	await page.locator('input[type="file"]').setInputFiles(file);
 	await page.locator('#submit-btn').click();
+	if (nothingToPay) {
+		await page.locator('h1', { hasText: NOTHING_TO_PAY }).waitFor({ timeout: 120_000 });
+		return;
+	}
 	await page
 		.locator('.multiselect-option label', { hasText: new RegExp(`^${DECISION.approve}$`) })
 		.waitFor({ timeout: 120_000 });
-}
-
-/** The approval page's To pay table, as the approver reads it: currency, rows and total per line. */
-async function shownTotals(page: Page): Promise<Array<{ currency: string; rows: number; total: string }>> {
-	// The page's own text of each cell (this file is compiled without the DOM's types).
-	type Cells = { querySelectorAll(selector: string): ArrayLike<{ textContent: string | null }> };
-	const lines = await page
-		.locator('h3:has-text("To pay") + table')
-		.locator('tbody tr')
-		.evaluateAll((rows) =>
-			rows.map((row) =>
-				Array.from((row as unknown as Cells).querySelectorAll('td'), (cell) => (cell.textContent ?? '').trim()),
-			),
-		);
-	return lines.map(([currency, rows, total]) => ({ currency, rows: Number(rows), total: total.replace(/,/g, '') }));
 }
 
 /** The totals the sheet itself gives: valid rows per currency, counted and summed in decimal, in the currency's places. */
@@ -325,11 +313,12 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 			.waitFor({ timeout: 60_000 });
 	});
 
-	test('the same sheet again: the page warns first, naming each row HaiPay has, with 0 to pay; approved, every valid row comes back duplicate', async () => {
+	test('the same sheet again: nothing is left to pay, so no page offers Approve; the page names each row HaiPay has', async () => {
 		const before = payoutRequests().length;
-		await uploadSheet(browser.page);
-		const page = await openAsApprover(browser.page);
+		await uploadSheet(browser.page, SHEET, true);
+		const { page } = browser;
 		const shown = await page.locator('body').innerText();
+		expect(shown).toContain('HaiPay already has every valid row of this sheet: nothing is left to pay');
 		const warning = shown.indexOf(`Warning: HaiPay already has ${validRows.length} rows of this sheet`);
 		expect(warning).toBeGreaterThanOrEqual(0);
 		expect(warning).toBeLessThan(shown.indexOf('To pay'));
@@ -342,19 +331,54 @@ describe('example 6: month-end payouts, approved in the browser', () => {
 		expect(await shownTotals(page)).toEqual(
 			sheetTotals().map(({ currency }) => ({ currency, rows: 0, total: currency === 'BDT' ? '0' : '0.00' })),
 		);
+		await expectNoApprove(page);
 		await screenshot(page, 'month-end-existing.png');
-		const download = page.waitForEvent('download', { timeout: 120_000 });
-		await decide(page, DECISION.approve);
-		const results = sheetRows(readFileSync(await (await download).path())).rows;
-		expect(results.filter((row) => row.outcome === 'duplicate').map((row) => row.orderId)).toEqual(
-			validRows.map((row) => row.orderId),
-		);
-		expect(payoutRequests().length - before).toBe(validRows.length);
+		const run = await finishedRun(4);
+		expect(run.status).toBe('success');
+		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Check', 'Anything to pay?', NOTHING_TO_PAY]));
+		for (const node of ['Approve', 'Approved rows', 'Pay'])
+			expect({ node, ran: node in run.runData }).toEqual({ node, ran: false });
+		expect(payoutRequests().length - before).toBe(0);
 		expect(stack.sandbox.orders).toHaveLength(validRows.length);
-		await page.getByText('Nothing new was paid').waitFor({ timeout: 60_000 });
-		expect(await page.locator('body').innerText()).toContain(
-			`duplicate: ${validRows.length}, invalid: ${Object.keys(INVALID).length}`,
+	});
+
+	test("a sheet with a finance team's headers: the page names each column to rename once, and offers no Approve", async () => {
+		const before = payoutRequests().length;
+		const headers: Record<string, string> = { orderId: 'Order ID', currency: 'Currency', accountNo: 'Account Number' };
+		const rows = MONTH_END_ROWS.map((row) =>
+			Object.fromEntries(Object.entries(row).map(([key, value]) => [headers[key] ?? key, value])),
 		);
-		expect((await finishedRun(4)).status).toBe('success');
+		mkdirSync(OUTPUT, { recursive: true });
+		const file = join(OUTPUT, 'finance-headers.xlsx');
+		writeFileSync(
+			file,
+			sheetFile(
+				rows,
+				MONTH_END_COLUMNS.map((column) => headers[column] ?? column),
+				'Payouts',
+			),
+		);
+		await uploadSheet(browser.page, file, true);
+		const { page } = browser;
+		const shown = await page.locator('body').innerText();
+		expect(shown).toContain('No row of this sheet can be paid, so there is nothing to approve');
+		expect(shown).toContain("Warning: the sheet's columns");
+		for (const [field, column] of Object.entries(headers)) {
+			const rename = `rename column "${column}" to "${field}"`;
+			expect({ rename, times: shown.split(rename).length - 1 }).toEqual({ rename, times: 1 });
+		}
+		expect(shown).toContain(
+			`Rows that break a rule, not paid: ${rows.length} (${rows.length} for the sheet's columns, above)`,
+		);
+		// Not once per row: no row is listed with the empty value's rule.
+		expect(shown).not.toContain('must be one of');
+		expect(await shownTotals(page)).toEqual([]);
+		await expectNoApprove(page);
+		await screenshot(page, 'month-end-columns.png');
+		const run = await finishedRun(5);
+		expect(run.status).toBe('success');
+		expect(Object.keys(run.runData)).toEqual(expect.arrayContaining(['Check', NOTHING_TO_PAY]));
+		expect('Approve' in run.runData).toBe(false);
+		expect(payoutRequests().length - before).toBe(0);
 	});
 });

@@ -104,6 +104,7 @@ describe('the option', () => {
 			'invalidRows',
 			'outcome',
 			'rows',
+			'sheet',
 			'validRows',
 		]);
 		expect(summary.currencies).toEqual([{ currency: 'TZS', rows: 1, total: '1000.10', decimals: 2, invalidRows: 0 }]);
@@ -273,22 +274,34 @@ describe('could not check: listed, counted to pay, never taken for absent', () =
 		expect(String((summary.unchecked as IDataObject[])[0].reason)).toContain('names no HaiPay order number');
 	});
 
-	it('USDT, whose query publishes no "no such order": a paid row is at HaiPay, an unpaid one could not be checked', async () => {
+	it('USDT, whose query publishes no "no such order": a paid row is at HaiPay; the unpaid ones are one line for the currency, not a row each', async () => {
 		const row = (amount: string) => ({ orderId: uniqueOrderId('USDT'), ...PAYOUTS.USDT, amount });
-		const [paid, unpaid] = [row('10.5'), row('20')];
+		const [paid, unpaid, other] = [row('10.5'), row('20'), row('1.25')];
 		await pay([paid], 'USDT');
-		const summary = await summaryOf([paid, unpaid], {}, 'USDT');
-		expect(summary).toMatchObject({ toPayRows: 1, existingRows: 1, uncheckedRows: 1 });
+		const summary = await summaryOf([paid, unpaid, other], {}, 'USDT');
+		expect(summary).toMatchObject({
+			toPayRows: 2,
+			existingRows: 1,
+			uncheckedRows: 0,
+			unprovableRows: 2,
+			unchecked: [],
+		});
 		expect(summary.existing).toEqual([
 			expect.objectContaining({ orderId: paid.orderId, orderNo: orderOf(paid)?.orderNo }),
 		]);
-		expect(summary.unchecked).toEqual([
-			expect.objectContaining({
-				orderId: unpaid.orderId,
-				reason: expect.stringContaining('publishes no "no such order" answer'),
-			}),
+		expect(summary.unprovable).toEqual([
+			{
+				currency: 'USDT',
+				rows: 2,
+				total: '21.2500',
+				meaning: expect.stringContaining('HaiPay publishes no "no such order" answer for USDT'),
+			},
 		]);
-		expect(queriesOf([paid, unpaid], '/usdt/pay/query')).toHaveLength(2);
+		const [line] = summary.unprovable as IDataObject[];
+		expect(String(line.meaning)).toContain('it refuses that orderId when Pay sends it (the row comes back duplicate)');
+		expect(queriesOf([paid, unpaid, other], '/usdt/pay/query')).toHaveLength(3);
+		const [item] = await check([unpaid], { output: 'rows' }, 'USDT');
+		expect(item).toMatchObject({ outcome: 'valid', atHaiPay: 'unprovable' });
 	});
 
 	it("without HaiPay's public key nothing is asked: every valid row could not be checked", async () => {

@@ -17,7 +17,10 @@ import type { Prepared } from '../execute/types';
  * a row not asked in time) is `unchecked`: counted to pay, and flagged, never taken for absent.
  */
 export type Standing =
-	{ atHaiPay: 'exists'; order: ExistingOrder } | { atHaiPay: 'absent' } | { atHaiPay: 'unchecked'; reason: string };
+	| { atHaiPay: 'exists'; order: ExistingOrder }
+	| { atHaiPay: 'absent' }
+	| { atHaiPay: 'unprovable' }
+	| { atHaiPay: 'unchecked'; reason: string };
 
 /**
  * The standing of a row from its query's answer, as the payout order's judge reads it (an order of this row's or of
@@ -27,7 +30,9 @@ export type Standing =
 export function standingOf(answer: QueryAnswer | undefined, notAsked: string, prepared: Prepared): Standing {
 	if (answer === undefined) return { atHaiPay: 'unchecked', reason: notAsked };
 	if (answer instanceof Error) return { atHaiPay: 'unchecked', reason: answer.message };
-	if (!answer.found) return { atHaiPay: 'absent' };
+	// HaiPay's query showed no order; where its currency's query publishes no "no such order" (USDT, KRW ...), that
+	// proves nothing: `unprovable`, which the summary states once per currency rather than once per row.
+	if (!answer.found) return prepared.absence === false ? { atHaiPay: 'unprovable' } : { atHaiPay: 'absent' };
 	const judged = judge(PAYOUT_ORDER, answer.data, askedOf(prepared, PAYOUT_ORDER));
 	if (judged.verdict === 'unknown')
 		return { atHaiPay: 'unchecked', reason: `HaiPay's answer proves nothing: ${judged.why}` };
@@ -38,10 +43,11 @@ export function standingOf(answer: QueryAnswer | undefined, notAsked: string, pr
 }
 
 /** What a valid row's item of the check carries of its standing: the existing order under a duplicate's names. */
-export function standingFields(standing: Standing | undefined): IDataObject {
+export function standingFields(standing: Standing | undefined, prepared: Prepared): IDataObject {
 	if (standing === undefined) return {};
 	if (standing.atHaiPay === 'exists') return { atHaiPay: 'exists', ...existingFields(standing.order) };
 	if (standing.atHaiPay === 'unchecked') return { atHaiPay: 'unchecked', lookupError: standing.reason };
+	if (standing.atHaiPay === 'unprovable') return { atHaiPay: 'unprovable', lookupNote: unprovableMeaning(prepared) };
 	return { atHaiPay: 'absent' };
 }
 
@@ -49,7 +55,7 @@ export function standingFields(standing: Standing | undefined): IDataObject {
 export function listedRow(
 	itemIndex: number,
 	prepared: Prepared,
-	standing: Exclude<Standing, { atHaiPay: 'absent' }>,
+	standing: Exclude<Standing, { atHaiPay: 'absent' | 'unprovable' }>,
 ): IDataObject {
 	const row = {
 		itemIndex,
@@ -60,4 +66,14 @@ export function listedRow(
 	if (standing.atHaiPay === 'unchecked') return { ...row, reason: standing.reason };
 	const { orderNo, status, statusLabel, amount } = standing.order;
 	return { ...row, orderNo, status: status ?? null, statusLabel: statusLabel ?? null, existingAmount: amount ?? null };
+}
+
+/**
+ * What a row of a currency whose order query publishes no "no such order" means, once per currency: HaiPay's query
+ * showed no order, which proves nothing, and what keeps it from being paid twice is HaiPay's refusal of an orderId it
+ * already has when Payout → Create sends it.
+ */
+export function unprovableMeaning(prepared: Pick<Prepared, 'currency'>): string {
+	const { currency } = prepared;
+	return `HaiPay's ${currency} payout query showed none of these orders, but HaiPay publishes no "no such order" answer for ${currency}, so that cannot prove HaiPay does not have them. They are counted in To pay. If HaiPay already has one, it refuses that orderId when Pay sends it (the row comes back duplicate), so none is paid twice.`;
 }

@@ -3,12 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { OrderKind } from '../../shared/contract/statuses';
 import { CREATE_ADVICE, ItemFailure } from '../../shared/gateway/outcome';
 import { standingFields, standingOf, type Standing } from '../approval/existing';
-import { approvalSummary, type Checked } from '../approval/summary';
+import { approvalSummary, type Checked, type SheetFindings } from '../approval/summary';
 import { declared } from './failures';
 import { queryOrders } from './orderQueries';
 import { parameterValue } from './parameters';
 import { runOptionsOf } from './runOptions';
 import { checkAll, loadSettings } from './runner';
+import { columnProblems, refusedForColumns, sheetShape } from './sheetColumns';
 import type { Operation, Prepared } from './types';
 
 type Loaded = Awaited<ReturnType<typeof loadSettings>>;
@@ -20,7 +21,8 @@ type Loaded = Awaited<ReturnType<typeof loadSettings>>;
  * comes out, valid or invalid, with the input row's own fields, so that a reviewer can count and total it and
  * the same items can go on to the create once approved. A valid item may carry warnings: what deserves a look but is
  * HaiPay's to refuse (a code outside the method catalogue). Or, as Output "Approval Summary", one item with the
- * exact totals, the refused rows and the fingerprint of what would be paid.
+ * exact totals, the refused rows, what the sheet's columns lack or hold beside what is read (once for the sheet,
+ * sheetColumns.ts), and the fingerprint of what would be paid.
  */
 
 /** The value of Options → Output that gives one summary item instead of one item per row. */
@@ -39,7 +41,7 @@ function validItem(row: IDataObject, prepared: Prepared, standing: Standing | un
 		amountValue: amount === undefined ? null : Number(amount),
 		appId: prepared.signer?.appId ?? null,
 		warnings: prepared.warnings ?? [],
-		...standingFields(standing),
+		...standingFields(standing, prepared),
 	};
 }
 
@@ -63,13 +65,14 @@ function summaryItem(
 	ctx: IExecuteFunctions,
 	checked: Array<Prepared | ItemFailure>,
 	standings: Map<number, Standing> | undefined,
+	sheet: SheetFindings,
 ): INodeExecutionData {
 	const entries: Checked[] = checked.map((entry, itemIndex) =>
 		entry instanceof ItemFailure
 			? { failure: entry, orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') }
 			: { prepared: entry },
 	);
-	return { json: approvalSummary(entries, standings), pairedItem: checked.map((_, item) => ({ item })) };
+	return { json: approvalSummary(entries, standings, sheet), pairedItem: checked.map((_, item) => ({ item })) };
 }
 
 /**
@@ -114,10 +117,13 @@ async function standingsOf(
 export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const loaded = await loadSettings(ctx);
-	const checked = checkAll(ctx, operation, loaded.settings, items.length);
+	// The sheet's columns first: a row refused for them is never asked about at HaiPay.
+	const shape = sheetShape(ctx);
+	const problems = columnProblems(shape);
+	const checked = refusedForColumns(checkAll(ctx, operation, loaded.settings, items.length), problems);
 	const standings = runOptionsOf(ctx).lookUpExisting ? await standingsOf(ctx, operation, checked, loaded) : undefined;
 	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT)
-		return [summaryItem(ctx, checked, standings)];
+		return [summaryItem(ctx, checked, standings, { shape, problems })];
 	return checked.map((entry, itemIndex) => {
 		const row = items[itemIndex]?.json ?? {};
 		const json =

@@ -56,7 +56,10 @@ export async function queryOrders(
 				...(retries > 0 ? { deadline: ends } : {}),
 			};
 			try {
-				answers.set(itemIndex, await settlement.lookup(ctx, prepared.signer ?? settings, prepared, call));
+				// Asked as if every currency's query published "no such order", so that an answer showing none comes back
+				// `found: false`; approval/existing.ts then takes it for absent only where the rules publish one.
+				const asked = { ...prepared, absence: true };
+				answers.set(itemIndex, await settlement.lookup(ctx, prepared.signer ?? settings, asked, call));
 			} catch (error) {
 				answers.set(itemIndex, error instanceof Error ? error : new Error(String(error)));
 			}
