@@ -267,14 +267,24 @@ export function openMemory(
 			// Its workflow did not start: this copy is the result's delivery now, unless another took that place meanwhile.
 			return first.started ? repeated : await this.repeatOf();
 		},
-		/** Records the emission; resolves once it is in static data n8n will save (for one request of a burst, FLUSH_MS on). */
-		async remember(): Promise<void> {
-			if (keys.dedupKey === undefined) return;
+		/** Why a callback whose keys HaiPay's answer proved (keys.ts `provenKeys`) starts nothing, as `repeatOf()`. */
+		provenRepeat(proven: RepeatKeys): string | undefined {
+			const final = finalBefore(recall, proven);
+			if (final !== undefined)
+				return `its status comes before the final status ${final} already emitted for the order HaiPay's answer names`;
+			if (!options.deduplicate || proven.dedupKey === undefined || proven.dedupKey === keys.dedupKey) return undefined;
+			return recall(proven.dedupKey) ? repeated.why : undefined;
+		},
+		/**
+		 * Records the emission, and the keys HaiPay's answer proved when there are any; resolves once it is in static
+		 * data n8n will save (for one request of a burst, FLUSH_MS on).
+		 */
+		async remember(proven: RepeatKeys = {}): Promise<void> {
+			if (keys.dedupKey === undefined && proven.dedupKey === undefined) return;
 			claim ??= hold(ctx, memory);
 			claim.emitted = true;
-			for (const digest of [keys.dedupKey, keys.finalMark].flatMap((key) =>
-				key === undefined ? [] : [digestOf(key)],
-			)) {
+			const recorded = [keys.dedupKey, keys.finalMark, proven.dedupKey, proven.finalMark];
+			for (const digest of [...new Set(recorded)].flatMap((key) => (key === undefined ? [] : [digestOf(key)]))) {
 				if (memory.has(digest, windowSeconds)) continue;
 				memory.seen.delete(digest);
 				memory.add(digest, seconds());
