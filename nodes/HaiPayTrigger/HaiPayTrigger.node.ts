@@ -14,6 +14,8 @@ import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
 import { readCallback } from '../shared/callback/body';
 import { parseCallback } from './callback';
+import { provenKeys } from './keys';
+import { canonicalFields } from '../shared/signing/canonical';
 import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
@@ -157,12 +159,21 @@ export class HaiPayTrigger implements INodeType {
 				})
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
-		await memory.remember();
+		// A callback in doubt is keyed as HaiPay's answer names its order too: a re-split and its genuine body are one result.
+		const proven =
+			confirmation !== undefined && fields.settle !== undefined
+				? provenKeys(callback.output, callback.order.status, () => canonicalFields(callback.signed), confirmation.data)
+				: undefined;
+		const provenRepeat = proven === undefined ? undefined : memory.provenRepeat(proven);
+		if (provenRepeat !== undefined) return reply.acknowledge(provenRepeat);
+		await memory.remember(proven);
 
 		const item = emittedItem(callback, options, {
 			kind,
 			confirmed: confirmation?.data,
 			split,
+			doubt: fields.settle !== undefined,
+			dedupKey: proven?.dedupKey,
 			fields,
 			secrets: signer.secrets,
 		});

@@ -1,4 +1,4 @@
-import { CALLBACK_FIELDS, CALLBACK_SHAPE, DECIDING_FIELDS } from '../shared/contract/callback';
+import { CALLBACK_FIELDS, CALLBACK_READINGS, DECIDING_FIELDS } from '../shared/contract/callback';
 import type { HaiPaySettings } from '../shared/signing/credential';
 import { badNameOf, decidingDoubt, otherReadings, type DecidingDoubt } from '../shared/signing/readings';
 import { isUnsigned, type Callback } from './callback';
@@ -69,7 +69,7 @@ export function checkFields(
 			refused: `the name of the field ${named(badName.field)} ${what}: no HaiPay field has such a name, so its signed string could be read as other fields`,
 		};
 	}
-	const doubt = decidingDoubt(callback.signed, CALLBACK_SHAPE, { arrayStyle: signer.arrayStyle });
+	const doubt = decidingDoubt(callback.signed, CALLBACK_READINGS, { arrayStyle: signer.arrayStyle });
 	if (doubt === undefined) return checked;
 	return {
 		...checked,

@@ -1,5 +1,6 @@
 import { exactNumberStatus, exactStatus } from '../shared/contract/statuses';
 import { exactText, trimmedText } from '../shared/text';
+import { canonicalFields } from '../shared/signing/canonical';
 import type { BodyProblem, ExactBody, ReadResult } from '../shared/callback/body';
 import { repeatKeys, type RepeatKeys } from './keys';
 
@@ -96,7 +97,8 @@ function parsed(body: ExactBody): Callback {
 	};
 	const refundNo = signedText(signed.refundNo);
 	if (refundNo !== undefined) Object.assign(order, { refundNo, statusText: signedText(signed.status) });
-	return { body, signed, output, order, keys: repeatKeys(output, status) };
+	// Only a result keyed on its amount and payTime reads the signed text, once it is known to need it.
+	return { body, signed, output, order, keys: repeatKeys(output, status, () => canonicalFields(signed)) };
 }
 
 /** The callback of a body read as exactly the text received (shared/callback/body.ts), or why it could not be read. */

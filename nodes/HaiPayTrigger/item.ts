@@ -2,8 +2,9 @@ import { createHash } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { TOKEN_FIELDS } from '../shared/contract/callback';
-import { redactText, redactValue } from '../shared/gateway/redact';
+import { DECIDING_FIELDS, TOKEN_FIELDS } from '../shared/contract/callback';
+import { isUnsigned } from './callback';
+import { redactValue } from '../shared/gateway/redact';
 import { statusGroup, statusLabel } from '../shared/contract/statuses';
 import { redactedText } from '../shared/callback/body';
 import type { FieldsCheck } from './ambiguity';
@@ -18,6 +19,13 @@ interface Emission {
 	confirmed?: IDataObject;
 	/** Whether the callback's own fields cannot be told apart (ambiguity.ts): then the answer's stand in for them. */
 	split: boolean;
+	/**
+	 * Whether a deciding field is in doubt (ambiguity.ts `settle`): then a deciding field HaiPay's confirming answer
+	 * does not carry is dropped from the item (a card token: null), never kept under `confirmed: true`.
+	 */
+	doubt?: boolean;
+	/** The repeat key HaiPay's answer proves (memory.ts `provenKeys`), in place of the callback's own. */
+	dedupKey?: string;
 	/** What ambiguity.ts found of its fields: named on the item. */
 	fields: Pick<FieldsCheck, 'ambiguousText' | 'unknownFields'>;
 	/** Every secret key of the credential: none reaches the item, whatever a callback echoes. */
@@ -64,23 +72,45 @@ export function emittedItem(
 	item.kind = how.kind;
 	item.verified = options.verifySignature;
 	item.dedupKey =
-		callback.keys.dedupKey ?? `body:${createHash('sha256').update(callback.body.text).digest('hex').slice(0, 16)}`;
+		how.dedupKey ??
+		callback.keys.dedupKey ??
+		`body:${createHash('sha256').update(callback.body.text).digest('hex').slice(0, 16)}`;
 	item.ambiguousText = [...how.fields.ambiguousText];
-	item.unknownFields = how.fields.unknownFields.map((name) => redactText(name, how.secrets));
-	if (options.includeRawBody) item.rawBody = redactText(redactedText(callback.body), how.secrets);
-	if (how.confirmed === undefined) return item;
+	item.unknownFields = [...how.fields.unknownFields];
+	if (options.includeRawBody) item.rawBody = redactedText(callback.body);
+	if (how.confirmed !== undefined) confirmedFields(item, how.confirmed, { ...how, refund, status: order.status });
+	// Every text the node derives from the body is redacted as the body's own fields are.
+	for (const name of ['dedupKey', 'ambiguousText', 'unknownFields', 'rawBody'])
+		if (item[name] !== undefined) item[name] = redactValue(item[name], how.secrets) as IDataObject[string];
+	return item;
+}
+
+/** Fields no answer decides: the App ID is proven by its own secret, with which the signature verified. */
+const PROVEN_BY_SIGNATURE = new Set(['appId']);
+
+/** HaiPay's signed answer in place of the fields in doubt, and `confirmed: true`. */
+function confirmedFields(
+	item: IDataObject,
+	answer: IDataObject,
+	how: Emission & { refund: boolean; status: number | undefined },
+): void {
 	if (how.split) {
 		// An ambiguous callback's own fields cannot be told apart: every field HaiPay's signed query answer has stands in.
-		for (const name of Object.keys(how.confirmed)) {
+		for (const name of Object.keys(answer)) {
 			if (name === 'sign' || isPrototypeName(name) || NODE_FIELDS.has(name)) continue;
 			// An answer confirms a callback only when it states the callback's status (confirm.ts): that integer, or a
 			// refund's status as HaiPay wrote it.
 			item[name] =
-				name === 'status' && !refund
-					? order.status
-					: (redactValue(how.confirmed[name], how.secrets) as IDataObject[string]);
+				name === 'status' && !how.refund ? how.status : (redactValue(answer[name], how.secrets) as IDataObject[string]);
 		}
 	}
+	// A deciding field in doubt that the answer does not carry is HaiPay's word only in some reading: not on the item.
+	if (how.doubt === true)
+		for (const name of DECIDING_FIELDS) {
+			const carried = Object.prototype.hasOwnProperty.call(answer, name) && !isUnsigned(answer[name]);
+			if (carried || PROVEN_BY_SIGNATURE.has(name) || !(name in item)) continue;
+			if ((TOKEN_FIELDS as readonly string[]).includes(name)) item[name] = null;
+			else delete item[name];
+		}
 	item.confirmed = true;
-	return item;
 }

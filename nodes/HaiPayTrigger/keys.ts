@@ -28,7 +28,34 @@ function amountPart(value: unknown): string {
 	const digits = `${decimal[2]}.${(decimal[3] ?? '').padEnd(2, '0')}`;
 	return decimal[1] !== '' && /[1-9]/.test(digits) ? `-${digits}` : digits;
 }
-export function repeatKeys(body: Record<string, unknown>, status = exactStatus(body.status)): RepeatKeys {
+/**
+ * What the string HaiPay signed says of `name`: the value after its first `name=` at the start or after a `&`, up to
+ * the next `&`. Every reading of one signed string (a re-split of it) gives the same answer, so a result keyed on it
+ * keeps one key whatever fields a re-split adds, lengthens or joins away (`fee`, `payTime`).
+ */
+function signedPart(text: string, name: string): string {
+	const at = text.startsWith(`${name}=`) ? 0 : text.indexOf(`&${name}=`) + 1;
+	if (at === 0 && !text.startsWith(`${name}=`)) return '';
+	const value = text.slice(at + name.length + 1);
+	return value.slice(0, value.includes('&') ? value.indexOf('&') : value.length).trim();
+}
+
+/**
+ * A callback's repeat keys. `signedText` (the string HaiPay signed, without its key) gives the amount and payTime of
+ * the results keyed on them (4 and 5, a subscription's charge), so that no re-split of one signed text makes a second
+ * key; without it they are read from `body`.
+ */
+export function repeatKeys(
+	body: Record<string, unknown>,
+	status = exactStatus(body.status),
+	signedText?: () => string,
+): RepeatKeys {
+	const details = () => {
+		const text = signedText?.();
+		const [amount, payTime] =
+			text === undefined ? [body.amount, body.payTime] : [signedPart(text, 'amount'), signedPart(text, 'payTime')];
+		return JSON.stringify([amountPart(amount), plainPart(payTime)]);
+	};
 	const [refundNo, orderNo, orderId, subNo] = [
 		part(body.refundNo),
 		part(body.orderNo),
@@ -38,7 +65,7 @@ export function repeatKeys(body: Record<string, unknown>, status = exactStatus(b
 	// Each recurring charge is its own result, told apart by its orderNo, amount and payTime; none of them is final.
 	if (refundNo === '' && subNo !== '')
 		return {
-			dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
+			dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${details()}`,
 		};
 	// A refund's orderNo is the refunded payment's: its refund number is its own order.
 	const order =
@@ -51,8 +78,23 @@ export function repeatKeys(body: Record<string, unknown>, status = exactStatus(b
 	if (status === undefined || !REPEATING_STATUSES.includes(status)) return { dedupKey: mark, earlier };
 	// HaiPay may report several such results of one order, each its own event.
 	return {
-		dedupKey: `${mark}|${JSON.stringify([amountPart(body.amount), plainPart(body.payTime)])}`,
+		dedupKey: `${mark}|${details()}`,
 		finalMark: mark,
 		earlier,
 	};
+}
+
+/**
+ * The keys HaiPay's confirming answer proves for a callback whose deciding fields were in doubt: its orderId and
+ * orderNo where the answer states them, the callback's status (the answer's, as confirmed). A re-split that adds an
+ * orderNo to a body without one, and the genuine body, then share a key (memory.ts `provenRepeat`).
+ */
+export function provenKeys(
+	output: Record<string, unknown>,
+	status: number | undefined,
+	signedText: () => string,
+	answer: Record<string, unknown>,
+): RepeatKeys {
+	const stated = (name: string) => (part(answer[name]) !== '' ? answer[name] : output[name]);
+	return repeatKeys({ ...output, orderId: stated('orderId'), orderNo: stated('orderNo') }, status, signedText);
 }

@@ -211,6 +211,29 @@ function hold(ctx: IWebhookFunctions, memory: ScopeMemory, key?: string): Claim 
 	return claim;
 }
 
+/** Records each key not remembered yet as emitted now, held by `claim` until n8n answers its delivery. */
+function record(memory: ScopeMemory, claim: Claim, keys: Array<string | undefined>, windowSeconds: number): void {
+	for (const digest of [...new Set(keys)].flatMap((key) => (key === undefined ? [] : [digestOf(key)]))) {
+		if (memory.has(digest, windowSeconds)) continue;
+		memory.seen.delete(digest);
+		memory.add(digest, seconds());
+		claim.recorded.push(digest);
+	}
+}
+
+/** Why a callback whose keys HaiPay's answer proved (keys.ts `provenKeys`) starts nothing, or undefined. */
+function provenRepeatOf(
+	recall: (key: string) => boolean,
+	proven: RepeatKeys,
+	deduplicate: boolean,
+	repeatedWhy: string,
+): string | undefined {
+	const final = finalBefore(recall, proven);
+	if (final !== undefined)
+		return `its status comes before the final status ${final} already emitted for the order HaiPay's answer names`;
+	return deduplicate && proven.dedupKey !== undefined && recall(proven.dedupKey) ? repeatedWhy : undefined;
+}
+
 /** The memory as one callback's request uses it: `repeatOf()`, then `remember()` and `resaver()` for an emission. */
 export function openMemory(
 	ctx: IWebhookFunctions,
@@ -267,19 +290,15 @@ export function openMemory(
 			// Its workflow did not start: this copy is the result's delivery now, unless another took that place meanwhile.
 			return first.started ? repeated : await this.repeatOf();
 		},
-		/** Records the emission; resolves once it is in static data n8n will save (for one request of a burst, FLUSH_MS on). */
-		async remember(): Promise<void> {
-			if (keys.dedupKey === undefined) return;
+		/** As `repeatOf()`, for the keys HaiPay's answer proved. */
+		provenRepeat: (proven: RepeatKeys) =>
+			provenRepeatOf(recall, proven, options.deduplicate && proven.dedupKey !== keys.dedupKey, repeated.why),
+		/** Records the emission (and any keys HaiPay proved); resolves once in static data n8n will save. */
+		async remember(proven: RepeatKeys = {}): Promise<void> {
+			if (keys.dedupKey === undefined && proven.dedupKey === undefined) return;
 			claim ??= hold(ctx, memory);
 			claim.emitted = true;
-			for (const digest of [keys.dedupKey, keys.finalMark].flatMap((key) =>
-				key === undefined ? [] : [digestOf(key)],
-			)) {
-				if (memory.has(digest, windowSeconds)) continue;
-				memory.seen.delete(digest);
-				memory.add(digest, seconds());
-				claim.recorded.push(digest);
-			}
+			record(memory, claim, [keys.dedupKey, keys.finalMark, proven.dedupKey, proven.finalMark], windowSeconds);
 			memory.keepBounded(windowSeconds, warn);
 			if (memory.untilDue() === 0) write();
 			await memory.saveBurst(deadline, write);

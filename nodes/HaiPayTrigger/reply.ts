@@ -1,11 +1,11 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
-import { redactText, redactValue } from '../shared/gateway/redact';
+import { redactText } from '../shared/gateway/redact';
 import type { BodyProblem } from '../shared/callback/body';
 import type { Received } from './callback';
 import { carrying } from './memory';
-import { shown } from './shown';
+import { shown, SHOWN } from './shown';
 
 /*
  * The trigger's last step: what HaiPay reads back, and the log line that says why. Every answer but an emission's
@@ -53,12 +53,30 @@ export const STILL_STORING = 'Not yet: the first delivery of this callback is st
 /** What HaiPay reads for a callback whose signed string could be read as other fields. */
 export const AMBIGUOUS = 'Rejected: the signed fields are ambiguous';
 
-/** Identifying fields of a callback for a log line; never its signature, never a key. */
-function logContext(body: Record<string, unknown> | undefined): IDataObject {
+/**
+ * A received value as a log line shows it, the credential's secrets redacted first (a secret cut short would no
+ * longer be found). Only the start the line shows is redacted, never the whole value: an unverified body may be 64 KB
+ * of text, and its refusal must not cost a redaction of all of it for every secret. Any echo of a secret that starts
+ * in the 64 characters shown is at most 12 characters a unit long (`%F0%9F%98%80`, `\ud83d`), so it lies whole in
+ * the window; the window grows while redaction could shrink it enough to bring unredacted text into view.
+ */
+export function shownRedacted(value: unknown, secrets: readonly string[]): string {
+	if (secrets.length === 0) return shown(value);
+	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+	const reach = 12 * Math.max(...secrets.map((secret) => secret.length));
+	for (let window = SHOWN + 2 * reach; ; window *= 2) {
+		const redacted = redactText(text.slice(0, window), secrets);
+		if (window >= text.length || redacted.length >= SHOWN + reach) return shown(redacted);
+	}
+}
+
+/** Identifying fields of a callback for a log line, redacted as shown; never its signature, never a key. */
+function logContext(body: Record<string, unknown> | undefined, secrets: readonly string[]): IDataObject {
 	if (body === undefined) return {};
-	const context: IDataObject = { fields: Object.keys(body).slice(0, 40).map(shown).join(',') };
+	const show = (value: unknown) => shownRedacted(value, secrets);
+	const context: IDataObject = { fields: Object.keys(body).slice(0, 40).map(show).join(',') };
 	for (const name of IDENTIFYING_FIELDS) {
-		if (body[name] !== undefined) context[name] = shown(body[name]);
+		if (body[name] !== undefined) context[name] = show(body[name]);
 	}
 	return context;
 }
@@ -87,7 +105,10 @@ interface Replies {
 	 * repeat memory again while n8n stores the item (memory.ts `carrying`).
 	 */
 	emit(item: IDataObject, verified: boolean, resave?: () => void): IWebhookResponseData;
-	/** From now on every log line of this request has `secrets` (the credential's, once read) redacted, whatever the callback echoes. */
+	/**
+	 * From now on every log line of this request has `secrets` (the credential's, once read) redacted, whatever the
+	 * callback echoes. Costs nothing until a line is logged, and then only the few short values the line shows.
+	 */
 	hide(secrets: readonly string[]): void;
 }
 
@@ -95,24 +116,32 @@ interface Replies {
 export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies {
 	const res = ctx.getResponseObject();
 	const signed = received.ok ? received.callback.signed : undefined;
-	let context = logContext(signed);
 	let hidden: readonly string[] = [];
+	// Made when a line is logged, from the secrets known then: nothing is redacted for a line never written.
+	let made: { context: IDataObject; secrets: readonly string[] } | undefined;
+	const contextNow = () => {
+		if (made?.secrets !== hidden) made = { context: logContext(signed, hidden), secrets: hidden };
+		return made.context;
+	};
 	const clean = (text: string) => (hidden.length > 0 ? redactText(text, hidden) : text);
 	const notYet = (code: number, text: string, why: string) => {
 		ctx.logger.warn(
 			clean(`HaiPay Trigger answered a callback with ${code}, so HaiPay sends it again: ${why}`),
-			context,
+			contextNow(),
 		);
 		return answer(res, code, text);
 	};
 	const acknowledge = (why: string) => {
-		ctx.logger.info(clean(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`), context);
+		ctx.logger.info(
+			clean(`HaiPay Trigger acknowledged a callback without starting the workflow: ${why}`),
+			contextNow(),
+		);
 		return answer(res, 200, ACKNOWLEDGEMENT);
 	};
 	return {
 		refuse(reason, why) {
 			const code = REJECTION_STATUS[reason];
-			ctx.logger.warn(clean(`HaiPay Trigger refused a callback with ${code}: ${why}`), { ...context, reason });
+			ctx.logger.warn(clean(`HaiPay Trigger refused a callback with ${code}: ${why}`), { ...contextNow(), reason });
 			return answer(res, code, REJECTION_TEXT[reason]);
 		},
 		acknowledge,
@@ -126,17 +155,13 @@ export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies 
 			if (!verified) {
 				ctx.logger.warn(
 					'HaiPay Trigger accepted a callback without checking its signature: verification is turned off',
-					context,
+					contextNow(),
 				);
 			}
 			return { webhookResponse: ACKNOWLEDGEMENT, workflowData: [[carrying({ json: item }, resave)]] };
 		},
 		hide(secrets) {
 			hidden = secrets;
-			// Redacted before it is shortened for the line: a secret cut short would no longer be found.
-			context = logContext(
-				signed === undefined ? undefined : (redactValue(signed, secrets) as Record<string, unknown>),
-			);
 		},
 	};
 }

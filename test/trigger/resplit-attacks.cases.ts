@@ -58,7 +58,7 @@ describe('HaiPay Trigger: re-splits that join fields and split them again', () =
 		});
 		const server = await trigger({ kind: 'payout' }, unreachable);
 		// The genuine one is in doubt too (its remark could end in a status): only HaiPay's query can tell them apart.
-		expectNotRun(await deliver(server, genuine), /remark could be read as ending in a field (orderNo|status)/);
+		expectNotRun(await deliver(server, genuine), /remark could be read as ending in a field (orderId|orderNo|status)/);
 		expectNotRun(await deliver(server, replayed), /errorMsg could be read as ending in a field orderId/);
 	});
 
@@ -155,14 +155,17 @@ describe('HaiPay Trigger: re-splits that change only free text (attacks that hol
 		expect(first).toMatchObject({ ambiguousText: ['errorMsg'], dedupKey: `no:${order.orderNo}|3` });
 	});
 
-	it('errorMsg holding &amount= with carried fields between runs once: no reading HaiPay signed could put amount there', async () => {
-		const genuine = signedByPlatform(
-			payoutCallback({ ...freshOrder(), status: 3, payTime: undefined, errorMsg: 'x&amount=1&appId=1' }),
+	it("errorMsg holding &amount= runs once (amount is the first name of the string); holding &appId= it is HaiPay's to settle", async () => {
+		const server = await trigger({ kind: 'payout' }, unreachable);
+		const first = signedByPlatform(
+			payoutCallback({ ...freshOrder(), status: 3, payTime: undefined, errorMsg: 'x&amount=1' }),
 		);
-		expect(expectEmitted(await deliver(await trigger({ kind: 'payout' }, unreachable), genuine))).toMatchObject({
-			amount: '1500.00',
-			errorMsg: 'x&amount=1&appId=1',
-		});
+		expect(expectEmitted(await deliver(server, first))).toMatchObject({ amount: '1500.00', errorMsg: 'x&amount=1' });
+		// No field is taken to be in every callback but orderId and status (issue 41): an appId could stand there.
+		const app = signedByPlatform(
+			payoutCallback({ ...freshOrder(), status: 3, payTime: undefined, errorMsg: 'x&appId=1' }),
+		);
+		expectNotRun(await deliver(server, app), /errorMsg could be read as ending in a field appId/);
 	});
 
 	/*

@@ -53,7 +53,8 @@ describe('HaiPay Trigger: a genuine callback', () => {
 	it('emits a signed field no callback was known to carry, as received, names it, and logs each new name once', async () => {
 		// HaiPay's callback page: parse callbacks as a generic map, because HaiPay may add fields.
 		const server = await trigger();
-		const name = `channelRef${Date.now()}`;
+		// Named to sort after every deciding field: one before currency or orderNo puts them in doubt (readings.cases.ts).
+		const name = `zzChannelRef${Date.now()}`;
 		const first = signedByPlatform(payoutCallback({ ...freshOrder(), [name]: 'X-9', extra: { nested: true } }));
 		const outcome = await deliver(server, first);
 		expect(expectEmitted(outcome)).toMatchObject({
@@ -90,7 +91,6 @@ describe('HaiPay Trigger: a genuine callback', () => {
 			kind: 'refund',
 			statusLabel: 'paid',
 			unknownFields: 'none',
-			ambiguousText: 'none',
 		};
 		const body = signedByPlatform(payoutCallback({ ...freshOrder(), ...fields }));
 		for (const verifySignature of [true, false]) {

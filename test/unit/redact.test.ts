@@ -75,3 +75,40 @@ describe('redactText: every form of every kind of secret', () => {
 		expect(redactValue(value, secret)).toEqual({ [REDACTED]: [{ note: REDACTED }], ok: 'fine' });
 	});
 });
+
+/** Java's URLEncoder: `+` for a space, and `!`, `'`, `(`, `)`, `~` encoded, which encodeURIComponent leaves. */
+function javaUrlEncoded(secret: string): string {
+	return encodeURIComponent(secret)
+		.replace(/[!'()~]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
+		.replace(/%20/g, '+');
+}
+
+/** Every UTF-16 unit as `\uXXXX`, as some JSON writers escape all of a string. */
+function allEscaped(secret: string): string {
+	return secret
+		.split('')
+		.map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+		.join('');
+}
+
+describe('redactText: any encoder, read back rather than guessed', () => {
+	for (const [kind, secret] of Object.entries(SECRETS)) {
+		const forms: Record<string, string> = {
+			"Java's URLEncoder": javaUrlEncoded(secret),
+			'every character \\u-escaped': allEscaped(secret),
+			'every character percent-encoded': [...new TextEncoder().encode(secret)]
+				.map((byte) => `%${byte.toString(16).padStart(2, '0')}`)
+				.join(''),
+			'half plain, half encoded': `${secret.slice(0, 3)}${javaUrlEncoded(secret.slice(3))}`,
+		};
+		it.each(Object.entries(forms))(`${kind}: removes the secret echoed %s`, (_form, echo) => {
+			const redacted = redactText(`errorMsg: «${echo}» after`, ['another-test-only-secret', secret]);
+			expect(redacted).toBe(`errorMsg: «${REDACTED}» after`);
+		});
+	}
+
+	it('a JSON-escaped secret in a raw body is found in the text as received', () => {
+		const raw = `{"errorMsg":"${allEscaped('raw-secret')}","orderId":"A"}`;
+		expect(redactText(raw, 'raw-secret')).toBe(`{"errorMsg":"${REDACTED}","orderId":"A"}`);
+	});
+});

@@ -47,11 +47,21 @@ const TEXT_FIELDS: readonly string[] = ['errorMsg'];
 
 /**
  * What bounds the readings of a callback's signed string (shared/signing/readings.ts, decidingDoubt): the fields a
- * run acts on; those every HaiPay callback carries (its official members); and those HaiPay writes as a number,
- * code or time, which never hold `&`. A field outside all three (errorMsg, a field HaiPay added) may be any text.
+ * run acts on; those HaiPay writes as a number, code or time, which never hold `&` (a field outside both, errorMsg
+ * or a field HaiPay added, may be any text); and the only fields every callback is taken to carry: the merchant's
+ * orderId and the status, without which a callback reports no result (every callback HaiPay publishes, and every
+ * integration's payout callback, has both). Nothing else is assumed present: HaiPay publishes no payout callback, so
+ * a reading that adds or takes away a currency, an amount, an orderNo, an App ID, a refund number or a card token is
+ * in doubt.
  */
-export const CALLBACK_SHAPE = {
+export const CALLBACK_READINGS = {
 	deciding: new Set<string>(DECIDING_FIELDS),
-	carried: new Set<string>(IDENTIFYING_FIELDS),
 	plain: new Set<string>(CALLBACK_FIELDS.filter((name) => !TEXT_FIELDS.includes(name))),
+	carried: new Set<string>(['orderId', 'status']),
 };
+
+/**
+ * The earlier bound, which the library's verifyCallback keeps: every callback was taken to carry all its official
+ * identifying members (IDENTIFYING_FIELDS), so that a reading losing one was not counted.
+ */
+export const CALLBACK_SHAPE = { ...CALLBACK_READINGS, carried: new Set<string>(IDENTIFYING_FIELDS) };

@@ -19,56 +19,143 @@ const KEY_TAIL = /(?<![A-Za-z0-9+/])key=[^&]*/gi;
 const MAX_DEPTH = 32;
 
 /*
- * A gateway may echo a secret as it is, URL-encoded (a query string: `%C3%9F`, `+` for a space), JSON-escaped (`\"`,
- * `\u00df`), and in another case, including full case mapping (`ß` upper-cased is `SS`). Each form is looked for in a
- * folded copy of the text (every character lower-, upper-, then lower-cased: `ẞ`, `ß` and `SS` meet), mapped back to the characters received.
+ * A gateway may echo a secret as it is, percent-encoded by any encoder (JavaScript's, Java's URLEncoder with `+`
+ * for a space and `%21` for `!`, either hex case), JSON-escaped (`\"`, `\u00df`, `\u0061`), and in another case,
+ * including full case mapping (`ß` upper-cased is `SS`). Rather than guess each encoder's output, the text is read
+ * back the ways a reader would decode it (as it is, JSON escapes undone, and percent-encoding undone on top, with
+ * `+` read as a space or as itself), each view folded (every character lower-, upper-, then lower-cased: `ẞ`, `ß`
+ * and `SS` meet), and the folded secret looked for in each; a match is mapped back to the characters received.
+ * Text encoded twice over (`%2541`) is not read back: one decoding, as a gateway's echo of its own string does.
  */
 
-/** Each character of the text folded, with the index in the text where each folded unit came from. */
-function folded(text: string): { text: string; from: number[] } {
-	let out = '';
-	const from: number[] = [];
+/** A view of a text: its units, each with the span of the received text it was read from. */
+interface View {
+	text: string;
+	start: number[];
+	end: number[];
+}
+
+const JSON_ESCAPES: Record<string, string> = {
+	'"': '"',
+	'\\': '\\',
+	'/': '/',
+	b: '\b',
+	f: '\f',
+	n: '\n',
+	r: '\r',
+	t: '\t',
+};
+
+/** The number written by `digits` hex digits at `at`, either case, or -1. */
+function hexAt(text: string, at: number, digits: number): number {
+	let value = 0;
+	for (let index = at; index < at + digits; index++) {
+		const [code, letter] = [text.charCodeAt(index), text.charCodeAt(index) | 0x20];
+		const digit = code >= 0x30 && code <= 0x39 ? code - 0x30 : letter >= 0x61 && letter <= 0x66 ? letter - 0x57 : -1;
+		if (digit < 0) return -1;
+		value = value * 16 + digit;
+	}
+	return value;
+}
+
+/** The UTF-8 character percent-encoded at `at` (`%C3%9F`), and how many characters of the text it takes. */
+function percentCharacter(text: string, at: number): { character: string; length: number } | undefined {
+	const lead = text[at] === '%' ? hexAt(text, at + 1, 2) : -1;
+	if (lead < 0) return undefined;
+	const bytes =
+		lead < 0x80
+			? 1
+			: lead >= 0xc2 && lead <= 0xdf
+				? 2
+				: lead >= 0xe0 && lead <= 0xef
+					? 3
+					: lead >= 0xf0 && lead <= 0xf4
+						? 4
+						: 0;
+	if (bytes === 0) return undefined;
+	let point = bytes === 1 ? lead : lead & (0xff >> (bytes + 1));
+	for (let index = 1; index < bytes; index++) {
+		const next = text[at + 3 * index] === '%' ? hexAt(text, at + 3 * index + 1, 2) : -1;
+		if (next < 0x80 || next > 0xbf) return undefined;
+		point = (point << 6) | (next & 0x3f);
+	}
+	if (point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return undefined;
+	return { character: String.fromCodePoint(point), length: 3 * bytes };
+}
+
+/** The JSON escape at `at` (`\"`, `\u00df`, in either case), and how many characters of the text it takes. */
+function jsonCharacter(text: string, at: number): { character: string; length: number } | undefined {
+	if (text[at] !== '\\') return undefined;
+	const letter = text[at + 1]?.toLowerCase() ?? '';
+	if (letter === 'u') {
+		const unit = hexAt(text, at + 2, 4);
+		return unit < 0 ? undefined : { character: String.fromCharCode(unit), length: 6 };
+	}
+	const character = JSON_ESCAPES[text[at + 1] ?? ''] ?? JSON_ESCAPES[letter];
+	return character === undefined ? undefined : { character, length: 2 };
+}
+
+type Decoding = { json: boolean; percent: boolean; plus: boolean };
+
+/** The text read back as `how` decodes it, each unit mapped to the span it came from (a decoded view's spans compose). */
+function decoded(view: View, how: Decoding): View {
+	const out: View = { text: '', start: [], end: [] };
+	const { text } = view;
+	for (let at = 0; at < text.length;) {
+		const read =
+			(how.json ? jsonCharacter(text, at) : undefined) ??
+			(how.percent ? percentCharacter(text, at) : undefined) ??
+			(how.plus && text[at] === '+' ? { character: ' ', length: 1 } : { character: text[at], length: 1 });
+		for (let unit = 0; unit < read.character.length; unit++) {
+			out.start.push(view.start[at]);
+			out.end.push(view.end[at + read.length - 1]);
+		}
+		out.text += read.character;
+		at += read.length;
+	}
+	return out;
+}
+
+/** Each character folded, each folded unit keeping the span of the character it came from. */
+function folded(view: View): View {
+	const out: View = { text: '', start: [], end: [] };
 	let index = 0;
-	for (const character of text) {
+	for (const character of view.text) {
 		const fold = character.toLowerCase().toUpperCase().toLowerCase();
-		out += fold;
-		for (let unit = 0; unit < fold.length; unit++) from.push(index);
+		const [start, end] = [view.start[index], view.end[index + character.length - 1]];
+		for (let unit = 0; unit < fold.length; unit++) {
+			out.start.push(start);
+			out.end.push(end);
+		}
+		out.text += fold;
 		index += character.length;
 	}
-	from.push(index);
-	return { text: out, from };
+	return out;
 }
 
-function jsonEscaped(secret: string, asciiOnly: boolean): string {
-	const escaped = JSON.stringify(secret).slice(1, -1);
-	return asciiOnly
-		? escaped.replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
-		: escaped;
+/** The folded views of a text a secret is looked for in: as received, and decoded each way a reader could. */
+function viewsOf(text: string): View[] {
+	const raw: View = { text, start: [], end: [] };
+	for (let index = 0; index < text.length; index++) [raw.start[index], raw.end[index]] = [index, index + 1];
+	const views = [raw];
+	const json = text.includes('\\');
+	if (json) views.push(decoded(raw, { json, percent: false, plus: false }));
+	if (text.includes('%') || text.includes('+')) {
+		views.push(decoded(raw, { json, percent: true, plus: true }));
+		if (text.includes('+')) views.push(decoded(raw, { json, percent: true, plus: false }));
+	}
+	return views.map(folded);
 }
 
-/** The forms in which a gateway may echo the secret, folded, each once. */
-function echoedForms(secret: string): string[] {
-	const component = encodeURIComponent(secret);
-	const forms = [
-		secret,
-		component,
-		component.replace(/%20/g, '+'),
-		jsonEscaped(secret, false),
-		jsonEscaped(secret, true),
-	];
-	return [...new Set(forms.map((form) => folded(form).text))];
-}
-
-/** Every stretch of the text that is part of an echo of the secret, in any form and case, overlapping ones merged. */
-function secretStretches(text: string, secret: string): Array<[number, number]> {
-	const fold = folded(text);
+/** Every stretch of the text that is part of an echo of one of the secrets, in any form and case, overlapping ones merged. */
+function secretStretches(text: string, secrets: readonly string[]): Array<[number, number]> {
 	const found: Array<[number, number]> = [];
-	for (const form of echoedForms(secret)) {
-		for (let at = fold.text.indexOf(form); at >= 0; at = fold.text.indexOf(form, at + 1)) {
-			// A match that starts or ends inside a character's folding (`S` of `ß`) takes the whole character.
-			const end = fold.from[at + form.length - 1];
-			found.push([fold.from[at], end + ((text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1)]);
-		}
+	const views = viewsOf(text);
+	for (const secret of secrets) {
+		const form = folded({ text: secret, start: [], end: [] }).text;
+		for (const view of views)
+			for (let at = view.text.indexOf(form); at >= 0; at = view.text.indexOf(form, at + 1))
+				found.push([view.start[at], view.end[at + form.length - 1]]);
 	}
 	found.sort((a, b) => a[0] - b[0]);
 	const stretches: Array<[number, number]> = [];
@@ -80,20 +167,14 @@ function secretStretches(text: string, secret: string): Array<[number, number]> 
 	return stretches;
 }
 
-function withoutSecret(text: string, secret: string): string {
-	if (secret === '') return text;
+function withoutSecrets(text: string, secrets: readonly string[]): string {
 	let out = '';
 	let from = 0;
-	for (const [start, end] of secretStretches(text, secret)) {
+	for (const [start, end] of secretStretches(text, secrets)) {
 		out += `${text.slice(from, start)}${REDACTED}`;
 		from = end;
 	}
 	return out + text.slice(from);
-}
-
-/** Whether the text holds the secret, in any form and case. */
-function holds(text: string, secret: string): boolean {
-	return secret !== '' && secretStretches(text, secret).length > 0;
 }
 
 /** The credential's secrets, longest first, so that a secret holding another is removed whole. */
@@ -109,11 +190,12 @@ function secretList(secrets: string | readonly string[]): string[] {
  */
 export function redactText(text: string, secrets: string | readonly string[]): string {
 	const list = secretList(secrets);
-	const redacted = list
-		.reduce((kept, secret) => withoutSecret(kept, secret), text)
-		.replace(KEY_TAIL, (tail) => `${tail.slice(0, 4)}${REDACTED}`);
-	if (!list.some((secret) => holds(redacted, secret))) return redacted;
-	return list.some((secret) => holds(REDACTED, secret)) ? '' : REDACTED;
+	const redacted = (list.length > 0 ? withoutSecrets(text, list) : text).replace(
+		KEY_TAIL,
+		(tail) => `${tail.slice(0, 4)}${REDACTED}`,
+	);
+	if (list.length === 0 || secretStretches(redacted, list).length === 0) return redacted;
+	return secretStretches(REDACTED, list).length > 0 ? '' : REDACTED;
 }
 
 /** A gateway's value with every text in it redacted, member names included, at any depth (up to MAX_DEPTH). */

@@ -113,24 +113,27 @@ export function otherReadings(
 /*
  * Whether another reading could change a field a run acts on. A reading is the same string cut at other `&`: it can
  * split a value (adding fields) and join fields (a field's `&name=` then sits inside the text before it), several
- * times at once. What HaiPay sends bounds which readings could be a callback it signed:
- * - a deciding field's value never holds `&` (orders, statuses, amounts, codes, tokens), nor does a value HaiPay
- *   writes itself (`plain`: numbers and times); only free text (errorMsg, a field HaiPay added) can;
- * - every callback carries the `carried` fields (appId, currency, orderId, orderNo, amount, status).
- * Under these bounds a reading that changes a deciding field leaves one of three marks on the received body
- * (test/unit/readings-search.test.ts checks them against every reading of generated bodies):
- * 1. a value of a field X holds `&D=` for a deciding D, and no carried field of the body sorts between X and D
- *    (the reading puts D there; with a carried field between, that field would be lost or out of order);
+ * times at once. What HaiPay sends bounds which readings could be a callback it signed: a deciding field's value
+ * never holds `&` (orders, statuses, amounts, codes, tokens), nor does a value HaiPay writes itself (`plain`: numbers
+ * and times); only free text (errorMsg, a bank's name, a field HaiPay added) can. Nothing is assumed of which fields
+ * a callback carries: HaiPay publishes no payout callback, so a deciding field that is present in one reading and
+ * absent in another is in doubt like one that changes. Under this bound a reading that changes, adds or takes away a
+ * deciding field leaves one of three marks on the received body (test/unit/readings-search.test.ts checks them
+ * against every reading of generated bodies, each generated body also lacking each field in turn):
+ * 1. a value holds `&D=` for a deciding D that sorts after the first name of the string (every reading starts with
+ *    that name, and names only grow: a D before it can be no field of any reading);
  * 2. a deciding field's own value holds `&name=` (the reading cuts it short);
- * 3. a refund number or card token (deciding, never carried) follows, past fields that are not carried, free text or
- *    a value holding `&name=` (the reading joins it into that text, and the result is no refund or token).
+ * 3. a deciding field follows, past fields that are neither deciding nor free text of their own, free text or a
+ *    value holding `&name=` (the reading joins it into that text, and the deciding field is gone).
+ * A `carried` set (the library's verifyCallback keeps the earlier bound: fields every callback was taken to carry)
+ * narrows 1 and 3 to readings that keep those fields.
  */
 
 /** What HaiPay's callbacks are known to hold; see the comment above. */
 interface CallbackShape {
 	deciding: ReadonlySet<string>;
-	carried: ReadonlySet<string>;
 	plain: ReadonlySet<string>;
+	carried?: ReadonlySet<string>;
 }
 
 /**
@@ -156,6 +159,20 @@ function namesInside(text: string): string[] {
 	return names;
 }
 
+/** The deciding field a reading could join into the text before it (mark 3), or undefined. */
+function joinedDoubt(names: string[], inside: string[][], shape: CallbackShape): DecidingDoubt | undefined {
+	const stops = (name: string) => (shape.carried !== undefined ? shape.carried.has(name) : shape.deciding.has(name));
+	for (const [index, name] of names.entries()) {
+		if (!shape.deciding.has(name) || shape.carried?.has(name) === true) continue;
+		for (let before = index - 1; before >= 0 && !stops(names[before]); before--) {
+			const text = names[before];
+			if (!shape.deciding.has(text) && (!shape.plain.has(text) || inside[before].length > 0))
+				return { field: name, how: 'joined', in: text };
+		}
+	}
+	return undefined;
+}
+
 /** The first deciding field another reading of the signed string could change, add or take away, or undefined. */
 export function decidingDoubt(
 	signed: Record<string, unknown>,
@@ -166,22 +183,18 @@ export function decidingDoubt(
 		.filter((name) => name !== 'sign' && !isSkipped(signed[name]))
 		.sort(byteOrder);
 	const inside = names.map((name) => namesInside(rendered(signed[name], options.arrayStyle)));
-	const carried = names.filter((name) => shape.carried.has(name));
-	const between = (a: string, b: string) => carried.some((name) => byteOrder(a, name) * byteOrder(name, b) > 0);
+	const { carried } = shape;
+	// A name at or before the string's first can be no field but the first of any reading; one after it, with no carried
+	// field between, could stand where the text holding it is cut.
+	const couldStand = (a: string, b: string) =>
+		byteOrder(names[0], b) < 0 &&
+		!names.some((name) => carried?.has(name) === true && byteOrder(a, name) * byteOrder(name, b) > 0);
 	for (const [index, name] of names.entries()) {
 		if (shape.deciding.has(name) && (inside[index].length > 0 || listElementsSplit(signed[name], options.arrayStyle))) {
 			return { field: name, how: 'cut', in: name, ...(inside[index].length > 0 ? { adds: inside[index][0] } : {}) };
 		}
-		const added = inside[index].find((each) => shape.deciding.has(each) && !between(name, each));
+		const added = inside[index].find((each) => shape.deciding.has(each) && couldStand(name, each));
 		if (added !== undefined) return { field: added, how: 'added', in: name };
 	}
-	for (const [index, name] of names.entries()) {
-		if (!shape.deciding.has(name) || shape.carried.has(name)) continue;
-		for (let before = index - 1; before >= 0 && !shape.carried.has(names[before]); before--) {
-			const text = names[before];
-			if (!shape.deciding.has(text) && (!shape.plain.has(text) || inside[before].length > 0))
-				return { field: name, how: 'joined', in: text };
-		}
-	}
-	return undefined;
+	return joinedDoubt(names, inside, shape);
 }
