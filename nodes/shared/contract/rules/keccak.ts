@@ -2,7 +2,7 @@
  * Keccak-256 as Ethereum uses it (the original Keccak padding, 0x01 ... 0x80), which EIP-55's address checksum is
  * made from. It is not NIST's SHA3-256 (padding 0x06 ... 0x80), the only one of the two Node's crypto offers: the two
  * give different digests of the same bytes (of nothing: c5d2...a470 here, a7ff...434a for SHA3-256). The tables are
- * computed from their definitions (FIPS 202, 3.2.2 and 3.2.5) rather than typed in; test/unit/keccak.test.ts holds
+ * computed from their definitions (FIPS 202, 3.2.2 and 3.2.5) rather than typed in; test/unit/usdt-address.test.ts holds
  * the published vectors.
  */
 
