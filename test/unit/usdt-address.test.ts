@@ -38,7 +38,7 @@ describe('Keccak-256', () => {
 		['a'.repeat(136), 'a6c4d403279fe3e0af03729caada8374b5ca54d8065329a3ebcaeb4b60aa386e'],
 		['a'.repeat(137), 'd869f639c7046b4929fc92a4d988a8b22c55fbadb802c0c66ebcd484f1915f39'],
 		['a'.repeat(272), 'cf7fcd4f705ee749930d19ca84561a9bf62516bd90a471545fa2f49fdc7e63c8'],
-	])('of %j (up to and past the 136-byte block)', (text, digest) => {
+	])('of a %#th text (up to and past the 136-byte block)', (text, digest) => {
 		expect(keccak256Hex(text)).toBe(digest);
 	});
 
