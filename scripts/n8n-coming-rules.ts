@@ -39,6 +39,7 @@ export const DELIBERATE_TOP_LEVEL: Record<string, Record<string, string>> = {
 		birth: 'required for some currencies',
 		identifyType: 'required for some currencies',
 		gender: 'required for some currencies',
+		network: 'required for some currencies',
 		inBankNo: 'required for some currencies',
 		callBackUrl: 'required for some currencies',
 		callBackFailUrl: 'required for some currencies',

@@ -85,7 +85,11 @@ describe('amounts on both sides of each edge, in one run per currency', () => {
 	);
 
 	it('USDT: a wallet address and any network code HaiPay configures are sent as given', async () => {
-		const wallet = row('USDT', { bankCode: 'ERC20', accountNo: '0x52908400098527886E0F7030069857D2E4169EE7' });
+		const wallet = row('USDT', {
+			network: 'EVM',
+			bankCode: 'ERC20',
+			accountNo: '0x52908400098527886E0F7030069857D2E4169EE7',
+		});
 		const [item] = await pay('USDT', [wallet]);
 		expect(item).toMatchObject({ outcome: 'accepted', currency: 'USDT', verified: true });
 		const sent = sandbox.requests.filter(

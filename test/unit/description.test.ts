@@ -55,7 +55,10 @@ describe('node description', () => {
 		'shows exactly the %s payout fields, required ones on top',
 		(currency, rules: RequestRules) => {
 			const parameters = resolved({ resource: 'payout', operation: 'create', currency });
-			const required = rules.fields.filter((field) => field.required).map((field) => field.name);
+			// Read at node version 1: a field a later version introduced (USDT's network, from 4) is not there.
+			const required = rules.fields
+				.filter((field) => field.required && field.since === undefined)
+				.map((field) => field.name);
 			const optional = rules.fields.filter((field) => !field.required).map((field) => field.name);
 			expect(
 				Object.keys(parameters)

@@ -90,7 +90,9 @@ describe('drop-downs that decide who is paid', () => {
 			const first = resolved({ resource: 'payout', operation: 'create', currency }, 1);
 			for (const field of deciding) {
 				expect([field.name, latest[field.name]]).toEqual([field.name, NOT_CHOSEN.value]);
-				expect([field.name, first[field.name]]).toEqual([field.name, field.enum?.[0]]);
+				// A field a later version introduced (USDT's Network, from 4) is not in version 1 at all.
+				if (field.since !== undefined) expect(first).not.toHaveProperty(field.name);
+				else expect([field.name, first[field.name]]).toEqual([field.name, field.enum?.[0]]);
 			}
 		},
 	);

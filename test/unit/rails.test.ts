@@ -12,6 +12,7 @@ import {
 } from '../../nodes/shared/contract/rules/common';
 import { letters, ruleCases, shared, x, type Case, type SharedUse } from '../helpers/rule-cases';
 import { BASES } from '../helpers/rows';
+import { USDT_ADDRESS_CASES } from '../helpers/usdt-addresses';
 
 /*
  * Every rule of the payout rails beyond the contract, each on both sides of its edge, as HaiPay's page for the
@@ -496,7 +497,7 @@ const CASES: Record<RailCurrency, Array<Case | SharedUse>> = {
 		},
 		anyText('accountType', 'WALLET'),
 		anyText('bankCode', 'TRC20'),
-		anyText('accountNo', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8'),
+		...USDT_ADDRESS_CASES,
 		lettersNameCase,
 		shared(phone(true)),
 	],

@@ -7,6 +7,7 @@ import { catalogueParameter, isCatalogueField, plainValue } from './catalogue';
 import {
 	CATALOGUE_LISTS_FROM,
 	LATEST_VERSION,
+	NO_MONEY_DEFAULTS_FROM,
 	NO_PAYEE_DEFAULTS_FROM,
 	NODE_VERSIONS,
 	type NodeVersion,
@@ -76,6 +77,24 @@ export function fieldsFromParameter(resource: string, operation: string): INodeP
 	};
 }
 
+/** Whether a node version has a field: every version has it, unless the rule names the first one (`since`). */
+export function hasField(rule: FieldRule, version: number): boolean {
+	return rule.since === undefined || version >= rule.since;
+}
+
+/** A request's rules as a node version reads them: without the fields a later version introduced. */
+export function rulesAt(rules: RequestRules, version: number): RequestRules {
+	return rules.fields.every((rule) => hasField(rule, version))
+		? rules
+		: { ...rules, fields: rules.fields.filter((rule) => hasField(rule, version)) };
+}
+
+/** Whether a drop-down starts on nothing in a node version: one deciding who is paid from 2, how much or how often from 4. */
+function startsEmpty(rule: FieldRule, version: NodeVersion): boolean {
+	if (rule.decidesPayee !== undefined && version >= NO_PAYEE_DEFAULTS_FROM) return true;
+	return rule.decidesMoney !== undefined && version >= NO_MONEY_DEFAULTS_FROM;
+}
+
 /** The values of a request's fields for one item, from the item itself by their gateway names. */
 export function inputValues(rules: RequestRules, json: Record<string, unknown>): Record<string, unknown> {
 	const values: Record<string, unknown> = {};
@@ -89,7 +108,7 @@ function options(rule: FieldRule): INodePropertyOptions[] {
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The drop-down entry of a field that decides who is paid, before anything is chosen (node version 2 on). */
+/** The drop-down entry of a field that decides who is paid (node version 2 on), or how much or how often (4 on), before anything is chosen. */
 export const NOT_CHOSEN = { name: 'Choose…', value: '' };
 
 /**
@@ -114,7 +133,7 @@ export function parameterFor(
 	};
 	if (rule.enum) {
 		const choices = options(rule);
-		if (rule.decidesPayee !== undefined && version >= NO_PAYEE_DEFAULTS_FROM) {
+		if (startsEmpty(rule, version)) {
 			const description = `${rule.description}. Nothing is chosen at first: choose one, or map it from the item; an item without one is refused, never paid on a guess.`;
 			return { ...base, description, type: 'options', options: [NOT_CHOSEN, ...choices], default: NOT_CHOSEN.value };
 		}
@@ -174,7 +193,7 @@ export function requiredParameters(rulesByCurrency: Record<string, RequestRules>
 	const byField = new Map<string, Entry[]>();
 	for (const version of NODE_VERSIONS) {
 		for (const [currency, rules] of Object.entries(rulesByCurrency)) {
-			for (const rule of rules.fields.filter((field) => field.required)) {
+			for (const rule of rules.fields.filter((field) => field.required && hasField(field, version))) {
 				const list = byField.get(rule.name) ?? [];
 				const catalogued = scope.catalogue !== undefined && hasCatalogue(scope.catalogue, rule.name, currency);
 				const property = parameterFor(rule, version, catalogued);
@@ -209,7 +228,7 @@ export function additionalFields(rulesByCurrency: Record<string, RequestRules>, 
 				placeholder: 'Add Field',
 				default: {},
 				options: rules.fields
-					.filter((field) => !field.required)
+					.filter((field) => !field.required && hasField(field, version))
 					.map((field) => parameterFor(field, version))
 					.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 			} as INodeProperties,

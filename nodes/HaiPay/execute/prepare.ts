@@ -4,7 +4,13 @@ import { jsonParse } from 'n8n-workflow';
 import { ORDER_ID_MAX_LENGTH, ORDER_NO_MAX_LENGTH } from '../../shared/contract/rules/reads';
 import type { RequestRules } from '../../shared/contract/rules/types';
 import { ItemFailure } from '../../shared/gateway/outcome';
-import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, fieldValues, inputValues } from '../descriptions/fromRules';
+import {
+	FIELDS_FROM_INPUT,
+	FIELDS_FROM_PARAMETERS,
+	fieldValues,
+	inputValues,
+	rulesAt,
+} from '../descriptions/fromRules';
 import { inexactNumbersInObject, inexactNumbersInText } from '../validation/numbers';
 import { checkRequest, type RequestBody, type Violation } from '../validation/validate';
 import { hasCollectionEntry, isFixedParameter, parameterValue } from './parameters';
@@ -61,14 +67,17 @@ function extraFields(
 	return { fields, violations: typeof raw === 'string' ? inexactNumbersInText(raw) : inexactNumbersInObject(fields) };
 }
 
-/** Checks an item against the rules; every broken rule is listed in one error that names the fields. */
+/**
+ * Checks an item against the rules; every broken rule is listed in one error that names the fields. A valid item's
+ * warnings (what its fields' `warn` found) come with its body.
+ */
 function checkedBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	rules: RequestRules,
 	values: Record<string, unknown>,
 	more: Violation[] = [],
-): RequestBody {
+): { body: RequestBody; warnings: string[] } {
 	const extra = extraFields(ctx, itemIndex);
 	const checked = checkRequest(rules, values, extra.fields);
 	const violations = [...more, ...checked.violations, ...extra.violations];
@@ -79,7 +88,7 @@ function checkedBody(
 			rule: first.rule,
 		});
 	}
-	return checked.body;
+	return { body: checked.body, warnings: checked.warnings };
 }
 
 /**
@@ -90,10 +99,12 @@ function checkedBody(
 export function prepareCreate(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	rules: RequestRules,
+	allRules: RequestRules,
 	currency: string,
 	fromInput = true,
 ): Prepared {
+	// The fields of the node's own version: a saved workflow of an earlier one reads no field added since.
+	const rules = rulesAt(allRules, ctx.getNode().typeVersion);
 	const fromItem =
 		fromInput && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
 	const values = fromItem
@@ -106,11 +117,12 @@ export function prepareCreate(
 					: undefined;
 			});
 	const conflicts = fromItem ? [] : payeeConflicts(ctx, itemIndex, rules, values);
-	const body = checkedBody(ctx, itemIndex, rules, values, conflicts);
+	const { body, warnings } = checkedBody(ctx, itemIndex, rules, values, conflicts);
 	const takesNotifyUrl = rules.fields.some((field) => field.name === 'notifyUrl');
 	return {
 		path: rules.path,
 		body,
+		...(warnings.length > 0 ? { warnings } : {}),
 		currency,
 		orderId: String(body.orderId),
 		takesNotifyUrl,

@@ -7,7 +7,7 @@ export interface Violation {
 	field: string;
 	/**
 	 * Which rule failed: required, type, maxLength, minLength, enum, pattern, amount, maxDigits, format, invisible,
-	 * unknownField (and, beyond one item's fields, conflict, unique, separator, credential, reserved, number).
+	 * address, checksum, network (a USDT wallet address), unknownField (and, beyond one item's fields, conflict, unique, separator, credential, reserved, number).
 	 */
 	rule: string;
 	/** Says what is wrong and shows only the offending part of the value. */
@@ -19,6 +19,21 @@ export type RequestBody = Record<string, string | number>;
 interface Checked {
 	body: RequestBody;
 	violations: Violation[];
+	/** What the fields' `warn` found in valid values, which are sent as given. */
+	warnings: string[];
+}
+
+/** A rule's own check, as a violation of `fallback` (pattern, amount) or of the rule it names. */
+function checked(
+	rule: FieldRule,
+	text: string,
+	fields: Record<string, unknown>,
+	fallback: string,
+): Violation | undefined {
+	const problem = rule.check?.(text, fields);
+	if (problem === undefined) return undefined;
+	const [kind, reason] = typeof problem === 'string' ? [fallback, problem] : [problem.rule, problem.reason];
+	return { field: rule.name, rule: kind, message: `"${rule.name}" ${reason}` };
 }
 
 /** Names that reach into an object's prototype when used as keys. */
@@ -134,8 +149,7 @@ function checkText(rule: FieldRule, text: string, fields: Record<string, unknown
 	if (rule.format === 'email' && !EMAIL.test(text))
 		return violation('format', 'must be an email address such as name@email.com');
 	if (rule.format === 'url' && !isHttpUrl(text)) return violation('format', 'must be a full http:// or https:// URL');
-	const reason = rule.check?.(text, fields);
-	return reason === undefined ? undefined : violation('pattern', reason);
+	return checked(rule, text, fields, 'pattern');
 }
 
 function checkField(
@@ -148,8 +162,7 @@ function checkField(
 		const result = checkAmount(value, rule.amount);
 		if ('problem' in result) return { field, rule: result.rule ?? 'amount', message: `"${field}" ${result.problem}` };
 		// A least amount that depends on another field (the cashier's USD minimum) is the rule's own check.
-		const reason = rule.check?.(String(result.value), fields);
-		return reason === undefined ? result : { field, rule: 'amount', message: `"${field}" ${reason}` };
+		return checked(rule, String(result.value), fields, 'amount') ?? result;
 	}
 	if (rule.integerEnum !== undefined) {
 		const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
@@ -178,8 +191,10 @@ function checkField(
 	return checkText(rule, text.text, fields) ?? { value: text.text };
 }
 
-/** A missing field; one that decides who is paid says that it is never taken from a default. */
+/** A missing field; one that decides who is paid, or how much or how often, says that it is never taken from a default. */
 function requiredMessage(rule: FieldRule): string {
+	if (rule.decidesMoney !== undefined)
+		return `"${rule.name}" is required: it decides ${rule.decidesMoney}, so it is never sent from a default: choose it on the node, map it with an expression, or give it in the item's field of that name`;
 	if (rule.decidesPayee === undefined) return `"${rule.name}" is required`;
 	return `"${rule.name}" is required: it decides who is paid (${rule.decidesPayee}), so it is never sent from a default: choose it on the node, map it with an expression, or give it in the item's field of that name`;
 }
@@ -195,6 +210,7 @@ export function checkRequest(
 ): Checked {
 	const body: RequestBody = {};
 	const violations: Violation[] = [];
+	const warnings: string[] = [];
 	for (const rule of rules.fields) {
 		const value = fields[rule.name];
 		if (isAbsent(value)) {
@@ -209,8 +225,13 @@ export function checkRequest(
 			continue;
 		}
 		const result = checkField(rule, value, fields);
-		if ('value' in result) body[rule.name] = result.value;
-		else violations.push(result);
+		if (!('value' in result)) {
+			violations.push(result);
+			continue;
+		}
+		if (!rule.nodeOnly) body[rule.name] = result.value;
+		const warning = rule.warn?.(String(result.value), fields);
+		if (warning !== undefined) warnings.push(`"${rule.name}" ${warning}`);
 	}
 	const known = rules.fields.map((rule) => rule.name);
 	for (const [name, value] of Object.entries(extra)) {
@@ -241,5 +262,5 @@ export function checkRequest(
 			violations.push({ field: name, rule: 'type', message: `"${name}" must be text or a number` });
 		}
 	}
-	return { body, violations };
+	return { body, violations, warnings };
 }

@@ -48,6 +48,7 @@ export const SUBSCRIPTION_RULES: RequestRules = {
 			enum: [...RECURRING_INTERVALS],
 			enumLabels: { D: 'Day (D)', W: 'Week (W)', M: 'Month (M)', Y: 'Year (Y)' },
 			description: 'The unit of the billing cycle',
+			decidesMoney: 'how often the subscriber is charged',
 		},
 		{
 			name: 'recurringIntervalCount',

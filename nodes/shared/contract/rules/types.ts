@@ -28,8 +28,32 @@ export interface FieldRule {
 	integerEnum?: number[];
 	/** A whole number sent as a JSON number, at least `min` (a subscription's `recurringIntervalCount`, "x >= 1"). */
 	integer?: { min: number };
-	/** Extra checks that need more than a pattern (e.g. EGP wallet numbers); return a reason, or undefined. */
-	check?: (value: string, fields: Record<string, unknown>) => string | undefined;
+	/**
+	 * Extra checks that need more than a pattern (e.g. EGP wallet numbers); return a reason (rule `pattern`), a reason
+	 * under a rule of its own (a USDT address: `address`, `checksum`, `network`), or undefined.
+	 */
+	check?: (value: string, fields: Record<string, unknown>) => string | RuleProblem | undefined;
+	/**
+	 * What deserves a reviewer's look in a valid value, which is sent as given (Payout → Check's warnings): a USDT
+	 * address on a network whose address form the package does not check.
+	 */
+	warn?: (value: string, fields: Record<string, unknown>) => string | undefined;
+	/**
+	 * The node's own choice, never sent to HaiPay (USDT's Network, which decides the address check): shown and checked
+	 * as a field, left out of the signed body.
+	 */
+	nodeOnly?: boolean;
+	/**
+	 * The first HaiPay node version that shows and reads this field (docs/haipay-node.md, "Node versions"). Before it
+	 * the field is neither shown nor read, so that a saved workflow runs as it did.
+	 */
+	since?: number;
+	/**
+	 * What the field decides about how much is paid, how often, to whom or where (a subscription's billing unit), beyond
+	 * who is paid (`decidesPayee`): from node version 4 its drop-down starts on nothing, and an item without a value is
+	 * refused, never charged on a default.
+	 */
+	decidesMoney?: string;
 	/** An optional field that another field's value makes required (TRY: the Papara ID type when bankCode is PAPARA). */
 	requiredWhen?: RequiredWhen;
 	/**
@@ -42,6 +66,12 @@ export interface FieldRule {
 	 * run that read alike are one (identifiers.ts).
 	 */
 	identifier?: boolean;
+}
+
+/** A check's finding under a rule of its own name. */
+export interface RuleProblem {
+	rule: string;
+	reason: string;
 }
 
 interface RequiredWhen {
