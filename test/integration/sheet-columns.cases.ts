@@ -8,8 +8,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS, PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
-import { TEST_KEYS } from '../helpers/keys';
-import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { credentialFor, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -17,19 +16,13 @@ beforeAll(() => {
 	sandbox = running();
 });
 
+/** The sandbox's TZS App ID, with ZAR's beside it. */
 function credential(): ICredentialDataDecryptedObject {
-	return {
-		environment: 'custom',
-		baseUrl: sandbox.baseUrl,
-		appId: APP_IDS.TZS,
-		currency: 'TZS',
-		secretKey: 'test-only-secret-tzs',
-		privateKey: TEST_KEYS.merchantPkcs8,
-		haipayPublicKey: TEST_KEYS.platformPublic,
+	return credentialFor(sandbox, 'TZS', {
 		otherCurrencies: ['ZAR'],
 		appIdZar: APP_IDS.ZAR,
 		secretKeyZar: 'test-only-secret-zar',
-	};
+	});
 }
 
 function row(currency: PayoutCurrency, overrides: IDataObject = {}): IDataObject {
