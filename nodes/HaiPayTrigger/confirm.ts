@@ -5,20 +5,20 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { CASHIER_ORDER, lookupCashierOrder } from '../shared/products/cashier';
-import { judge } from '../shared/products/judge';
+import { productOfApp } from '../shared/products';
+import { judge, statusText } from '../shared/products/judge';
 import { COLLECTION_ORDER, PAYOUT_ORDER } from '../shared/products/order';
-import type { Product } from '../shared/products/types';
-import { lookupOrder, type LookupResult } from '../shared/gateway/lookup';
+import { REFUND } from '../shared/products/refund';
+import { SUBSCRIPTION_CHARGE } from '../shared/products/subscription';
+import type { Product, ProductQuery, QueryRef } from '../shared/products/types';
 import { ItemFailure } from '../shared/gateway/outcome';
-import { lookupRefund } from '../shared/products/refund';
 import { redactText } from '../shared/gateway/redact';
 import type { GatewayContext } from '../shared/gateway/request';
 import type { HaiPaySettings } from '../shared/signing/credential';
 import { CURRENCIES } from '../shared/contract/currencies';
-import { exactStatus, isFinalStatus, type OrderKind } from '../shared/contract/statuses';
+import { exactStatus, isFinalStatus } from '../shared/contract/statuses';
 import type { Callback, OrderFacts } from './callback';
-import { isCashierApp, type CallbackKind } from './filters';
+import type { CallbackKind } from './filters';
 import { shown } from './shown';
 import { exactText } from '../shared/text';
 
@@ -58,9 +58,18 @@ function isCurrency(code: string): boolean {
 	return /^[A-Z]{3}$/.test(code) || Object.prototype.hasOwnProperty.call(CURRENCIES, code);
 }
 
-/** Payouts and collections share a URL when the trigger takes either and the body does not prove which: ask both, payouts first. */
-function kindsToAsk(kind: Exclude<CallbackKind, 'refund' | 'subscription'>): OrderKind[] {
-	return kind === 'unknown' ? ['payout', 'collection'] : [kind];
+/**
+ * The products a callback of this kind may report, in the order they are asked: a refund's, a subscription charge's,
+ * the Cashier App ID's cashier order, else an order of the kind, payouts first when the body does not say which.
+ */
+function productsOf(kind: CallbackKind, settings: HaiPaySettings): Product[] {
+	if (kind === 'refund') return [REFUND];
+	if (kind === 'subscription') return [SUBSCRIPTION_CHARGE];
+	const own = productOfApp(settings.currency);
+	if (own !== undefined) return [own];
+	if (kind === 'payout') return [PAYOUT_ORDER];
+	if (kind === 'collection') return [COLLECTION_ORDER];
+	return [PAYOUT_ORDER, COLLECTION_ORDER];
 }
 
 /** Whether a failed query asked to be left alone until after the deadline: then nothing more is asked. */
@@ -69,36 +78,9 @@ function toldToWait(error: unknown, deadline: number): boolean {
 	return wait !== undefined && Date.now() + wait >= deadline;
 }
 
-/**
- * A refund-shaped callback (HaiPay documents none): confirmed only when HaiPay's signed refund query shows the refund
- * it names with the very status it carries. Refund status values are not published, so no order between them is
- * known: any other answer is "not yet" (503), and HaiPay's resends end its retries.
- */
-async function confirmRefund(
-	ctx: GatewayContext,
-	settings: HaiPaySettings,
-	facts: OrderFacts,
-	how: { deadline: number; credential?: ICredentialsDecrypted },
-): Promise<Confirmation> {
-	if (facts.statusText === undefined) return { result: 'retry', log: 'the refund callback carries no status' };
-	let data: IDataObject;
-	try {
-		const options = {
-			timeoutMs: CONFIRM_TIMEOUT_MS,
-			retries: CONFIRM_RETRIES,
-			deadline: how.deadline,
-			...(how.credential !== undefined ? { credential: how.credential } : {}),
-		};
-		data = await lookupRefund(ctx, settings, { orderId: facts.orderId, refundNo: facts.refundNo }, options);
-	} catch (error) {
-		const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-		return { result: 'retry', log: `HaiPay's refund query could not confirm it (${told(why, settings)})` };
-	}
-	if (exactText(data.status) === facts.statusText) return { result: 'confirmed', data };
-	return {
-		result: 'retry',
-		log: `HaiPay says the refund's status is ${told(data.status, settings)}, the callback says ${told(facts.statusText, settings)}; not confirmed`,
-	};
+/** What the product's query asks about the callback: its orderId, and HaiPay's number for it (a refund's refundNo). */
+function refOf(product: Product, facts: OrderFacts, currency: string): QueryRef {
+	return { ownId: facts.orderId, number: product === REFUND ? facts.refundNo : facts.orderNo, currency };
 }
 
 /**
@@ -107,74 +89,67 @@ async function confirmRefund(
  * a result whose signature HaiPay made.
  */
 export function unaskableWhy(kind: CallbackKind, facts: OrderFacts, settings: HaiPaySettings): string | undefined {
-	if (kind === 'subscription') return SUBSCRIPTION_UNASKABLE;
-	if (
-		kind !== 'refund' &&
-		isCashierApp(settings.currency) &&
-		(facts.orderId === undefined || facts.orderNo === undefined)
-	)
-		return CASHIER_UNASKABLE;
+	const [product] = productsOf(kind, settings);
+	if (product.query === undefined)
+		return `HaiPay publishes no query that shows a ${product.makes}, so it cannot be confirmed`;
+	if (product.query.needsNumber === true && (facts.orderId === undefined || facts.orderNo === undefined))
+		return `HaiPay's ${product.makes} query needs the orderId and the orderNo, and the callback lacks one, so it cannot be confirmed`;
 	return undefined;
 }
 
-const SUBSCRIPTION_UNASKABLE = 'HaiPay publishes no query that shows a subscription charge, so it cannot be confirmed';
-const CASHIER_UNASKABLE =
-	"HaiPay's cashier query needs the orderId and the orderNo, and the callback lacks one, so it cannot be confirmed";
-
 /**
- * What HaiPay's current status makes of the callback's, once a proven answer shows the order: the order's product
- * judge (shared/products/judge.ts) first reads the answer as the node's settlement does, so that an answer in a
- * status HaiPay publishes for no order, or with a second status, confirms nothing.
+ * What HaiPay's current status makes of the callback's, once a proven answer shows the thing: the product's judge
+ * (shared/products/judge.ts) reads the answer as the node's settlement does, so that an answer in a status HaiPay
+ * publishes for nothing of the kind, a second status, or another payment confirms nothing. Where HaiPay publishes
+ * the product's statuses, a final callback ahead of the query may be confirmed on a resend, and one behind it is
+ * stale; where it publishes none (a refund's), only the very status confirms.
  */
 function judged(
 	data: IDataObject,
-	facts: OrderFacts & { status: number },
+	facts: OrderFacts,
 	how: { settings: HaiPaySettings; product: Product },
 ): Confirmation {
-	const { settings } = how;
-	const judgement = judge(how.product, data, { ownId: facts.orderId ?? exactText(data.orderId) });
+	const { settings, product } = how;
+	const asked = { ownId: facts.orderId ?? exactText(data[product.ownMember]), payment: facts.orderNo };
+	const judgement = judge(product, data, product.paymentMember === undefined ? { ownId: asked.ownId } : asked);
 	if (judgement.verdict !== 'this' || judgement.state === 'unlisted')
 		return { result: 'retry', log: `HaiPay's answer confirms nothing: ${told(judgement.why, settings)}` };
-	const current = exactStatus(data.status);
-	if (current === facts.status) return { result: 'confirmed', data };
-	const said = `HaiPay says the order's status is ${told(data.status, settings)}, the callback says ${facts.status}`;
+	const ordered = product.statuses !== undefined;
+	const matches = ordered ? exactStatus(data.status) === facts.status : statusText(data.status) === facts.statusText;
+	if (matches && statusText(data.status) !== undefined) return { result: 'confirmed', data };
+	const theirs = ordered ? String(facts.status) : told(facts.statusText, settings);
+	const said = `HaiPay says the ${product.makes}'s status is ${told(data.status, settings)}, the callback says ${theirs}`;
+	if (!ordered) return { result: 'retry', log: `${said}; not confirmed` };
 	// A final callback ahead of a query that still shows the order in progress may be confirmed on a resend.
-	if (isFinalStatus(facts.status) && !isFinalStatus(current))
+	if (isFinalStatus(facts.status) && !isFinalStatus(exactStatus(data.status)))
 		return { result: 'retry', log: `${said}; not confirmed yet` };
 	return { result: 'stale', log: `${said}; the callback is not HaiPay's current state` };
 }
 
-/**
- * A global cashier collection (signed with the Cashier App ID): its own query, which takes the orderId and the orderNo
- * together and is signed with the Cashier App ID; never a currency's collection query.
- */
-async function confirmCashier(
-	ctx: GatewayContext,
-	settings: HaiPaySettings,
-	facts: OrderFacts & { status: number },
-	how: { deadline: number; credential?: ICredentialsDecrypted },
-): Promise<Confirmation> {
-	const { orderId, orderNo } = facts;
-	if (orderId === undefined || orderNo === undefined) return { result: 'retry', log: CASHIER_UNASKABLE };
-	let data: IDataObject;
-	try {
-		const options = {
-			timeoutMs: CONFIRM_TIMEOUT_MS,
-			retries: CONFIRM_RETRIES,
-			deadline: how.deadline,
-			...(how.credential !== undefined ? { credential: how.credential } : {}),
-		};
-		data = await lookupCashierOrder(ctx, settings, { orderId, orderNo }, options);
-	} catch (error) {
-		const failure = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-		return { result: 'retry', log: `HaiPay's cashier query could not confirm it (${told(failure, settings)})` };
-	}
-	return judged(data, facts, { settings, product: CASHIER_ORDER });
+/** The currency whose query path a callback is asked on, or why there is none. */
+function currencyOf(facts: OrderFacts, settings: HaiPaySettings): string | { why: string } {
+	const currency = facts.currency ?? settings.currency.toUpperCase();
+	if (isCurrency(currency)) return currency;
+	return {
+		why:
+			facts.currency !== undefined
+				? `its currency ${told(facts.currency, settings)} is no currency code`
+				: 'its currency is unknown (no currency field, and the credential has no currency set)',
+	};
+}
+
+/** Why the callback cannot be asked about at all, before any query: nothing to name, no status to compare. */
+function unaskable(facts: OrderFacts, products: Product[]): string | undefined {
+	if (facts.orderId === undefined && facts.orderNo === undefined) return 'it names no order to ask HaiPay about';
+	if (products[0] === REFUND)
+		return facts.statusText === undefined ? 'the refund callback carries no status' : undefined;
+	if (products[0].query !== undefined && facts.status === undefined) return 'its status is not an integer';
+	return undefined;
 }
 
 /**
- * Asks HaiPay for the callback's order, all queries within `deadline` (ms since the epoch; see
- * ANSWER_DEADLINE_MS), and says what its answer makes of the callback.
+ * Asks HaiPay, through each product's own query, for the thing the callback reports, all queries within `deadline`
+ * (ms since the epoch; see ANSWER_DEADLINE_MS), and says what the product's judge makes of the answer.
  */
 async function confirmWithHaiPay(
 	ctx: GatewayContext,
@@ -182,55 +157,33 @@ async function confirmWithHaiPay(
 	facts: OrderFacts,
 	how: { kind: CallbackKind; deadline: number; credential?: ICredentialsDecrypted },
 ): Promise<Confirmation> {
-	if (facts.orderId === undefined && facts.orderNo === undefined) {
-		return { result: 'retry', log: 'it names no order to ask HaiPay about' };
-	}
-	if (how.kind === 'refund') return await confirmRefund(ctx, settings, facts, how);
-	// No published query shows a subscription's charge, so none can confirm one.
-	if (how.kind === 'subscription') return { result: 'retry', log: SUBSCRIPTION_UNASKABLE };
-	if (facts.status === undefined) return { result: 'retry', log: 'its status is not an integer' };
-	if (isCashierApp(settings.currency))
-		return await confirmCashier(ctx, settings, { ...facts, status: facts.status }, how);
-	const currency = facts.currency ?? settings.currency.toUpperCase();
-	if (!isCurrency(currency)) {
-		const why =
-			facts.currency !== undefined
-				? `its currency ${told(facts.currency, settings)} is no currency code`
-				: 'its currency is unknown (no currency field, and the credential has no currency set)';
-		return { result: 'retry', log: why };
-	}
-	let answer: (LookupResult & { found: true }) | undefined;
-	let asked: OrderKind = 'payout';
+	const products = productsOf(how.kind, settings);
+	const doubt = unaskable(facts, products) ?? unaskableWhy(how.kind, facts, settings);
+	if (doubt !== undefined) return { result: 'retry', log: doubt };
+	const currency = products[0] === REFUND || products[0].app !== undefined ? 'USD' : currencyOf(facts, settings);
+	if (typeof currency !== 'string') return { result: 'retry', log: currency.why };
 	const misses: string[] = [];
 	const { credential, deadline } = how;
-	for (asked of kindsToAsk(how.kind)) {
+	const options = {
+		timeoutMs: CONFIRM_TIMEOUT_MS,
+		retries: CONFIRM_RETRIES,
+		deadline,
+		...(credential !== undefined ? { credential } : {}),
+	};
+	for (const product of products) {
+		const name = product.orderKind ?? product.makes;
 		try {
-			const result = await lookupOrder(
-				ctx,
-				settings,
-				{ kind: asked, currency, orderId: facts.orderId, orderNo: facts.orderNo },
-				{
-					timeoutMs: CONFIRM_TIMEOUT_MS,
-					retries: CONFIRM_RETRIES,
-					deadline,
-					...(credential !== undefined ? { credential } : {}),
-				},
-			);
-			if (result.found) {
-				answer = result;
-				break;
-			}
-			misses.push(`the ${asked} query does not know the order (yet)`);
+			const result = await (product.query as ProductQuery).ask(ctx, settings, refOf(product, facts, currency), options);
+			if (result.found) return judged(result.data, facts, { settings, product });
+			misses.push(`the ${name} query does not know the order (yet)`);
 		} catch (error) {
 			const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
-			misses.push(`the ${asked} query gave no trusted answer (${told(why, settings)})`);
+			misses.push(`the ${name} query gave no trusted answer (${told(why, settings)})`);
 			if (toldToWait(error, deadline)) break;
 		}
 	}
-	if (answer === undefined)
-		return { result: 'retry', log: `HaiPay's order query could not confirm it: ${misses.join('; ')}` };
-	const product = asked === 'payout' ? PAYOUT_ORDER : COLLECTION_ORDER;
-	return judged(answer.data, { ...facts, status: facts.status }, { settings, product });
+	const what = products[0].orderKind === undefined ? products[0].makes : 'order';
+	return { result: 'retry', log: `HaiPay's ${what} query could not confirm it: ${misses.join('; ')}` };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { statusGroup } from '../shared/contract/statuses';
-import { CASHIER_APP, isProductApp } from '../shared/signing/apps';
+import { isProductApp, PRODUCT_APPS } from '../shared/signing/apps';
 import { shown } from './shown';
 
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
@@ -47,12 +47,13 @@ function isSubscriptionEvidently(body: Record<string, unknown>): boolean {
 }
 
 /**
- * A callback HaiPay signed with the Cashier App ID: the global cashier makes collections only (docs/haipay-facts.md,
- * "Global cashier collections"). The App ID it names says so, never the body's `currency`: no page says whether a
- * cashier callback's currency is the transaction's or CASHIER, and a callback of another App ID may name CASHIER there.
+ * A callback HaiPay signed with a product's own App ID (the Cashier App ID: the global cashier makes collections only,
+ * docs/haipay-facts.md, "Global cashier collections"). The App ID it names says so, never the body's `currency`: no
+ * page says whether a cashier callback's currency is the transaction's or CASHIER, and a callback of another App ID
+ * may name CASHIER there.
  */
-export function isCashierApp(app: string | undefined): boolean {
-	return app === CASHIER_APP;
+function isProductAppOf(app: string | undefined): boolean {
+	return app !== undefined && isProductApp(app);
 }
 
 /** `app`: the currency of the credential's App ID that the callback's appId named (signing/apps.ts). */
@@ -60,7 +61,7 @@ export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?
 	if (isRefundEvidently(body)) return 'refund';
 	if (isSubscriptionEvidently(body)) return 'subscription';
 	if (setting === 'subscription') return 'unknown';
-	if (isCashierApp(app)) return 'collection';
+	if (isProductAppOf(app)) return 'collection';
 	if (setting !== 'either') return setting;
 	return isCollectionEvidently(body) ? 'collection' : 'unknown';
 }
@@ -90,8 +91,8 @@ export function filteredOutBy(
 	if (filters.kind === 'subscription' && !isSubscriptionEvidently(body)) {
 		return 'it names no subscription (subscriptionNo), and this trigger takes subscription results only';
 	}
-	if (filters.kind === 'payout' && isCashierApp(credentialCurrency)) {
-		return 'it is signed with the Cashier App ID (CASHIER), whose callbacks are global cashier collections, and this trigger takes payouts only';
+	if (filters.kind === 'payout' && isProductAppOf(credentialCurrency)) {
+		return `it is signed with the ${PRODUCT_APPS[credentialCurrency ?? '']} App ID (${credentialCurrency ?? ''}), whose callbacks are collections, and this trigger takes payouts only`;
 	}
 	if (filters.kind === 'payout' && isCollectionEvidently(body)) {
 		return 'it is a collection callback (it carries a card token or a partial/over-collected status) and this trigger takes payouts only';

@@ -4,6 +4,7 @@ import { CASHIER_QUERY_PATH } from '../contract/paths';
 import { isNotFound, provenData, unproven } from '../gateway/lookup';
 import { gatewayText } from '../gateway/outcome';
 import type { CallOptions, GatewayContext } from '../gateway/request';
+import { CASHIER_APP } from '../signing/apps';
 import type { HaiPaySettings } from '../signing/credential';
 import { COLLECTION_ORDER } from './order';
 import type { Product } from './types';
@@ -15,6 +16,7 @@ import type { Product } from './types';
 export const CASHIER_ORDER: Product = {
 	...COLLECTION_ORDER,
 	makes: 'cashier order',
+	app: CASHIER_APP,
 	query: {
 		needsNumber: true,
 		unaskable: (ref) =>

@@ -13,3 +13,8 @@ export const PRODUCTS: Record<ProductName, Product> = {
 	cancellation: CANCELLATION,
 	cashierOrder: CASHIER_ORDER,
 };
+
+/** The product whose own App ID `currency` names (the Cashier App ID's cashier orders), or undefined. */
+export function productOfApp(currency: string): Product | undefined {
+	return Object.values(PRODUCTS).find((product) => product.app !== undefined && product.app === currency);
+}

@@ -77,7 +77,7 @@ function contentJudgement(product: Product, data: IDataObject, asked: Asked): Ju
 				verdict: 'unknown',
 				why: `the answer names no ${what} (${product.paymentMember}), so it does not show ${a(product.makes)} of ${asked.payment ?? ''}`,
 			};
-		if (payment !== asked.payment)
+		if (asked.payment !== undefined && payment !== asked.payment)
 			return {
 				verdict: 'other',
 				why: `HaiPay's ${product.makes} under this ${product.ownIdName} is for the ${what} ${gatewayText(payment)}, not ${asked.payment ?? ''}: another request made it, and this one created nothing`,

@@ -29,6 +29,18 @@ export const SUBSCRIPTION: Product = {
 };
 
 /**
+ * A recurring charge of a subscription, as its callback reports it: its own orderNo under the subscriptionNo. No
+ * query HaiPay publishes shows a charge, so none can confirm one (the trigger runs it `confirmed: false`).
+ */
+export const SUBSCRIPTION_CHARGE: Product = {
+	makes: 'subscription charge',
+	ownMember: 'subscriptionNo',
+	ownIdName: 'subscriptionNo',
+	identifier: 'orderNo',
+	acceptable: [],
+};
+
+/**
  * A cancel names no ID of the merchant's: its answer names the subscriptionNo asked about, and shows the cancel only
  * in the status the cancel page answers with (CANCELLED_STATUS); finding the subscription proves nothing else.
  */

@@ -63,6 +63,9 @@ export interface Product {
 	orderKind?: OrderKind;
 	/** Its published query; undefined where HaiPay publishes none. */
 	query?: ProductQuery;
+	/** The App ID of its own that signs it (signing/apps.ts `PRODUCT_APPS`), where it has one: every callback
+	 * signed with that App ID reports this product. */
+	app?: string;
 }
 
 /** What one query of a product asks about: the merchant's ID, HaiPay's number when known, the currency's path. */
@@ -89,6 +92,4 @@ export interface ProductQuery {
 	): Promise<LookupResult>;
 }
 
-/** The products by name, as an endpoint of the contract declares what it makes (contract/endpoints.ts). */
-export type ProductName =
-	'payoutOrder' | 'collectionOrder' | 'refund' | 'subscription' | 'cancellation' | 'cashierOrder';
+export type { ProductName } from '../contract/endpoints';
