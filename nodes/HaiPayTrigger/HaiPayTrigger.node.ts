@@ -111,8 +111,9 @@ export class HaiPayTrigger implements INodeType {
 	 * first answer a step gives is the callback's; a callback that passes every step starts the workflow.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		// Every callback is answered within this: Confirm With HaiPay's queries stop at it (503, HaiPay resends).
-		const deadline = Date.now() + ANSWER_DEADLINE_MS;
+		// Every callback is answered by this, on the monotonic clock (a step of the wall clock moves it not): Confirm With
+		// HaiPay's queries and a copy's wait for its first delivery stop at it (503, HaiPay resends).
+		const deadlineAt = performance.now() + ANSWER_DEADLINE_MS;
 		const read = readCallback(this.getRequestObject().rawBody, this.getBodyData());
 		const received = parseCallback(read);
 		const reply = repliesFor(this, received);
@@ -145,7 +146,7 @@ export class HaiPayTrigger implements INodeType {
 		const confirm = !unconfirmable && (options.confirm || fields.settle !== undefined);
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
-		const memory = openMemory(this, options, callback, deadline);
+		const memory = openMemory(this, options, callback, deadlineAt);
 		const repeat = await memory.repeatOf();
 		if (repeat !== undefined)
 			return repeat.stillStoring === true ? reply.stillStoring(repeat.why) : reply.acknowledge(repeat.why);
@@ -154,7 +155,7 @@ export class HaiPayTrigger implements INodeType {
 					signer,
 					credentialData: credential.data,
 					kind,
-					deadline,
+					deadlineAt,
 					why: fields.settle,
 				})
 			: undefined;

@@ -148,11 +148,11 @@ class ScopeMemory {
 		if (this.lacking?.save === this.saves) this.lacking.since = clock();
 	}
 
-	/** One request of a burst waits out the rest of FLUSH_MS and saves the others' entries too, within its deadline. */
-	async saveBurst(deadline: number, write: () => void): Promise<void> {
+	/** One request of a burst waits out the rest of FLUSH_MS and saves the others' entries too, by its deadline. */
+	async saveBurst(deadlineAt: number, write: () => void): Promise<void> {
 		if (this.untilDue() === Infinity || this.saving) return;
 		this.saving = true;
-		await sleep(Math.min(this.untilDue(), Math.max(0, deadline - Date.now())));
+		await sleep(Math.min(this.untilDue(), Math.max(0, deadlineAt - performance.now())));
 		this.saving = false;
 		if (this.unsaved > 0) write();
 	}
@@ -239,7 +239,8 @@ export function openMemory(
 	ctx: IWebhookFunctions,
 	options: Pick<TriggerOptions, 'deduplicate' | 'windowMinutes'>,
 	callback: Callback,
-	deadline: number,
+	/** The request's answer deadline, a `performance.now()` value (HaiPayTrigger.node.ts): a copy's wait ends by it. */
+	deadlineAt: number,
 ) {
 	const memory = scopes.get(scopeOf(ctx)) ?? new ScopeMemory();
 	scopes.set(scopeOf(ctx), memory);
@@ -281,8 +282,8 @@ export function openMemory(
 			if (first === undefined) claim = hold(ctx, memory, digest);
 			if (first === undefined) return undefined;
 			// A copy of a result whose first delivery n8n is still storing waits for the outcome, within its own deadline.
-			while (first.started === undefined && Date.now() < deadline) {
-				await sleep(Math.min(100, deadline - Date.now()));
+			while (first.started === undefined && performance.now() < deadlineAt) {
+				await sleep(Math.min(100, deadlineAt - performance.now()));
 				sweep(memory);
 			}
 			if (first.started === undefined)
@@ -301,7 +302,7 @@ export function openMemory(
 			record(memory, claim, [keys.dedupKey, keys.finalMark, proven.dedupKey, proven.finalMark], windowSeconds);
 			memory.keepBounded(windowSeconds, warn);
 			if (memory.untilDue() === 0) write();
-			await memory.saveBurst(deadline, write);
+			await memory.saveBurst(deadlineAt, write);
 		},
 		/** When this request wrote the memory: what writes it again while n8n stores the emitted item (`carrying`). */
 		resaver: () =>

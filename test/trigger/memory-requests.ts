@@ -55,8 +55,8 @@ export interface Options {
 	warnings?: string[];
 	/** Static data used in place of a fresh load, and never saved: one copy that many requests share. */
 	staticData?: IDataObject;
-	/** The answer deadline, ms since the epoch; ANSWER_DEADLINE_MS from now by default. */
-	deadline?: number;
+	/** The answer deadline, on the monotonic clock (`performance.now()`); ANSWER_DEADLINE_MS from now by default. */
+	deadlineAt?: number;
 }
 
 /** One webhook request of `process`: the memory it opens, n8n's end of its response, and n8n's save of its static data. */
@@ -75,7 +75,7 @@ export function request(process: string, db: Database, callback: Callback, optio
 		ctx,
 		{ windowMinutes: options.windowMinutes ?? 1440, deduplicate: options.deduplicate ?? true },
 		callback,
-		options.deadline ?? Date.now() + ANSWER_DEADLINE_MS,
+		options.deadlineAt ?? performance.now() + ANSWER_DEADLINE_MS,
 	);
 	return {
 		memory,
