@@ -21,7 +21,8 @@ import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
 import { emittedItem } from './item';
-import { keepMemoryInExecution, openMemory } from './memory';
+import { hookMemory, keepMemoryInExecution } from './hooks';
+import { openMemory } from './memory';
 import { readOptions } from './triggerOptions';
 import { repliesFor } from './reply';
 import { verifyCallback } from './verify';
@@ -98,7 +99,7 @@ export class HaiPayTrigger implements INodeType {
 
 	/**
 	 * The trigger's step in the execution it started: the emitted items pass on unchanged, and the repeat memory is
-	 * written into the execution's own static data, which n8n saves at the end of the run (memory.ts keepMemoryInExecution).
+	 * written into the execution's own static data, which n8n saves at the end of the run (hooks.ts, hook 3).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -147,6 +148,8 @@ export class HaiPayTrigger implements INodeType {
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
 		const memory = openMemory(this, options, callback, deadlineAt);
+		// n8n's end of this request, and the serialisation of an emitted item, enter the memory too (hooks.ts).
+		hookMemory(this, memory);
 		const repeat = await memory.repeatOf();
 		if (repeat !== undefined)
 			return repeat.stillStoring === true ? reply.stillStoring(repeat.why) : reply.acknowledge(repeat.why);

@@ -10,6 +10,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Callback } from '../../nodes/HaiPayTrigger/callback';
 import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { hookMemory } from '../../nodes/HaiPayTrigger/hooks';
 import { openMemory, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { ANSWER_DEADLINE_MS } from '../../nodes/HaiPayTrigger/confirm';
 
@@ -77,6 +78,7 @@ export function request(process: string, db: Database, callback: Callback, optio
 		callback,
 		options.deadlineAt ?? performance.now() + ANSWER_DEADLINE_MS,
 	);
+	hookMemory(ctx, memory);
 	return {
 		memory,
 		staticData,

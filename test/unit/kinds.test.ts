@@ -144,9 +144,9 @@ describe('settling open requests on the monotonic clock', () => {
 		const now = Date.now.bind(Date);
 		const settlement = scripted([{ found: true, data: { orderId: 'C-1', status: 1 } }]);
 		const lookup = settlement.lookup.bind(settlement);
-		settlement.lookup = async () => {
+		settlement.lookup = async (...args) => {
 			if (settlement.asked === 0) jest.spyOn(Date, 'now').mockImplementation(() => now() + ms);
-			return await lookup();
+			return await lookup(...args);
 		};
 		const open: Unsettled[] = [
 			{ itemIndex: 0, prepared, failure: new ItemFailure('unknown', 'no answer'), endedAt: performance.now() },
