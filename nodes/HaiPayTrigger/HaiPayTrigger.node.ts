@@ -112,8 +112,8 @@ export class HaiPayTrigger implements INodeType {
 	 * first answer a step gives is the callback's; a callback that passes every step starts the workflow.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		// Every callback is answered by this, on the monotonic clock (a step of the wall clock moves it not): Confirm With
-		// HaiPay's queries and a copy's wait for its first delivery stop at it (503, HaiPay resends).
+		// Every callback is answered by this, on the monotonic clock: Confirm With HaiPay's queries and a copy's wait for
+		// its first delivery stop at it (503, HaiPay resends).
 		const deadlineAt = performance.now() + ANSWER_DEADLINE_MS;
 		const read = readCallback(this.getRequestObject().rawBody, this.getBodyData());
 		const received = parseCallback(read);

@@ -228,6 +228,22 @@ function provenRepeatOf(
 	return deduplicate && proven.dedupKey !== undefined && recall(proven.dedupKey) ? repeatedWhy : undefined;
 }
 
+const SAVES_LOST = `its saves of the repeat memory do not reach n8n's database (static data n8n loads lacks what it saved, twice, over a minute ago), so repeats are no longer remembered across restarts: after one, HaiPay's resends of results already emitted start the workflow again. To run a step once per result whatever n8n keeps, claim dedupKey in a database: ${RECIPE}`;
+
+/** A copy's wait until n8n has answered the first delivery of its result, or `deadlineAt` (on `performance.now()`). */
+async function awaitFirst(memory: ScopeMemory, first: Claim, deadlineAt: number): Promise<void> {
+	while (first.started === undefined && performance.now() < deadlineAt) {
+		await sleep(Math.min(100, deadlineAt - performance.now()));
+		sweep(memory);
+	}
+}
+
+/** n8n's answer to a request holding `claim`: 2xx after an emission keeps its result, anything else takes it back. */
+function answered(memory: ScopeMemory, claim: Claim | undefined, statusCode: number): void {
+	if (claim === undefined) return;
+	settle(memory, claim, claim.emitted && statusCode >= 200 && statusCode < 300);
+}
+
 /**
  * The memory as one callback's request uses it: `repeatOf()`, then `remember()` and `resaver()` for an emission, and
  * `answered()` and `hungUp()` as n8n ends the request (installed by hooks.ts `hookMemory`).
@@ -236,7 +252,7 @@ export function openMemory(
 	ctx: IWebhookFunctions,
 	options: Pick<TriggerOptions, 'deduplicate' | 'windowMinutes'>,
 	callback: Callback,
-	/** The request's answer deadline, a `performance.now()` value (HaiPayTrigger.node.ts): a copy's wait ends by it. */
+	/** The answer deadline, on `performance.now()` (HaiPayTrigger.node.ts). */
 	deadlineAt: number,
 ) {
 	const memory = scopes.get(scopeOf(ctx)) ?? new ScopeMemory();
@@ -247,10 +263,7 @@ export function openMemory(
 		callback,
 	];
 	const warn = (message: string) => ctx.logger.warn(`HaiPay Trigger: ${message}`);
-	if (memory.savesLost(staticData[MEMORY_FIELD]))
-		warn(
-			`its saves of the repeat memory do not reach n8n's database (static data n8n loads lacks what it saved, twice, over a minute ago), so repeats are no longer remembered across restarts: after one, HaiPay's resends of results already emitted start the workflow again. To run a step once per result whatever n8n keeps, claim dedupKey in a database: ${RECIPE}`,
-		);
+	if (memory.savesLost(staticData[MEMORY_FIELD])) warn(SAVES_LOST);
 	memory.takeIn(staticData[MEMORY_FIELD]);
 	memory.keepBounded(windowSeconds, warn);
 	sweep(memory);
@@ -279,10 +292,7 @@ export function openMemory(
 			if (first === undefined) claim = hold(memory, digest);
 			if (first === undefined) return undefined;
 			// A copy of a result whose first delivery n8n is still storing waits for the outcome, within its own deadline.
-			while (first.started === undefined && performance.now() < deadlineAt) {
-				await sleep(Math.min(100, deadlineAt - performance.now()));
-				sweep(memory);
-			}
+			await awaitFirst(memory, first, deadlineAt);
 			if (first.started === undefined)
 				return { why: 'the same callback came moments ago and n8n is still storing its execution', stillStoring: true };
 			// Its workflow did not start: this copy is the result's delivery now, unless another took that place meanwhile.
@@ -306,14 +316,8 @@ export function openMemory(
 			wrote
 				? () => memory.latest !== undefined && (staticData[MEMORY_FIELD] = memory.latest as unknown as IDataObject)
 				: undefined,
-		/**
-		 * n8n's answer to the request: 2xx once the execution an emitted item starts is stored, anything else when it did
-		 * not start (also after HaiPay hung up). The result this request holds is kept, or taken back out.
-		 */
-		answered(statusCode: number): void {
-			if (claim === undefined) return;
-			settle(memory, claim, claim.emitted && statusCode >= 200 && statusCode < 300);
-		},
+		/** n8n's answer to the request (hooks.ts): the result this request holds is kept, or taken back out. */
+		answered: (statusCode: number) => answered(memory, claim, statusCode),
 		/** The request's connection closed: a result it holds is given up UNANSWERED_MS later if n8n never answers. */
 		hungUp(): void {
 			if (claim !== undefined) claim.closedAt ??= clock();
