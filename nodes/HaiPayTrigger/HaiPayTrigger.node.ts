@@ -21,7 +21,8 @@ import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
 import { emittedItem } from './item';
-import { keepMemoryInExecution, openMemory } from './memory';
+import { hookMemory, keepMemoryInExecution } from './hooks';
+import { openMemory } from './memory';
 import { readOptions } from './triggerOptions';
 import { repliesFor } from './reply';
 import { verifyCallback } from './verify';
@@ -98,7 +99,7 @@ export class HaiPayTrigger implements INodeType {
 
 	/**
 	 * The trigger's step in the execution it started: the emitted items pass on unchanged, and the repeat memory is
-	 * written into the execution's own static data, which n8n saves at the end of the run (memory.ts keepMemoryInExecution).
+	 * written into the execution's own static data, which n8n saves at the end of the run (hooks.ts, hook 3).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
@@ -111,8 +112,9 @@ export class HaiPayTrigger implements INodeType {
 	 * first answer a step gives is the callback's; a callback that passes every step starts the workflow.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		// Every callback is answered within this: Confirm With HaiPay's queries stop at it (503, HaiPay resends).
-		const deadline = Date.now() + ANSWER_DEADLINE_MS;
+		// Every callback is answered by this, on the monotonic clock: Confirm With HaiPay's queries and a copy's wait for
+		// its first delivery stop at it (503, HaiPay resends).
+		const deadlineAt = performance.now() + ANSWER_DEADLINE_MS;
 		const read = readCallback(this.getRequestObject().rawBody, this.getBodyData());
 		const received = parseCallback(read);
 		const reply = repliesFor(this, received);
@@ -145,7 +147,9 @@ export class HaiPayTrigger implements INodeType {
 		const confirm = !unconfirmable && (options.confirm || fields.settle !== undefined);
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
-		const memory = openMemory(this, options, callback, deadline);
+		const memory = openMemory(this, options, callback, deadlineAt);
+		// n8n's end of this request, and the serialisation of an emitted item, enter the memory too (hooks.ts).
+		hookMemory(this, memory);
 		const repeat = await memory.repeatOf();
 		if (repeat !== undefined)
 			return repeat.stillStoring === true ? reply.stillStoring(repeat.why) : reply.acknowledge(repeat.why);
@@ -154,7 +158,7 @@ export class HaiPayTrigger implements INodeType {
 					signer,
 					credentialData: credential.data,
 					kind,
-					deadline,
+					deadlineAt,
 					why: fields.settle,
 				})
 			: undefined;

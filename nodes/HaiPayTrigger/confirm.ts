@@ -24,8 +24,9 @@ import { exactText } from '../shared/text';
 
 /**
  * The trigger's deadline for its answer to one callback: every order query of Confirm With HaiPay, retries and
- * waits included, ends within this time of the callback's arrival, and the callback is answered 503 (HaiPay sends
- * it again) when no trusted answer came by then.
+ * waits included, and a copy's wait for its first delivery (memory.ts `repeatOf`) end within this time of the
+ * callback's arrival, and the callback is answered 503 (HaiPay sends it again) when no trusted answer came by then.
+ * Counted on the monotonic clock (`performance.now()`): a step of the wall clock neither ends nor extends it.
  */
 export const ANSWER_DEADLINE_MS = 10_000;
 /** How long one query attempt may take (less when the deadline is nearer), and how often a failed one is tried again. */
@@ -73,9 +74,9 @@ function productsOf(kind: CallbackKind, settings: HaiPaySettings): Product[] {
 }
 
 /** Whether a failed query asked to be left alone until after the deadline: then nothing more is asked. */
-function toldToWait(error: unknown, deadline: number): boolean {
+function toldToWait(error: unknown, deadlineAt: number): boolean {
 	const wait = error instanceof ItemFailure ? error.details.retryAfterMs : undefined;
-	return wait !== undefined && Date.now() + wait >= deadline;
+	return wait !== undefined && performance.now() + wait >= deadlineAt;
 }
 
 /** What the product's query asks about the callback: its orderId, and HaiPay's number for it (a refund's refundNo). */
@@ -148,14 +149,14 @@ function unaskable(facts: OrderFacts, products: Product[]): string | undefined {
 }
 
 /**
- * Asks HaiPay, through each product's own query, for the thing the callback reports, all queries within `deadline`
- * (ms since the epoch; see ANSWER_DEADLINE_MS), and says what the product's judge makes of the answer.
+ * Asks HaiPay, through each product's own query, for the thing the callback reports, all queries by `deadlineAt`
+ * (a `performance.now()` value; see ANSWER_DEADLINE_MS), and says what the product's judge makes of the answer.
  */
 async function confirmWithHaiPay(
 	ctx: GatewayContext,
 	settings: HaiPaySettings,
 	facts: OrderFacts,
-	how: { kind: CallbackKind; deadline: number; credential?: ICredentialsDecrypted },
+	how: { kind: CallbackKind; deadlineAt: number; credential?: ICredentialsDecrypted },
 ): Promise<Confirmation> {
 	const products = productsOf(how.kind, settings);
 	const doubt = unaskable(facts, products) ?? unaskableWhy(how.kind, facts, settings);
@@ -163,11 +164,11 @@ async function confirmWithHaiPay(
 	const currency = products[0] === REFUND || products[0].app !== undefined ? 'USD' : currencyOf(facts, settings);
 	if (typeof currency !== 'string') return { result: 'retry', log: currency.why };
 	const misses: string[] = [];
-	const { credential, deadline } = how;
+	const { credential, deadlineAt } = how;
 	const options = {
 		timeoutMs: CONFIRM_TIMEOUT_MS,
 		retries: CONFIRM_RETRIES,
-		deadline,
+		deadlineAt,
 		...(credential !== undefined ? { credential } : {}),
 	};
 	for (const product of products) {
@@ -179,7 +180,7 @@ async function confirmWithHaiPay(
 		} catch (error) {
 			const why = error instanceof ItemFailure ? `${error.kind}: ${error.message}` : 'the query failed';
 			misses.push(`the ${name} query gave no trusted answer (${told(why, settings)})`);
-			if (toldToWait(error, deadline)) break;
+			if (toldToWait(error, deadlineAt)) break;
 		}
 	}
 	const what = products[0].orderKind === undefined ? products[0].makes : 'order';
@@ -197,7 +198,8 @@ export async function confirmCallback(
 		signer: HaiPaySettings;
 		credentialData: ICredentialDataDecryptedObject;
 		kind: CallbackKind;
-		deadline: number;
+		/** The callback's answer deadline, on the monotonic clock (HaiPayTrigger.node.ts). */
+		deadlineAt: number;
 		/** Why HaiPay is asked although Confirm With HaiPay is off (ambiguity.ts `settle`): said in the log. */
 		why?: string;
 	},
@@ -211,7 +213,7 @@ export async function confirmCallback(
 	};
 	const confirmation = await confirmWithHaiPay(ctx, how.signer, callback.order, {
 		kind: how.kind,
-		deadline: how.deadline,
+		deadlineAt: how.deadlineAt,
 		credential,
 	});
 	return confirmation.result === 'confirmed' || how.why === undefined

@@ -24,7 +24,7 @@ const read = new Map<string, { at: number; credential: TriggerCredential }>();
 /** The trigger's credential and its settings, read at most once per CREDENTIAL_TTL_MS for each stored credential. */
 export async function triggerCredential(ctx: IWebhookFunctions): Promise<TriggerCredential> {
 	const id = ctx.getNode().credentials?.haiPayApi?.id;
-	const now = Date.now();
+	const now = performance.now();
 	const cached = id ? read.get(id) : undefined;
 	if (cached !== undefined && now - cached.at >= 0 && now - cached.at < CREDENTIAL_TTL_MS) return cached.credential;
 	const data = await ctx.getCredentials('haiPayApi');

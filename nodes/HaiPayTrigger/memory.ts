@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'crypto';
 
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
-import { deepCopy, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { FINAL_STATUSES } from '../shared/contract/statuses';
 import type { Callback } from './callback';
@@ -148,11 +148,11 @@ class ScopeMemory {
 		if (this.lacking?.save === this.saves) this.lacking.since = clock();
 	}
 
-	/** One request of a burst waits out the rest of FLUSH_MS and saves the others' entries too, within its deadline. */
-	async saveBurst(deadline: number, write: () => void): Promise<void> {
+	/** One request of a burst waits out the rest of FLUSH_MS and saves the others' entries too, by its deadline. */
+	async saveBurst(deadlineAt: number, write: () => void): Promise<void> {
 		if (this.untilDue() === Infinity || this.saving) return;
 		this.saving = true;
-		await sleep(Math.min(this.untilDue(), Math.max(0, deadline - Date.now())));
+		await sleep(Math.min(this.untilDue(), Math.max(0, deadlineAt - performance.now())));
 		this.saving = false;
 		if (this.unsaved > 0) write();
 	}
@@ -196,18 +196,12 @@ function sweep(memory: ScopeMemory): void {
 }
 
 /**
- * Holds the result for this request until n8n says whether its workflow started: n8n ends an emitting request's response
- * with 2xx once the execution is stored, with anything else when it did not start, also after HaiPay hung up.
+ * Holds the result for this request until n8n says whether its workflow started (`answered`, called from n8n's end of
+ * the response: hooks.ts).
  */
-function hold(ctx: IWebhookFunctions, memory: ScopeMemory, key?: string): Claim {
-	const [claim, res] = [{ key, recorded: [], emitted: false, openedAt: clock() } as Claim, ctx.getResponseObject()];
+function hold(memory: ScopeMemory, key?: string): Claim {
+	const claim: Claim = { key, recorded: [], emitted: false, openedAt: clock() };
 	memory.open.add(claim);
-	const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
-	res.end = ((...args: unknown[]) => {
-		settle(memory, claim, claim.emitted && res.statusCode >= 200 && res.statusCode < 300);
-		return end(...args);
-	}) as typeof res.end;
-	res.once('close', () => (claim.closedAt ??= clock()));
 	return claim;
 }
 
@@ -234,12 +228,32 @@ function provenRepeatOf(
 	return deduplicate && proven.dedupKey !== undefined && recall(proven.dedupKey) ? repeatedWhy : undefined;
 }
 
-/** The memory as one callback's request uses it: `repeatOf()`, then `remember()` and `resaver()` for an emission. */
+const SAVES_LOST = `its saves of the repeat memory do not reach n8n's database (static data n8n loads lacks what it saved, twice, over a minute ago), so repeats are no longer remembered across restarts: after one, HaiPay's resends of results already emitted start the workflow again. To run a step once per result whatever n8n keeps, claim dedupKey in a database: ${RECIPE}`;
+
+/** A copy's wait until n8n has answered the first delivery of its result, or `deadlineAt` (on `performance.now()`). */
+async function awaitFirst(memory: ScopeMemory, first: Claim, deadlineAt: number): Promise<void> {
+	while (first.started === undefined && performance.now() < deadlineAt) {
+		await sleep(Math.min(100, deadlineAt - performance.now()));
+		sweep(memory);
+	}
+}
+
+/** n8n's answer to a request holding `claim`: 2xx after an emission keeps its result, anything else takes it back. */
+function answered(memory: ScopeMemory, claim: Claim | undefined, statusCode: number): void {
+	if (claim === undefined) return;
+	settle(memory, claim, claim.emitted && statusCode >= 200 && statusCode < 300);
+}
+
+/**
+ * The memory as one callback's request uses it: `repeatOf()`, then `remember()` and `resaver()` for an emission, and
+ * `answered()` and `hungUp()` as n8n ends the request (installed by hooks.ts `hookMemory`).
+ */
 export function openMemory(
 	ctx: IWebhookFunctions,
 	options: Pick<TriggerOptions, 'deduplicate' | 'windowMinutes'>,
 	callback: Callback,
-	deadline: number,
+	/** The answer deadline, on `performance.now()` (HaiPayTrigger.node.ts). */
+	deadlineAt: number,
 ) {
 	const memory = scopes.get(scopeOf(ctx)) ?? new ScopeMemory();
 	scopes.set(scopeOf(ctx), memory);
@@ -249,10 +263,7 @@ export function openMemory(
 		callback,
 	];
 	const warn = (message: string) => ctx.logger.warn(`HaiPay Trigger: ${message}`);
-	if (memory.savesLost(staticData[MEMORY_FIELD]))
-		warn(
-			`its saves of the repeat memory do not reach n8n's database (static data n8n loads lacks what it saved, twice, over a minute ago), so repeats are no longer remembered across restarts: after one, HaiPay's resends of results already emitted start the workflow again. To run a step once per result whatever n8n keeps, claim dedupKey in a database: ${RECIPE}`,
-		);
+	if (memory.savesLost(staticData[MEMORY_FIELD])) warn(SAVES_LOST);
 	memory.takeIn(staticData[MEMORY_FIELD]);
 	memory.keepBounded(windowSeconds, warn);
 	sweep(memory);
@@ -278,13 +289,10 @@ export function openMemory(
 			const digest = digestOf(keys.dedupKey);
 			const first = [...memory.open].find((held) => held.key === digest);
 			if (first === undefined && recall(keys.dedupKey)) return repeated;
-			if (first === undefined) claim = hold(ctx, memory, digest);
+			if (first === undefined) claim = hold(memory, digest);
 			if (first === undefined) return undefined;
 			// A copy of a result whose first delivery n8n is still storing waits for the outcome, within its own deadline.
-			while (first.started === undefined && Date.now() < deadline) {
-				await sleep(Math.min(100, deadline - Date.now()));
-				sweep(memory);
-			}
+			await awaitFirst(memory, first, deadlineAt);
 			if (first.started === undefined)
 				return { why: 'the same callback came moments ago and n8n is still storing its execution', stillStoring: true };
 			// Its workflow did not start: this copy is the result's delivery now, unless another took that place meanwhile.
@@ -296,48 +304,40 @@ export function openMemory(
 		/** Records the emission (and any keys HaiPay proved); resolves once in static data n8n will save. */
 		async remember(proven: RepeatKeys = {}): Promise<void> {
 			if (keys.dedupKey === undefined && proven.dedupKey === undefined) return;
-			claim ??= hold(ctx, memory);
+			claim ??= hold(memory);
 			claim.emitted = true;
 			record(memory, claim, [keys.dedupKey, keys.finalMark, proven.dedupKey, proven.finalMark], windowSeconds);
 			memory.keepBounded(windowSeconds, warn);
 			if (memory.untilDue() === 0) write();
-			await memory.saveBurst(deadline, write);
+			await memory.saveBurst(deadlineAt, write);
 		},
-		/** When this request wrote the memory: what writes it again while n8n stores the emitted item (`carrying`). */
+		/** When this request wrote the memory: what writes it again while n8n stores the emitted item (hooks.ts). */
 		resaver: () =>
 			wrote
 				? () => memory.latest !== undefined && (staticData[MEMORY_FIELD] = memory.latest as unknown as IDataObject)
 				: undefined,
+		/** n8n's answer to the request (hooks.ts): the result this request holds is kept, or taken back out. */
+		answered: (statusCode: number) => answered(memory, claim, statusCode),
+		/** The request's connection closed: a result it holds is given up UNANSWERED_MS later if n8n never answers. */
+		hungUp(): void {
+			if (claim !== undefined) claim.closedAt ??= clock();
+		},
 	};
 }
 
-/**
- * For execute(): n8n runs an execution on static data loaded as it starts, before the request's is saved, and saves it
- * whole at its end when a step changed it (a Code node's own static data): an older memory would be put back. The newest
- * text goes in when it follows what the copy holds; a queue-mode worker, never sent the callback, writes nothing.
- * Defined, not assigned: n8n would count an assignment as a change and save all static data after every execution.
- */
-export function keepMemoryInExecution(ctx: IExecuteFunctions): void {
-	const [memory, staticData] = [scopes.get(scopeOf(ctx)), ctx.getWorkflowStaticData('node')];
-	const known = memory?.asOf(staticData[MEMORY_FIELD]);
-	if (memory?.latest === undefined || known === undefined || known >= memory.saves) return;
-	Object.defineProperty(staticData, MEMORY_FIELD, {
-		value: memory.latest,
-		enumerable: true,
-		writable: true,
-		configurable: true,
-	});
-}
+/** One callback's memory, as webhook() and hooks.ts use it. */
+export type RequestMemory = ReturnType<typeof openMemory>;
 
 /**
- * n8n saves a request's static data after answering, if marked changed, and n8n 2.x clears the mark as it starts the
- * execution. The node's only code run between is the emitted item's serialisation as n8n stores the execution: a hidden
- * toJSON writes the memory again there, marking it. In queue mode it is the memory's only save. It returns a plain copy.
+ * The saved text an execution's trigger step puts into its own static data (hooks.ts `keepMemoryInExecution`), or
+ * undefined: n8n runs an execution on static data loaded as it starts, before the request's is saved, and saves it whole
+ * at its end when a step changed it (a Code node's own static data), so an older memory would be put back. The newest
+ * text goes in when it follows what the copy holds; a queue-mode worker, never sent the callback, has none.
  */
-export function carrying(item: INodeExecutionData, resave: (() => void) | undefined): INodeExecutionData {
-	const value = function (this: INodeExecutionData) {
-		resave?.();
-		return deepCopy({ ...this });
-	};
-	return resave === undefined ? item : Object.defineProperty(item, 'toJSON', { enumerable: false, value });
+export function memoryForExecution(ctx: IExecuteFunctions, staticData: IDataObject): IDataObject | undefined {
+	const memory = scopes.get(scopeOf(ctx));
+	if (memory?.latest === undefined) return undefined;
+	const known = memory.asOf(staticData[MEMORY_FIELD]);
+	if (known === undefined || known >= memory.saves) return undefined;
+	return memory.latest as unknown as IDataObject;
 }

@@ -4,7 +4,7 @@ import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback
 import { redactText } from '../shared/gateway/redact';
 import type { BodyProblem } from '../shared/callback/body';
 import type { Received } from './callback';
-import { carrying } from './memory';
+import { carrying } from './hooks';
 import { shown, SHOWN } from './shown';
 
 /*
@@ -102,7 +102,7 @@ interface Replies {
 	unconfirmed(confirmation: { result: 'retry' | 'stale'; log: string }): IWebhookResponseData;
 	/**
 	 * Starts the workflow with the item; n8n answers SUCCESS once the execution is stored. `resave` writes the
-	 * repeat memory again while n8n stores the item (memory.ts `carrying`).
+	 * repeat memory again while n8n stores the item (hooks.ts `carrying`, hook 2).
 	 */
 	emit(item: IDataObject, verified: boolean, resave?: () => void): IWebhookResponseData;
 	/**

@@ -108,7 +108,7 @@ test(`${CALLBACKS} distinct signed callbacks through the webhook processors run 
 
 test(`${ACROSS} callbacks taken by one webhook processor, sent again later to the other: the other knows every one, 0 new executions`, async () => {
 	// The memory crosses processes only through the static data n8n stores; n8n 2.x would drop the change that a
-	// request starting an execution made (nodes/HaiPayTrigger/memory.ts `carrying`), and each processor would know only its own.
+	// request starting an execution made (nodes/HaiPayTrigger/hooks.ts `carrying`), and each processor would know only its own.
 	const label = 'across';
 	const hook = 'queue-across';
 	const workflowId = await harness.addWorkflow(

@@ -121,8 +121,22 @@ export interface Delivery {
  * and webhook-repeats.cases.ts see it). A test that moves the memory's clock itself sets its own in place of this.
  */
 let stepped = 0;
+/** The monotonic clock as it runs, whatever a test's spy on `performance.now` says. */
+export const monotonicNow = performance.now.bind(performance);
+/**
+ * Moves the monotonic clock the trigger's answer deadline counts on (`performance.now()`) `ms` ahead until jest's mocks
+ * are restored: a copy's wait or a query comes to its deadline without the test waiting 10 seconds. The memory's clock
+ * below does not follow it.
+ */
+export const stepMonotonicClock = (ms: number) =>
+	jest.spyOn(performance, 'now').mockImplementation(() => monotonicNow() + ms);
+/** Moves the wall clock (`Date.now()`) `ms` (back when negative) until jest's mocks are restored. */
+export function stepWallClock(ms: number) {
+	const now = Date.now.bind(Date);
+	return jest.spyOn(Date, 'now').mockImplementation(() => now() + ms);
+}
 /** Puts back the clock of the deliveries below: real time plus FLUSH_MS for each delivery so far. */
-export const stepMemoryClockPerDelivery = (): number => setMemoryClock(() => performance.now() + stepped);
+export const stepMemoryClockPerDelivery = (): number => setMemoryClock(() => monotonicNow() + stepped);
 stepMemoryClockPerDelivery();
 
 /** Posts `body` (an object as JSON, a string as given) to the trigger and waits for the run it started. */

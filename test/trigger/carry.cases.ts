@@ -1,11 +1,10 @@
 /**
- * The emitted item that writes the repeat memory again while n8n stores the execution (nodes/HaiPayTrigger/memory.ts
- * `carrying`):
- * invisible to the workflow, and every way n8n copies or stores an item gives the same plain item.
+ * The emitted item that writes the repeat memory again while n8n stores the execution (nodes/HaiPayTrigger/hooks.ts
+ * `carrying`): invisible to the workflow, and every way n8n copies or stores an item gives the same plain item.
  */
 import { deepCopy, type INodeExecutionData } from 'n8n-workflow';
 
-import { carrying } from '../../nodes/HaiPayTrigger/memory';
+import { carrying } from '../../nodes/HaiPayTrigger/hooks';
 
 function counted() {
 	const calls: number[] = [];

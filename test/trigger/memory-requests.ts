@@ -10,6 +10,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Callback } from '../../nodes/HaiPayTrigger/callback';
 import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { hookMemory } from '../../nodes/HaiPayTrigger/hooks';
 import { openMemory, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { ANSWER_DEADLINE_MS } from '../../nodes/HaiPayTrigger/confirm';
 
@@ -55,8 +56,8 @@ export interface Options {
 	warnings?: string[];
 	/** Static data used in place of a fresh load, and never saved: one copy that many requests share. */
 	staticData?: IDataObject;
-	/** The answer deadline, ms since the epoch; ANSWER_DEADLINE_MS from now by default. */
-	deadline?: number;
+	/** The answer deadline, on the monotonic clock (`performance.now()`); ANSWER_DEADLINE_MS from now by default. */
+	deadlineAt?: number;
 }
 
 /** One webhook request of `process`: the memory it opens, n8n's end of its response, and n8n's save of its static data. */
@@ -75,8 +76,9 @@ export function request(process: string, db: Database, callback: Callback, optio
 		ctx,
 		{ windowMinutes: options.windowMinutes ?? 1440, deduplicate: options.deduplicate ?? true },
 		callback,
-		options.deadline ?? Date.now() + ANSWER_DEADLINE_MS,
+		options.deadlineAt ?? performance.now() + ANSWER_DEADLINE_MS,
 	);
+	hookMemory(ctx, memory);
 	return {
 		memory,
 		staticData,

@@ -173,7 +173,7 @@ describe('the repeat memory', () => {
 		const [db, process] = [new Database(), newProcess()];
 		await deliver(process, db, callbackOf('HP-D0'));
 		// Within FLUSH_MS of the last save, at the answer deadline: the wait is cut to nothing, and it is saved.
-		const late = request(process, db, callbackOf('HP-D1'), { deadline: Date.now() });
+		const late = request(process, db, callbackOf('HP-D1'), { deadlineAt: performance.now() });
 		expect(await late.memory.repeatOf()).toBeUndefined();
 		await late.memory.remember();
 		expect(late.staticData[MEMORY_FIELD]).toBeDefined();

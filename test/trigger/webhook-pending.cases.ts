@@ -22,7 +22,9 @@ import {
 	serveTrigger,
 	signedByPlatform,
 	TRIGGER,
+	monotonicNow,
 	stepMemoryClockPerDelivery,
+	stepMonotonicClock,
 } from './callbacks';
 
 /** Posts `body` and returns what hangs up: HaiPay's client giving up before n8n answers. */
@@ -124,8 +126,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 	it('a copy still waiting for the first at its answer deadline gets 503, so HaiPay sends it again', async () => {
 		const body = callback();
 		const { hold, first, copy } = await copyWhileStoring(body);
-		const now = Date.now.bind(Date);
-		jest.spyOn(Date, 'now').mockImplementation(() => now() + ANSWER_DEADLINE_MS);
+		stepMonotonicClock(ANSWER_DEADLINE_MS);
 		const late = await copy;
 		jest.restoreAllMocks();
 		expect(late.status).toBe(503);
@@ -141,7 +142,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 	});
 
 	it('a first delivery whose connection closed with no answer from n8n is given up after a bound: a copy then runs', async () => {
-		setMemoryClock(() => performance.now() + offset);
+		setMemoryClock(() => monotonicNow() + offset);
 		const body = callback();
 		const hold = await hangUpWhileStarting(body);
 		offset = UNANSWERED_MS;
@@ -159,7 +160,7 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 	});
 
 	it('a first delivery n8n never answers, its connection still open, is given up after twice the bound: a copy then runs', async () => {
-		setMemoryClock(() => performance.now() + offset);
+		setMemoryClock(() => monotonicNow() + offset);
 		const body = callback();
 		server.failExecutionStarts(1);
 		const hold = holdStarts();
@@ -167,10 +168,9 @@ describe('HaiPay Trigger: a result is pending until n8n has started its workflow
 		await hold.reached;
 		offset = 2 * UNANSWERED_MS - 1_000;
 		// Not yet: a copy inside the bound still waits for the first, and gets 503 at its deadline.
-		const now = Date.now.bind(Date);
 		const early = server.send(TRIGGER, body, { waitForExecutions: false });
 		await sleep(SETTLE_MS);
-		jest.spyOn(Date, 'now').mockImplementation(() => now() + ANSWER_DEADLINE_MS);
+		stepMonotonicClock(ANSWER_DEADLINE_MS);
 		expect((await early).status).toBe(503);
 		jest.restoreAllMocks();
 		offset = 2 * UNANSWERED_MS;

@@ -67,7 +67,7 @@ describe('webhookServer', () => {
 		expect(execution.result.jsonOf('After')).toEqual([{ orderNo: 'A1', raw, mode: 'webhook' }]);
 
 		// n8n 2.x marks the static data unchanged again while it starts the execution: `seen` is not saved, and a
-		// node that keeps its memory only there runs the repeat again (the HaiPay Trigger writes it again: memory.ts `carrying`).
+		// node that keeps its memory only there runs the repeat again (the HaiPay Trigger writes it again: hooks.ts `carrying`).
 		expect(server.staticData('Callback').seen).toBeUndefined();
 		const repeat = await server.send('Callback', { token: 'good', orderNo: 'A1' });
 		expect(repeat.text).toBe('SUCCESS');

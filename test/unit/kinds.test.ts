@@ -80,7 +80,7 @@ async function settle(kind: OperationKind, answers: LookupResult[], withinMs = 1
 			itemIndex: 0,
 			prepared,
 			failure: new ItemFailure('unknown', 'no answer within 10 ms'),
-			endedAt: Date.now() - 60_000,
+			endedAt: performance.now() - 60_000,
 		},
 	];
 	const how: ResolveSettings = {
@@ -131,5 +131,41 @@ describe('settling an open request by its kind', () => {
 			'not_found',
 			'HaiPay has no order with this orderId ("order does not exist"): there was nothing to change',
 		]);
+	});
+});
+
+describe('settling open requests on the monotonic clock', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it.each([
+		['an hour back', -3_600_000],
+		['an hour ahead', 3_600_000],
+	])('with the wall clock stepped %s during the first query, asks again and stops at its time', async (_name, ms) => {
+		const now = Date.now.bind(Date);
+		const settlement = scripted([{ found: true, data: { orderId: 'C-1', status: 1 } }]);
+		const lookup = settlement.lookup.bind(settlement);
+		settlement.lookup = async (...args) => {
+			if (settlement.asked === 0) jest.spyOn(Date, 'now').mockImplementation(() => now() + ms);
+			return await lookup(...args);
+		};
+		const open: Unsettled[] = [
+			{ itemIndex: 0, prepared, failure: new ItemFailure('unknown', 'no answer'), endedAt: performance.now() },
+		];
+		const how: ResolveSettings = {
+			kind: 'change',
+			settlement,
+			settings: {} as HaiPaySettings,
+			call: { timeoutMs: 1000 },
+			concurrency: 1,
+			withinMs: 2_500,
+			notFoundAfterMs: 0,
+		};
+		const started = performance.now();
+		const resolution = (await resolveAll({ helpers: {} as never }, open, how)).get(0);
+		// Asked at once and again after its 1-second backoff, then stopped at 2.5 s: neither an hour's sleep nor none.
+		expect(settlement.asked).toBe(2);
+		expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+		expect(performance.now() - started).toBeLessThan(2_500);
+		expect(resolution?.type === 'failed' ? resolution.failure.kind : resolution).toBe('unknown');
 	});
 });

@@ -10,7 +10,8 @@ import type { Prepared } from './types';
 
 /**
  * One signed order query per order, by its orderId, as reads: Payout → Check asks it whether HaiPay already has each
- * row's order (check.ts). At most `concurrency` queries are in flight, and none starts once `withinMs` has passed.
+ * row's order (check.ts). At most `concurrency` queries are in flight, and none starts once `withinMs` has passed (on
+ * the monotonic clock: a step of the wall clock neither ends nor extends it).
  */
 
 export interface OrderQueries {
@@ -41,19 +42,19 @@ export async function queryOrders(
 	const { ctx, settings, credential, timeoutMs, retries } = queries;
 	const settlement = SETTLEMENTS[queries.kind === 'payout' ? 'payoutOrder' : 'collectionOrder'];
 	const answers = new Map<number, QueryAnswer>();
-	const ends = Date.now() + queries.withinMs;
+	const ends = performance.now() + queries.withinMs;
 	await pool(
 		[...orders],
 		queries.concurrency,
-		() => Date.now() >= ends,
+		() => performance.now() >= ends,
 		async ([itemIndex, prepared]) => {
 			// A deadline bounds retries and their waits; a single attempt is bounded by its clipped timeout alone, so that
 			// it is still sent when less than the request's least attempt time remains.
 			const call = {
-				timeoutMs: Math.max(1, Math.min(timeoutMs, ends - Date.now())),
+				timeoutMs: Math.max(1, Math.min(timeoutMs, ends - performance.now())),
 				retries,
 				credential,
-				...(retries > 0 ? { deadline: ends } : {}),
+				...(retries > 0 ? { deadlineAt: ends } : {}),
 			};
 			try {
 				// Asked as if every currency's query published "no such order", so that an answer showing none comes back

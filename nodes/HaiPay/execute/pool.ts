@@ -1,12 +1,12 @@
 import { sleep } from 'n8n-workflow';
 
-/** Spaces request starts evenly when a rate is set; shared by every worker of the run. */
+/** Spaces request starts evenly when a rate is set, on the monotonic clock; shared by every worker of the run. */
 export function pacer(requestsPerSecond: number): () => Promise<void> {
 	if (requestsPerSecond <= 0) return async () => {};
 	const interval = 1000 / requestsPerSecond;
 	let next = 0;
 	return async () => {
-		const now = Date.now();
+		const now = performance.now();
 		const start = Math.max(now, next);
 		next = start + interval;
 		if (start > now) await sleep(start - now);

@@ -18,7 +18,10 @@ export interface Unsettled {
 	itemIndex: number;
 	prepared: Prepared;
 	failure: ItemFailure;
-	/** When the create's request ended (answered, failed or timed out): a create in flight lands after this. */
+	/**
+	 * When the create's request ended (answered, failed or timed out), on the monotonic clock (`performance.now()`), as
+	 * every time here: a create in flight lands after this.
+	 */
 	endedAt: number;
 }
 
@@ -127,7 +130,7 @@ function weigh(open: Open, result: LookupResult, askedAt: number, how: ResolveSe
 }
 
 async function ask(ctx: GatewayContext, open: Open, how: ResolveSettings, ends: number): Promise<void> {
-	const askedAt = Date.now();
+	const askedAt = performance.now();
 	open.nextAt = askedAt + BACKOFF_MS[Math.min(open.attempts, BACKOFF_MS.length - 1)];
 	open.attempts += 1;
 	try {
@@ -169,7 +172,7 @@ export async function resolveAll(
 	unsettled: Unsettled[],
 	how: ResolveSettings,
 ): Promise<Map<number, Resolution>> {
-	const ends = Date.now() + how.withinMs;
+	const ends = performance.now() + how.withinMs;
 	const open: Open[] = unsettled.map((entry) => ({
 		...entry,
 		attempts: 0,
@@ -178,7 +181,7 @@ export async function resolveAll(
 		resolution: unaskable(entry, how),
 	}));
 	for (;;) {
-		const now = Date.now();
+		const now = performance.now();
 		await pool(
 			open.filter((entry) => entry.resolution === undefined && entry.nextAt <= now),
 			how.concurrency,
@@ -190,7 +193,7 @@ export async function resolveAll(
 		// A loop, not Math.min(...list): a spread of a hundred thousand arguments overflows the call stack.
 		const next = waiting.reduce((soonest, entry) => Math.min(soonest, entry.nextAt), Infinity);
 		if (next >= ends - 200) break;
-		await sleep(Math.max(0, next - Date.now()));
+		await sleep(Math.max(0, next - performance.now()));
 	}
 	return new Map(open.map((entry) => [entry.itemIndex, entry.resolution ?? stillOpen(entry, how)]));
 }

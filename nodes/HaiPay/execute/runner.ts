@@ -151,15 +151,15 @@ async function sendOne(
 			credential: run.credential,
 		});
 	} catch (error) {
-		return { failure: failureOf(error, 'send', operation.kind), endedAt: Date.now() };
+		return { failure: failureOf(error, 'send', operation.kind), endedAt: performance.now() };
 	}
 	if (answer.type === 'data' && answer.verification === 'verified') request.signedData = answer.data;
 	const failure = answerFailure(operation, answer, request);
-	if (failure !== undefined) return { failure, endedAt: Date.now() };
+	if (failure !== undefined) return { failure, endedAt: performance.now() };
 	try {
 		return { output: await operation.present(ctx, itemIndex, answer, request) };
 	} catch (error) {
-		return { failure: failureOf(error, 'send', operation.kind), endedAt: Date.now() };
+		return { failure: failureOf(error, 'send', operation.kind), endedAt: performance.now() };
 	}
 }
 

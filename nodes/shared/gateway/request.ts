@@ -37,11 +37,12 @@ export interface CallOptions {
 	/** A deadline for each attempt: connecting, sending, and reading the whole answer. */
 	timeoutMs: number;
 	/**
-	 * When the whole call must be over (ms since the epoch), retries and waits included: each attempt is cut off
-	 * at it, no attempt starts with less than MIN_ATTEMPT_MS left, and no backoff or Retry-After wait is begun
-	 * that would leave less than that. Without it, only `timeoutMs` bounds each attempt.
+	 * When the whole call must be over, on the monotonic clock (a `performance.now()` value, which a step of the wall
+	 * clock does not move), retries and waits included: each attempt is cut off at it, no attempt starts with less
+	 * than MIN_ATTEMPT_MS left, and no backoff or Retry-After wait is begun that would leave less than that. Without
+	 * it, only `timeoutMs` bounds each attempt.
 	 */
-	deadline?: number;
+	deadlineAt?: number;
 	/** Extra attempts for reads after the first; sent-once kinds ignore it. */
 	retries: number;
 	/** Whether a PDF or ZIP body is a valid answer (the voucher endpoint). */
@@ -57,10 +58,10 @@ export interface CallOptions {
 const MIN_ATTEMPT_MS = 1_000;
 
 /** How long the next attempt may take: its own timeout, clipped to what remains before the call's deadline. */
-function attemptMs(options: CallOptions, now = Date.now()): number {
-	return options.deadline === undefined
+function attemptMs(options: CallOptions, now = performance.now()): number {
+	return options.deadlineAt === undefined
 		? options.timeoutMs
-		: Math.max(0, Math.min(options.timeoutMs, options.deadline - now));
+		: Math.max(0, Math.min(options.timeoutMs, options.deadlineAt - now));
 }
 
 /*
@@ -147,7 +148,7 @@ async function post(ctx: GatewayContext, path: string, body: IDataObject, option
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		timeout: timeoutMs,
-		...(options.deadline !== undefined ? { abortSignal: deadline } : {}),
+		...(options.deadlineAt !== undefined ? { abortSignal: deadline } : {}),
 	};
 	const additional: IAdditionalCredentialOptions = {
 		preAuthenticationRetryStatusCode: NO_RESEND_STATUS,
@@ -292,7 +293,7 @@ async function attempt(
 
 /** Whether the call's deadline leaves too little for another attempt once `waitMs` has passed. */
 function pastDeadline(options: CallOptions, waitMs = 0): boolean {
-	return options.deadline !== undefined && Date.now() + waitMs + MIN_ATTEMPT_MS > options.deadline;
+	return options.deadlineAt !== undefined && performance.now() + waitMs + MIN_ATTEMPT_MS > options.deadlineAt;
 }
 
 function tooLate(kind: OperationKind): ItemFailure {
