@@ -8,6 +8,9 @@ import { pool } from './pool';
 import { SETTLEMENTS } from './settle';
 import type { Prepared } from './types';
 
+/** The least time worth a query before the queries' end. */
+const LEAST_QUERY_MS = 20;
+
 /**
  * One signed order query per order, by its orderId, as reads: Payout → Check asks it whether HaiPay already has each
  * row's order (check.ts). At most `concurrency` queries are in flight, and none starts once `withinMs` has passed (on
@@ -46,7 +49,8 @@ export async function queryOrders(
 	await pool(
 		[...orders],
 		queries.concurrency,
-		() => performance.now() >= ends,
+		// A query left a few milliseconds (the clock counts fractions, timers fire a little late) could not be answered.
+		() => ends - performance.now() < LEAST_QUERY_MS,
 		async ([itemIndex, prepared]) => {
 			// A deadline bounds retries and their waits; a single attempt is bounded by its clipped timeout alone, so that
 			// it is still sent when less than the request's least attempt time remains.

@@ -57,11 +57,17 @@ export interface CallOptions {
 /** The least time worth an attempt before a call's deadline: HaiPay rarely answers faster over the internet. */
 const MIN_ATTEMPT_MS = 1_000;
 
-/** How long the next attempt may take: its own timeout, clipped to what remains before the call's deadline. */
+/**
+ * How long the next attempt may take, in whole milliseconds: its own timeout, clipped to what remains before the
+ * call's deadline. The monotonic clock counts fractions of a millisecond, and a timer or an abort signal refuses
+ * a fractional delay (ERR_OUT_OF_RANGE), which would fail the request before it was sent.
+ */
 function attemptMs(options: CallOptions, now = performance.now()): number {
-	return options.deadlineAt === undefined
-		? options.timeoutMs
-		: Math.max(0, Math.min(options.timeoutMs, options.deadlineAt - now));
+	const ms =
+		options.deadlineAt === undefined
+			? options.timeoutMs
+			: Math.max(0, Math.min(options.timeoutMs, options.deadlineAt - now));
+	return Math.floor(ms);
 }
 
 /*
