@@ -20,7 +20,7 @@ import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
-import { emittedItem } from './item';
+import { emittedItem, markUnconfirmed } from './item';
 import { hookMemory, keepMemoryInExecution } from './hooks';
 import { openMemory } from './memory';
 import { readOptions } from './triggerOptions';
@@ -140,9 +140,7 @@ export class HaiPayTrigger implements INodeType {
 		);
 		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
 		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
-		// No published query shows a subscription's charge, and the cashier's needs an orderNo the callback may lack: Confirm
-		// With HaiPay cannot ask, and 503 until HaiPay gives up would lose a verified result. It runs flagged
-		// `confirmed: false`; a deciding field in doubt still needs HaiPay.
+		// What no published query can confirm runs flagged (item.ts `markUnconfirmed`); a field in doubt still needs HaiPay.
 		const unconfirmable = unaskableWhy(kind, callback.order, signer) !== undefined && fields.settle === undefined;
 		const confirm = !unconfirmable && (options.confirm || fields.settle !== undefined);
 		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
@@ -181,7 +179,7 @@ export class HaiPayTrigger implements INodeType {
 			fields,
 			secrets: signer.secrets,
 		});
-		if (options.confirm && unconfirmable) item.confirmed = false;
+		if (options.confirm && unconfirmable) markUnconfirmed(item, unaskableWhy(kind, callback.order, signer));
 		return reply.emit(item, options.verifySignature, memory.resaver());
 	}
 }

@@ -39,6 +39,7 @@ const NODE_FIELDS = new Set([
 	'kind',
 	'verified',
 	'confirmed',
+	'unconfirmedWhy',
 	'rawBody',
 	'dedupKey',
 	'ambiguousText',
@@ -113,4 +114,16 @@ function confirmedFields(
 			else delete item[name];
 		}
 	item.confirmed = true;
+}
+
+/**
+ * Confirm With HaiPay on, for a verified callback no published query can confirm (a subscription charge; a cashier
+ * result without the orderNo its query needs): it runs, since a 503 until HaiPay gives up would lose a result HaiPay
+ * signed, flagged `confirmed: false` with why. HaiPay's callbacks carry no time or nonce, so a body replayed after the
+ * Repeat Window has passed cannot be told from a new result by anything but a query: the item says so, and a workflow
+ * that must act once claims `dedupKey` (docs/queue-mode.md, "Exactly once across webhook processors").
+ */
+export function markUnconfirmed(item: IDataObject, why: string | undefined): void {
+	item.confirmed = false;
+	item.unconfirmedWhy = `${why ?? 'HaiPay publishes no query that confirms it'}. Its signature is HaiPay's, but a body sent again after the Repeat Window would look the same: to act once, claim dedupKey.`;
 }

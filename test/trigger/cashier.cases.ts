@@ -199,6 +199,9 @@ describe('global cashier callbacks reaching the trigger in n8n', () => {
 			expect(server.executions.map((execution) => execution.items[0].json)).toMatchObject([
 				{ orderId: order.orderId, kind: 'collection', confirmed: false },
 			]);
+			expect(String(server.executions[0].items[0].json.unconfirmedWhy)).toMatch(
+				/query needs the orderId and the orderNo, and the callback lacks one.*claim dedupKey/,
+			);
 			expect(
 				trigger.sandbox.requests.filter((request) => request.path === QUERY && request.orderId === order.orderId),
 			).toHaveLength(0);

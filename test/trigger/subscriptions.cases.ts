@@ -74,6 +74,11 @@ describe('subscription charges reaching the trigger in n8n', () => {
 			confirmed: false,
 			orderNo: 'S100-9',
 		});
+		// The item says why, and that a replay after the Repeat Window would look the same (issue: replays of what
+		// HaiPay cannot confirm).
+		const why = String(server.executions[0].items[0].json.unconfirmedWhy);
+		expect(why).toMatch(/no query that shows a subscription charge/);
+		expect(why).toMatch(/sent again after the Repeat Window would look the same: to act once, claim dedupKey/);
 		expect((await server.send(TRIGGER, body)).text).toBe('SUCCESS');
 		expect(server.executions).toHaveLength(1);
 	});
