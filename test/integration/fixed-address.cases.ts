@@ -78,6 +78,20 @@ describe('a gateway whose signed answer gives an address that is not the network
 		}
 	});
 
+	it('a valid address in an answer no signature proves (the credential has no HaiPay public key) is not shown', async () => {
+		const bankNo = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+		const gateway = await signingGateway(() => ({ data: { payUrl: 'https://pay.example/x', bankNo } }));
+		try {
+			const credential = { ...credentialOf(gateway.url, ['USDT']), haipayPublicKey: '' };
+			const [item] = await runAgainst(credential, fixedAddress(), [{}]);
+			expect(item).toMatchObject({ errorType: 'untrusted' });
+			expect(String(item.error)).toMatch(/not signed by HaiPay/);
+			expect(item).not.toHaveProperty('address');
+		} finally {
+			await gateway.close();
+		}
+	});
+
 	it('the other side: a valid TRON address is shown as it came', async () => {
 		const bankNo = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 		const gateway = await signingGateway(() => ({ data: { payUrl: 'https://pay.example/x', bankNo } }));

@@ -99,6 +99,16 @@ describe('5. Payout with Currency fixed to ZAR pays no row of another currency',
 	});
 });
 
+describe('5, the other side: a read names no amount, so an item of another currency feeding it is no contradiction', () => {
+	it('Payout → Get with Currency fixed to ZAR, fed an item whose currency is TZS, asks the ZAR query', async () => {
+		const orderId = uniqueOrderId('CCY-READ');
+		const parameters: INodeParameters = { resource: 'payout', operation: 'get', currency: 'ZAR', orderId };
+		const { items, sent } = await run(credentialOf(gateway.url, ['ZAR']), parameters, [{ currency: 'TZS' }]);
+		expect(sent.map((request) => request.path)).toEqual(['/zar/pay/query']);
+		expect(items[0]).not.toMatchObject({ field: 'currency' });
+	});
+});
+
 describe("6. a USDT collection priced in the row's own currency, never silently in USDT", () => {
 	const credential = () => credentialOf(gateway.url, ['USDT']);
 	const FIELDS = ['orderId', ...Object.keys(COIN_COLLECTION)];

@@ -34,6 +34,8 @@ describe('an order create', () => {
 		['msg "success", error "00000000"', { orderNo: 'HP1', msg: 'success', error: '00000000' }],
 		['the same amount written "100.00"', { orderNo: 'HP1', amount: '100.00' }],
 		['the same currency', { orderNo: 'HP1', currency: 'ZAR', payUrl: 'https://pay.example/x' }],
+		['a payUrl whose page path says "failed"', { orderNo: 'HP1', payUrl: 'https://pay.example/cashier?back=/failed' }],
+		['a referrer beside it (not a message member)', { orderNo: 'HP1', referrer: 'shop' }],
 	])('accepted: %s', (_what, data) => {
 		expect(order(data)).toBeUndefined();
 	});
@@ -56,7 +58,7 @@ describe('an order create', () => {
 		['msg "order does not exist"', { orderNo: 'HP1', msg: 'order does not exist' }, /its msg/],
 		['message "FAILED"', { orderNo: 'HP1', message: 'FAILED' }, /its message/],
 		[
-			'a remark saying it failed',
+			'a remark saying it failed, not a link',
 			{ orderNo: 'HP1', remark: 'payout blocked by risk' },
 			/remark.*says something failed/,
 		],

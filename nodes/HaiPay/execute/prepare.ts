@@ -22,15 +22,16 @@ import { trimmedText } from '../../shared/text';
 /** How an item's parameters become a checked request body, for the operations that share a shape. */
 
 /**
- * The item's currency: the Currency parameter's, checked against the operation's list. A fixed Currency that the
- * item's own `currency` contradicts refuses the item (its amount is in another currency) unless the operation reads
- * the item's currency as something else (`rowSaysPath` false: a stablecoin collection's pricing currency).
+ * The item's currency: the Currency parameter's, checked against the operation's list. For a request whose amount
+ * is in that currency (`amountIn`: a payout, a subscription), a fixed Currency that the item's own `currency`
+ * contradicts refuses the item: its amount would be paid in another currency. A read, a refund (of a whole payment)
+ * or a cancel names no amount, and an item of another currency feeding it is no contradiction.
  */
 export function currencyOf(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	allowed: readonly string[],
-	rowSaysPath = true,
+	amountIn = false,
 ): string {
 	const value = String(parameterValue(ctx, itemIndex, 'currency', '') ?? '')
 		.trim()
@@ -41,7 +42,7 @@ export function currencyOf(
 			rule: 'enum',
 		});
 	}
-	if (rowSaysPath && isFixedParameter(ctx, 'currency')) refuseOtherCurrency(ctx, itemIndex, value, 'Currency');
+	if (amountIn && isFixedParameter(ctx, 'currency')) refuseOtherCurrency(ctx, itemIndex, value, 'Currency');
 	return value;
 }
 

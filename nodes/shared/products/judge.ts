@@ -19,8 +19,10 @@ import type { Asked, Judgement, Product } from './types';
 
 /** A member holding a second status of the thing (payStatus, orderStatus, tradeState): HaiPay publishes none. */
 const STATUS_MEMBER = /status|state/i;
-/** A member holding a message: errorMsg, msg, message, error, errCode, reason, description. */
-const MESSAGE_MEMBER = /msg|message|err|reason|desc/i;
+/** A member holding a message: errorMsg, msg, message, error, errCode, reason, description (not a referrer). */
+const MESSAGE_MEMBER = /msg|message|^err|error|reason|^desc|description/i;
+/** A link (a payUrl, a redirect HaiPay echoes): its path may say "failed" of a page, not of the request. */
+const LINK = /^https?:\/\//i;
 
 /** A status as written: a safe integer's digits, or a string exactly as sent; undefined for any other value. */
 export function statusText(value: unknown): string | undefined {
@@ -142,7 +144,8 @@ function textDoubt(product: Product, data: IDataObject): string | undefined {
 	for (const [key, value] of Object.entries(data)) {
 		if (own.has(key)) continue;
 		if (MESSAGE_MEMBER.test(key) && !quiet(value)) return `its ${key} ${said(value)} is not HaiPay's "success"`;
-		if (typeof value === 'string' && saysFailure(value)) return `its ${key} ${said(value)} says something failed`;
+		if (typeof value === 'string' && !LINK.test(value) && saysFailure(value))
+			return `its ${key} ${said(value)} says something failed`;
 	}
 	return undefined;
 }

@@ -109,7 +109,7 @@ export const createCollection: Operation = {
 		...additionalFields(rules, { ...scope, currency: currencies }),
 	],
 	prepare(ctx, itemIndex) {
-		const currency = currencyOf(ctx, itemIndex, currencies, false);
+		const currency = currencyOf(ctx, itemIndex, currencies);
 		if (!isCoin(currency) && isFixedParameter(ctx, 'currency'))
 			refuseOtherCurrency(ctx, itemIndex, currency, 'Currency');
 		const prepared = prepareCreate(ctx, itemIndex, rules[currency], currency);

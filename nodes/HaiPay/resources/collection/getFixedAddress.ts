@@ -43,6 +43,9 @@ export const getFixedAddress: Operation = {
 	},
 	distrust(answer, prepared) {
 		if (answer.type !== 'data') return 'HaiPay answered without a data object';
+		// A payer sends money to this address: one no signature of HaiPay's proves could be anyone's.
+		if (answer.verification !== 'verified')
+			return "the answer is not signed by HaiPay (the credential has no HaiPay public key), so its address proves nothing; add HaiPay's public key to the credential";
 		return addressDoubt(answer.data, exactText(prepared.body.inBankCode));
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {

@@ -46,7 +46,7 @@ export const createPayout: Operation = {
 		...additionalFields(rules, { ...scope, currency: [...currencies] }),
 	].map(shownForCheck),
 	prepare(ctx, itemIndex) {
-		const currency = currencyOf(ctx, itemIndex, currencies) as PayoutCurrency;
+		const currency = currencyOf(ctx, itemIndex, currencies, true) as PayoutCurrency;
 		return prepareCreate(ctx, itemIndex, rules[currency], currency);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {

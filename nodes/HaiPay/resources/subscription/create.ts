@@ -52,7 +52,7 @@ export const createSubscription: Operation = {
 		...additionalFields(rules, { ...scope, currency: currencies }),
 	],
 	prepare(ctx, itemIndex) {
-		const currency = currencyOf(ctx, itemIndex, currencies);
+		const currency = currencyOf(ctx, itemIndex, currencies, true);
 		const prepared = prepareCreate(ctx, itemIndex, rules.USD, currency);
 		const body = { ...prepared.body, currency };
 		return { ...prepared, body, orderId: String(prepared.body.subscriptionOrderId), signWithCurrency: currency };
