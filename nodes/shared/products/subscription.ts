@@ -1,13 +1,51 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SUBSCRIPTION_QUERY_PATH } from '../contract/paths';
-import { CANCELLED_STATUS } from '../contract/rules/subscription';
+import type { Endpoint } from '../contract/endpoint';
+import { CANCELLED_STATUS, SUBSCRIPTION_ANSWER, SUBSCRIPTION_RULES } from '../contract/rules/subscription';
 import { provenData } from '../gateway/lookup';
 import { gatewayText } from '../gateway/outcome';
 import type { CallOptions, GatewayContext } from '../gateway/request';
 import type { HaiPaySettings } from '../signing/credential';
 import { exactText } from '../text';
 import type { Product } from './types';
+
+/**
+ * Subscriptions (docs/haipay-facts.md, "Subscriptions"): apply and cancel are HaiPay's published paths; the query's
+ * path is not in any public copy and follows theirs.
+ */
+const CANCEL_PATH = '/subscription/cancel';
+const QUERY_PATH = '/subscription/query';
+
+/** USD card subscriptions, their query and cancel (contract/endpoints.ts lists them with every other endpoint). */
+export const SUBSCRIPTION_ENDPOINTS = {
+	subscriptionApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		makes: 'subscription',
+		currencies: ['USD'],
+		path: () => SUBSCRIPTION_RULES.path,
+		rules: { USD: SUBSCRIPTION_RULES },
+		request: [...SUBSCRIPTION_RULES.fields.map((field) => field.name), 'currency'],
+		response: [...SUBSCRIPTION_ANSWER],
+	},
+	subscriptionQuery: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: ['USD'],
+		path: () => QUERY_PATH,
+		request: ['subscriptionOrderId', 'subscriptionNo'],
+		response: [...SUBSCRIPTION_ANSWER],
+	},
+	subscriptionCancel: {
+		section: 'haipay-facts',
+		kind: 'change',
+		makes: 'cancellation',
+		currencies: ['USD'],
+		path: () => CANCEL_PATH,
+		request: ['subscriptionNo'],
+		response: ['appId', 'subscriptionNo', 'status', 'payType', 'inBankCode'],
+	},
+} satisfies Record<string, Endpoint<'subscription' | 'cancellation'>>;
 
 /**
  * A subscription (docs/haipay-facts.md, "Subscriptions"): the merchant's subscriptionOrderId, HaiPay's
@@ -93,11 +131,7 @@ export async function lookupSubscription(
 ): Promise<IDataObject> {
 	const body: IDataObject = { ...ref };
 	for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
-	return await provenData(
-		ctx,
-		{ path: SUBSCRIPTION_QUERY_PATH, body, what: 'subscription' },
-		settings,
-		options,
-		(data) => subscriptionMismatchOf(ref, data),
+	return await provenData(ctx, { path: QUERY_PATH, body, what: 'subscription' }, settings, options, (data) =>
+		subscriptionMismatchOf(ref, data),
 	);
 }

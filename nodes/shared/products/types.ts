@@ -91,5 +91,3 @@ export interface ProductQuery {
 		options: Omit<CallOptions, 'kind' | 'acceptFile'>,
 	): Promise<LookupResult>;
 }
-
-export type { ProductName } from '../contract/endpoints';
