@@ -2,7 +2,7 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
 
-import { APP_OPTIONS } from '../shared/signing/apps';
+import { APP_OPTIONS } from '../shared/products';
 import { MEMORY_CAPACITY } from './memory';
 import { DEFAULT_WINDOW_MINUTES } from './triggerOptions';
 

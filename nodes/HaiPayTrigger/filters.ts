@@ -1,5 +1,5 @@
 import { statusGroup } from '../shared/contract/statuses';
-import { isProductApp, PRODUCT_APPS } from '../shared/signing/apps';
+import { isProductApp, PRODUCT_APPS } from '../shared/products';
 import { shown } from './shown';
 
 /** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
@@ -56,7 +56,7 @@ function isProductAppOf(app: string | undefined): boolean {
 	return app !== undefined && isProductApp(app);
 }
 
-/** `app`: the currency of the credential's App ID that the callback's appId named (signing/apps.ts). */
+/** `app`: the currency of the credential's App ID that the callback's appId named (signing/apps.ts, a product's own). */
 export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?: string): CallbackKind {
 	if (isRefundEvidently(body)) return 'refund';
 	if (isSubscriptionEvidently(body)) return 'subscription';

@@ -11,7 +11,6 @@ import {
 import { isNotFound, provenData, unproven } from '../gateway/lookup';
 import { gatewayText } from '../gateway/outcome';
 import type { CallOptions, GatewayContext } from '../gateway/request';
-import { CASHIER_APP } from '../signing/apps';
 import type { HaiPaySettings } from '../signing/credential';
 import { COLLECTION_ORDER } from './order';
 import type { Product } from './types';
@@ -53,7 +52,10 @@ export const CASHIER_ENDPOINTS = {
 export const CASHIER_ORDER: Product = {
 	...COLLECTION_ORDER,
 	makes: 'cashier order',
-	app: CASHIER_APP,
+	// HaiPay: "must use the Cashier-specific APPID, currency is CASHIER" (api-reference cashier: collectApply).
+	app: 'CASHIER',
+	appName: 'Global Cashier',
+	pathPrefix: 'global',
 	query: {
 		needsNumber: true,
 		unaskable: (ref) =>

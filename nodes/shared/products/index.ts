@@ -1,3 +1,7 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { CURRENCY_OPTIONS } from '../contract/currencies';
+import type { PathSigners } from '../signing/credential';
 import { CASHIER_ENDPOINTS, CASHIER_ORDER } from './cashier';
 import { COLLECTION_ORDER, PAYOUT_ORDER } from './order';
 import { REFUND } from './refund';
@@ -20,7 +24,32 @@ export type ProductName = keyof typeof PRODUCTS;
 /** The endpoints the product modules declare, in the order contract/endpoints.ts lists them. */
 export const PRODUCT_ENDPOINTS = { ...SUBSCRIPTION_ENDPOINTS, ...CASHIER_ENDPOINTS };
 
+const ALL: readonly Product[] = Object.values(PRODUCTS);
+
 /** The product whose own App ID `currency` names (the Cashier App ID's cashier orders), or undefined. */
 export function productOfApp(currency: string): Product | undefined {
-	return Object.values<Product>(PRODUCTS).find((product) => product.app !== undefined && product.app === currency);
+	return ALL.find((product) => product.app !== undefined && product.app === currency);
 }
+
+/** The App IDs that belong to a product rather than a currency, each with the product's name. */
+export const PRODUCT_APPS: Readonly<Record<string, string>> = Object.fromEntries(
+	ALL.flatMap((product) => (product.app === undefined ? [] : [[product.app, product.appName ?? product.app]])),
+);
+
+/** Whether the App ID of this currency is a product's rather than a currency's. */
+export function isProductApp(currency: string): boolean {
+	return Object.prototype.hasOwnProperty.call(PRODUCT_APPS, currency);
+}
+
+/** Every App ID a credential can hold, as choices: the currencies', then the products' (`CODE (Product Name)`). */
+export const APP_OPTIONS: INodePropertyOptions[] = [
+	...CURRENCY_OPTIONS,
+	...Object.entries(PRODUCT_APPS).map(([value, product]) => ({ name: `${value} (${product})`, value })),
+];
+
+/** The paths that name a product instead of a currency, by their first segment upper-cased, and who signs them. */
+export const PATH_SIGNERS: PathSigners = new Map(
+	ALL.flatMap((product) =>
+		product.pathPrefix === undefined ? [] : [[product.pathPrefix.toUpperCase(), product.app ?? '']],
+	),
+);

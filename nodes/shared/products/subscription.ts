@@ -58,6 +58,8 @@ export const SUBSCRIPTION: Product = {
 	ownIdName: 'subscriptionOrderId',
 	identifier: 'subscriptionNo',
 	acceptable: ['2'],
+	// Its paths name no currency: the credential's USD App ID signs them as any other would.
+	pathPrefix: 'subscription',
 	query: {
 		ask: async (ctx, settings, ref, options) => ({
 			found: true,
@@ -88,6 +90,7 @@ export const CANCELLATION: Product = {
 	ownIdName: 'subscriptionNo',
 	identifier: 'subscriptionNo',
 	acceptable: [CANCELLED_STATUS],
+	pathPrefix: 'subscription',
 	shows: (data) => exactText(data.status) === CANCELLED_STATUS,
 	query: {
 		ask: async (ctx, settings, ref, options) => ({

@@ -63,9 +63,14 @@ export interface Product {
 	orderKind?: OrderKind;
 	/** Its published query; undefined where HaiPay publishes none. */
 	query?: ProductQuery;
-	/** The App ID of its own that signs it (signing/apps.ts `PRODUCT_APPS`), where it has one: every callback
-	 * signed with that App ID reports this product. */
+	/**
+	 * The App ID of its own that signs it, where it has one, as a credential names it in place of a currency: every
+	 * callback signed with that App ID reports this product. `appName` is the product as the credential shows it.
+	 */
 	app?: string;
+	appName?: string;
+	/** The first segment of its paths where it names no currency; they are signed with `app`, or any App ID without one. */
+	pathPrefix?: string;
 }
 
 /** What one query of a product asks about: the merchant's ID, HaiPay's number when known, the currency's path. */
