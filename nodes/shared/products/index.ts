@@ -5,8 +5,8 @@ import type { PathSigners } from '../signing/credential';
 import { CASHIER_ENDPOINTS, CASHIER_ORDER } from './cashier';
 import { COLLECTION_ORDER, PAYOUT_ORDER } from './order';
 import { REFUND } from './refund';
-import { CANCELLATION, SUBSCRIPTION, SUBSCRIPTION_ENDPOINTS } from './subscription';
-import type { Product } from './types';
+import { CANCELLATION, SUBSCRIPTION, SUBSCRIPTION_CHARGE, SUBSCRIPTION_ENDPOINTS } from './subscription';
+import type { NamedProduct, Product } from './types';
 
 /** Every thing HaiPay numbers, by the name an endpoint declares (contract/endpoints.ts `makes`). */
 export const PRODUCTS = {
@@ -53,3 +53,20 @@ export const PATH_SIGNERS: PathSigners = new Map(
 		product.pathPrefix === undefined ? [] : [[product.pathPrefix.toUpperCase(), product.app ?? '']],
 	),
 );
+
+/** The products a callback names by a member of its own (products/types.ts `CallbackNaming`), in the order asked. */
+export const NAMED_BY_CALLBACK = [SUBSCRIPTION_CHARGE] as const satisfies readonly NamedProduct[];
+
+/** The trigger's kinds of such callbacks. */
+export type NamedKind = (typeof NAMED_BY_CALLBACK)[number]['callback']['kind'];
+
+/** The product a trigger kind names, or undefined for a kind of no such product (a payout, a collection). */
+export function namedProductOfKind(kind: string): NamedProduct | undefined {
+	return NAMED_BY_CALLBACK.find((product) => product.callback.kind === kind);
+}
+
+/** Why each ID a request carries is sent once, by the field holding it, as the product modules say. */
+export const TAKEN_ONCE: Readonly<Record<string, string>> = Object.assign(
+	{},
+	...ALL.map((product) => product.takenOnce ?? {}),
+) as Record<string, string>;

@@ -7,7 +7,7 @@ import { gatewayText } from '../gateway/outcome';
 import type { CallOptions, GatewayContext } from '../gateway/request';
 import type { HaiPaySettings } from '../signing/credential';
 import { exactText } from '../text';
-import type { Product } from './types';
+import type { NamedProduct, Product } from './types';
 
 /**
  * Subscriptions (docs/haipay-facts.md, "Subscriptions"): apply and cancel are HaiPay's published paths; the query's
@@ -58,6 +58,7 @@ export const SUBSCRIPTION: Product = {
 	ownIdName: 'subscriptionOrderId',
 	identifier: 'subscriptionNo',
 	acceptable: ['2'],
+	takenOnce: { subscriptionOrderId: 'HaiPay takes a subscriptionOrderId once' },
 	// Its paths name no currency: the credential's USD App ID signs them as any other would.
 	pathPrefix: 'subscription',
 	query: {
@@ -70,15 +71,28 @@ export const SUBSCRIPTION: Product = {
 
 /**
  * A recurring charge of a subscription, as its callback reports it: its own orderNo under the subscriptionNo. No
- * query HaiPay publishes shows a charge, so none can confirm one (the trigger runs it `confirmed: false`).
+ * query HaiPay publishes shows a charge, so none can confirm one (the trigger runs it `confirmed: false`). HaiPay
+ * publishes no such callback (docs/haipay-facts.md, "Subscriptions"); every charge is tied to its subscriptionNo.
  */
-export const SUBSCRIPTION_CHARGE: Product = {
+export const SUBSCRIPTION_CHARGE = {
 	makes: 'subscription charge',
 	ownMember: 'subscriptionNo',
 	ownIdName: 'subscriptionNo',
 	identifier: 'orderNo',
 	acceptable: [],
-};
+	callback: {
+		kind: 'subscription',
+		member: 'subscriptionNo',
+		noun: 'subscription',
+		what: 'a recurring charge',
+		option: {
+			name: 'Subscriptions',
+			description:
+				'Recurring charges of subscriptions (they name a subscriptionNo); any other callback is acknowledged and not emitted',
+		},
+		keyPrefix: 'sub',
+	},
+} as const satisfies NamedProduct;
 
 /**
  * A cancel names no ID of the merchant's: its answer names the subscriptionNo asked about, and shows the cancel only
@@ -91,6 +105,11 @@ export const CANCELLATION: Product = {
 	identifier: 'subscriptionNo',
 	acceptable: [CANCELLED_STATUS],
 	pathPrefix: 'subscription',
+	takenOnce: {
+		// A second cancel's answer could not be told from the first's, and HaiPay refuses it unsigned anyway.
+		subscriptionNo:
+			'a subscription is cancelled once, and a second cancel in the run could only be refused or mistaken for the first',
+	},
 	shows: (data) => exactText(data.status) === CANCELLED_STATUS,
 	query: {
 		ask: async (ctx, settings, ref, options) => ({
