@@ -12,6 +12,7 @@ import type { Prepared } from '../../nodes/HaiPay/execute/types';
 import { triggerProperties } from '../../nodes/HaiPayTrigger/description';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
 import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
+import { CALLBACK_FIELDS, DECIDING_FIELDS } from '../../nodes/shared/contract/callback';
 import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
 import { TEST_KEYS } from '../helpers/keys';
 
@@ -88,6 +89,18 @@ describe("a product's App ID and paths", () => {
 
 describe('how a callback names a subscription', () => {
 	const charge = { subscriptionNo: 'SUB-1', orderNo: 'ORD-9', status: '2', amount: '9.9', payTime: '2026-01-01' };
+
+	it("keeps a callback's known and deciding members, in their order", () => {
+		expect(DECIDING_FIELDS).toEqual([
+			...['appId', 'orderId', 'orderNo', 'status', 'currency', 'amount', 'refundNo', 'subscriptionNo'],
+			...['tokenID', 'tokenId', 'tokenid', 'token_id'],
+		]);
+		expect(CALLBACK_FIELDS).toEqual([
+			...['appId', 'currency', 'orderId', 'orderNo', 'amount', 'actualAmount', 'fee', 'status', 'payTime'],
+			...['errorMsg', 'sign', 'subscriptionNo', 'subscriptionOrderId', 'hash'],
+			...['tokenID', 'tokenId', 'tokenid', 'token_id'],
+		]);
+	});
 
 	it("keeps the trigger's Callbacks For options, values and order", () => {
 		const kind = triggerProperties.find((property: INodeProperties) => property.name === 'kind');

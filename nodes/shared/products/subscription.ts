@@ -83,6 +83,8 @@ export const SUBSCRIPTION_CHARGE = {
 	callback: {
 		kind: 'subscription',
 		member: 'subscriptionNo',
+		// No page lists a charge's callback fields (docs/haipay-facts.md, "Subscriptions").
+		members: ['subscriptionNo', 'subscriptionOrderId'],
 		noun: 'subscription',
 		what: 'a recurring charge',
 		option: {

@@ -86,8 +86,9 @@ export interface Product {
 export interface CallbackNaming {
 	/** The trigger's kind for such a callback, and the Callbacks For value that takes only them. */
 	kind: string;
-	/** The member whose presence names the product. */
+	/** The member whose presence names the product, and every member a callback of it is known to carry beside an order's. */
 	member: string;
+	members: readonly string[];
 	/** The product as the trigger's messages name it, and what one of its callbacks is. */
 	noun: string;
 	what: string;
