@@ -7,7 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { CURRENCIES } from '../nodes/shared/contract/currencies';
-import { APP_OPTIONS, appFieldNames, OTHER_CURRENCIES_FIELD, PRODUCT_APPS } from '../nodes/shared/signing/apps';
+import { APP_OPTIONS, PATH_SIGNERS, PRODUCT_APPS } from '../nodes/shared/products';
+import { appFieldNames, OTHER_CURRENCIES_FIELD } from '../nodes/shared/signing/apps';
 import { signRequest } from '../nodes/shared/signing/authenticate';
 import { PRODUCTION_URL } from '../nodes/shared/signing/credential';
 
@@ -159,7 +160,7 @@ export class HaiPayApi implements ICredentialType {
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> => await signRequest(credentials, requestOptions);
+	): Promise<IHttpRequestOptions> => await signRequest(credentials, requestOptions, PATH_SIGNERS);
 
 	// The test is the nodes' `haiPayApiTest` (nodes/shared/gateway/credentialTest.ts): one signed balance read per
 	// App ID, naming each one that fails, which a single declarative request cannot do.

@@ -5,11 +5,10 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { productOfApp } from '../shared/products';
+import { namedProductOfKind, productOfApp } from '../shared/products';
 import { judge, statusText } from '../shared/products/judge';
 import { COLLECTION_ORDER, PAYOUT_ORDER } from '../shared/products/order';
 import { REFUND } from '../shared/products/refund';
-import { SUBSCRIPTION_CHARGE } from '../shared/products/subscription';
 import type { Product, ProductQuery, QueryRef } from '../shared/products/types';
 import { ItemFailure } from '../shared/gateway/outcome';
 import { redactText } from '../shared/gateway/redact';
@@ -65,7 +64,8 @@ function isCurrency(code: string): boolean {
  */
 function productsOf(kind: CallbackKind, settings: HaiPaySettings): Product[] {
 	if (kind === 'refund') return [REFUND];
-	if (kind === 'subscription') return [SUBSCRIPTION_CHARGE];
+	const named = namedProductOfKind(kind);
+	if (named !== undefined) return [named];
 	const own = productOfApp(settings.currency);
 	if (own !== undefined) return [own];
 	if (kind === 'payout') return [PAYOUT_ORDER];

@@ -2,7 +2,7 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { ACKNOWLEDGEMENT } from '../shared/contract/callback';
 
-import { APP_OPTIONS } from '../shared/signing/apps';
+import { APP_OPTIONS, NAMED_BY_CALLBACK } from '../shared/products';
 import { MEMORY_CAPACITY } from './memory';
 import { DEFAULT_WINDOW_MINUTES } from './triggerOptions';
 
@@ -25,12 +25,11 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Card (USD MIT), local-currency, USDT/USDC and global cashier collections: statuses include partially and over-collected',
 			},
-			{
-				name: 'Subscriptions',
-				value: 'subscription',
-				description:
-					'Recurring charges of subscriptions (they name a subscriptionNo); any other callback is acknowledged and not emitted',
-			},
+			...NAMED_BY_CALLBACK.map(({ callback: { kind, option } }) => ({
+				name: option.name,
+				value: kind,
+				description: option.description,
+			})),
 			{
 				name: 'Payouts or Collections',
 				value: 'either',

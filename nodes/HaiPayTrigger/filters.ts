@@ -1,16 +1,19 @@
 import { statusGroup } from '../shared/contract/statuses';
-import { isProductApp, PRODUCT_APPS } from '../shared/signing/apps';
+import { isProductApp, NAMED_BY_CALLBACK, namedProductOfKind, PRODUCT_APPS, type NamedKind } from '../shared/products';
 import { shown } from './shown';
 
-/** What the node is told the callbacks at its URL are: HaiPay's callback body does not say. */
-export type KindSetting = 'payout' | 'collection' | 'subscription' | 'either';
+/**
+ * What the node is told the callbacks at its URL are: HaiPay's callback body does not say. A product a callback names
+ * by a member of its own (products/index.ts `NAMED_BY_CALLBACK`: a subscription's charge) is a kind of its own.
+ */
+export type KindSetting = 'payout' | 'collection' | NamedKind | 'either';
 
 /**
  * The kind put on an output item: the configured one, or what the body proves when the node takes either. A
  * refund-shaped callback (it names a `refundNo`) is a `refund` whatever the setting: HaiPay documents no refund
  * callback (docs/haipay-facts.md, "Card refunds"), so such a body is never reported as a payment.
  */
-export type CallbackKind = 'payout' | 'collection' | 'refund' | 'subscription' | 'unknown';
+export type CallbackKind = 'payout' | 'collection' | 'refund' | NamedKind | 'unknown';
 
 export type StatusChoice = 'any' | 'success' | 'failed' | 'partial' | 'other';
 
@@ -38,12 +41,14 @@ function isRefundEvidently(body: Record<string, unknown>): boolean {
 	return present(body.refundNo);
 }
 
-/**
- * A body that names a subscription: a recurring charge, which is neither a payout nor a one-off collection. HaiPay
- * publishes no such callback (docs/haipay-facts.md, "Subscriptions"); every charge is tied to its subscriptionNo.
- */
-function isSubscriptionEvidently(body: Record<string, unknown>): boolean {
-	return present(body.subscriptionNo);
+/** The product a body names by a member of its own (a subscription's charge, by its subscriptionNo), or undefined. */
+function namedProductOf(body: Record<string, unknown>): (typeof NAMED_BY_CALLBACK)[number] | undefined {
+	return NAMED_BY_CALLBACK.find((product) => present(body[product.callback.member]));
+}
+
+/** Whether a kind is that of a product a callback names by a member of its own. */
+export function isNamedKind(kind: string): boolean {
+	return namedProductOfKind(kind) !== undefined;
 }
 
 /**
@@ -56,11 +61,12 @@ function isProductAppOf(app: string | undefined): boolean {
 	return app !== undefined && isProductApp(app);
 }
 
-/** `app`: the currency of the credential's App ID that the callback's appId named (signing/apps.ts). */
+/** `app`: the currency of the credential's App ID that the callback's appId named (signing/apps.ts, a product's own). */
 export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?: string): CallbackKind {
 	if (isRefundEvidently(body)) return 'refund';
-	if (isSubscriptionEvidently(body)) return 'subscription';
-	if (setting === 'subscription') return 'unknown';
+	const named = namedProductOf(body);
+	if (named !== undefined) return named.callback.kind;
+	if (isNamedKind(setting)) return 'unknown';
 	if (isProductAppOf(app)) return 'collection';
 	if (setting !== 'either') return setting;
 	return isCollectionEvidently(body) ? 'collection' : 'unknown';
@@ -68,7 +74,7 @@ export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?
 
 function statusChoiceOf(body: Record<string, unknown>): StatusChoice {
 	// Refund and subscription status values are not published: whatever they hold, none is a payment status.
-	if (isRefundEvidently(body) || isSubscriptionEvidently(body)) return 'other';
+	if (isRefundEvidently(body) || namedProductOf(body) !== undefined) return 'other';
 	const group = statusGroup(body.status);
 	return group === 'success' || group === 'failed' || group === 'partial' ? group : 'other';
 }
@@ -85,11 +91,13 @@ export function filteredOutBy(
 	if (filters.kind === 'payout' && isRefundEvidently(body)) {
 		return 'it names a refund (refundNo), not a payout, and this trigger takes payouts only';
 	}
-	if (filters.kind === 'payout' && isSubscriptionEvidently(body)) {
-		return 'it names a subscription (subscriptionNo), a recurring charge, and this trigger takes payouts only';
+	const named = namedProductOf(body)?.callback;
+	if (filters.kind === 'payout' && named !== undefined) {
+		return `it names a ${named.noun} (${named.member}), ${named.what}, and this trigger takes payouts only`;
 	}
-	if (filters.kind === 'subscription' && !isSubscriptionEvidently(body)) {
-		return 'it names no subscription (subscriptionNo), and this trigger takes subscription results only';
+	const wanted = namedProductOfKind(filters.kind)?.callback;
+	if (wanted !== undefined && !present(body[wanted.member])) {
+		return `it names no ${wanted.noun} (${wanted.member}), and this trigger takes ${wanted.noun} results only`;
 	}
 	if (filters.kind === 'payout' && isProductAppOf(credentialCurrency)) {
 		return `it is signed with the ${PRODUCT_APPS[credentialCurrency ?? '']} App ID (${credentialCurrency ?? ''}), whose callbacks are collections, and this trigger takes payouts only`;

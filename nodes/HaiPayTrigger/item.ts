@@ -9,7 +9,7 @@ import { statusGroup, statusLabel } from '../shared/contract/statuses';
 import { redactedText } from '../shared/callback/body';
 import type { FieldsCheck } from './ambiguity';
 import { isPrototypeName, type Callback } from './callback';
-import type { CallbackKind } from './filters';
+import { isNamedKind, type CallbackKind } from './filters';
 import type { TriggerOptions } from './triggerOptions';
 
 /** What the steps before found out about an accepted callback. */
@@ -65,7 +65,7 @@ export function emittedItem(
 	const item = redactValue(output, how.secrets) as IDataObject;
 	const token = tokenOf(output);
 	// Refund and subscription status values are not published (docs/haipay-facts.md): no label, no group.
-	const refund = how.kind === 'refund' || how.kind === 'subscription';
+	const refund = how.kind === 'refund' || isNamedKind(how.kind);
 	if ((how.kind !== 'payout' && !refund) || token !== null) item.tokenID = token as IDataObject[string];
 	const labelKind = how.kind === 'payout' || how.kind === 'collection' ? how.kind : undefined;
 	item.statusLabel = refund ? null : (statusLabel(order.status, labelKind) ?? null);

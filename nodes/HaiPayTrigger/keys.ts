@@ -1,4 +1,5 @@
 import { EARLIER_STATUSES, exactStatus, REPEATING_STATUSES } from '../shared/contract/statuses';
+import { NAMED_BY_CALLBACK } from '../shared/products';
 
 /*
  * The repeat-key form of each thing a callback reports: an order (by orderNo, else orderId), a card refund (by its
@@ -56,17 +57,13 @@ export function repeatKeys(
 			text === undefined ? [body.amount, body.payTime] : [signedPart(text, 'amount'), signedPart(text, 'payTime')];
 		return JSON.stringify([amountPart(amount), plainPart(payTime)]);
 	};
-	const [refundNo, orderNo, orderId, subNo] = [
-		part(body.refundNo),
-		part(body.orderNo),
-		part(body.orderId),
-		part(body.subscriptionNo),
-	];
+	const [refundNo, orderNo, orderId] = [part(body.refundNo), part(body.orderNo), part(body.orderId)];
 	// Each recurring charge is its own result, told apart by its orderNo, amount and payTime; none of them is final.
-	if (refundNo === '' && subNo !== '')
-		return {
-			dedupKey: `sub:${subNo}|${orderNo}|${status ?? `~${part(body.status)}`}|${details()}`,
-		};
+	for (const { callback } of refundNo === '' ? NAMED_BY_CALLBACK : []) {
+		const own = part(body[callback.member]);
+		if (own !== '')
+			return { dedupKey: `${callback.keyPrefix}:${own}|${orderNo}|${status ?? `~${part(body.status)}`}|${details()}` };
+	}
 	// A refund's orderNo is the refunded payment's: its refund number is its own order.
 	const order =
 		refundNo !== '' ? `refund:${refundNo}` : orderNo !== '' ? `no:${orderNo}` : orderId !== '' ? `id:${orderId}` : '';

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
-import { ENDPOINTS, type Endpoint } from '../../nodes/shared/contract/endpoints';
+import { ENDPOINTS, type Endpoint, type ProductName } from '../../nodes/shared/contract/endpoints';
 import { PRODUCTS } from '../../nodes/shared/products';
 import { saysFailure } from '../../nodes/shared/products/failureWords';
 import { judge, whyNotAccepted } from '../../nodes/shared/products/judge';
@@ -179,7 +179,7 @@ describe('failure text, a second line behind the allow-lists', () => {
 });
 
 describe('every create declares the product it makes', () => {
-	const endpoints = Object.entries(ENDPOINTS) as Array<[string, Endpoint]>;
+	const endpoints = Object.entries(ENDPOINTS) as Array<[string, Endpoint<ProductName>]>;
 
 	it.each(endpoints.filter(([, endpoint]) => endpoint.kind !== 'read'))(
 		"%s: its answer carries its product's number",

@@ -1,5 +1,6 @@
 import { readingOf } from '../../shared/contract/rules/identifiers';
 import { ItemFailure } from '../../shared/gateway/outcome';
+import { TAKEN_ONCE } from '../../shared/products';
 import type { Prepared } from './types';
 
 /*
@@ -15,10 +16,7 @@ import type { Prepared } from './types';
 const WHY: Record<string, string> = {
 	orderId: 'HaiPay takes an orderId once',
 	orderNo: 'a refund returns the whole payment, so a payment is refunded once',
-	subscriptionOrderId: 'HaiPay takes a subscriptionOrderId once',
-	// A second cancel's answer could not be told from the first's, and HaiPay refuses it unsigned anyway.
-	subscriptionNo:
-		'a subscription is cancelled once, and a second cancel in the run could only be refused or mistaken for the first',
+	...TAKEN_ONCE,
 };
 
 function valueOf(request: Prepared, field: string): string | undefined {

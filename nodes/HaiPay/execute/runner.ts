@@ -21,7 +21,7 @@ import { withDefaultNotifyUrl } from './notifyDefault';
 import { pacer, pool } from './pool';
 import { repeatedOrderIds } from './repeats';
 import { resolveAll, unresolvable, type Resolution, type Unsettled } from './resolve';
-import { PRODUCTS } from '../../shared/products';
+import { PATH_SIGNERS, PRODUCTS } from '../../shared/products';
 import { whyNotAccepted } from '../../shared/products/judge';
 import { askedOf } from './asked';
 import { SETTLEMENTS } from './settle';
@@ -63,7 +63,7 @@ function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettin
 		});
 	}
 	// The voucher's path serves every currency: the App ID chooses, as it does when the request is signed.
-	return signerFor(settings, prepared.path, app.appId);
+	return signerFor(settings, prepared.path, PATH_SIGNERS, app.appId);
 }
 
 /**
@@ -74,7 +74,7 @@ function namedSigner(prepared: Prepared, settings: HaiPaySettings): HaiPaySettin
 function signerOfItem(prepared: Prepared, settings: HaiPaySettings): HaiPaySettings | ItemFailure {
 	let signer: HaiPaySettings;
 	try {
-		signer = namedSigner(prepared, settings) ?? signerFor(settings, prepared.path);
+		signer = namedSigner(prepared, settings) ?? signerFor(settings, prepared.path, PATH_SIGNERS);
 	} catch (error) {
 		if (error instanceof ItemFailure) return error;
 		return new ItemFailure('invalid', error instanceof Error ? error.message : String(error), {

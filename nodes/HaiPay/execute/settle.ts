@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ItemFailure, gatewayText } from '../../shared/gateway/outcome';
-import { PRODUCTS } from '../../shared/products';
+import { PRODUCTS, type ProductName } from '../../shared/products';
 import { judge } from '../../shared/products/judge';
-import type { Product, ProductName, QueryRef } from '../../shared/products/types';
+import type { Product, QueryRef } from '../../shared/products/types';
 import { exactText } from '../../shared/text';
 import { askedOf } from './asked';
 import { existingOrder } from './existingOrder';

@@ -5,7 +5,7 @@ import type { LookupResult } from '../../shared/gateway/lookup';
 import type { ExistingOrder, FailureKind } from '../../shared/gateway/outcome';
 import type { Answer, CallOptions, GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
-import type { ProductName } from '../../shared/products/types';
+import type { ProductName } from '../../shared/products';
 
 /** What one item will send: built and checked before anything is signed. */
 export interface Prepared {

@@ -1,11 +1,14 @@
-import { ENDPOINTS } from './endpoints';
+import { MIT_RULES } from './rules/collection';
+import { COIN_COLLECTION_RULES } from './rules/coinCollection';
+import { LOCAL_COLLECTION_RULES } from './rules/localCollection';
+import { PAYOUT_RULES } from './rules/payout';
 import type { RequestRules } from './rules/types';
 import type { OrderKind } from './statuses';
 
 /** The creates whose orders each order query shows: payouts for the payout query, collections for the collection query. */
 const CREATES: Record<OrderKind, ReadonlyArray<Partial<Record<string, RequestRules>>>> = {
-	payout: [ENDPOINTS.payoutApply.rules],
-	collection: [ENDPOINTS.mitApply.rules, ENDPOINTS.localCollectionApply.rules, ENDPOINTS.coinCollectionApply.rules],
+	payout: [PAYOUT_RULES],
+	collection: [{ USD: MIT_RULES }, LOCAL_COLLECTION_RULES, COIN_COLLECTION_RULES],
 };
 
 /**

@@ -1,3 +1,5 @@
+import { NAMED_BY_CALLBACK } from '../products';
+
 /**
  * The notify callback (docs/haipay-facts.md, "Callbacks"): a flat JSON POST signed like an answer's `data`, over
  * every member but `sign`. HaiPay resends it every 5 minutes, up to 5 times, until it reads this text back.
@@ -10,8 +12,11 @@ export const IDENTIFYING_FIELDS = ['appId', 'orderId', 'orderNo', 'status', 'cur
 /** How the card token of a USD MIT collection (docs/contract.md §2.3) has been spelled by HaiPay's callbacks. */
 export const TOKEN_FIELDS = ['tokenID', 'tokenId', 'tokenid', 'token_id'] as const;
 
-/** Members that decide what kind of result a callback is: a refund's number, a card token. */
-const KIND_FIELDS: readonly string[] = ['refundNo', 'subscriptionNo', ...TOKEN_FIELDS];
+/** The products a callback names by a member of their own (a subscription's charge), as their modules declare them. */
+const NAMING = NAMED_BY_CALLBACK.map(({ callback }) => callback);
+
+/** Members that decide what kind of result a callback is: a refund's number, a product's own member, a card token. */
+const KIND_FIELDS: readonly string[] = ['refundNo', ...NAMING.map((named) => named.member), ...TOKEN_FIELDS];
 
 /** What a run acts on: a callback whose other reading could change one of these is never taken on its signature alone. */
 export const DECIDING_FIELDS: readonly string[] = [...IDENTIFYING_FIELDS, ...KIND_FIELDS];
@@ -34,9 +39,7 @@ export const CALLBACK_FIELDS: readonly string[] = [
 	'payTime',
 	'errorMsg',
 	'sign',
-	// A subscription's recurring charge (docs/haipay-facts.md, "Subscriptions"): no page lists its callback's fields.
-	'subscriptionNo',
-	'subscriptionOrderId',
+	...NAMING.flatMap((named) => named.members),
 	// A deposit to a fixed crypto address (docs/haipay-facts.md): the transaction's hash on its chain.
 	'hash',
 	...TOKEN_FIELDS,

@@ -1,71 +1,31 @@
+import { PRODUCT_ENDPOINTS, type ProductName } from '../products';
 import { FIXED_ADDRESS_CURRENCIES, FIXED_ADDRESS_PATH, FIXED_ADDRESS_RULES } from '../products/fixedAddress';
 import { CURRENCIES, type Currency } from './currencies';
+import type { Endpoint } from './endpoint';
 import {
 	applyPath,
 	balancePath,
-	CASHIER_APPLY_PATH,
-	CASHIER_QUERY_PATH,
 	collectApplyPath,
 	MIT_APPLY_PATH,
 	queryPath,
 	REFUND_APPLY_PATH,
 	REFUND_QUERY_PATH,
-	SUBSCRIPTION_CANCEL_PATH,
-	SUBSCRIPTION_QUERY_PATH,
 	VOUCHER_PATH,
 } from './paths';
-import {
-	CASHIER_ANSWER,
-	CASHIER_QUERY_ANSWER,
-	CASHIER_QUERY_KEYS,
-	CASHIER_RULES,
-	TRANSACTION_CURRENCY,
-} from './rules/cashierCollection';
 import { MIT_RULES } from './rules/collection';
 import { PAYOUT_CURRENCIES, PAYOUT_RULES } from './rules/payout';
 import { COIN_COLLECTION_ANSWER, COIN_COLLECTION_CURRENCIES, COIN_COLLECTION_RULES } from './rules/coinCollection';
 import { LOCAL_COLLECTION_ANSWER, LOCAL_COLLECTION_CURRENCIES, LOCAL_COLLECTION_RULES } from './rules/localCollection';
 import { REFUND_ANSWER, REFUND_QUERY_KEYS, REFUND_RULES } from './rules/refund';
-import { SUBSCRIPTION_ANSWER, SUBSCRIPTION_RULES } from './rules/subscription';
-import type { RequestRules } from './rules/types';
 import type { OrderKind } from './statuses';
-import type { OperationKind } from '../gateway/kinds';
 
-/**
- * Every endpoint of the gateway this package calls, as docs/contract.md states it: where it lives, which
- * currencies it serves, its kind (gateway/kinds.ts: a create, refund or change is sent once and never retried, a
- * read may be), what a request
- * carries beside `appId` and `sign`, and what an answer's `data` holds. The node's operations take their
- * currencies, paths and request rules from here; README.md's Operations table and the tables of docs/haipay-node.md
- * are checked against it (test/unit/contract.test.ts).
- */
-interface EndpointFacts {
-	/** The section of docs/contract.md that defines it. */
-	section: string;
-	/** The currencies whose path prefix it takes; none for a currency-neutral endpoint. */
-	currencies: readonly Currency[];
-	path(currency: string): string;
-	/** Checked field by field before signing, per currency; reads check their few fields in their operation. */
-	rules?: Partial<Record<Currency, RequestRules>>;
-	request: readonly string[];
-	response: readonly string[];
-}
-
-/** What a request sent once makes, by the name of its product (shared/products/index.ts `PRODUCTS`). */
-export type ProductName =
-	'payoutOrder' | 'collectionOrder' | 'refund' | 'subscription' | 'cancellation' | 'cashierOrder';
-
-/**
- * A read, or a request sent once (a create, a refund, a change), which must declare the thing it makes (products/:
- * its judge reads the answer): such an endpoint cannot be listed without it.
- */
-export type Endpoint =
-	(EndpointFacts & { kind: 'read' }) | (EndpointFacts & { kind: Exclude<OperationKind, 'read'>; makes: ProductName });
+export type { Endpoint } from './endpoint';
+export type { ProductName } from '../products';
 
 const ALL = Object.keys(CURRENCIES) as Currency[];
 
 /** An order query (§4.7): by orderId, orderNo or both; the answer's members as the BRL, MYR, SAR and IDR tables list them. */
-function orderQuery(kind: OrderKind, currencies: readonly Currency[]): Endpoint {
+function orderQuery(kind: OrderKind, currencies: readonly Currency[]): Endpoint<ProductName> {
 	return {
 		section: '4.7',
 		kind: 'read',
@@ -166,55 +126,8 @@ export const ENDPOINTS = {
 		request: [...REFUND_QUERY_KEYS],
 		response: [...REFUND_ANSWER],
 	},
-	/** Subscriptions (docs/haipay-facts.md, "Subscriptions"): USD card subscriptions, their query and cancel. */
-	subscriptionApply: {
-		section: 'haipay-facts',
-		kind: 'create',
-		makes: 'subscription',
-		currencies: ['USD'],
-		path: () => SUBSCRIPTION_RULES.path,
-		rules: { USD: SUBSCRIPTION_RULES },
-		request: [...SUBSCRIPTION_RULES.fields.map((field) => field.name), 'currency'],
-		response: [...SUBSCRIPTION_ANSWER],
-	},
-	subscriptionQuery: {
-		section: 'haipay-facts',
-		kind: 'read',
-		currencies: ['USD'],
-		path: () => SUBSCRIPTION_QUERY_PATH,
-		request: ['subscriptionOrderId', 'subscriptionNo'],
-		response: [...SUBSCRIPTION_ANSWER],
-	},
-	subscriptionCancel: {
-		section: 'haipay-facts',
-		kind: 'change',
-		makes: 'cancellation',
-		currencies: ['USD'],
-		path: () => SUBSCRIPTION_CANCEL_PATH,
-		request: ['subscriptionNo'],
-		response: ['appId', 'subscriptionNo', 'status', 'payType', 'inBankCode'],
-	},
-	/**
-	 * HaiPay's global cashier (docs/haipay-facts.md, "Global cashier collections"): no currency in its path, signed
-	 * with the Cashier-specific App ID; its rules are checked by its operation (they are keyed by no currency).
-	 */
-	cashierApply: {
-		section: 'haipay-facts',
-		kind: 'create',
-		makes: 'cashierOrder',
-		currencies: [],
-		path: () => CASHIER_APPLY_PATH,
-		request: CASHIER_RULES.fields.map((field) => (field.name === TRANSACTION_CURRENCY ? 'currency' : field.name)),
-		response: ['orderId', 'orderNo', ...CASHIER_ANSWER],
-	},
-	cashierQuery: {
-		section: 'haipay-facts',
-		kind: 'read',
-		currencies: [],
-		path: () => CASHIER_QUERY_PATH,
-		request: [...CASHIER_QUERY_KEYS],
-		response: [...CASHIER_QUERY_ANSWER],
-	},
+	/** The endpoints a product module declares (products/: subscriptions, the global cashier). */
+	...PRODUCT_ENDPOINTS,
 	/**
 	 * A permanent USDT deposit address (docs/haipay-facts.md, "Crypto collection to a fixed address"): asking again
 	 * answers the address already bound, so it is sent as a read; each deposit to it is a collection order of HaiPay's.
@@ -228,4 +141,4 @@ export const ENDPOINTS = {
 		request: ['payType', 'inBankCode'],
 		response: ['payUrl', 'bankNo'],
 	},
-} satisfies Record<string, Endpoint>;
+} satisfies Record<string, Endpoint<ProductName>>;

@@ -27,18 +27,3 @@ export function collectApplyPath(currency: string): string {
 /** Card refunds belong to the USD card collections (docs/haipay-facts.md, "Card refunds"). */
 export const REFUND_APPLY_PATH = '/usd/refund/apply';
 export const REFUND_QUERY_PATH = '/usd/refund/refundQuery';
-
-/**
- * Subscriptions (docs/haipay-facts.md, "Subscriptions"): apply and cancel are HaiPay's published paths; the query's
- * path is not in any public copy and follows theirs.
- */
-export const SUBSCRIPTION_APPLY_PATH = '/subscription/apply';
-export const SUBSCRIPTION_CANCEL_PATH = '/subscription/cancel';
-export const SUBSCRIPTION_QUERY_PATH = '/subscription/query';
-
-/**
- * The global cashier (docs/haipay-facts.md, "Global cashier collections") has no currency in its path: its prefix is
- * `global`, and the App ID that signs it is the merchant's Cashier-specific one (signing/apps.ts).
- */
-export const CASHIER_APPLY_PATH = '/global/cashier/collect/apply';
-export const CASHIER_QUERY_PATH = '/global/cashier/collect/query';

@@ -7,7 +7,7 @@ import type {
 
 import { SUCCESS_STATUS } from '../contract/envelope';
 import { balancePath } from '../contract/paths';
-import { hasBalanceRead } from '../signing/apps';
+import { isProductApp, PATH_SIGNERS } from '../products';
 import { privateKeyOf, settingsFor, signerFor, type HaiPaySettings } from '../signing/credential';
 import { sign } from '../signing/signature';
 import { verifySigned } from '../signing/verification';
@@ -48,7 +48,7 @@ async function testApp(
 	currency: string,
 ): Promise<string | undefined> {
 	const path = balancePath(currency.toLowerCase());
-	const signer = signerFor(settings, path);
+	const signer = signerFor(settings, path, PATH_SIGNERS);
 	const body: IDataObject = { appId: signer.appId };
 	body.sign = await sign(body, signer.secretKey, privateKeyOf(signer), { arrayStyle: signer.arrayStyle });
 	let answer: unknown;
@@ -81,14 +81,14 @@ export async function testHaiPayCredential(
 ): Promise<INodeCredentialTestResult> {
 	const settings = settingsFor(credential.data ?? {});
 	try {
-		signerFor(settings, balancePath(settings.currency === '' ? '-' : settings.currency.toLowerCase()));
+		signerFor(settings, balancePath(settings.currency === '' ? '-' : settings.currency.toLowerCase()), PATH_SIGNERS);
 		privateKeyOf(settings);
 	} catch (error) {
 		return { status: 'Error', message: error instanceof Error ? error.message : String(error) };
 	}
-	// HaiPay publishes no balance read for the cashier's App ID: a read there would fail whatever the App ID is worth.
-	const readable = settings.apps.filter((app) => hasBalanceRead(app.currency));
-	const unread = settings.apps.filter((app) => !hasBalanceRead(app.currency));
+	// HaiPay publishes no balance read for a product's App ID (the cashier's): a read there would fail whatever the App ID is worth.
+	const readable = settings.apps.filter((app) => !isProductApp(app.currency));
+	const unread = settings.apps.filter((app) => isProductApp(app.currency));
 	const problems = await Promise.all(readable.map(async (app) => await testApp(this, settings, app.currency)));
 	const failed = readable.flatMap((app, index) =>
 		problems[index] === undefined ? [] : [`App ID ${app.appId} (${app.currency}): ${problems[index]}`],

@@ -1,13 +1,49 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CASHIER_QUERY_PATH } from '../contract/paths';
+import type { Endpoint } from '../contract/endpoint';
+import {
+	CASHIER_ANSWER,
+	CASHIER_QUERY_ANSWER,
+	CASHIER_QUERY_KEYS,
+	CASHIER_RULES,
+	TRANSACTION_CURRENCY,
+} from '../contract/rules/cashierCollection';
 import { isNotFound, provenData, unproven } from '../gateway/lookup';
 import { gatewayText } from '../gateway/outcome';
 import type { CallOptions, GatewayContext } from '../gateway/request';
-import { CASHIER_APP } from '../signing/apps';
 import type { HaiPaySettings } from '../signing/credential';
 import { COLLECTION_ORDER } from './order';
 import type { Product } from './types';
+
+/**
+ * The global cashier (docs/haipay-facts.md, "Global cashier collections") has no currency in its path: its prefix is
+ * `global`, and the App ID that signs it is the merchant's Cashier-specific one.
+ */
+const QUERY_PATH = '/global/cashier/collect/query';
+
+/**
+ * HaiPay's global cashier: no currency in its path, signed with the Cashier-specific App ID; its rules are checked by
+ * its operation (they are keyed by no currency). contract/endpoints.ts lists them with every other endpoint.
+ */
+export const CASHIER_ENDPOINTS = {
+	cashierApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		makes: 'cashierOrder',
+		currencies: [],
+		path: () => CASHIER_RULES.path,
+		request: CASHIER_RULES.fields.map((field) => (field.name === TRANSACTION_CURRENCY ? 'currency' : field.name)),
+		response: ['orderId', 'orderNo', ...CASHIER_ANSWER],
+	},
+	cashierQuery: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: [],
+		path: () => QUERY_PATH,
+		request: [...CASHIER_QUERY_KEYS],
+		response: [...CASHIER_QUERY_ANSWER],
+	},
+} satisfies Record<string, Endpoint<'cashierOrder'>>;
 
 /**
  * A global cashier order (docs/haipay-facts.md, "Global cashier collections"): an order like a collection's, with
@@ -16,7 +52,10 @@ import type { Product } from './types';
 export const CASHIER_ORDER: Product = {
 	...COLLECTION_ORDER,
 	makes: 'cashier order',
-	app: CASHIER_APP,
+	// HaiPay: "must use the Cashier-specific APPID, currency is CASHIER" (api-reference cashier: collectApply).
+	app: 'CASHIER',
+	appName: 'Global Cashier',
+	pathPrefix: 'global',
 	query: {
 		needsNumber: true,
 		unaskable: (ref) =>
@@ -60,7 +99,7 @@ export async function lookupCashierOrder(
 ): Promise<IDataObject> {
 	const asked = { ...ref, absence: false };
 	const query = {
-		path: CASHIER_QUERY_PATH,
+		path: QUERY_PATH,
 		body: { orderId: ref.orderId, orderNo: ref.orderNo },
 		what: 'cashier order',
 	};

@@ -1,13 +1,51 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SUBSCRIPTION_QUERY_PATH } from '../contract/paths';
-import { CANCELLED_STATUS } from '../contract/rules/subscription';
+import type { Endpoint } from '../contract/endpoint';
+import { CANCELLED_STATUS, SUBSCRIPTION_ANSWER, SUBSCRIPTION_RULES } from '../contract/rules/subscription';
 import { provenData } from '../gateway/lookup';
 import { gatewayText } from '../gateway/outcome';
 import type { CallOptions, GatewayContext } from '../gateway/request';
 import type { HaiPaySettings } from '../signing/credential';
 import { exactText } from '../text';
-import type { Product } from './types';
+import type { NamedProduct, Product } from './types';
+
+/**
+ * Subscriptions (docs/haipay-facts.md, "Subscriptions"): apply and cancel are HaiPay's published paths; the query's
+ * path is not in any public copy and follows theirs.
+ */
+const CANCEL_PATH = '/subscription/cancel';
+const QUERY_PATH = '/subscription/query';
+
+/** USD card subscriptions, their query and cancel (contract/endpoints.ts lists them with every other endpoint). */
+export const SUBSCRIPTION_ENDPOINTS = {
+	subscriptionApply: {
+		section: 'haipay-facts',
+		kind: 'create',
+		makes: 'subscription',
+		currencies: ['USD'],
+		path: () => SUBSCRIPTION_RULES.path,
+		rules: { USD: SUBSCRIPTION_RULES },
+		request: [...SUBSCRIPTION_RULES.fields.map((field) => field.name), 'currency'],
+		response: [...SUBSCRIPTION_ANSWER],
+	},
+	subscriptionQuery: {
+		section: 'haipay-facts',
+		kind: 'read',
+		currencies: ['USD'],
+		path: () => QUERY_PATH,
+		request: ['subscriptionOrderId', 'subscriptionNo'],
+		response: [...SUBSCRIPTION_ANSWER],
+	},
+	subscriptionCancel: {
+		section: 'haipay-facts',
+		kind: 'change',
+		makes: 'cancellation',
+		currencies: ['USD'],
+		path: () => CANCEL_PATH,
+		request: ['subscriptionNo'],
+		response: ['appId', 'subscriptionNo', 'status', 'payType', 'inBankCode'],
+	},
+} satisfies Record<string, Endpoint<'subscription' | 'cancellation'>>;
 
 /**
  * A subscription (docs/haipay-facts.md, "Subscriptions"): the merchant's subscriptionOrderId, HaiPay's
@@ -20,6 +58,9 @@ export const SUBSCRIPTION: Product = {
 	ownIdName: 'subscriptionOrderId',
 	identifier: 'subscriptionNo',
 	acceptable: ['2'],
+	takenOnce: { subscriptionOrderId: 'HaiPay takes a subscriptionOrderId once' },
+	// Its paths name no currency: the credential's USD App ID signs them as any other would.
+	pathPrefix: 'subscription',
 	query: {
 		ask: async (ctx, settings, ref, options) => ({
 			found: true,
@@ -30,15 +71,30 @@ export const SUBSCRIPTION: Product = {
 
 /**
  * A recurring charge of a subscription, as its callback reports it: its own orderNo under the subscriptionNo. No
- * query HaiPay publishes shows a charge, so none can confirm one (the trigger runs it `confirmed: false`).
+ * query HaiPay publishes shows a charge, so none can confirm one (the trigger runs it `confirmed: false`). HaiPay
+ * publishes no such callback (docs/haipay-facts.md, "Subscriptions"); every charge is tied to its subscriptionNo.
  */
-export const SUBSCRIPTION_CHARGE: Product = {
+export const SUBSCRIPTION_CHARGE = {
 	makes: 'subscription charge',
 	ownMember: 'subscriptionNo',
 	ownIdName: 'subscriptionNo',
 	identifier: 'orderNo',
 	acceptable: [],
-};
+	callback: {
+		kind: 'subscription',
+		member: 'subscriptionNo',
+		// No page lists a charge's callback fields (docs/haipay-facts.md, "Subscriptions").
+		members: ['subscriptionNo', 'subscriptionOrderId'],
+		noun: 'subscription',
+		what: 'a recurring charge',
+		option: {
+			name: 'Subscriptions',
+			description:
+				'Recurring charges of subscriptions (they name a subscriptionNo); any other callback is acknowledged and not emitted',
+		},
+		keyPrefix: 'sub',
+	},
+} as const satisfies NamedProduct;
 
 /**
  * A cancel names no ID of the merchant's: its answer names the subscriptionNo asked about, and shows the cancel only
@@ -50,6 +106,12 @@ export const CANCELLATION: Product = {
 	ownIdName: 'subscriptionNo',
 	identifier: 'subscriptionNo',
 	acceptable: [CANCELLED_STATUS],
+	pathPrefix: 'subscription',
+	takenOnce: {
+		// A second cancel's answer could not be told from the first's, and HaiPay refuses it unsigned anyway.
+		subscriptionNo:
+			'a subscription is cancelled once, and a second cancel in the run could only be refused or mistaken for the first',
+	},
 	shows: (data) => exactText(data.status) === CANCELLED_STATUS,
 	query: {
 		ask: async (ctx, settings, ref, options) => ({
@@ -93,11 +155,7 @@ export async function lookupSubscription(
 ): Promise<IDataObject> {
 	const body: IDataObject = { ...ref };
 	for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
-	return await provenData(
-		ctx,
-		{ path: SUBSCRIPTION_QUERY_PATH, body, what: 'subscription' },
-		settings,
-		options,
-		(data) => subscriptionMismatchOf(ref, data),
+	return await provenData(ctx, { path: QUERY_PATH, body, what: 'subscription' }, settings, options, (data) =>
+		subscriptionMismatchOf(ref, data),
 	);
 }

@@ -63,10 +63,43 @@ export interface Product {
 	orderKind?: OrderKind;
 	/** Its published query; undefined where HaiPay publishes none. */
 	query?: ProductQuery;
-	/** The App ID of its own that signs it (signing/apps.ts `PRODUCT_APPS`), where it has one: every callback
-	 * signed with that App ID reports this product. */
+	/**
+	 * The App ID of its own that signs it, where it has one, as a credential names it in place of a currency: every
+	 * callback signed with that App ID reports this product. `appName` is the product as the credential shows it.
+	 */
 	app?: string;
+	appName?: string;
+	/** The first segment of its paths where it names no currency; they are signed with `app`, or any App ID without one. */
+	pathPrefix?: string;
+	/**
+	 * Why each ID its request carries is sent once, by the field holding it: a second item of one run with it is
+	 * refused unsent (HaiPay/execute/repeats.ts), beside the orderId every order has.
+	 */
+	takenOnce?: Readonly<Record<string, string>>;
 }
+
+/**
+ * How a callback of its own names a product that is neither a payout nor a one-off collection (a subscription's
+ * recurring charge): by a member no other result carries. The trigger gives such a callback this kind whatever it
+ * was told, offers the kind under Callbacks For, and keys each report on its own (HaiPayTrigger/keys.ts).
+ */
+export interface CallbackNaming {
+	/** The trigger's kind for such a callback, and the Callbacks For value that takes only them. */
+	kind: string;
+	/** The member whose presence names the product, and every member a callback of it is known to carry beside an order's. */
+	member: string;
+	members: readonly string[];
+	/** The product as the trigger's messages name it, and what one of its callbacks is. */
+	noun: string;
+	what: string;
+	/** Its Callbacks For option. */
+	option: { name: string; description: string };
+	/** Its repeat-key form: `<prefix>:<member>|<orderNo>|<status>|["<amount>","<payTime>"]`, each report its own result. */
+	keyPrefix: string;
+}
+
+/** A product a callback names by a member of its own; its query, if any, is what Confirm With HaiPay asks. */
+export type NamedProduct = Product & { callback: CallbackNaming };
 
 /** What one query of a product asks about: the merchant's ID, HaiPay's number when known, the currency's path. */
 export interface QueryRef {
@@ -91,5 +124,3 @@ export interface ProductQuery {
 		options: Omit<CallOptions, 'kind' | 'acceptFile'>,
 	): Promise<LookupResult>;
 }
-
-export type { ProductName } from '../contract/endpoints';

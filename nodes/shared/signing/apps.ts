@@ -1,12 +1,12 @@
-import type { ICredentialDataDecryptedObject, INodePropertyOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { CURRENCY_OPTIONS } from '../contract/currencies';
 import { trimmedText } from '../text';
 
 /*
  * HaiPay issues one App ID, with its own secret key, per currency; the merchant's RSA keys are the same for all of
  * them. A credential holds the first App ID in its original fields (so saved credentials keep working) and any
- * further ones under "Other Currencies", each in a field pair named after its currency.
+ * further ones under "Other Currencies", each in a field pair named after its currency. A product may have an App ID
+ * of its own in place of a currency's (products/index.ts `PRODUCT_APPS`: the global cashier's, CASHIER).
  */
 
 /** One App ID of the credential. */
@@ -16,36 +16,6 @@ export interface HaiPayApp {
 	currency: string;
 	secretKey: string;
 }
-
-/**
- * App IDs that belong to a product rather than a currency: HaiPay's global cashier "must use the Cashier-specific
- * APPID, currency is CASHIER" (api-reference cashier: collectApply). Its paths start with `/global/`, which names
- * no currency, so the prefix is mapped to the App ID that signs it.
- */
-export const CASHIER_APP = 'CASHIER';
-export const PRODUCT_APPS: Readonly<Record<string, string>> = { [CASHIER_APP]: 'Global Cashier' };
-const APP_OF_PATH_PREFIX: Readonly<Record<string, string>> = { GLOBAL: CASHIER_APP };
-
-/** The App ID's currency a path's first segment (upper-cased) is signed with: its own, or the product's. */
-export function appOfPathPrefix(segment: string): string {
-	return APP_OF_PATH_PREFIX[segment] ?? segment;
-}
-
-/** Whether the App ID of this currency is a product's (CASHIER) rather than a currency's. */
-export function isProductApp(currency: string): boolean {
-	return Object.prototype.hasOwnProperty.call(PRODUCT_APPS, currency);
-}
-
-/** Whether HaiPay publishes a balance read for this App ID: a product's App ID (CASHIER) has none. */
-export function hasBalanceRead(currency: string): boolean {
-	return !isProductApp(currency);
-}
-
-/** Every App ID a credential can hold, as choices: the currencies', then the products' (CASHIER, Global Cashier). */
-export const APP_OPTIONS: INodePropertyOptions[] = [
-	...CURRENCY_OPTIONS,
-	...Object.entries(PRODUCT_APPS).map(([value, product]) => ({ name: `${value} (${product})`, value })),
-];
 
 /** The credential field listing the currencies of the further App IDs. */
 export const OTHER_CURRENCIES_FIELD = 'otherCurrencies';

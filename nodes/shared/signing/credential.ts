@@ -2,7 +2,7 @@ import { createHash, type KeyObject } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { appFieldNames, appOfPathPrefix, appsLacking, appsOf, OTHER_CURRENCIES_FIELD, type HaiPayApp } from './apps';
+import { appFieldNames, appsLacking, appsOf, OTHER_CURRENCIES_FIELD, type HaiPayApp } from './apps';
 import type { ArrayStyle } from './canonical';
 import { parsePrivateKey, parsePublicKey } from './keys';
 import { trimmedText } from '../text';
@@ -10,8 +10,15 @@ import { trimmedText } from '../text';
 export const SANDBOX_URL = 'https://uat-interface.haipay.asia';
 export const PRODUCTION_URL = 'https://interface.haipay.asia';
 
-/** Path prefixes that are not a currency: the voucher endpoint serves every appId, subscriptions their USD one. */
-const CURRENCY_NEUTRAL = new Set(['common', 'subscription']);
+/** The path prefix that is no currency's nor any product's: the voucher endpoint serves every appId. */
+const CURRENCY_NEUTRAL = 'COMMON';
+
+/**
+ * The first segments of paths (upper-cased) that name no currency, as the product modules declare them
+ * (products/index.ts `PATH_SIGNERS`), each with the App ID that signs it: a product's own (the cashier's), or '' where
+ * any App ID may, the one the body's appId names, else the first.
+ */
+export type PathSigners = ReadonlyMap<string, string>;
 
 /** The marker the credential test puts in its path when no currency is set, so the test can say what is missing. */
 const NO_CURRENCY_SEGMENT = '-';
@@ -192,7 +199,12 @@ function heldCurrencies(settings: HaiPaySettings): string {
  * the first. A single App ID without a currency signs everything, as before currencies could be named. Checks
  * that need no network: a misconfigured credential fails here, before anything is signed or sent.
  */
-export function signerFor(settings: HaiPaySettings, url: string, appId?: unknown): HaiPaySettings {
+export function signerFor(
+	settings: HaiPaySettings,
+	url: string,
+	signers: PathSigners,
+	appId?: unknown,
+): HaiPaySettings {
 	if (settings.lacking !== undefined) throw new UserError(settings.lacking);
 	const pathCurrency = currencyOfPath(url);
 	if (pathCurrency === NO_CURRENCY_SEGMENT) {
@@ -200,9 +212,10 @@ export function signerFor(settings: HaiPaySettings, url: string, appId?: unknown
 			"To test this credential, set its Currency: HaiPay issues each App ID for one currency, and the test reads that currency's balance.",
 		);
 	}
-	if (CURRENCY_NEUTRAL.has(pathCurrency.toLowerCase())) return signerOfAppId(settings, appId) ?? settings;
+	const signer = signers.get(pathCurrency);
+	if (pathCurrency === CURRENCY_NEUTRAL || signer === '') return signerOfAppId(settings, appId) ?? settings;
 	if (settings.apps.length === 1 && settings.currency === '') return settings;
-	return signerOfCurrency(settings, appOfPathPrefix(pathCurrency));
+	return signerOfCurrency(settings, signer ?? pathCurrency);
 }
 
 /** The App ID of one currency (or product, CASHIER), or why the credential cannot sign for it. */

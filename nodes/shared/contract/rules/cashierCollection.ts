@@ -1,4 +1,3 @@
-import { CASHIER_APPLY_PATH } from '../paths';
 import { body, email, firstLastName, notifyUrl, orderId, partnerUserId, subject } from './common';
 import type { FieldRule, RequestRules } from './types';
 
@@ -90,7 +89,7 @@ const fields: FieldRule[] = [
 ];
 
 export const CASHIER_RULES: RequestRules = {
-	path: CASHIER_APPLY_PATH,
+	path: '/global/cashier/collect/apply',
 	additionalProperties: true,
 	fields,
 	source: { certainty: 'official', page: 'https://doc.haipay.net/docs/en/api-reference/cashier/api/collectApply' },

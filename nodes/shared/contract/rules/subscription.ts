@@ -1,4 +1,3 @@
-import { SUBSCRIPTION_APPLY_PATH } from '../paths';
 import { email, notifyUrl, partnerUserId } from './common';
 import { ORDER_ID_MAX_LENGTH } from './reads';
 import type { RequestRules } from './types';
@@ -17,7 +16,7 @@ const PAGE = 'https://doc.haipay.net/docs/en/api-reference/subscription/api/subs
 const RECURRING_INTERVALS = ['D', 'W', 'M', 'Y'] as const;
 
 export const SUBSCRIPTION_RULES: RequestRules = {
-	path: SUBSCRIPTION_APPLY_PATH,
+	path: '/subscription/apply',
 	additionalProperties: true,
 	source: { page: PAGE, certainty: 'official' },
 	// HaiPay publishes no query answer for a subscription it does not have.
