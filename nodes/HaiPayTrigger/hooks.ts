@@ -47,18 +47,32 @@ export function carrying(item: INodeExecutionData, resave: (() => void) | undefi
 
 /**
  * Hook 3, from the trigger's execute(): n8n runs it as the first step of the execution the item started, on static
- * data loaded as the execution began. The memory's newest text is put into that static data (memory.ts
- * `memoryForExecution` says when), which n8n saves at the end of the run if a step changed it. Defined, not assigned:
- * n8n would count an assignment as a change and save all static data after every execution.
+ * data loaded as the execution began. The memory as n8n will serialise it at the end of the run is put into that
+ * static data (memory.ts `memoryForExecution`), which n8n saves then if a step changed it. Defined, not assigned: n8n
+ * would count an assignment as a change and save all static data after every execution. n8n 2.x runs a Code node in
+ * a task runner and replaces the run's static data with the runner's copy when the node changed it
+ * (`Workflow.overrideStaticData`), a copy serialised as the node began: the memory goes into each replacement too.
  */
 export function keepMemoryInExecution(ctx: IExecuteFunctions): void {
 	const staticData = ctx.getWorkflowStaticData('node');
-	const latest = memoryForExecution(ctx, staticData);
-	if (latest === undefined) return;
-	Object.defineProperty(staticData, MEMORY_FIELD, {
-		value: latest as IDataObject,
+	const live = memoryForExecution(ctx, staticData);
+	if (live === undefined) return;
+	const keep = (data: IDataObject | undefined) =>
+		data !== undefined &&
+		Object.defineProperty(data, MEMORY_FIELD, { value: live, enumerable: true, writable: true, configurable: true });
+	keep(staticData);
+	// n8n-core's execute context holds the run's Workflow; another host may not, and has no replacement to follow then.
+	const workflow = (ctx as unknown as { workflow?: { staticData?: IDataObject } }).workflow;
+	if (workflow?.staticData === undefined) return;
+	const part = `node:${ctx.getNode().name}`;
+	let current = workflow.staticData;
+	Object.defineProperty(workflow, 'staticData', {
+		get: () => current,
+		set: (replacement: IDataObject) => {
+			current = replacement;
+			keep(replacement?.[part] as IDataObject | undefined);
+		},
 		enumerable: true,
-		writable: true,
 		configurable: true,
 	});
 }

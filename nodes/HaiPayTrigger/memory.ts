@@ -6,12 +6,15 @@ import { sleep } from 'n8n-workflow';
 import { FINAL_STATUSES } from '../shared/contract/statuses';
 import type { Callback } from './callback';
 import type { RepeatKeys } from './keys';
+import { decode, encode, isSaved, type Saved } from './memoryText';
 import type { TriggerOptions } from './triggerOptions';
 
 /*
  * The trigger's repeat memory: the results it emitted, so that HaiPay's resends start nothing. In the process, a map from
  * a digest of each key to the second it was first emitted, in that order, on a clock never stepped; across restarts and
- * processes, one compact text in the workflow's static data, written at most once per FLUSH_MS, taken in where it is new.
+ * processes, one compact text in the workflow's static data, marked for n8n to save at most once per FLUSH_MS and
+ * computed when n8n saves it (`live`), taken in where it is new. A result taken back is saved as such, so that no
+ * process brings it back from a text saved before.
  */
 
 /** HaiPay resends a callback every 5 minutes, 5 times: every repeat of a result arrives within this span. */
@@ -31,8 +34,6 @@ export const UNANSWERED_MS = 2 * 60_000;
 /** How long static data may lack what this process saved again, before its saves count as lost. */
 export const SAVE_GRACE_MS = 60_000;
 export const MEMORY_FIELD = 'repeatMemory';
-/** A record: the key's digest as 14 characters of base64url (84 bits), and its age in seconds as 5 of base 36. */
-const [VERSION, DIGEST_LENGTH, AGE_LENGTH, RECORD_LENGTH] = [2, 14, 5, 19];
 const RECIPE =
 	'https://github.com/haipay-n8n/n8n-nodes-haipay/blob/main/docs/queue-mode.md#exactly-once-across-webhook-processors';
 let clock = () => performance.now();
@@ -43,13 +44,7 @@ const seconds = () => Math.floor(clock() / 1000);
 export const finalBefore = (recall: (key: string) => boolean, keys: RepeatKeys): number | undefined =>
 	keys.earlier === undefined ? undefined : FINAL_STATUSES.find((final) => recall(`${keys.earlier}|${final}`));
 export const digestOf = (key: string): string =>
-	createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, DIGEST_LENGTH);
-/** The text in static data; `at`, the wall-clock second of the save, is for earlier versions (ages count from taking it in). */
-type Saved = { v: number; stamp: string; at: number; entries: string };
-const isSaved = (value: unknown): value is Saved =>
-	(value as Saved)?.v === VERSION &&
-	typeof (value as Saved).stamp === 'string' &&
-	typeof (value as Saved).entries === 'string';
+	createHash('sha256').update(key, 'utf8').digest('base64url').slice(0, 14);
 /** One request's hold on a result until n8n says whether its workflow started. */
 type Claim = {
 	key?: string;
@@ -62,16 +57,21 @@ type Claim = {
 /** Everything one trigger remembers in this process. */
 class ScopeMemory {
 	readonly seen = new Map<string, number>();
+	/** Results taken back: how many times, the last when. A text that knows fewer take-backs cannot bring one back. */
+	readonly back = new Map<string, { times: number; at: number }>();
+	/** Counts the changes, so that a text is computed again only after one. */
+	version = 0;
+	private text?: { version: number; saved: Saved };
+	/** What n8n serialises as the saved text whenever it saves a static data this process wrote into. */
+	readonly live = { toJSON: (): Saved => this.current() };
 	readonly open = new Set<Claim>();
 	private readonly id = randomBytes(6).toString('base64url');
 	saves = 0;
 	private lastFlushMs = -Infinity;
-	private targets: IDataObject[] = [];
 	/** The last text of another process taken in, and how many saves this process had made by then. */
 	private taken?: { stamp: string; saves: number };
 	/** Static data n8n loaded lacked the last save: `save` is the one made again, at `since`. */
 	private lacking?: { save: number; since?: number };
-	latest?: Saved;
 	unsaved = 0;
 	saving = false;
 	private warnedShortAt = -Infinity;
@@ -83,7 +83,13 @@ class ScopeMemory {
 	add(digest: string, at: number): void {
 		if ((this.seen.get(digest) ?? Infinity) <= at) return;
 		this.seen.set(digest, at);
-		this.unsaved += 1;
+		[this.unsaved, this.version] = [this.unsaved + 1, this.version + 1];
+	}
+	/** Takes a result back out: n8n could not start its workflow. */
+	takeBack(digest: string): void {
+		this.seen.delete(digest);
+		this.back.set(digest, { times: (this.back.get(digest)?.times ?? 0) + 1, at: seconds() });
+		[this.unsaved, this.version] = [this.unsaved + 1, this.version + 1];
 	}
 	/** Forgets from the oldest end what the window passed, and while over capacity; warns once a window if room or it is short. */
 	keepBounded(windowSeconds: number, warn: (message: string) => void): void {
@@ -93,8 +99,11 @@ class ScopeMemory {
 			const expired = now - at >= windowSeconds;
 			if (!expired && this.seen.size <= MEMORY_CAPACITY) break;
 			this.seen.delete(digest);
+			this.version += 1;
 			if (!expired && now - at < Math.min(short ?? series, windowSeconds)) short = now - at;
 		}
+		for (const [digest, { at }] of this.back)
+			if (now - at >= windowSeconds || this.back.size > MEMORY_CAPACITY) this.back.delete(digest);
 		if (short === undefined || now - this.warnedShortAt < Math.max(windowSeconds, series)) return;
 		this.warnedShortAt = now;
 		warn(
@@ -108,44 +117,52 @@ class ScopeMemory {
 		return stored.stamp === this.taken?.stamp ? this.taken.saves : undefined;
 	}
 
-	/** Takes in a text not seen here, ages reckoned from now (no other clock counts); one lacking what is held is saved over. */
+	/**
+	 * Takes in a text not seen here, ages reckoned from now (no other clock counts); one lacking what is held is saved
+	 * over. A result the text knows taken back more often than here is taken back here; one taken back here more often
+	 * than the text knows stays out, whatever the text says of it.
+	 */
 	takeIn(stored: unknown): void {
 		const known = this.asOf(stored);
 		if (!isSaved(stored) || known !== undefined) {
-			if (this.seen.size > 0 && (!isSaved(stored) || (known ?? 0) < this.saves)) this.unsaved ||= 1;
+			if (this.seen.size + this.back.size > 0 && (!isSaved(stored) || (known ?? 0) < this.saves))
+				[this.unsaved, this.version] = [this.unsaved || 1, this.version + 1];
 			return;
 		}
-		const [before, { entries }] = [this.unsaved, stored];
+		const [before, timesThere] = [this.unsaved, new Map<string, number>()];
 		this.taken = { stamp: stored.stamp, saves: this.saves };
-		for (let offset = 0; offset + RECORD_LENGTH <= entries.length; offset += RECORD_LENGTH) {
-			this.add(
-				entries.slice(offset, offset + DIGEST_LENGTH),
-				seconds() - (parseInt(entries.slice(offset + DIGEST_LENGTH, offset + RECORD_LENGTH), 36) || 0),
-			);
+		for (const { digest, at, times = 0 } of decode(stored.back ?? '', seconds(), true)) {
+			timesThere.set(digest, times);
+			if (times <= (this.back.get(digest)?.times ?? 0)) continue;
+			this.back.set(digest, { times, at });
+			this.seen.delete(digest);
 		}
-		this.unsaved = Math.max(before, this.seen.size - Math.floor(entries.length / RECORD_LENGTH));
+		let count = 0;
+		for (const { digest, at } of decode(stored.entries, seconds())) {
+			count += 1;
+			if ((timesThere.get(digest) ?? 0) >= (this.back.get(digest)?.times ?? 0)) this.add(digest, at);
+		}
+		const behind = [...this.back].some(([digest, { times }]) => (timesThere.get(digest) ?? 0) < times);
+		this.unsaved = Math.max(before, this.seen.size - count, behind ? 1 : 0);
+		this.version += 1;
 	}
 
-	/** Writes the whole memory into the request's static data and those of recent saves: n8n may store any of them last. */
+	/**
+	 * Marks the request's static data for n8n to save, with the memory as n8n serialises it then (`live`): each copy
+	 * n8n saves holds the memory of that moment, whichever it saves last.
+	 */
 	save(staticData: IDataObject): void {
-		const [now, oldest] = [seconds(), 36 ** AGE_LENGTH - 1];
-		let entries = '';
-		for (const [digest, at] of this.seen)
-			entries +=
-				digest +
-				Math.min(Math.max(now - at, 0), oldest)
-					.toString(36)
-					.padStart(AGE_LENGTH, '0');
-		const saved: Saved = {
-			v: VERSION,
-			stamp: `${this.id}.${++this.saves}`,
-			at: Math.floor(Date.now() / 1000),
-			entries,
-		};
-		this.targets = [...this.targets.filter((target) => target !== staticData), staticData].slice(-8);
-		for (const target of this.targets) target[MEMORY_FIELD] = saved as unknown as IDataObject;
-		[this.latest, this.lastFlushMs, this.unsaved] = [saved, clock(), 0];
+		staticData[MEMORY_FIELD] = this.live as unknown as IDataObject;
+		[this.lastFlushMs, this.unsaved] = [clock(), 0];
+	}
+
+	/** The saved text of the memory now: computed again only after a change (about 8 ms when full). */
+	current(): Saved {
+		if (this.text?.version === this.version) return this.text.saved;
+		const saved = encode(`${this.id}.${++this.saves}`, seconds(), this.seen, this.back);
+		this.text = { version: this.version, saved };
 		if (this.lacking?.save === this.saves) this.lacking.since = clock();
+		return saved;
 	}
 
 	/** One request of a burst waits out the rest of FLUSH_MS and saves the others' entries too, by its deadline. */
@@ -177,11 +194,7 @@ const scopes = new Map<string, ScopeMemory>();
 const scopeOf = (ctx: IWebhookFunctions | IExecuteFunctions) => `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
 /** Ends a request's hold: a result whose workflow did not start is taken back out of the memory. */
 function settle(memory: ScopeMemory, claim: Claim, started: boolean): void {
-	if (claim.started === undefined && !started && claim.recorded.length > 0) {
-		for (const digest of claim.recorded) memory.seen.delete(digest);
-		// Saved next without them; nothing writes the last text again meanwhile.
-		[memory.latest, memory.unsaved] = [undefined, memory.unsaved + 1];
-	}
+	if (claim.started === undefined && !started) for (const digest of claim.recorded) memory.takeBack(digest);
 	// Given up as unanswered, it did start after all: remembered again.
 	if (claim.started === false && started)
 		for (const digest of claim.recorded) if (!memory.seen.has(digest)) memory.add(digest, seconds());
@@ -312,10 +325,7 @@ export function openMemory(
 			await memory.saveBurst(deadlineAt, write);
 		},
 		/** When this request wrote the memory: what writes it again while n8n stores the emitted item (hooks.ts). */
-		resaver: () =>
-			wrote
-				? () => memory.latest !== undefined && (staticData[MEMORY_FIELD] = memory.latest as unknown as IDataObject)
-				: undefined,
+		resaver: () => (wrote ? () => (staticData[MEMORY_FIELD] = memory.live as unknown as IDataObject) : undefined),
 		/** n8n's answer to the request (hooks.ts): the result this request holds is kept, or taken back out. */
 		answered: (statusCode: number) => answered(memory, claim, statusCode),
 		/** The request's connection closed: a result it holds is given up UNANSWERED_MS later if n8n never answers. */
@@ -329,15 +339,15 @@ export function openMemory(
 export type RequestMemory = ReturnType<typeof openMemory>;
 
 /**
- * The saved text an execution's trigger step puts into its own static data (hooks.ts `keepMemoryInExecution`), or
- * undefined: n8n runs an execution on static data loaded as it starts, before the request's is saved, and saves it whole
- * at its end when a step changed it (a Code node's own static data), so an older memory would be put back. The newest
- * text goes in when it follows what the copy holds; a queue-mode worker, never sent the callback, has none.
+ * What an execution's trigger step puts into its own static data (hooks.ts `keepMemoryInExecution`), or undefined: n8n
+ * runs an execution on static data loaded as it starts, before the request's is saved, and saves it whole at its end
+ * when a step changed it (a Code node's own static data), so a memory of that moment would be put back. The memory of
+ * the moment n8n saves goes in instead (`live`), with what the loaded text holds taken in first; a queue-mode worker,
+ * never sent the callback, has none.
  */
 export function memoryForExecution(ctx: IExecuteFunctions, staticData: IDataObject): IDataObject | undefined {
 	const memory = scopes.get(scopeOf(ctx));
-	if (memory?.latest === undefined) return undefined;
-	const known = memory.asOf(staticData[MEMORY_FIELD]);
-	if (known === undefined || known >= memory.saves) return undefined;
-	return memory.latest as unknown as IDataObject;
+	if (memory === undefined) return undefined;
+	memory.takeIn(staticData[MEMORY_FIELD]);
+	return memory.live as unknown as IDataObject;
 }

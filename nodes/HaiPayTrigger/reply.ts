@@ -70,11 +70,22 @@ export function shownRedacted(value: unknown, secrets: readonly string[]): strin
 	}
 }
 
+/**
+ * Field names for a log line, redacted in one pass when none is cut short or holds the separator: a pass per name
+ * made a forged body of many fields cost three times a small one to refuse (a match across a separator only hides
+ * more).
+ */
+function shownNames(names: string[], secrets: readonly string[]): string {
+	if (secrets.length === 0 || names.some((name) => name.length > SHOWN || name.includes(',')))
+		return names.map((name) => shownRedacted(name, secrets)).join(',');
+	return redactText(names.join(','), secrets).split(',').map(shown).join(',');
+}
+
 /** Identifying fields of a callback for a log line, redacted as shown; never its signature, never a key. */
 function logContext(body: Record<string, unknown> | undefined, secrets: readonly string[]): IDataObject {
 	if (body === undefined) return {};
 	const show = (value: unknown) => shownRedacted(value, secrets);
-	const context: IDataObject = { fields: Object.keys(body).slice(0, 40).map(show).join(',') };
+	const context: IDataObject = { fields: shownNames(Object.keys(body).slice(0, 40), secrets) };
 	for (const name of IDENTIFYING_FIELDS) {
 		if (body[name] !== undefined) context[name] = show(body[name]);
 	}

@@ -28,17 +28,21 @@ const TRIGGER = 'HaiPay Trigger';
 /** What a user writes to count runs across executions. */
 const CODE = "const s = $getWorkflowStaticData('global');\ns.count = (s.count ?? 0) + 1;\nreturn $input.all();";
 
-function codeNodeWorkflow(): WorkflowFile {
-	const b = new WorkflowBuilder(WORKFLOW_ID);
+/** The slow/fast pair (issue 41, point 2): a run of the slow order takes 8 s in its Code node, started before the fast. */
+const [SLOW_WORKFLOW_ID, SLOW_WEBHOOK_ID, SLOW_ORDER] = ['haipayTestSlowCode', 'haipay-test-slow-code', 'HPSLOW000001'];
+const SLOW_CODE = `${CODE.replace(/return.*$/, '')}if ($input.first().json.orderNo === '${SLOW_ORDER}') await new Promise((done) => setTimeout(done, 8000));\nreturn $input.all();`;
+
+function codeNodeWorkflow(id = WORKFLOW_ID, webhookId = WEBHOOK_ID, jsCode = CODE): WorkflowFile {
+	const b = new WorkflowBuilder(id);
 	const trigger = b.add(
-		haiPayTrigger(TRIGGER, WEBHOOK_ID, { kind: 'payout', options: {} }, credentialOf('TZS'), [0, 0]),
+		haiPayTrigger(TRIGGER, webhookId, { kind: 'payout', options: {} }, credentialOf('TZS'), [0, 0]),
 	);
 	const code = b.add({
 		name: 'Count runs',
 		type: 'n8n-nodes-base.code',
 		typeVersion: 2,
 		position: [220, 0],
-		parameters: { jsCode: CODE },
+		parameters: { jsCode },
 	});
 	b.connect(trigger, code);
 	return b.file(
@@ -50,15 +54,17 @@ function codeNodeWorkflow(): WorkflowFile {
 let stack: Stack;
 
 beforeAll(async () => {
-	stack = await startStack(log, { workflows: [codeNodeWorkflow()] });
+	stack = await startStack(log, {
+		workflows: [codeNodeWorkflow(), codeNodeWorkflow(SLOW_WORKFLOW_ID, SLOW_WEBHOOK_ID, SLOW_CODE)],
+	});
 }, 20 * 60_000);
 
 afterAll(async () => {
 	await stack?.stop();
 }, 60_000);
 
-function url(): string {
-	return `${stack.server.url}/webhook/${WEBHOOK_ID}/webhook`;
+function url(webhookId = WEBHOOK_ID): string {
+	return `${stack.server.url}/webhook/${webhookId}/webhook`;
 }
 
 /** A payout result signed as HaiPay signs it: the sandbox's platform key and the TZS App ID's secret. */
@@ -74,9 +80,12 @@ function signedCallback(orderNo: string): Record<string, unknown> {
 }
 
 /** The executions of the workflow, once n8n lists at least `atLeast` and has finished every one it lists. */
-async function finishedExecutions(atLeast: number): Promise<Array<{ status: string; mode: string }>> {
+async function finishedExecutions(
+	atLeast: number,
+	workflowId = WORKFLOW_ID,
+): Promise<Array<{ status: string; mode: string }>> {
 	return await eventually(`${atLeast} finished executions of the Code-node workflow`, async () => {
-		const listed = await stack.rest.executions(WORKFLOW_ID);
+		const listed = await stack.rest.executions(workflowId);
 		return listed.length >= atLeast && listed.every((execution) => !['new', 'running'].includes(execution.status))
 			? listed
 			: undefined;
@@ -84,8 +93,8 @@ async function finishedExecutions(atLeast: number): Promise<Array<{ status: stri
 }
 
 /** What n8n's database holds of the workflow's static data: the digests the trigger remembers, the Code node's count. */
-async function stored(): Promise<{ digests: string[]; count: unknown }> {
-	const answer = await stack.rest.call('GET', `/workflows/${WORKFLOW_ID}`);
+async function stored(workflowId = WORKFLOW_ID): Promise<{ digests: string[]; count: unknown }> {
+	const answer = await stack.rest.call('GET', `/workflows/${workflowId}`);
 	expect(answer.status).toBe(200);
 	type StaticData = Record<string, { repeatMemory?: { entries?: string }; count?: unknown } | undefined>;
 	const { staticData } = (answer.json as { data: { staticData?: StaticData | null } }).data;
@@ -100,9 +109,9 @@ async function stored(): Promise<{ digests: string[]; count: unknown }> {
  * n8n answers its port before it has registered every active workflow's webhooks (slowly, on a busy machine): a body
  * the trigger refuses unread (401, nothing remembered) tells when this one's is registered.
  */
-async function webhookRegistered(): Promise<void> {
+async function webhookRegistered(webhookId = WEBHOOK_ID): Promise<void> {
 	await eventually("the trigger's production webhook registered", async () =>
-		(await httpRequest(url(), { body: {} })).status === 404 ? undefined : true,
+		(await httpRequest(url(webhookId), { body: {} })).status === 404 ? undefined : true,
 	);
 }
 
@@ -138,4 +147,34 @@ describe('HaiPay Trigger, then a Code node with $getWorkflowStaticData, across a
 			count,
 		}).toEqual({ newExecutions: 0, remembered: [true, true], count: 2 });
 	});
+
+	test(
+		'a slow run whose Code node keeps static data, saved after a fast one, does not roll the memory back',
+		async () => {
+			const [slow, fast] = [SLOW_ORDER, 'HPFAST000001'].map(signedCallback);
+			await webhookRegistered(SLOW_WEBHOOK_ID);
+			const answers = [await httpRequest(url(SLOW_WEBHOOK_ID), { body: slow })];
+			// The slow run's Code node has its copy of the static data (n8n sends it to the task runner) before the fast one.
+			await new Promise((done) => setTimeout(done, 2000));
+			answers.push(await httpRequest(url(SLOW_WEBHOOK_ID), { body: fast }));
+			expect(answers.map((answer) => [answer.status, answer.body])).toEqual([
+				[200, 'SUCCESS'],
+				[200, 'SUCCESS'],
+			]);
+			const executions = await finishedExecutions(2, SLOW_WORKFLOW_ID);
+			const saved = (await stored(SLOW_WORKFLOW_ID)).digests;
+			const keys = [slow, fast].map((body) => digestOf(repeatKeys(body).dedupKey ?? ''));
+			expect(keys.map((key) => saved.includes(key))).toEqual([true, true]);
+
+			await stack.restart();
+			await webhookRegistered(SLOW_WEBHOOK_ID);
+			for (const body of [fast, slow]) {
+				const answer = await httpRequest(url(SLOW_WEBHOOK_ID), { body });
+				expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: 'SUCCESS' });
+			}
+			const after = await finishedExecutions(2, SLOW_WORKFLOW_ID);
+			expect(after.length - executions.length).toBe(0);
+		},
+		5 * 60_000,
+	);
 });
