@@ -7,6 +7,8 @@ import { isUnsigned } from './callback';
 import { redactValue } from '../shared/gateway/redact';
 import { statusGroup, statusLabel } from '../shared/contract/statuses';
 import { redactedText } from '../shared/callback/body';
+import { zonedIso } from '../shared/contract/payTime';
+import { DEPOSIT_PAY_TIME_ZONE, isDepositCallback } from '../shared/products/fixedAddress';
 import type { FieldsCheck } from './ambiguity';
 import { isPrototypeName, type Callback } from './callback';
 import type { CallbackKind } from './filters';
@@ -44,6 +46,7 @@ const NODE_FIELDS = new Set([
 	'dedupKey',
 	'ambiguousText',
 	'unknownFields',
+	'payTimeIso',
 ]);
 
 function tokenOf(body: Record<string, unknown>): unknown {
@@ -80,10 +83,23 @@ export function emittedItem(
 	item.unknownFields = [...how.fields.unknownFields];
 	if (options.includeRawBody) item.rawBody = redactedText(callback.body);
 	if (how.confirmed !== undefined) confirmedFields(item, how.confirmed, { ...how, refund, status: order.status });
+	payTimeWithOffset(item, output, how.kind);
 	// Every text the node derives from the body is redacted as the body's own fields are.
 	for (const name of ['dedupKey', 'ambiguousText', 'unknownFields', 'rawBody'])
 		if (item[name] !== undefined) item[name] = redactValue(item[name], how.secrets) as IDataObject[string];
 	return item;
+}
+
+/**
+ * `payTimeIso`, the callback's payTime as ISO 8601 with its offset, only where HaiPay names its zone (a deposit to a
+ * fixed address: New York time) and the item still shows the callback's own payTime. The name is the node's: a body
+ * field of that name is not shown under it (unknownFields and rawBody still name it).
+ */
+function payTimeWithOffset(item: IDataObject, output: Record<string, unknown>, kind: CallbackKind): void {
+	const known = kind === 'collection' && isDepositCallback(output) && item.payTime === output.payTime;
+	const iso = known ? zonedIso(output.payTime, DEPOSIT_PAY_TIME_ZONE) : undefined;
+	if (iso !== undefined) item.payTimeIso = iso;
+	else delete item.payTimeIso;
 }
 
 /** Fields no answer decides: the App ID is proven by its own secret, with which the signature verified. */
