@@ -11,9 +11,10 @@ import { readFileSync, writeFileSync } from 'fs';
 
 // The path names the TypeScript file: without its ending, a runner finds HaiPay.node.json beside it first.
 import { HaiPay } from '../nodes/HaiPay/HaiPay.node.js';
+import { HaiPayTrigger } from '../nodes/HaiPayTrigger/HaiPayTrigger.node.js';
 import { fieldReference, PAGE } from './reference/page';
 
-const page = fieldReference(new HaiPay().description.properties);
+const page = fieldReference(new HaiPay().description.properties, new HaiPayTrigger().description.properties);
 if (process.argv.includes('--check')) {
 	if (readFileSync(PAGE, 'utf8') !== page) {
 		console.error('docs/field-reference.md is not what the code gives: run `npx tsx scripts/field-reference.ts`.');

@@ -203,9 +203,26 @@ function optionsSection(): string[] {
 	];
 }
 
+/** The HaiPay Trigger's parameters, as its description gives them. */
+function triggerSection(properties: INodeProperties[]): string[] {
+	const rows = properties
+		.flatMap((property) => rowsOf(property, () => undefined))
+		.map((row) => ({ row, currencies: [] }));
+	return [
+		'## HaiPay Trigger',
+		'',
+		"Starts a workflow from HaiPay's signed callbacks; what it answers, checks and emits: [haipay-trigger.md](haipay-trigger.md).",
+		'',
+		...table(rows, []),
+		'',
+	];
+}
+
 /** The page, as the node's newest version and the contract's rules give it. */
-export function fieldReference(properties: INodeProperties[]): string {
-	const contents = [...OPERATIONS.map(titleOf), 'Options'].map((title) => `[${title}](#${anchorOf(title)})`);
+export function fieldReference(properties: INodeProperties[], trigger: INodeProperties[]): string {
+	const contents = [...OPERATIONS.map(titleOf), 'Options', 'HaiPay Trigger'].map(
+		(title) => `[${title}](#${anchorOf(title)})`,
+	);
 
 	return [
 		'# HaiPay node: field reference',
@@ -218,5 +235,6 @@ export function fieldReference(properties: INodeProperties[]): string {
 		'',
 		...OPERATIONS.flatMap((operation) => section(operation, properties)),
 		...optionsSection(),
+		...triggerSection(trigger),
 	].join('\n');
 }

@@ -6,11 +6,13 @@ import { readFileSync } from 'fs';
 
 import { fieldReference, PAGE, RULES_OF } from '../../scripts/reference/page';
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
 
 const properties = new HaiPay().description.properties;
-const page = fieldReference(properties);
+const trigger = new HaiPayTrigger().description.properties;
+const page = fieldReference(properties, trigger);
 
 /** The text of one operation's section, from its heading to the next. */
 function sectionOf(title: string): string {
@@ -23,6 +25,13 @@ function sectionOf(title: string): string {
 describe('the field reference', () => {
 	it('is committed as the script writes it (run `npx tsx scripts/field-reference.ts` after a change)', () => {
 		expect(readFileSync(PAGE, 'utf8')).toBe(page);
+	});
+
+	it("has the trigger's parameters", () => {
+		const section = sectionOf('HaiPay Trigger');
+		for (const property of trigger.filter(({ type }) => type !== 'notice'))
+			expect(section).toContain(`\`${property.name}\``);
+		expect(section).toMatch(/\| Verify Signature `verifySignature` \| boolean \| `true` \|/);
 	});
 
 	it('has a section for every operation of the node', () => {
@@ -67,8 +76,8 @@ describe('the field reference', () => {
 		const saved = tzs?.amount?.max;
 		try {
 			if (tzs?.amount) tzs.amount.max = '4000000';
-			expect(fieldReference(properties)).toContain('1,000–4,000,000 TZS');
-			expect(fieldReference(properties)).not.toBe(page);
+			expect(fieldReference(properties, trigger)).toContain('1,000–4,000,000 TZS');
+			expect(fieldReference(properties, trigger)).not.toBe(page);
 		} finally {
 			if (tzs?.amount) tzs.amount.max = saved;
 		}
