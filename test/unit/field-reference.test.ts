@@ -29,8 +29,10 @@ describe('the field reference', () => {
 
 	it("has the trigger's parameters", () => {
 		const section = sectionOf('HaiPay Trigger');
-		for (const property of trigger.filter(({ type }) => type !== 'notice'))
-			expect(section).toContain(`\`${property.name}\``);
+		const fields = trigger.flatMap((property) =>
+			property.type === 'collection' ? ((property.options ?? []) as typeof trigger) : [property],
+		);
+		for (const field of fields.filter(({ type }) => type !== 'notice')) expect(section).toContain(`\`${field.name}\``);
 		expect(section).toMatch(/\| Verify Signature `verifySignature` \| boolean \| `true` \|/);
 	});
 
