@@ -104,8 +104,14 @@ function rowsOf(property: INodeProperties, ruleOf: RuleOf, within?: string): Row
 	const field = `${within === undefined ? '' : `${within} › `}${property.displayName} ${code(property.name)}`;
 	const required = property.required === true || rule?.required === true ? 'yes' : '';
 	const limits = [rule === undefined ? '' : ruleText(rule), conditions(property)].filter(Boolean).join('; ');
-	const cells = [typeText(property), defaultText(property), required, limits, property.description ?? ''];
+	const cells = [typeText(property), defaultText(property), required, limits, firstSentence(property.description)];
 	return [{ field, cells: cells.map(cell).join(' | ') }];
+}
+
+/** What a field is, in its description's first sentence: the panel shows the rest beside the field. */
+function firstSentence(description = ''): string {
+	const end = /\.\s/.exec(description);
+	return end === null ? description : description.slice(0, end.index + 1);
 }
 
 /** The currencies an operation offers, as its Currency drop-down lists them; none for one without. */
@@ -229,7 +235,7 @@ export function fieldReference(properties: INodeProperties[], trigger: INodeProp
 		'',
 		`<!-- Written by scripts/field-reference.ts from the node's description (version ${LATEST_VERSION}) and the contract's rules; do not edit. -->`,
 		'',
-		`Every field of every operation of the HaiPay node (node version ${LATEST_VERSION}), as the node shows it and as each value is checked before anything is signed. A field's rule names what the check holds it to; a value that breaks one refuses the item with the field, the rule and the item's number, and nothing is sent. Where a create's fields come from the input item (Fields From: Input Item Fields of the Same Names), the same names and rules apply to the item's fields. What each operation is for, and why the rules are what they are: [haipay-node.md](haipay-node.md).`,
+		`Every field of every operation of the HaiPay node (node version ${LATEST_VERSION}), as the node shows it and as each value is checked before anything is signed; a description is its first sentence, the panel shows it whole. A field's rule names what the check holds it to; a value that breaks one refuses the item with the field, the rule and the item's number, and nothing is sent. Where a create's fields come from the input item (Fields From: Input Item Fields of the Same Names), the same names and rules apply to the item's fields. What each operation is for, and why the rules are what they are: [haipay-node.md](haipay-node.md).`,
 		'',
 		contents.join(' · '),
 		'',
