@@ -67,8 +67,9 @@ export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?
 }
 
 function statusChoiceOf(body: Record<string, unknown>): StatusChoice {
-	// Refund and subscription status values are not published: whatever they hold, none is a payment status.
-	if (isRefundEvidently(body) || isSubscriptionEvidently(body)) return 'other';
+	// Refund status values are not published: whatever they hold, none is a payment status. A subscription's charge
+	// is a card collection HaiPay numbers, its status read as an order's (item.ts).
+	if (isRefundEvidently(body)) return 'other';
 	const group = statusGroup(body.status);
 	return group === 'success' || group === 'failed' || group === 'partial' ? group : 'other';
 }

@@ -67,12 +67,16 @@ export function emittedItem(
 	// Verification ran on the text as received; what the workflow sees holds no secret of the credential.
 	const item = redactValue(output, how.secrets) as IDataObject;
 	const token = tokenOf(output);
-	// Refund and subscription status values are not published (docs/haipay-facts.md): no label, no group.
 	const refund = how.kind === 'refund' || how.kind === 'subscription';
 	if ((how.kind !== 'payout' && !refund) || token !== null) item.tokenID = token as IDataObject[string];
-	const labelKind = how.kind === 'payout' || how.kind === 'collection' ? how.kind : undefined;
-	item.statusLabel = refund ? null : (statusLabel(order.status, labelKind) ?? null);
-	item.statusGroup = refund ? 'unknown' : statusGroup(order.status);
+	// Refund status values are not published (docs/haipay-facts.md): no label, no group. A subscription's charge is
+	// an order HaiPay numbers (its orderNo), a card collection, so its status reads as a collection order's.
+	const labelKind = how.kind === 'subscription' ? 'collection' : how.kind;
+	const refunded = how.kind === 'refund';
+	item.statusLabel = refunded
+		? null
+		: (statusLabel(order.status, labelKind === 'payout' || labelKind === 'collection' ? labelKind : undefined) ?? null);
+	item.statusGroup = refunded ? 'unknown' : statusGroup(order.status);
 	item.kind = how.kind;
 	item.verified = options.verifySignature;
 	item.dedupKey =

@@ -7,6 +7,7 @@ import { gatewayText } from '../gateway/outcome';
 import type { CallOptions, GatewayContext } from '../gateway/request';
 import type { HaiPaySettings } from '../signing/credential';
 import { exactText } from '../text';
+import { subscriberNextStep, subscriptionStatusLabel } from './subscriptionWords';
 import type { Product } from './types';
 
 /**
@@ -20,6 +21,7 @@ export const SUBSCRIPTION: Product = {
 	ownIdName: 'subscriptionOrderId',
 	identifier: 'subscriptionNo',
 	acceptable: ['2'],
+	words: (data) => ({ statusLabel: subscriptionStatusLabel(data.status), nextStep: subscriberNextStep(data) }),
 	query: {
 		ask: async (ctx, settings, ref, options) => ({
 			found: true,
@@ -51,6 +53,7 @@ export const CANCELLATION: Product = {
 	identifier: 'subscriptionNo',
 	acceptable: [CANCELLED_STATUS],
 	shows: (data) => exactText(data.status) === CANCELLED_STATUS,
+	words: (data) => ({ statusLabel: subscriptionStatusLabel(data.status) }),
 	query: {
 		ask: async (ctx, settings, ref, options) => ({
 			found: true,
