@@ -110,7 +110,8 @@ function rowsOf(property: INodeProperties, ruleOf: RuleOf, within?: string): Row
 
 /** What a field is, in its description's first sentence: the panel shows the rest beside the field. */
 function firstSentence(description = ''): string {
-	const end = /\.\s/.exec(description);
+	// A sentence ends at a full stop and a space, not at the one of an abbreviation (e.g. 500.00, i.e. …).
+	const end = /(?<!\be\.g|\bi\.e)\.\s/.exec(description);
 	return end === null ? description : description.slice(0, end.index + 1);
 }
 
