@@ -1,8 +1,8 @@
 /**
- * A subscription's status in words (nodes/shared/products/subscriptionWords.ts): only the two values HaiPay's pages
+ * A subscription's status in words (nodes/shared/products/subscription.ts): only the two values HaiPay's pages
  * show are named, each by the answer it appears in; any other value keeps no label rather than a guessed one.
  */
-import { subscriberNextStep, subscriptionStatusLabel } from '../../nodes/shared/products/subscriptionWords';
+import { subscriberNextStep, subscriptionStatusLabel } from '../../nodes/shared/products/subscription';
 
 describe('subscription words', () => {
 	it('names "2" (the apply example) created and "4" (the cancel example) cancelled, as written', () => {

@@ -7,7 +7,7 @@ import { ItemFailure } from '../../../shared/gateway/outcome';
 import { currencyParameter } from '../../descriptions/fields';
 import { currencyOf } from '../../execute/prepare';
 import { parameterValue } from '../../execute/parameters';
-import { subscriptionStatusLabel } from '../../../shared/products/subscriptionWords';
+import { subscriptionStatusLabel } from '../../../shared/products/subscription';
 import { refundItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { trimmedText } from '../../../shared/text';

@@ -5,7 +5,7 @@ import { ORDER_ID_MAX_LENGTH, ORDER_NO_MAX_LENGTH } from '../../../shared/contra
 import { subscriptionMismatchOf } from '../../../shared/products/subscription';
 import { currencyParameter } from '../../descriptions/fields';
 import { currencyOf, lookupBody, type LookupKey } from '../../execute/prepare';
-import { subscriptionStatusLabel } from '../../../shared/products/subscriptionWords';
+import { subscriptionStatusLabel } from '../../../shared/products/subscription';
 import { refundItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 
