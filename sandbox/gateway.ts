@@ -13,7 +13,7 @@ import { parseMoney } from './money';
 import { OrderBook } from './order-book';
 import { RefundBook, type Refund } from './refunds';
 import { SubscriptionBook } from './subscriptions';
-import { gatewayTime, GatewayError, isFinal, type Order } from './orders';
+import { gatewayTime, GatewayError, isFinal, type Order, wallClockTime } from './orders';
 import { signBody, signBodyAsync } from './signing';
 import { loadState, StateWriter, type SavedState } from './state';
 import { Traffic } from './traffic';
@@ -239,6 +239,8 @@ export class Gateway implements GatewayPort {
 		if (!bound) throw new GatewayError(ERROR_CODES.badRequest, `no fixed address ${address}`);
 		const orderId = `FIX-${randomBytes(6).toString('hex')}`;
 		const order = this.seed({ appId: bound.appId, kind: 'collection', orderId, amount, status: 2 });
+		// The fixed-address page gives this payTime in New York time, unlike the gateway's other times.
+		order.payTime = wallClockTime(Date.now(), 'America/New_York');
 		return this.callbacks.enqueue(url, this.callbackBody(order, { hash: randomBytes(32).toString('hex') }));
 	}
 

@@ -113,6 +113,25 @@ export function gatewayTime(epochMs: number, offsetMinutes: number): string {
 	return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)}`;
 }
 
+/**
+ * `YYYY-MM-DD HH:mm:ss` on the wall clock of an IANA zone, as HaiPay prints a fixed-address deposit's payTime
+ * ("New York time"): read from the platform's zone data, not from the node's own conversion.
+ */
+export function wallClockTime(epochMs: number, zone: string): string {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone: zone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(epochMs);
+	const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
+	return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
 /** Keeps every decimal the merchant sent and pads to at least two, so "1000" prints "1000.00". */
 export function displayAmount(text: string): string {
 	const [whole, fraction = ''] = text.split('.');

@@ -73,8 +73,9 @@ export function kindOf(body: Record<string, unknown>, setting: KindSetting, app?
 }
 
 function statusChoiceOf(body: Record<string, unknown>): StatusChoice {
-	// Refund and subscription status values are not published: whatever they hold, none is a payment status.
-	if (isRefundEvidently(body) || namedProductOf(body) !== undefined) return 'other';
+	// Refund status values are not published: whatever they hold, none is a payment status. A product a callback names
+	// by a member of its own (a subscription's charge) reads its status as its orderKind's (item.ts).
+	if (isRefundEvidently(body)) return 'other';
 	const group = statusGroup(body.status);
 	return group === 'success' || group === 'failed' || group === 'partial' ? group : 'other';
 }

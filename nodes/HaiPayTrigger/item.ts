@@ -7,9 +7,12 @@ import { isUnsigned } from './callback';
 import { redactValue } from '../shared/gateway/redact';
 import { statusGroup, statusLabel } from '../shared/contract/statuses';
 import { redactedText } from '../shared/callback/body';
+import { zonedIso } from '../shared/contract/payTime';
+import { DEPOSIT_PAY_TIME_ZONE, isDepositCallback } from '../shared/products/fixedAddress';
+import { namedProductOfKind } from '../shared/products';
 import type { FieldsCheck } from './ambiguity';
 import { isPrototypeName, type Callback } from './callback';
-import { isNamedKind, type CallbackKind } from './filters';
+import type { CallbackKind } from './filters';
 import type { TriggerOptions } from './triggerOptions';
 
 /** What the steps before found out about an accepted callback. */
@@ -44,6 +47,7 @@ const NODE_FIELDS = new Set([
 	'dedupKey',
 	'ambiguousText',
 	'unknownFields',
+	'payTimeIso',
 ]);
 
 function tokenOf(body: Record<string, unknown>): unknown {
@@ -64,12 +68,17 @@ export function emittedItem(
 	// Verification ran on the text as received; what the workflow sees holds no secret of the credential.
 	const item = redactValue(output, how.secrets) as IDataObject;
 	const token = tokenOf(output);
-	// Refund and subscription status values are not published (docs/haipay-facts.md): no label, no group.
-	const refund = how.kind === 'refund' || isNamedKind(how.kind);
+	const named = namedProductOfKind(how.kind);
+	const refund = how.kind === 'refund' || named !== undefined;
 	if ((how.kind !== 'payout' && !refund) || token !== null) item.tokenID = token as IDataObject[string];
-	const labelKind = how.kind === 'payout' || how.kind === 'collection' ? how.kind : undefined;
-	item.statusLabel = refund ? null : (statusLabel(order.status, labelKind) ?? null);
-	item.statusGroup = refund ? 'unknown' : statusGroup(order.status);
+	// Refund status values are not published (docs/haipay-facts.md): no label, no group. A product a callback names
+	// by its own member (a subscription's charge, a card collection) reads its status as its orderKind's.
+	const labelKind = named?.orderKind ?? how.kind;
+	const refunded = how.kind === 'refund';
+	item.statusLabel = refunded
+		? null
+		: (statusLabel(order.status, labelKind === 'payout' || labelKind === 'collection' ? labelKind : undefined) ?? null);
+	item.statusGroup = refunded ? 'unknown' : statusGroup(order.status);
 	item.kind = how.kind;
 	item.verified = options.verifySignature;
 	item.dedupKey =
@@ -80,10 +89,23 @@ export function emittedItem(
 	item.unknownFields = [...how.fields.unknownFields];
 	if (options.includeRawBody) item.rawBody = redactedText(callback.body);
 	if (how.confirmed !== undefined) confirmedFields(item, how.confirmed, { ...how, refund, status: order.status });
+	payTimeWithOffset(item, output, how.kind);
 	// Every text the node derives from the body is redacted as the body's own fields are.
 	for (const name of ['dedupKey', 'ambiguousText', 'unknownFields', 'rawBody'])
 		if (item[name] !== undefined) item[name] = redactValue(item[name], how.secrets) as IDataObject[string];
 	return item;
+}
+
+/**
+ * `payTimeIso`, the callback's payTime as ISO 8601 with its offset, only where HaiPay names its zone (a deposit to a
+ * fixed address: New York time) and the item still shows the callback's own payTime. The name is the node's: a body
+ * field of that name is not shown under it (unknownFields and rawBody still name it).
+ */
+function payTimeWithOffset(item: IDataObject, output: Record<string, unknown>, kind: CallbackKind): void {
+	const known = kind === 'collection' && isDepositCallback(output) && item.payTime === output.payTime;
+	const iso = known ? zonedIso(output.payTime, DEPOSIT_PAY_TIME_ZONE) : undefined;
+	if (iso !== undefined) item.payTimeIso = iso;
+	else delete item.payTimeIso;
 }
 
 /** Fields no answer decides: the App ID is proven by its own secret, with which the signature verified. */

@@ -66,6 +66,9 @@ describe('a PIX QR collection (BRL)', () => {
 					kind: 'collection',
 					verified: true,
 				});
+				// HaiPay names no zone for this payTime: it is shown as sent, with no offset made up for it.
+				expect(server.executions[0].items[0].json.payTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+				expect(server.executions[0].items[0].json).not.toHaveProperty('payTimeIso');
 			});
 		} finally {
 			await server.close();

@@ -135,6 +135,12 @@ describe('deposits to the fixed address reach the HaiPay Trigger', () => {
 			expect(items[1].hash).not.toBe(items[0].hash);
 			expect(items[0].orderId).not.toBe(items[1].orderId);
 			expect(items[0].unknownFields).toEqual([]);
+			// The page gives a deposit's payTime in New York time: the item says so with the offset, and is that moment.
+			for (const item of items) {
+				expect(item.payTimeIso).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00$/);
+				expect(String(item.payTimeIso).slice(0, 19)).toBe(String(item.payTime).replace(' ', 'T'));
+				expect(Math.abs(Date.parse(String(item.payTimeIso)) - Date.now())).toBeLessThan(120_000);
+			}
 		} finally {
 			await server.close();
 		}

@@ -60,7 +60,9 @@ describe('a subscription created, read and cancelled', () => {
 			status: '2',
 			recurringIntervalCount: 1,
 		});
-		expect(made).not.toHaveProperty('statusLabel');
+		// HaiPay's pages show two subscription statuses, each in one answer: "2" in apply's, "4" in cancel's.
+		expect(made).toMatchObject({ statusLabel: 'created' });
+		expect(String(made.nextStep)).toMatch(/^HaiPay’s answer gives no payUrl or clientToken: the subscriber authorizes/);
 		expect(applies(id)[0].body).toMatchObject({ recurringIntervalCount: 1, amount: '9.99', payType: 'SUBSCRIPTION' });
 
 		const byId = await run({ resource: 'subscription', operation: 'get', currency: 'USD', subscriptionOrderId: id });
@@ -76,6 +78,7 @@ describe('a subscription created, read and cancelled', () => {
 		expect(cancelled).toMatchObject({
 			outcome: 'changed',
 			status: '4',
+			statusLabel: 'cancelled',
 			subscriptionNo: sub.subscriptionNo,
 			verified: true,
 		});
@@ -89,6 +92,78 @@ describe('a subscription created, read and cancelled', () => {
 		expect(JSON.stringify(out)).toMatch(/recurringInterval/);
 		expect(JSON.stringify(out)).toMatch(/recurringIntervalCount/);
 		expect(applies(id)).toHaveLength(0);
+	});
+});
+
+describe('what a subscription item says', () => {
+	it("names the subscriber's next step by what HaiPay's answer gives: its payUrl, else its clientToken", async () => {
+		const withUrl = uniqueOrderId('SUB');
+		const data = (id: string, extra: IDataObject) => ({
+			subscriptionOrderId: id,
+			subscriptionNo: `40${Date.now()}`,
+			status: '2',
+			...extra,
+		});
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/subscription/apply',
+			times: 1,
+			data: data(withUrl, { payUrl: 'https://pay.example/sub/1' }),
+		});
+		expect(await run(createParameters(withUrl))).toMatchObject({
+			outcome: 'accepted',
+			statusLabel: 'created',
+			nextStep: expect.stringMatching(/^Send the subscriber to payUrl/),
+		});
+		const withToken = uniqueOrderId('SUB');
+		sandbox.control.addFault({
+			type: 'replaceData',
+			path: '/subscription/apply',
+			times: 1,
+			data: data(withToken, { clientToken: 'ct_1' }),
+		});
+		expect(await run(createParameters(withToken))).toMatchObject({
+			outcome: 'accepted',
+			nextStep: expect.stringMatching(/^Show HaiPay’s payment component to the subscriber with clientToken/),
+		});
+	});
+
+	it('a cancel of a subscription already cancelled says so: duplicate, not a change, once the query shows it cancelled', async () => {
+		const id = uniqueOrderId('SUB');
+		await run(createParameters(id));
+		const [sub] = subscriptionOf(id);
+		const cancel = {
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+		};
+		expect(await run({ ...cancel, options: {} })).toMatchObject({ outcome: 'changed', statusLabel: 'cancelled' });
+		const again = await run({ ...cancel, options: { resolveWithin: 8 } });
+		expect(again).toMatchObject({ outcome: 'duplicate' });
+		expect(String(again.error)).toMatch(/already cancelled.*HaiPay's signed query shows it/);
+	});
+
+	it('an unsigned "already cancelled" of a subscription the query shows active is not believed: unknown', async () => {
+		const id = uniqueOrderId('SUB');
+		await run(createParameters(id));
+		const [sub] = subscriptionOf(id);
+		sandbox.control.addFault({
+			type: 'statusZero',
+			path: '/subscription/cancel',
+			times: 1,
+			code: '4011',
+			msg: `subscription ${sub.subscriptionNo} is already cancelled`,
+		});
+		const out = await run({
+			resource: 'subscription',
+			operation: 'cancel',
+			currency: 'USD',
+			subscriptionNo: sub.subscriptionNo,
+			options: { resolveWithin: 3 },
+		});
+		expect(out.outcome).toBe('unknown');
+		expect(sub.status).toBe('2');
 	});
 });
 

@@ -1,6 +1,6 @@
 /**
  * A subscription's recurring charges reaching the trigger in n8n: a signed charge is emitted once as kind
- * "subscription" (never a payout), each charge its own result; a payouts-only or subscriptions-only trigger filters
+ * "subscription" (never a payout), each charge its own result, its status read as a card collection order's; a payouts-only or subscriptions-only trigger filters
  * by what the body names; with Confirm With HaiPay a charge is answered 503, since no published query shows one.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -31,7 +31,7 @@ describe('subscription charges reaching the trigger in n8n', () => {
 	const serve = usdTriggerPerDescribe().serve;
 	let server: WebhookServer;
 
-	it('runs once per charge as kind "subscription", its status unlabelled; a resend of a charge is a repeat', async () => {
+	it('runs once per charge as kind "subscription", its status labelled as an order\'s; a resend of a charge is a repeat', async () => {
 		server = await serve({ kind: 'subscription' });
 		expect((await server.send(TRIGGER, charge())).text).toBe('SUCCESS');
 		expect((await server.send(TRIGGER, charge())).text).toBe('SUCCESS');
@@ -42,11 +42,27 @@ describe('subscription charges reaching the trigger in n8n', () => {
 		expect(server.executions[0].items[0].json).toMatchObject({
 			kind: 'subscription',
 			subscriptionNo: 'S100',
-			statusLabel: null,
-			statusGroup: 'unknown',
+			statusLabel: 'success',
+			statusGroup: 'success',
 			unknownFields: [],
 			verified: true,
 		});
+	});
+
+	it('books a paid charge as paid and a failed one as failed: Statuses filters charges as it filters orders', async () => {
+		server = await serve({ kind: 'subscription', statuses: ['success'] });
+		expect((await server.send(TRIGGER, charge({ orderNo: 'S200-1' }))).text).toBe('SUCCESS');
+		expect((await server.send(TRIGGER, charge({ orderNo: 'S200-2', status: 3 }))).text).toBe('SUCCESS');
+		expect(server.executions.map((execution) => execution.items[0].json.orderNo)).toEqual(['S200-1']);
+		await server.close();
+		server = await serve({ kind: 'subscription' });
+		await server.send(TRIGGER, charge({ orderNo: 'S200-3', status: 3 }));
+		await server.send(TRIGGER, charge({ orderNo: 'S200-4', status: 'ACTIVE' }));
+		expect(server.executions.map((execution) => execution.items[0].json)).toMatchObject([
+			{ orderNo: 'S200-3', statusLabel: 'failed', statusGroup: 'failed' },
+			// A status that states no integer keeps no label, as on any order.
+			{ orderNo: 'S200-4', statusLabel: null, statusGroup: 'unknown' },
+		]);
 	});
 
 	it('a payouts-only trigger acknowledges a charge without a run; a subscriptions-only one a payout result', async () => {

@@ -126,6 +126,28 @@ describe('HaiPay Trigger: collections and the MIT card token', () => {
 		);
 		expect(json).not.toHaveProperty('tokenID');
 	});
+
+	it("gives a fixed-address deposit's payTime, in New York time by HaiPay's page, with its offset", async () => {
+		const deposit = { tokenID: undefined, hash: 'a1'.repeat(32) };
+		expect(await collected(mit({ ...deposit, payTime: '2024-05-01 10:20:30' }))).toMatchObject({
+			payTime: '2024-05-01 10:20:30',
+			payTimeIso: '2024-05-01T10:20:30-04:00',
+		});
+		expect(await collected(mit({ ...deposit, payTime: '2024-12-01 10:20:30' }))).toMatchObject({
+			payTimeIso: '2024-12-01T10:20:30-05:00',
+		});
+		// The hour New York lives twice when its clocks go back is two moments: no offset is picked for it.
+		expect(await collected(mit({ ...deposit, payTime: '2024-11-03 01:30:00' }))).not.toHaveProperty('payTimeIso');
+	});
+
+	it('adds no offset where HaiPay names no zone, and shows no payTimeIso a body sends under that name', async () => {
+		const card = await collected(mit());
+		expect(card.payTime).toBe('2024-05-01 10:20:30');
+		expect(card).not.toHaveProperty('payTimeIso');
+		const claimed = await collected(mit({ payTimeIso: '2024-05-01T10:20:30+08:00' }));
+		expect(claimed).not.toHaveProperty('payTimeIso');
+		expect(claimed.unknownFields).toEqual(['payTimeIso']);
+	});
 });
 
 describe('HaiPay Trigger: raw body on request', () => {

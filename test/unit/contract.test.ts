@@ -1,78 +1,16 @@
 /**
  * The contract module is the one source of the gateway's facts: the node's operations take their currencies and
- * paths from it, and the README's per-currency table is what its rules say, cell for cell.
+ * paths from it; each currency's fields and rules are docs/field-reference.md's (test/unit/field-reference.test.ts).
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { CURRENCIES } from '../../nodes/shared/contract/currencies';
 import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
-import type { FieldRule, RequestRules } from '../../nodes/shared/contract/rules/types';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
 
 /** The page that documents the node's fields, where the per-currency table lives. */
 const README = readFileSync(join(__dirname, '..', '..', 'docs', 'haipay-node.md'), 'utf8');
-
-/** Thousands grouped in the whole part only: 5000000 is 5,000,000 and 0.0001 stays 0.0001. */
-function grouped(decimal: string): string {
-	const [whole, fraction] = decimal.split('.');
-	return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction === undefined ? '' : `.${fraction}`}`;
-}
-
-function amountCell(rule: FieldRule): string {
-	const amount = rule.amount;
-	if (amount === undefined) return '';
-	const parts: string[] = [];
-	if (amount.min !== undefined && amount.max !== undefined) parts.push(`${grouped(amount.min)}–${grouped(amount.max)}`);
-	else if (amount.min !== undefined) parts.push(`at least ${grouped(amount.min)}`);
-	else parts.push('> 0');
-	// A pattern said in words says the decimals too (BRL); the contract's NGN pattern is named, its decimals given.
-	if (amount.patternText !== undefined) parts.push(amount.patternText);
-	else if (amount.pattern !== undefined) parts.push('contract pattern');
-	if (amount.patternText !== undefined) return parts.join(', ');
-	if (amount.exactDecimals !== undefined) parts.push(`exactly ${amount.exactDecimals} decimals`);
-	else parts.push(amount.maxDecimals === 0 ? 'whole numbers only' : `≤ ${amount.maxDecimals} decimals`);
-	return parts.join(', ');
-}
-
-function textCell(rule: FieldRule | undefined): string {
-	if (rule === undefined) return '—';
-	if (rule.enum !== undefined) return rule.enum.map((value) => `\`${value}\``).join(', ');
-	const shape = rule.patternText ?? rule.description;
-	const length = rule.maxLength !== undefined ? `, ≤ ${rule.maxLength}` : '';
-	return `${shape}${length}`;
-}
-
-const COLUMNS = ['amount', 'accountType', 'bankCode', 'accountNo', 'name'];
-
-function row(currency: string, rules: RequestRules): string {
-	const field = (name: string) => rules.fields.find((candidate) => candidate.name === name);
-	const cells = COLUMNS.map((name) =>
-		name === 'amount' ? amountCell(field(name) as FieldRule) : textCell(field(name)),
-	);
-	const others = rules.fields.filter((rule) => rule.name !== 'orderId' && !COLUMNS.includes(rule.name));
-	const named = (rule: FieldRule) =>
-		rule.requiredWhen ? `${rule.name} (required when ${rule.requiredWhen.when})` : rule.name;
-	const names = (required: boolean) =>
-		others
-			.filter((rule) => rule.required === required)
-			.map(named)
-			.join(', ') || '—';
-	const source = rules.source === undefined ? 'contract' : `[${rules.source.certainty}](${rules.source.page})`;
-	return `| ${currency} | ${cells.join(' | ')} | ${names(true)} | ${names(false)} | ${source} |`;
-}
-
-/** The table as the contract module states it. */
-export function payoutTable(): string {
-	const header = [
-		'| currency | amount | accountType | bankCode | accountNo | name | also required | optional | rules from |',
-		'|---|---|---|---|---|---|---|---|---|',
-	];
-	return [
-		...header,
-		...Object.entries(ENDPOINTS.payoutApply.rules).map(([currency, rules]) => row(currency, rules)),
-	].join('\n');
-}
 
 /** The payout currencies by where their rules come from, as the operation tables list them. */
 export function payoutCurrenciesLine(): string {
@@ -86,13 +24,6 @@ export function payoutCurrenciesLine(): string {
 }
 
 describe('the contract module', () => {
-	it('the per-currency payout table of docs/haipay-node.md is the one its rules give', () => {
-		const table = payoutTable();
-		// On a change of the rules, paste the table printed here into docs/haipay-node.md.
-		if (!README.includes(table)) console.log(table);
-		expect(README).toContain(table);
-	});
-
 	it('the operation tables list every payout currency with the certainty of its rules', () => {
 		const line = payoutCurrenciesLine();
 		// The README's Operations table and the operations table of docs/haipay-node.md.

@@ -45,8 +45,8 @@ describe('the truth tables', () => {
 		expect(verdictOutcome('read', 'done')).toBe('unknown');
 	});
 
-	it('leaves an unsigned "already" of a change to its query, and keeps a create\'s duplicate', () => {
-		expect(OUTCOME_TABLES.change.duplicate).toBe('unknown');
+	it('settles an unsigned "already" of a change by its query, as a create\'s duplicate', () => {
+		expect(OUTCOME_TABLES.change.duplicate).toBe('duplicate');
 		expect(OUTCOME_TABLES.create.duplicate).toBe('duplicate');
 		expect(OUTCOME_TABLES.read.lost).toBe('unavailable');
 	});

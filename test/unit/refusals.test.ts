@@ -28,6 +28,9 @@ const CASES: Array<[message: string, code: string, outcome: 'unknown' | 'duplica
 	['orderId M1 already exists for appId 1001', '4006', 'duplicate'],
 	['Duplicate order number', '9999', 'duplicate'],
 	['订单号重复', '9999', 'duplicate'],
+	// What a change asks is already so: not a change of this request's, settled by the query.
+	['subscription 4025011311423010028 is already cancelled', '4011', 'duplicate'],
+	['订阅已取消', '9999', 'duplicate'],
 	// The request itself was refused: nothing was created.
 	['sign does not verify with the public key and secret of this appId', '4003', 'rejected'],
 	['签名错误', '9999', 'rejected'],

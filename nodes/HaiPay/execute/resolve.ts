@@ -66,7 +66,8 @@ function shownDuplicate(failure: ItemFailure, data: IDataObject, settlement: Set
  * What HaiPay shows under the request's ID, as the product's judge reads it and the kind's table names it. A
  * `pending` verdict settles nothing (an answer the judge cannot read, a cancel whose subscription still shows its
  * old state): the request is asked about again. After an "already exists" refusal, whatever HaiPay shows under the
- * ID is the duplicate.
+ * ID is the duplicate; after a change's "already so" (a subscription already cancelled), only the state it asks for
+ * is, and this request changed nothing.
  */
 function found(open: Open, data: IDataObject, how: ResolveSettings): Resolution | undefined {
 	const judged = how.settlement.judge(data, open.prepared);
@@ -74,7 +75,7 @@ function found(open: Open, data: IDataObject, how: ResolveSettings): Resolution 
 		open.why = judged.why;
 		return undefined;
 	}
-	if (open.failure.kind === 'duplicate')
+	if (open.failure.kind === 'duplicate' && (how.kind !== 'change' || judged.verdict === 'done'))
 		return { type: 'failed', failure: shownDuplicate(open.failure, data, how.settlement) };
 	const outcome = verdictOutcome(how.kind, judged.verdict);
 	if (judged.verdict === 'done' && (outcome === 'accepted' || outcome === 'changed'))

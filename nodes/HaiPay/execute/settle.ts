@@ -66,9 +66,9 @@ function settlementOf(product: Product): Settlement {
 		item: (data, prepared, outcome): IDataObject => {
 			const answer = { type: 'data' as const, data, verification: 'verified' as const };
 			const extra = { outcome, resolvedBy: 'query' };
-			return orderKind === undefined
-				? refundItem(answer, prepared, extra)
-				: dataItem(answer, prepared, orderKind, extra);
+			if (orderKind !== undefined) return dataItem(answer, prepared, orderKind, extra);
+			const item = refundItem(answer, prepared, extra);
+			return { ...item, ...product.words?.(item) };
 		},
 	};
 }

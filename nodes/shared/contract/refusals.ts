@@ -29,8 +29,9 @@ export const REFUSAL_RULES: RefusalRule[] = [
 	},
 	{
 		outcome: 'duplicate',
-		meaning: 'the orderId is already used: an order with it exists',
-		pattern: /already exist|already used|duplicate|repeat|重复|已存在/i,
+		meaning:
+			'the orderId is already used: an order with it exists; or what a change asks is already so (a subscription already cancelled)',
+		pattern: /already exist|already used|already cancel|duplicate|repeat|重复|已存在|已取消/i,
 	},
 	{
 		outcome: 'rejected',

@@ -55,8 +55,9 @@ export const OUTCOME_TABLES: Record<OperationKind, OutcomeTable> = {
 	change: {
 		sentOnce: true,
 		proven: 'changed',
-		// "Already cancelled" reads like a repeat, and it is not signed: only the query's state can say so.
-		duplicate: 'unknown',
+		// "Already cancelled" is not signed: it is `duplicate` (nothing changed by this request) only once the query shows
+		// the state the change asks for (resolve.ts); a query showing any other state settles it as below.
+		duplicate: 'duplicate',
 		lost: 'unknown',
 		query: { done: 'changed', other: 'unknown', pending: 'unknown', refused: 'rejected' },
 		absent: 'not_found',

@@ -22,6 +22,17 @@ export const FIXED_ADDRESS_CURRENCIES = ['USDT'] as const;
 /** HaiPay's payment type for it: "Fixed value: EWALLET". */
 export const FIXED_ADDRESS_PAY_TYPE = 'EWALLET';
 
+/**
+ * The zone of a deposit callback's payTime: the page gives it as "Payment successful time (New York time)", the only
+ * HaiPay page that names one (docs/haipay-facts.md, "payTime").
+ */
+export const DEPOSIT_PAY_TIME_ZONE = 'America/New_York';
+
+/** A deposit to a fixed address, told by the transaction `hash` that only its callback carries. */
+export function isDepositCallback(body: Record<string, unknown>): boolean {
+	return typeof body.hash === 'string' && body.hash.trim() !== '';
+}
+
 /** The networks the page's table lists, with the check of their address form (TRON: Base58Check). */
 export const FIXED_ADDRESS_NETWORKS: Readonly<Record<string, (address: string) => string | undefined>> = {
 	FIX_TRX: tronAddressProblem,

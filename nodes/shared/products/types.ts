@@ -63,6 +63,8 @@ export interface Product {
 	orderKind?: OrderKind;
 	/** Its published query; undefined where HaiPay publishes none. */
 	query?: ProductQuery;
+	/** What an item about it adds in words (a subscription's statusLabel, what the subscriber does next). */
+	words?(data: IDataObject): IDataObject;
 	/**
 	 * The App ID of its own that signs it, where it has one, as a credential names it in place of a currency: every
 	 * callback signed with that App ID reports this product. `appName` is the product as the credential shows it.

@@ -7,6 +7,7 @@ import { ItemFailure } from '../../../shared/gateway/outcome';
 import { currencyParameter } from '../../descriptions/fields';
 import { currencyOf } from '../../execute/prepare';
 import { parameterValue } from '../../execute/parameters';
+import { subscriptionStatusLabel } from '../../../shared/products/subscription';
 import { refundItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 import { trimmedText } from '../../../shared/text';
@@ -71,6 +72,7 @@ export const cancelSubscription: Operation = {
 	uniqueFields: ['subscriptionNo'],
 	advice: ADVICE,
 	async present(_ctx, _itemIndex, answer, prepared) {
-		return { json: refundItem(answer, prepared, { outcome: provenOutcome('change') }) };
+		const json = refundItem(answer, prepared, { outcome: provenOutcome('change') });
+		return { json: { ...json, statusLabel: subscriptionStatusLabel(json.status) } };
 	},
 };

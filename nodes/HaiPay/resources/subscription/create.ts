@@ -5,6 +5,7 @@ import { provenOutcome } from '../../../shared/gateway/kinds';
 import { createSafetyNotice, currencyParameter } from '../../descriptions/fields';
 import { additionalFields, fieldsFromParameter, requiredParameters } from '../../descriptions/fromRules';
 import { currencyOf, prepareCreate } from '../../execute/prepare';
+import { SUBSCRIPTION } from '../../../shared/products/subscription';
 import { refundItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 
@@ -25,7 +26,7 @@ const ADVICE = {
 
 const notice: INodeProperties = {
 	displayName:
-		'HaiPay\'s answer carries its subscriptionNo; the subscriber then authorizes it and pays the first period. Each later charge arrives as a callback, which the HaiPay Trigger labels kind "subscription". Subscription status values are not published, so the node shows status as HaiPay sends it.',
+		'HaiPay\'s answer carries its subscriptionNo; the subscriber then authorizes it and pays the first period. Each later charge arrives as a callback, which the HaiPay Trigger labels kind "subscription". HaiPay publishes no list of subscription statuses: statusLabel names only the two its pages show (2 created, 4 cancelled).',
 	name: 'subscriptionNotice',
 	type: 'notice',
 	default: '',
@@ -61,6 +62,7 @@ export const createSubscription: Operation = {
 	uniqueFields: ['subscriptionOrderId'],
 	advice: ADVICE,
 	async present(_ctx, _itemIndex, answer, prepared) {
-		return { json: refundItem(answer, prepared, { outcome: provenOutcome('create') }) };
+		const json = refundItem(answer, prepared, { outcome: provenOutcome('create') });
+		return { json: { ...json, ...SUBSCRIPTION.words?.(json) } };
 	},
 };

@@ -5,6 +5,7 @@ import { ORDER_ID_MAX_LENGTH, ORDER_NO_MAX_LENGTH } from '../../../shared/contra
 import { subscriptionMismatchOf } from '../../../shared/products/subscription';
 import { currencyParameter } from '../../descriptions/fields';
 import { currencyOf, lookupBody, type LookupKey } from '../../execute/prepare';
+import { subscriptionStatusLabel } from '../../../shared/products/subscription';
 import { refundItem } from '../../execute/present';
 import type { Operation } from '../../execute/types';
 
@@ -67,6 +68,7 @@ export const getSubscription: Operation = {
 		return subscriptionMismatchOf(ref, answer.data);
 	},
 	async present(_ctx, _itemIndex, answer, prepared) {
-		return { json: refundItem(answer, prepared) };
+		const json = refundItem(answer, prepared);
+		return { json: { ...json, statusLabel: subscriptionStatusLabel(json.status) } };
 	},
 };
