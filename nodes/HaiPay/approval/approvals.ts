@@ -5,7 +5,7 @@ import { trimmedText } from '../../shared/text';
 import { hasCollectionEntry, parameterValue } from '../execute/parameters';
 import type { Prepared } from '../execute/types';
 import { isFingerprint, rowsFingerprint } from './fingerprint';
-import { approvalNeed, PolicyError, readPolicy, type ApprovalPolicy } from './policy';
+import { approvalNeed, jsonOf, NOT_JSON, PolicyError, readPolicy, type ApprovalPolicy } from './policy';
 
 /**
  * Payout → Create held to the approval policy (policy.ts): the approvals it is given, each an n8n user id and the
@@ -28,11 +28,10 @@ function refusal(field: string, message: string): ItemFailure {
 
 function parsed(value: unknown): unknown {
 	if (typeof value !== 'string' || value.trim() === '') return value;
-	try {
-		return JSON.parse(value);
-	} catch {
+	const read = jsonOf(value);
+	if (read === NOT_JSON)
 		throw new PolicyError('is not JSON: write a list such as [{"userId": "…", "fingerprint": "v1:…"}]');
-	}
+	return read;
 }
 
 /** Reads the approvals: a list (or its JSON text) of `{ userId, fingerprint, approvedAt? }`; one alone is a list of one. */
@@ -76,29 +75,41 @@ export function countedApprovals(
 /** An option's value at the first item, or undefined when the option is not added; throws when it cannot be read. */
 function option(ctx: IExecuteFunctions, name: string): unknown {
 	if (!hasCollectionEntry(ctx, 'options', name)) return undefined;
-	return parameterValue(ctx, 0, `options.${name}`, '');
+	// Added but resolving to nothing is empty, not absent: an expression that lost its value must not lift the rule.
+	return parameterValue(ctx, 0, `options.${name}`, '') ?? '';
 }
 
-function settingsOf(ctx: IExecuteFunctions): { policy?: ApprovalPolicy; approvals: Approval[]; uploadedBy?: string } {
+interface Settings {
+	policy?: ApprovalPolicy;
+	approvals: Approval[];
+	uploadedBy?: string;
+}
+
+function readSettings(ctx: IExecuteFunctions, field: { name: string }): Settings {
+	const policyValue = option(ctx, 'approvalPolicy');
+	const policy = policyValue === undefined ? undefined : readPolicy(policyValue);
+	field.name = 'approvals';
+	const approvals = readApprovals(option(ctx, 'approvals'));
+	field.name = 'uploadedBy';
+	const uploader = option(ctx, 'uploadedBy');
+	const uploadedBy = uploader === undefined ? undefined : trimmedText(uploader);
+	if (uploadedBy === '') throw new PolicyError('is added but empty, so the uploader could not be told apart');
+	// "Neither the uploader" cannot hold unless the uploader is named: a policy without one refuses.
+	if (policy !== undefined && uploadedBy === undefined)
+		throw new PolicyError(
+			"is needed with an approval policy: the n8n user id of who submitted the rows (a fixed text, such as 'schedule', for a run no person started)",
+		);
+	return { policy, approvals, uploadedBy };
+}
+
+/** The options read, or the refusal naming the one that could not be. */
+function settingsOf(ctx: IExecuteFunctions): Settings | ItemFailure {
 	const field = { name: 'approvalPolicy' };
 	try {
-		const policyValue = option(ctx, 'approvalPolicy');
-		const policy = policyValue === undefined ? undefined : readPolicy(policyValue);
-		field.name = 'approvals';
-		const approvals = readApprovals(option(ctx, 'approvals'));
-		field.name = 'uploadedBy';
-		const uploader = option(ctx, 'uploadedBy');
-		const uploadedBy = uploader === undefined ? undefined : trimmedText(uploader);
-		if (uploadedBy === '') throw new PolicyError('is added but empty, so the uploader could not be told apart');
-		// "Neither the uploader" cannot hold unless the uploader is named: a policy without one refuses.
-		if (policy !== undefined && uploadedBy === undefined)
-			throw new PolicyError(
-				"is needed with an approval policy: the n8n user id of who submitted the rows (a fixed text, such as 'schedule', for a run no person started)",
-			);
-		return { policy, approvals, uploadedBy };
+		return readSettings(ctx, field);
 	} catch (error) {
 		const why = error instanceof Error ? error.message : String(error);
-		throw refusal(field.name, `"${field.name}" ${why}`);
+		return refusal(field.name, `"${field.name}" ${why}`);
 	}
 }
 
@@ -114,19 +125,14 @@ export function policyRefusal(
 		return undefined;
 	const rows = prepared.filter((entry): entry is Prepared => entry !== undefined);
 	if (rows.length === 0) return undefined;
-	let settings: ReturnType<typeof settingsOf>;
-	try {
-		settings = settingsOf(ctx);
-	} catch (error) {
-		if (error instanceof ItemFailure) return error;
-		throw error;
-	}
+	const settings = settingsOf(ctx);
+	if (settings instanceof ItemFailure) return settings;
 	const need = approvalNeed(rows, settings.policy);
 	const { counted, notCounted } = countedApprovals(settings.approvals, rowsFingerprint(rows), settings.uploadedBy);
 	if (counted.length >= need.approvalsRequired) return undefined;
 	const asked =
 		need.approvalsRequired === 2
-			? 'two distinct approvers, neither the uploader'
+			? 'two distinct approvers, neither the uploader,'
 			: 'one approver other than the uploader';
 	const given = notCounted.length === 0 ? '' : ` (${notCounted.join('; ')})`;
 	return refusal(

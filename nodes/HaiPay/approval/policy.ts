@@ -52,18 +52,25 @@ function limitOf(currency: string, value: unknown): OneApproverLimit {
 	return limit;
 }
 
+/** What `jsonOf` gives for text that is not JSON. */
+export const NOT_JSON = Symbol('not JSON');
+
+/** JSON text parsed, or NOT_JSON. */
+export function jsonOf(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return NOT_JSON;
+	}
+}
+
 /** Reads the policy: a JSON object (or its text) of `{ "ZAR": { oneApproverUpToTotal, oneApproverUpToRow }, "*": … }`. */
 export function readPolicy(value: unknown): ApprovalPolicy {
-	let parsed = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch {
-			throw new PolicyError(
-				'is not JSON: write an object such as {"ZAR": {"oneApproverUpToTotal": "10000.00", "oneApproverUpToRow": "2500.00"}}',
-			);
-		}
-	}
+	const parsed = typeof value === 'string' ? jsonOf(value) : value;
+	if (parsed === NOT_JSON)
+		throw new PolicyError(
+			'is not JSON: write an object such as {"ZAR": {"oneApproverUpToTotal": "10000.00", "oneApproverUpToRow": "2500.00"}}',
+		);
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
 		throw new PolicyError('must be a JSON object keyed by currency');
 	const entries = Object.entries(parsed as Record<string, unknown>);

@@ -147,7 +147,7 @@ export const createOptions = (operations: string[]): INodeProperties => ({
 			type: 'string',
 			default: '',
 			description:
-				"The n8n user ID of who submitted the rows (e.g. the upload form's user.id), whose approval never counts. Needed with an Approval Policy; a fixed text such as 'schedule' where no person started the run.",
+				"The n8n user ID of who submitted the rows (as the upload form's output names its user), whose approval never counts. Needed with an Approval Policy; a fixed text such as 'schedule' where no person started the run.",
 		},
 	],
 });
