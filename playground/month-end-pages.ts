@@ -70,7 +70,7 @@ export const APPROVAL_HTML = [
 	`={{ (() => { ${SUMMARY_BODY} ${CONTROLS}`,
 	"const sends = existing.length === 0 ? 'pays exactly these ' + s.validRows + ' rows' : 'sends the ' + s.validRows + ' valid rows: ' + s.toPayRows + ' to pay, and the ' + existing.length + ' HaiPay already has, which it refuses as duplicates';",
 	// The fingerprint's first 16 hex digits fit the page and tell two approvals apart; the pay step compares all 64.
-	"return controls + summary + '<p>Approving ' + sends + '; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
+	"return balances + summary + approvers + '<p>Approving ' + sends + '; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
 ].join(' ');
 
 /** Whether the sheet has a row to pay: with none, the uploader gets NOTHING_TO_PAY_HTML and no page offers Approve. */

@@ -68,15 +68,16 @@ export const SECOND_FIELDS: Array<[string, string, string?]> = [
 ];
 
 /**
- * JavaScript for the approval pages, after the summary is read into `s` (with `esc` and `group`): first, in large
- * type, each currency short of balance and each whose balance is unknown; then how many approvers the policy asks.
+ * JavaScript for the approval pages, after the summary is read into `s` (with `esc` and `group`): `balances`, first
+ * on the page in large type, each currency short of balance and each whose balance is unknown; `approvers`, beside
+ * the approval itself, how many approvers the policy asks and why.
  */
 export const CONTROLS = [
 	'const lineOf = (c) => s.currencies.find((line) => line.currency === c) ?? {};',
 	"const short = (s.shortCurrencies ?? []).map((c) => { const l = lineOf(c); return '<h2 class=\"short\">Not enough balance in ' + esc(c) + ': short ' + group(l.shortfall) + '</h2><p><strong>To pay ' + group(l.total) + ' ' + esc(c) + '; HaiPay\\'s available balance is ' + group(l.availableBal) + ' ' + esc(c) + '. Fund the account before approving, or HaiPay may refuse or hold these payouts.</strong></p>'; }).join('');",
 	"const unknown = (s.balanceUnknownCurrencies ?? []).map((c) => '<h2 class=\"unknown\">Balance of ' + esc(c) + ' unknown</h2><p><strong>It could not be read or proven (' + esc(lineOf(c).balanceWhy) + '): it is not shown as enough.</strong></p>').join('');",
 	"const approvers = s.approvalsRequired === 2 ? '<p class=\"approvers\"><strong>This sheet needs two approvers, neither the uploader:</strong> ' + esc(s.approvalWhy) + '.</p>' : s.approvalsRequired === 1 ? '<p class=\"approvers\">One approver suffices: ' + esc(s.approvalWhy) + '.</p>' : '';",
-	'const controls = short + unknown + approvers;',
+	'const balances = short + unknown;',
 ].join(' ');
 
 /** The second page's note: who approved first, and that only another approver, not the uploader, completes it. */
