@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { plainDecimal } from '../../shared/decimal';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { trimmedText } from '../../shared/text';
 import { hasCollectionEntry, parameterValue } from '../execute/parameters';
@@ -127,6 +128,13 @@ export function policyRefusal(
 	if (rows.length === 0) return undefined;
 	const settings = settingsOf(ctx);
 	if (settings instanceof ItemFailure) return settings;
+	// Refunds and changes name no amount: a policy by amount cannot hold them, so it refuses rather than guess.
+	const unpriced = rows.findIndex((row) => plainDecimal(row.body.amount) === undefined);
+	if (unpriced >= 0)
+		return refusal(
+			'approvalPolicy',
+			`"approvalPolicy" is by amount, and row ${unpriced + 1} of this operation has none`,
+		);
 	const need = approvalNeed(rows, settings.policy);
 	const { counted, notCounted } = countedApprovals(settings.approvals, rowsFingerprint(rows), settings.uploadedBy);
 	if (counted.length >= need.approvalsRequired) return undefined;
