@@ -257,7 +257,11 @@ describe('Payout → Create holds the approvals to the policy', () => {
 				currency: 'USD',
 				orderId: '={{ $json.refundId }}',
 				orderNo: '={{ $json.orderNo }}',
-				options: { approvalPolicy: POLICY, uploadedBy: UPLOADER, approvals: [by('anna', 'v1:x'), by('ben', 'v1:y')] },
+				options: {
+					approvalPolicy: POLICY,
+					uploadedBy: UPLOADER,
+					approvals: [by('anna', 'v1:x'), by('ben', 'v1:y')],
+				} as INodeParameters,
 			},
 			items: [{ refundId, orderNo: 'HP123' }],
 			credential: credentialFor(sandbox, 'USD'),
