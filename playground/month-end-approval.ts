@@ -1,6 +1,7 @@
 import { safeCell } from './lib/cells';
-import { CONTROLLER, OWNER } from './lib/n8n';
+import { CONTROLLER, OWNER, TREASURER } from './lib/n8n';
 import { SUMMARY_NODE } from './month-end-pages';
+import { SECOND_NODE } from './month-end-policy';
 
 /**
  * Maker-checker for example 6. Who uploads and who approves are n8n users: the upload form asks n8n to sign the
@@ -17,7 +18,7 @@ export const APPROVE_NODE = 'Approve';
  * The n8n logins (emails) that may approve month-end payouts. Edit the list in the "Approver allowed?" node; an
  * uploader on the list still cannot approve their own sheet. The playground's owner and its controller are on it.
  */
-export const MONTH_END_APPROVERS: readonly string[] = [CONTROLLER.email, OWNER.email];
+export const MONTH_END_APPROVERS: readonly string[] = [CONTROLLER.email, TREASURER.email, OWNER.email];
 
 const UPLOADER = `$('${UPLOAD_NODE}').first().json.user`;
 const APPROVER = `$('${APPROVE_NODE}').first().json.user`;
@@ -73,4 +74,7 @@ export const APPROVAL_FIELDS: Array<[string, string, string?]> = [
 ];
 
 /** The last page's line naming the approval, for the message of the results page. */
-export const APPROVAL_LINE = `'Approved by ' + ${PERSON}(${APPROVER}) + ' at ' + $('${APPROVE_NODE}').first().json.submittedAt + ', execution ' + $execution.id + '. '`;
+export const APPROVAL_LINE = `'Approved by ' + ${PERSON}(${APPROVER}) + ' at ' + $('${APPROVE_NODE}').first().json.submittedAt + ($('${SECOND_NODE}').isExecuted ? ' and by ' + ${PERSON}($('${SECOND_NODE}').first().json.user) + ' at ' + $('${SECOND_NODE}').first().json.submittedAt : '') + ', execution ' + $execution.id + '. '`;
+
+/** Whether the second page's approver is on the list; that they are neither the uploader nor the first is the node's rule. */
+export const SECOND_ON_LIST = `={{ ${LIST}.includes(String($('${SECOND_NODE}').first().json.user?.email ?? '').trim().toLowerCase()) }}`;

@@ -1,4 +1,5 @@
 import { safeCell } from './lib/cells';
+import { CONTROLS } from './month-end-policy';
 
 /**
  * What example 6 shows and writes, as n8n expressions: the approval page (first, in large type, the rows HaiPay
@@ -66,10 +67,10 @@ const SUMMARY_BODY = [
 
 /** The approval page: the warnings; per currency the rows to pay and their exact total; the invalid rows; the fingerprint. */
 export const APPROVAL_HTML = [
-	`={{ (() => { ${SUMMARY_BODY}`,
+	`={{ (() => { ${SUMMARY_BODY} ${CONTROLS}`,
 	"const sends = existing.length === 0 ? 'pays exactly these ' + s.validRows + ' rows' : 'sends the ' + s.validRows + ' valid rows: ' + s.toPayRows + ' to pay, and the ' + existing.length + ' HaiPay already has, which it refuses as duplicates';",
 	// The fingerprint's first 16 hex digits fit the page and tell two approvals apart; the pay step compares all 64.
-	"return summary + '<p>Approving ' + sends + '; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
+	"return balances + summary + approvers + '<p>Approving ' + sends + '; the pay step sends nothing if the sheet changes. Fingerprint: <code>' + esc(String(s.fingerprint).slice(0, 19)) + '…</code></p>'; })() }}",
 ].join(' ');
 
 /** Whether the sheet has a row to pay: with none, the uploader gets NOTHING_TO_PAY_HTML and no page offers Approve. */
@@ -124,7 +125,10 @@ export function resultMessage(lead = "''"): string {
 	return [
 		`={{ (() => { ${COUNTS}`,
 		"const changed = $('Result row').all().some((item) => item.json.field === 'approvedFingerprint');",
+		// The node's own refusal when the approvals collected do not meet the approval policy.
+		"const policy = $('Result row').all().find((item) => ['approvals', 'approvalPolicy', 'uploadedBy'].includes(item.json.field));",
+		"const refused = policy === undefined ? '' : 'The approvals do not meet the approval policy, nothing was sent: ' + policy.json.error + ' ';",
 		"const list = Object.entries(counts).map(([outcome, count]) => outcome + ': ' + count).join(', ');",
-		`return ${lead} + (changed ? 'The sheet changed after it was approved: nothing was sent. ' : '') + 'Rows by outcome: ' + list + '. Your browser downloads month-end-results.xlsx with every row.'; })() }}`,
+		`return ${lead} + refused + (changed ? 'The sheet changed after it was approved: nothing was sent. ' : '') + 'Rows by outcome: ' + list + '. Your browser downloads month-end-results.xlsx with every row.'; })() }}`,
 	].join(' ');
 }

@@ -7,9 +7,25 @@ import {
 	APPROVAL_NOTE,
 	ON_APPROVER_LIST,
 	REFUSED_MESSAGE,
+	SECOND_ON_LIST,
 	SIGNED_IN_AND_NOT_UPLOADER,
 	UPLOAD_NODE,
 } from './month-end-approval';
+import {
+	ANSWERED,
+	APPROVALS,
+	EXPIRED_MESSAGE,
+	EXPIRED_NODE,
+	POLICY_JSON,
+	REASON_FIELD,
+	REJECTED_MESSAGE,
+	SECOND_FIELDS,
+	SECOND_NEEDED,
+	SECOND_NODE,
+	SECOND_NOTE,
+	UPLOADED_BY,
+	WAIT_LIMIT,
+} from './month-end-policy';
 import {
 	ANYTHING_TO_PAY,
 	APPROVAL_HTML,
@@ -213,14 +229,35 @@ function formTrigger(name: string, position: [number, number]): NodeSpec {
 	};
 }
 
+/** A page that waits at most WAIT_LIMIT for its answer (month-end-policy.ts). */
 function formPage(name: string, fields: Parameters[], options: Parameters, position: [number, number]): NodeSpec {
 	return {
 		name,
 		type: 'n8n-nodes-base.form',
 		typeVersion: FORM_VERSION,
 		position,
-		parameters: { operation: 'page', formFields: { values: fields }, options },
+		parameters: { operation: 'page', formFields: { values: fields }, ...WAIT_LIMIT, options },
 	};
+}
+
+/** An approval page: the totals, a note, the decision and the reason of a rejection. */
+function decisionPage(name: string, note: string, title: string, position: [number, number]): NodeSpec {
+	return formPage(
+		name,
+		[
+			{ fieldLabel: 'Totals', fieldType: 'html', html: APPROVAL_HTML },
+			{ fieldLabel: 'Approver', fieldType: 'html', html: note },
+			{
+				fieldLabel: DECISION.field,
+				fieldType: 'radio',
+				fieldOptions: { values: [{ option: DECISION.approve }, { option: DECISION.reject }] },
+				requiredField: true,
+			},
+			{ fieldLabel: REASON_FIELD, fieldType: 'text', placeholder: 'Why, if you reject' },
+		],
+		{ formTitle: title, buttonLabel: 'Submit decision' },
+		position,
+	);
 }
 
 function formEnding(name: string, parameters: Parameters, position: [number, number]): NodeSpec {
@@ -245,14 +282,15 @@ function about(b: WorkflowBuilder): void {
 				"2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; no payout is signed or sent. With Options → *Look Up Existing Orders* it asks HaiPay's signed order query about each valid row: the rows HaiPay already has (a sheet uploaded twice) are listed with HaiPay's orderNo and status and left out of the totals to pay, and rows it could not answer for are counted to pay and listed as not checked; a currency whose query cannot prove an order absent (USDT) gets one line saying so. It gives the exact decimal total and row count to pay of each currency, what is wrong with the sheet's columns once for the sheet (a column it needs and did not find, with the column to rename, e.g. `Order ID` → `orderId`), every other row that breaks a rule with its field and reason, and the fingerprint of the rows to send.",
 				"3. **Anything to pay?** With no row to pay, the uploader gets **Nothing to pay** (the same summary, and why) and no page offers Approve. Otherwise **Approve** shows first, as warnings, the sheet's columns, the rows HaiPay already has and those not checked; then the totals to pay, who uploaded, and the page's address to send to an approver. *Reject* ends the run: nothing is paid.",
 				"4. **Approver allowed?** Both people sign in to n8n (the form's Authentication is *n8n User Auth*). An approval counts only from a person other than the uploader whose n8n email is on this node's list; any other ends at **Refused**: nothing is paid.",
+				"4b. **Finance controls** (docs/approvals.md): Check reads each currency's signed balance (a short one shows first on the page) and says how many approvers the approval policy asks; above one approver's limits a **Second approval** page goes to another person. Each page expires after 72 hours (the page's Limit Wait Time): the run ends failed at **Approval expired**, nothing paid. Pay is given the policy and the approvals, and sends nothing unless two distinct people, neither the uploader, approved these rows when the policy asks two.",
 				'5. On an allowed *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
 				`6. The last page names the approver, the time and the execution, counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`, and the approval: \`approvedBy\`, \`approvedAt\`, \`uploadedBy\`, \`executionId\`, the currency's \`approvedRows\` and \`approvedTotal\`, the \`fingerprint\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
 				'',
 				'The credential holds an App ID per currency (Other Currencies). Give the sheet a `notifyUrl` column to have HaiPay post each result to the callbacks workflow.',
 			].join('\n'),
-			[-260, -700],
+			[-260, -760],
 			700,
-			560,
+			640,
 		),
 	);
 }
@@ -276,7 +314,10 @@ export function monthEndPayouts(): WorkflowFile {
 		haiPay(
 			SUMMARY_NODE,
 			'payouts',
-			{ ...mixedPayoutParameters('check'), options: { output: 'summary', lookUpExisting: true } },
+			{
+				...mixedPayoutParameters('check'),
+				options: { approvalPolicy: POLICY_JSON, checkBalance: true, output: 'summary', lookUpExisting: true },
+			},
 			[240, -160],
 		),
 	);
@@ -287,38 +328,27 @@ export function monthEndPayouts(): WorkflowFile {
 	const nothing = b.add(
 		formEnding(NOTHING_TO_PAY, { respondWith: 'showText', responseText: NOTHING_TO_PAY_HTML }, [680, -360]),
 	);
-	const approve = b.add(
-		formPage(
-			'Approve',
-			[
-				{ fieldLabel: 'Totals', fieldType: 'html', html: APPROVAL_HTML },
-				{ fieldLabel: 'Approver', fieldType: 'html', html: APPROVAL_NOTE },
-				{
-					fieldLabel: DECISION.field,
-					fieldType: 'radio',
-					fieldOptions: { values: [{ option: DECISION.approve }, { option: DECISION.reject }] },
-					requiredField: true,
-				},
-			],
-			{ formTitle: 'Approve the month-end payouts', buttonLabel: 'Submit decision' },
-			[680, -160],
-		),
-	);
+	const approve = b.add(decisionPage('Approve', APPROVAL_NOTE, 'Approve the month-end payouts', [680, -160]));
+	// An expired page passes its input on, with no Decision: the run ends there, failed with why, nothing paid.
+	const expired = b.add({
+		name: EXPIRED_NODE,
+		type: 'n8n-nodes-base.stopAndError',
+		typeVersion: 1,
+		position: [1120, -480],
+		parameters: { errorMessage: EXPIRED_MESSAGE },
+	});
+	const answered = b.add(ifNode('Answered?', conditions([condition(ANSWERED, 'true', '', 'boolean')]), [900, -160]));
 	const approved = b.add(
 		ifNode(
 			'Approved?',
 			conditions([condition(`={{ $json.${DECISION.field} }}`, 'equals', DECISION.approve)]),
-			[900, -160],
+			[1010, -160],
 		),
 	);
 	const rejected = b.add(
 		formEnding(
 			'Rejected',
-			{
-				respondWith: 'text',
-				completionTitle: 'Nothing was paid',
-				completionMessage: 'The payouts were rejected: no row was sent to HaiPay.',
-			},
+			{ respondWith: 'text', completionTitle: 'Nothing was paid', completionMessage: REJECTED_MESSAGE },
 			[1120, -320],
 		),
 	);
@@ -354,16 +384,66 @@ export function monthEndPayouts(): WorkflowFile {
 	b.connect(check, anything);
 	b.connect(anything, approve);
 	b.connect(anything, nothing, 1);
-	b.connect(approve, approved);
+	b.connect(approve, answered);
+	b.connect(answered, approved);
+	b.connect(answered, expired, 1);
 	b.connect(approved, allowed);
 	b.connect(approved, rejected, 1);
-	b.connect(allowed, chosen, 0, 1);
 	b.connect(allowed, refused, 1);
+	secondApproval(b, { allowed, chosen, expired, rejected });
 	payAndReturn(b, chosen);
 	return b.file(
 		'HaiPay example: month-end payouts, approved in the browser',
 		'Checks an uploaded XLSX, shows the totals per currency for approval, pays every currency with one HaiPay node and returns the results as XLSX.',
 	);
+}
+
+/**
+ * Above one approver's limits (Check's approvalsRequired), a second page, sent by the first approver to another
+ * person; its If checks the approver list only: that the second is neither the first nor the uploader is Pay's rule.
+ */
+function secondApproval(
+	b: WorkflowBuilder,
+	at: { allowed: string; chosen: string; expired: string; rejected: string },
+) {
+	const needed = b.add(
+		ifNode('Second approver needed?', conditions([condition(SECOND_NEEDED, 'true', '', 'boolean')]), [1230, -160]),
+	);
+	const page = b.add(decisionPage(SECOND_NODE, SECOND_NOTE, 'Second approval of the month-end payouts', [1340, -480]));
+	const answered = b.add(
+		ifNode('Second answered?', conditions([condition(ANSWERED, 'true', '', 'boolean')]), [1560, -480]),
+	);
+	const approved = b.add(
+		ifNode(
+			'Second approved?',
+			conditions([condition(`={{ $json.${DECISION.field} }}`, 'equals', DECISION.approve)]),
+			[1780, -480],
+		),
+	);
+	const listed = b.add(
+		ifNode('Second on the list?', conditions([condition(SECOND_ON_LIST, 'true', '', 'boolean')]), [2000, -480]),
+	);
+	const refused = b.add(
+		formEnding(
+			'Second approver refused',
+			{
+				respondWith: 'text',
+				completionTitle: 'Approval refused: nothing was paid',
+				completionMessage: `={{ String($json.user?.email ?? 'a person not signed in to n8n') + ' is not on the list of month-end approvers. Nothing was paid.' }}`,
+			},
+			[2220, -640],
+		),
+	);
+	b.connect(at.allowed, needed);
+	b.connect(needed, page);
+	b.connect(needed, at.chosen, 1, 1);
+	b.connect(page, answered);
+	b.connect(answered, approved);
+	b.connect(answered, at.expired, 1);
+	b.connect(approved, listed);
+	b.connect(approved, at.rejected, 1);
+	b.connect(listed, at.chosen, 0, 1);
+	b.connect(listed, refused, 1);
 }
 
 /** Pays the approved rows with one HaiPay node and hands the approver the results file, one row per sheet row. */
@@ -374,13 +454,19 @@ function payAndReturn(b: WorkflowBuilder, chosen: string): void {
 			'payouts',
 			{
 				...mixedPayoutParameters('create'),
-				options: { approvedFingerprint: `={{ $('${SUMMARY_NODE}').first().json.fingerprint }}`, concurrency: 4 },
+				options: {
+					approvalPolicy: POLICY_JSON,
+					approvals: APPROVALS,
+					approvedFingerprint: `={{ $('${SUMMARY_NODE}').first().json.fingerprint }}`,
+					concurrency: 4,
+					uploadedBy: UPLOADED_BY,
+				},
 			},
 			[1340, 0],
 			{ onError: 'continueRegularOutput' },
 		),
 	);
-	const result = b.add(setFields('Result row', [...RESULT_FIELDS, ...APPROVAL_FIELDS], [1560, 0]));
+	const result = b.add(setFields('Result row', [...RESULT_FIELDS, ...APPROVAL_FIELDS, ...SECOND_FIELDS], [1560, 0]));
 	const file = b.add({
 		name: 'To XLSX',
 		type: 'n8n-nodes-base.convertToFile',

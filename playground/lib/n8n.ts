@@ -33,6 +33,14 @@ export const CONTROLLER = {
 	lastName: 'Controller',
 } as const;
 
+/** Test-only member: the second approver example 6 asks for a sheet above one approver's limits. */
+export const TREASURER = {
+	email: 'treasurer@haipay-playground.test',
+	password: 'Playground-Treasurer-1',
+	firstName: 'Tia',
+	lastName: 'Treasurer',
+} as const;
+
 export interface N8nOptions {
 	/** N8N_USER_FOLDER: n8n keeps its database, encryption key and community packages under `<home>/.n8n`. */
 	home: string;

@@ -100,6 +100,8 @@ function monthEndWorkflow(
 				['submittedAt', APPROVED_AT],
 			]),
 		},
+		// Present, not run: the results ask whether a second approval was given (one approver sufficed here).
+		{ name: 'Second approval', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: setParameters([]) },
 		{
 			name: 'Refused page',
 			type: 'n8n-nodes-base.set',

@@ -88,7 +88,7 @@ describe('node description', () => {
 	);
 
 	it.each(Object.keys(PAYOUT_RULES))(
-		'shows Payout → Check exactly the %s fields of Payout → Create, with its own notice; as options Extra Fields, Output and how Look Up Existing Orders asks (no create option)',
+		'shows Payout → Check exactly the %s fields of Payout → Create, with its own notice; as options the Approval Policy, Check Balance, Extra Fields, Output and how Look Up Existing Orders asks (no create option)',
 		(currency) => {
 			const create = resolved({ resource: 'payout', operation: 'create', currency });
 			const check = resolved({ resource: 'payout', operation: 'check', currency });
@@ -104,7 +104,19 @@ describe('node description', () => {
 			);
 			expect(
 				options.map((property) => (property.options ?? []).map((option) => (option as { name: string }).name)),
-			).toEqual([['concurrency', 'extraFields', 'lookUpExisting', 'lookUpWithin', 'output', 'retries', 'timeout']]);
+			).toEqual([
+				[
+					'approvalPolicy',
+					'checkBalance',
+					'concurrency',
+					'extraFields',
+					'lookUpExisting',
+					'lookUpWithin',
+					'output',
+					'retries',
+					'timeout',
+				],
+			]);
 		},
 	);
 

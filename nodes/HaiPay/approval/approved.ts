@@ -4,6 +4,7 @@ import { nodeError, type Advised } from '../execute/failures';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { hasCollectionEntry, parameterValue } from '../execute/parameters';
 import type { Prepared } from '../execute/types';
+import { policyRefusal } from './approvals';
 import { isFingerprint, rowsFingerprint } from './fingerprint';
 import { trimmedText } from '../../shared/text';
 
@@ -54,11 +55,12 @@ interface RunParts {
 }
 
 /**
- * Sends nothing when the rows are not the approved ones: without "Continue On Fail" the node stops; with it every
+ * Sends nothing when the rows are not the approved ones, or their approvals fall short of the approval policy: without "Continue On Fail" the node stops; with it every
  * valid item fails with the refusal (the invalid ones keep their own reason) and none is left to send.
  */
 export function refuseUnapproved(run: RunParts): void {
-	const refusal = approvalRefusal(run.ctx, run.prepared);
+	// The approved fingerprint first: rows other than those approved are refused as such, whatever the policy.
+	const refusal = approvalRefusal(run.ctx, run.prepared) ?? policyRefusal(run.ctx, run.prepared);
 	if (refusal === undefined) return;
 	const first = run.prepared.find((entry) => entry !== undefined);
 	if (!run.continueOnFail)

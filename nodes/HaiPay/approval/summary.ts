@@ -7,6 +7,7 @@ import { sheetSummary, type ColumnProblem, type SheetShape } from './columns';
 import { DecimalTotal } from './decimalTotal';
 import { listedRow, unprovableMeaning, type Standing } from './existing';
 import { rowsFingerprint } from './fingerprint';
+import { currencyDecimals } from './places';
 
 /**
  * What an approver signs off, as one item: per currency the rows that pass every rule, counted, and their exact
@@ -38,14 +39,6 @@ interface CurrencyLine extends Tally {
 	/** With Look Up Existing Orders: the rows HaiPay already has, and those its query could not answer for. */
 	existing: Tally;
 	unchecked: Tally;
-}
-
-/** The places a currency's amounts are written with: as many as HaiPay accepts for it (BDT none, ZAR two). */
-function currencyDecimals(currency: string): number {
-	const rules = (PAYOUT_RULES as Record<string, { fields: Array<{ amount?: { maxDecimals: number } }> } | undefined>)[
-		currency
-	];
-	return rules?.fields.find((field) => field.amount !== undefined)?.amount?.maxDecimals ?? 0;
 }
 
 function lineOf(lines: Map<string, CurrencyLine>, currency: string): CurrencyLine {

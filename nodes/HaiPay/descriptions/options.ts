@@ -65,6 +65,16 @@ function timeout(description: string): INodeProperties {
 	};
 }
 
+/** One policy, the same text in Payout → Check and Payout → Create (approval/policy.ts reads it). */
+const approvalPolicy: INodeProperties = {
+	displayName: 'Approval Policy (JSON)',
+	name: 'approvalPolicy',
+	type: 'json',
+	default: '{"*": {"oneApproverUpToTotal": "0", "oneApproverUpToRow": "0"}}',
+	description:
+		'Per currency, up to which total and up to which single row one approver suffices; above either, two distinct approvers, neither the uploader. E.g. {"ZAR": {"oneApproverUpToTotal": "10000.00", "oneApproverUpToRow": "2500.00"}, "*": {...}}; "*" is every currency not named, and a currency in neither needs two. Amounts are exact decimals in the currency\'s places. Payout → Check puts approvalsRequired and why on its summary; Payout → Create sends nothing unless its Approvals meet it.',
+};
+
 /** The Options of the operations that send once (`operations`, by name: every create, refund and change). */
 export const createOptions = (operations: string[]): INodeProperties => ({
 	displayName: 'Options',
@@ -81,6 +91,15 @@ export const createOptions = (operations: string[]): INodeProperties => ({
 			default: false,
 			description:
 				"Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n's human approval in front of the tool before switching it on.",
+		},
+		approvalPolicy,
+		{
+			displayName: 'Approvals (JSON)',
+			name: 'approvals',
+			type: 'json',
+			default: '[]',
+			description:
+				'Who approved these rows, however the approval was collected (an n8n Form, Wait, Slack or email send-and-wait): a list of {"userId": the approver\'s n8n user ID, "fingerprint": the fingerprint Payout → Check gave and they approved, "approvedAt": optional}. An approval counts once per person, only for rows with that fingerprint, never from Uploaded By. Fewer than the Approval Policy asks (one without a policy): nothing is sent and every row comes out "invalid" with rule approvalPolicy.',
 		},
 		{
 			displayName: 'Approved Fingerprint',
@@ -122,6 +141,14 @@ export const createOptions = (operations: string[]): INodeProperties => ({
 		timeout(
 			'A deadline for each request, its whole answer included. A create that misses it has an unknown outcome, which is then queried when "Resolve Unknown Outcomes" is on.',
 		),
+		{
+			displayName: 'Uploaded By (User ID)',
+			name: 'uploadedBy',
+			type: 'string',
+			default: '',
+			description:
+				"The n8n user ID of who submitted the rows (as the upload form's output names its user), whose approval never counts. Needed with an Approval Policy; a fixed text such as 'schedule' where no person started the run.",
+		},
 	],
 });
 
@@ -156,6 +183,18 @@ export const checkOptions: INodeProperties = {
 	default: {},
 	displayOptions: { show: { operation: ['check'] } },
 	options: [
+		{
+			...approvalPolicy,
+			description: `${approvalPolicy.description} With Output Approval Summary.`,
+		},
+		{
+			displayName: 'Check Balance',
+			name: 'checkBalance',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to read HaiPay's signed balance of every currency with a row to pay (Output Approval Summary): each currency line gets availableBal, the shortfall and balance enough, short or unknown. A balance that is not signed by HaiPay, cannot be read or is not a decimal is unknown, never enough. Only balance queries are sent.",
+		},
 		{
 			...concurrency,
 			description: 'With Look Up Existing Orders: how many order queries are in flight at once, for the whole check',

@@ -1,12 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import type { OrderKind } from '../../shared/contract/statuses';
 import { CREATE_ADVICE, ItemFailure } from '../../shared/gateway/outcome';
+import { readBalances, withBalances } from '../approval/balance';
 import { standingFields, standingOf, type Standing } from '../approval/existing';
+import { withPolicy } from '../approval/policySummary';
 import { approvalSummary, type Checked, type SheetFindings } from '../approval/summary';
 import { declared } from './failures';
 import { queryOrders } from './orderQueries';
-import { parameterValue } from './parameters';
+import { hasCollectionEntry, parameterValue } from './parameters';
 import { runOptionsOf } from './runOptions';
 import { checkAll, loadSettings } from './runner';
 import { columnProblems, refusedForColumns, sheetShape } from './sheetColumns';
@@ -61,18 +63,57 @@ function invalidItem(ctx: IExecuteFunctions, row: IDataObject, failure: ItemFail
 	};
 }
 
-function summaryItem(
+async function summaryItem(
 	ctx: IExecuteFunctions,
 	checked: Array<Prepared | ItemFailure>,
 	standings: Map<number, Standing> | undefined,
 	sheet: SheetFindings,
-): INodeExecutionData {
+	loaded: Loaded,
+): Promise<INodeExecutionData> {
 	const entries: Checked[] = checked.map((entry, itemIndex) =>
 		entry instanceof ItemFailure
 			? { failure: entry, orderId: declared(ctx, itemIndex, 'orderId'), currency: declared(ctx, itemIndex, 'currency') }
 			: { prepared: entry },
 	);
-	return { json: approvalSummary(entries, standings, sheet), pairedItem: checked.map((_, item) => ({ item })) };
+	const summary = await withControls(ctx, approvalSummary(entries, standings, sheet), checked, loaded);
+	return { json: summary, pairedItem: checked.map((_, item) => ({ item })) };
+}
+
+/**
+ * The finance controls a summary may carry: what the approval policy asks of the sheet, and each currency's balance
+ * beside its total to pay (approval/policySummary.ts, approval/balance.ts). A policy that cannot be read stops the
+ * check, naming it: a summary without the policy would look like one that asks a single approver.
+ */
+async function withControls(
+	ctx: IExecuteFunctions,
+	summary: IDataObject,
+	checked: Array<Prepared | ItemFailure>,
+	loaded: Loaded,
+): Promise<IDataObject> {
+	const valid = checked.filter((entry): entry is Prepared => !(entry instanceof ItemFailure));
+	let result = summary;
+	if (hasCollectionEntry(ctx, 'options', 'approvalPolicy')) {
+		try {
+			result = withPolicy(result, parameterValue(ctx, 0, 'options.approvalPolicy', ''), valid);
+		} catch (error) {
+			const why = error instanceof Error ? error.message : String(error);
+			throw new NodeOperationError(ctx.getNode(), `"Approval Policy" (approvalPolicy) ${why}: nothing was checked`, {
+				itemIndex: 0,
+			});
+		}
+	}
+	if (parameterValue(ctx, 0, 'options.checkBalance', false) !== true) return result;
+	const toPay = new Set(
+		(result.currencies as IDataObject[]).filter((line) => Number(line.rows) > 0).map((line) => line.currency),
+	);
+	const signers = new Map(
+		valid
+			.filter((entry) => toPay.has(entry.currency))
+			.map((entry) => [entry.currency, entry.signer ?? loaded.settings]),
+	);
+	const options = runOptionsOf(ctx);
+	const queries = { ctx, credential: loaded.credential, timeoutMs: options.timeoutMs, retries: options.retries };
+	return withBalances(result, await readBalances(queries, signers));
 }
 
 /**
@@ -123,7 +164,7 @@ export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Pr
 	const checked = refusedForColumns(checkAll(ctx, operation, loaded.settings, items.length), problems);
 	const standings = runOptionsOf(ctx).lookUpExisting ? await standingsOf(ctx, operation, checked, loaded) : undefined;
 	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT)
-		return [summaryItem(ctx, checked, standings, { shape, problems })];
+		return [await summaryItem(ctx, checked, standings, { shape, problems }, loaded)];
 	return checked.map((entry, itemIndex) => {
 		const row = items[itemIndex]?.json ?? {};
 		const json =
