@@ -72,7 +72,7 @@ function typeText(property: INodeProperties): string {
 		);
 		return `${property.type === 'options' ? 'one of' : 'any of'}: ${names.join(', ')}`;
 	}
-	if (property.type === 'resourceLocator') return 'From list (searchable) or By Code';
+	if (property.type === 'resourceLocator') return 'From List or By Code';
 	const bounds = property.typeOptions ?? {};
 	const range = [
 		bounds.minValue !== undefined ? `≥ ${bounds.minValue}` : '',
@@ -83,7 +83,7 @@ function typeText(property: INodeProperties): string {
 
 function defaultText(property: INodeProperties): string {
 	const value = property.default;
-	if (value === '' || value === undefined || (typeof value === 'object' && value !== null)) return '—';
+	if (value === '' || value === undefined || (typeof value === 'object' && value !== null)) return '';
 	return code(value);
 }
 
@@ -94,11 +94,15 @@ interface Row {
 
 type RuleOf = (name: string) => FieldRule | undefined;
 
-/** One row per parameter (a collection's entries each their own), with the rule a currency checks it against. */
-function rowsOf(property: INodeProperties, ruleOf: RuleOf, within?: string): Row[] {
+/**
+ * One row per parameter (a collection's entries each their own), with the rule a currency checks it against. An
+ * entry is named within its collection, unless `bare` (the Options section, whose every row is an option).
+ */
+function rowsOf(property: INodeProperties, ruleOf: RuleOf, within?: string, bare = false): Row[] {
 	if (property.type === 'notice') return [];
 	if (property.type === 'collection' || property.type === 'fixedCollection') {
-		return (property.options as INodeProperties[]).flatMap((entry) => rowsOf(entry, ruleOf, property.displayName));
+		const name = bare ? undefined : property.displayName;
+		return (property.options as INodeProperties[]).flatMap((entry) => rowsOf(entry, ruleOf, name));
 	}
 	const rule = ruleOf(property.name);
 	const field = `${within === undefined ? '' : `${within} › `}${property.displayName} ${code(property.name)}`;
@@ -204,7 +208,7 @@ function optionsSection(): string[] {
 		'',
 		...optionsSelectors.flatMap((selector) => {
 			const users = OPERATIONS.filter((operation) => shownFor(selector, operation));
-			const rows = rowsOf(selector, () => undefined).map((row) => ({ row, currencies: [] }));
+			const rows = rowsOf(selector, () => undefined, undefined, true).map((row) => ({ row, currencies: [] }));
 			return [`Shown by ${users.map(titleOf).join(', ')}:`, '', ...table(rows, []), ''];
 		}),
 	];
@@ -236,7 +240,7 @@ export function fieldReference(properties: INodeProperties[], trigger: INodeProp
 		'',
 		`<!-- Written by scripts/field-reference.ts from the node's description (version ${LATEST_VERSION}) and the contract's rules; do not edit. -->`,
 		'',
-		`Every field of every operation of the HaiPay node (node version ${LATEST_VERSION}), as the node shows it and as each value is checked before anything is signed; a description is its first sentence, the panel shows it whole. A field's rule names what the check holds it to; a value that breaks one refuses the item with the field, the rule and the item's number, and nothing is sent. Where a create's fields come from the input item (Fields From: Input Item Fields of the Same Names), the same names and rules apply to the item's fields. What each operation is for, and why the rules are what they are: [haipay-node.md](haipay-node.md).`,
+		`Every field of every operation of the HaiPay node (node version ${LATEST_VERSION}) and the rule each value is checked against before anything is signed: a value that breaks one refuses the item, naming the field, the rule and the item, and nothing is sent. Fields From: Input Item Fields of the Same Names applies the same names and rules to the item's fields. A description is its first sentence (the panel shows it whole); an empty default is none. What each operation is for, and why: [haipay-node.md](haipay-node.md).`,
 		'',
 		contents.join(' · '),
 		'',
