@@ -206,17 +206,15 @@ interface Measured {
 	occupancy: ReturnType<typeof occupancy>;
 	inBytes: number;
 	outBytes: number;
+	/** Heap bytes per row held during the run (peak) and after it, the result still held; NaN without --expose-gc. */
+	live: { peak: number; after: number };
 	outcomes: Record<string, number>;
 	repeated: string[];
 	output: INodeExecutionData[];
 }
 
-async function measure(baseUrl: string, child: ChildProcess, rows: number, session?: Session): Promise<Measured> {
-	await ask(child, 'reset');
-	const items = mixedRows(rows, `BP${Date.now().toString(36)}`);
-	if (session !== undefined) await post(session, 'Profiler.start');
-	const cpu = process.cpuUsage();
-	const result = await runWorkflow({
+function execute(baseUrl: string, items: IDataObject[]) {
+	return runWorkflow({
 		nodeTypes: [HaiPay],
 		credentials: { hp: { type: 'haiPayApi', data: credential(baseUrl) } },
 		nodes: [
@@ -236,6 +234,39 @@ async function measure(baseUrl: string, child: ChildProcess, rows: number, sessi
 		items: items.map((json) => ({ json })),
 		timeoutMs: 30 * 60_000,
 	});
+}
+
+/**
+ * Bytes live on the heap per row while the run goes on and once it has ended, beyond the rows themselves: a full
+ * collection every 100 ms during a separate run (node --expose-gc), so the figure is what is held, not garbage.
+ */
+async function liveBytes(baseUrl: string, child: ChildProcess, rows: number): Promise<{ peak: number; after: number }> {
+	const collect = (globalThis as { gc?: () => void }).gc;
+	if (collect === undefined) return { peak: NaN, after: NaN };
+	await ask(child, 'reset');
+	const items = mixedRows(rows, `BL${Date.now().toString(36)}`);
+	collect();
+	const base = process.memoryUsage().heapUsed;
+	let peak = 0;
+	const timer = setInterval(() => {
+		collect();
+		peak = Math.max(peak, process.memoryUsage().heapUsed - base);
+	}, 100);
+	const result = await execute(baseUrl, items);
+	clearInterval(timer);
+	collect();
+	const after = process.memoryUsage().heapUsed - base;
+	await ask(child, 'log');
+	if (result.outputOf('Pay').length !== rows) throw new Error(`${rows} rows gave another number of output items`);
+	return { peak: peak / rows, after: after / rows };
+}
+
+async function measure(baseUrl: string, child: ChildProcess, rows: number, session?: Session): Promise<Measured> {
+	await ask(child, 'reset');
+	const items = mixedRows(rows, `BP${Date.now().toString(36)}`);
+	if (session !== undefined) await post(session, 'Profiler.start');
+	const cpu = process.cpuUsage();
+	const result = await execute(baseUrl, items);
 	const used = process.cpuUsage(cpu);
 	const { profile } =
 		session === undefined
@@ -260,6 +291,7 @@ async function measure(baseUrl: string, child: ChildProcess, rows: number, sessi
 		occupancy: occupancy(log),
 		inBytes: mean(result.outputOf('Start').map(bytes)),
 		outBytes: mean(output.map(bytes)),
+		live: { peak: NaN, after: NaN },
 		outcomes,
 		repeated,
 		output,
@@ -295,6 +327,8 @@ function report(all: Measured[]): string {
 		`|---|${all.map(() => '---:').join('|')}|`,
 		`| input item (the row) | ${all.map((entry) => entry.inBytes.toFixed(0)).join(' | ')} |`,
 		`| output item | ${all.map((entry) => entry.outBytes.toFixed(0)).join(' | ')} |`,
+		`| heap held per row during the run, peak (after full collections) | ${all.map((entry) => entry.live.peak.toFixed(0)).join(' | ')} |`,
+		`| heap held per row once the run ended (its result held) | ${all.map((entry) => entry.live.after.toFixed(0)).join(' | ')} |`,
 		'',
 		`Outcomes: ${all.map((entry) => `${entry.rows} rows ${JSON.stringify(entry.outcomes)}`).join('; ')}.`,
 		`Output fields equal to the row's own: ${all[0]?.repeated.join(', ')}. An output item: \`${JSON.stringify(all[0]?.output[0])}\``,
@@ -333,7 +367,14 @@ async function main(): Promise<void> {
 		// A first run loads and compiles what every run uses; it is not reported.
 		await measure(baseUrl, child, 200, session);
 		const all: Measured[] = [];
+		if (process.argv.includes('--live')) {
+			// The heap alone, for comparing two versions of the package without the profiler's passes.
+			for (const rows of SIZES)
+				process.stdout.write(`${rows} rows: ${JSON.stringify(await liveBytes(baseUrl, child, rows))}\n`);
+			return;
+		}
 		for (const rows of SIZES) all.push(await measure(baseUrl, child, rows, session));
+		for (const entry of all) entry.live = await liveBytes(baseUrl, child, entry.rows);
 		process.stdout.write(`${report(all)}\n`);
 	} finally {
 		child.kill();
