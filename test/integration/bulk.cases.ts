@@ -1,7 +1,13 @@
 /**
  * Spreadsheet-sized runs: a thousand rows, some invalid, through one HaiPay node in a real n8n-core execution.
  */
+import { setFlagsFromString } from 'v8';
+import { runInNewContext } from 'vm';
+
 import type { IDataObject } from 'n8n-workflow';
+
+import { createPayout } from '../../nodes/HaiPay/resources/payout/create';
+import type { Prepared } from '../../nodes/HaiPay/execute/types';
 
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS } from '../fixtures/bodies';
@@ -159,5 +165,47 @@ describe("n8n's Retry On Fail on a bulk create", () => {
 		expect(result.status).toBe('success');
 		expect(sandbox.appliesReceived(APP_IDS.TZS)).toBe(rows.length);
 		expect(result.jsonOf(NODE)[5]).toMatchObject({ outcome: 'rejected', errorCode: '4010' });
+	});
+});
+
+describe('what a bulk run holds while it goes on', () => {
+	/*
+	 * A payroll sheet's accepted rows must not keep their requests (body, signed answer) until the last row is
+	 * answered: n8n's heap then grows with the sheet beyond what its run data needs. Each prepared request is
+	 * watched through a WeakRef; when the sandbox has answered the last row, a full collection shows how many of the
+	 * first half's requests are still held.
+	 */
+	it("holds no accepted row's request once it is answered", async () => {
+		setFlagsFromString('--expose-gc');
+		const collect = runInNewContext('gc') as () => void;
+		const watched: Array<WeakRef<Prepared>> = [];
+		// The credential has no Default Notify URL, so the request the operation prepares is the one the run keeps.
+		const original = createPayout.prepare;
+		createPayout.prepare = (ctx, itemIndex) => {
+			const prepared = original.call(createPayout, ctx, itemIndex);
+			watched.push(new WeakRef(prepared));
+			return prepared;
+		};
+		const rows = Array.from({ length: 200 }, () => tzsRow());
+		const last = String(rows[rows.length - 1].orderId);
+		let held: number | undefined;
+		const onRequest = (entry: { orderId?: string }) => {
+			if (entry.orderId !== last) return;
+			collect();
+			held = watched.slice(0, 100).filter((ref) => ref.deref() !== undefined).length;
+		};
+		sandbox.events.on('request', onRequest);
+		try {
+			const result = await runNode(sandbox, {
+				parameters: { ...createTzs, options: { concurrency: 4 } },
+				items: rows,
+			});
+			expect(result.jsonOf(NODE).filter((item) => item.outcome === 'accepted')).toHaveLength(rows.length);
+		} finally {
+			sandbox.events.off('request', onRequest);
+			createPayout.prepare = original;
+		}
+		expect(watched).toHaveLength(rows.length);
+		expect(held).toBe(0);
 	});
 });

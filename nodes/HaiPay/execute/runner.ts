@@ -264,6 +264,9 @@ async function sendAll(run: Run, sendable: number[], resolving: boolean): Promis
 				if (stopAt !== undefined) return;
 				const result = await sendOne(run.ctx, run.operation, run.prepared[itemIndex] as Prepared, itemIndex, run);
 				run.results[itemIndex] = result;
+				// An output is final: its request (body, answer, signer) is read again only for a failure or a query,
+				// so a sheet's accepted rows do not keep their requests until the last row is answered.
+				if ('output' in result) run.prepared[itemIndex] = undefined;
 				// An unknown outcome that will be queried does not stop the run: it may turn out accepted.
 				const settlesLater = 'failure' in result && resolving && result.failure.kind === 'unknown';
 				if ('failure' in result && !run.continueOnFail && !settlesLater) stopAt ??= itemIndex;
