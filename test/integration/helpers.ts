@@ -1,6 +1,10 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
+import { fieldShape, parameterName } from '../../nodes/HaiPay/descriptions/fieldNames';
+import { LATEST_VERSION } from '../../nodes/HaiPay/descriptions/versions';
+import { hasCatalogue } from '../../nodes/shared/contract/catalogue';
+import { PAYOUT_RULES, type PayoutCurrency } from '../../nodes/shared/contract/rules/payout';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { APP_IDS, PAYOUTS, type SandboxCurrency } from '../fixtures/bodies';
@@ -48,10 +52,20 @@ export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<RunResult
 	});
 }
 
+/**
+ * A payout field's parameter name in a node version: from version 4 a field that is text for one currency and a
+ * drop-down or a list for another has one name per kind (nodes/HaiPay/descriptions/fieldNames.ts).
+ */
+export function payoutParameter(currency: string, field: string, version: number = LATEST_VERSION): string {
+	const rule = PAYOUT_RULES[currency as PayoutCurrency]?.fields.find((candidate) => candidate.name === field);
+	if (rule === undefined) return field;
+	return parameterName(field, fieldShape(rule, version, hasCatalogue('payout', field, currency)), version);
+}
+
 /** Parameters that read every payout field from the incoming item, as a spreadsheet workflow does. */
 export function payoutFromItem(currency: string, fields: string[], additional: string[] = []): INodeParameters {
 	const parameters: INodeParameters = { resource: 'payout', operation: 'create', currency };
-	for (const field of fields) parameters[field] = `={{ $json.${field} }}`;
+	for (const field of fields) parameters[payoutParameter(currency, field)] = `={{ $json.${field} }}`;
 	if (additional.length > 0) {
 		parameters.additionalFields = Object.fromEntries(additional.map((field) => [field, `={{ $json.${field} }}`]));
 	}

@@ -1,11 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { hasCatalogue } from '../../shared/contract/catalogue';
+import { hasCatalogue, type CatalogueField } from '../../shared/contract/catalogue';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
 import type { OrderKind } from '../../shared/contract/statuses';
-import { catalogueParameter, isCatalogueField, plainValue } from './catalogue';
+import { catalogueParameter } from './catalogue';
+import { fieldShape, parameterName } from './fieldNames';
 import {
-	CATALOGUE_LISTS_FROM,
 	LATEST_VERSION,
 	NO_MONEY_DEFAULTS_FROM,
 	NO_PAYEE_DEFAULTS_FROM,
@@ -123,12 +123,12 @@ export function parameterFor(
 	version: NodeVersion = LATEST_VERSION,
 	catalogued = false,
 ): INodeProperties {
-	if (catalogued && rule.enum === undefined && version >= CATALOGUE_LISTS_FROM && isCatalogueField(rule.name)) {
-		return catalogueParameter({ ...rule, name: rule.name });
-	}
+	const shape = fieldShape(rule, version, catalogued);
+	const name = parameterName(rule.name, shape, version);
+	if (shape === 'list') return { ...catalogueParameter({ ...rule, name: rule.name as CatalogueField }), name };
 	const base = {
 		displayName: rule.displayName,
-		name: rule.name,
+		name,
 		description: rule.description,
 	};
 	if (rule.enum) {
@@ -238,14 +238,4 @@ export function additionalFields(rulesByCurrency: Record<string, RequestRules>, 
 		...group.property,
 		displayOptions: show({ ...scope, currency: scope.currency ? group.currencies : undefined }, group.versions),
 	}));
-}
-
-/** The values of a request's fields for one item: each read by `read(name, required)`. */
-export function fieldValues(
-	rules: RequestRules,
-	read: (name: string, required: boolean) => unknown,
-): Record<string, unknown> {
-	const values: Record<string, unknown> = {};
-	for (const rule of rules.fields) values[rule.name] = plainValue(read(rule.name, rule.required));
-	return values;
 }
