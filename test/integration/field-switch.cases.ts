@@ -16,9 +16,16 @@ import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import type { RequestRules } from '../../nodes/shared/contract/rules/types';
 import type { OrderKind } from '../../nodes/shared/contract/statuses';
 import type { Sandbox } from '../../sandbox';
-import { COIN_COLLECTION, LOCAL_COLLECTIONS, MIT_COLLECTION, PAYOUTS, type SandboxCurrency } from '../fixtures/bodies';
+import {
+	APP_IDS,
+	COIN_COLLECTION,
+	LOCAL_COLLECTIONS,
+	MIT_COLLECTION,
+	PAYOUTS,
+	type SandboxCurrency,
+} from '../fixtures/bodies';
 import { editorNode, editorSet } from '../helpers/editor-switch';
-import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { credentialFor, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -195,4 +202,72 @@ describe.each([3, 4])('node version %i: pick, switch the currency, run', (versio
 			}
 		});
 	});
+});
+
+describe('what a field does not offer is refused in every version, naming the field, and never sent', () => {
+	const ngnRow = () => ({ ...PAYOUTS.NGN, orderId: uniqueOrderId('GUARD-NGN') });
+	const fields = PAYOUT_RULES.NGN.fields.filter((rule) => rule.required).map((rule) => rule.name);
+
+	it.each([1, 2, 3, 4])(
+		'version %i: a list pick under a text field (NGN) is refused, never "[object Object]"',
+		async (version) => {
+			const row = ngnRow();
+			const parameters: INodeParameters = { resource: 'payout', operation: 'create', currency: 'NGN' };
+			for (const field of fields) parameters[field] = row[field as keyof typeof row];
+			const textName = version >= 4 ? 'bankCodeText' : 'bankCode';
+			parameters[textName] = { __rl: true, mode: 'list', value: '051001' };
+			const result = await runNode(sandbox, {
+				currency: 'NGN',
+				parameters,
+				settings: { typeVersion: version, onError: 'continueRegularOutput' },
+			});
+			const [item] = result.jsonOf(NODE);
+			expect(item).toMatchObject({ outcome: 'invalid', field: 'bankCode', rule: 'type' });
+			expect(String(item.error)).not.toContain('[object Object]');
+			expect(sandbox.requests.filter((request) => request.orderId === row.orderId)).toEqual([]);
+		},
+	);
+
+	it.each([3, 4])(
+		'version %i: a ZAR list pick reaching a BRL item is refused for that item alone; the ZAR item is sent',
+		async (version) => {
+			const rows = (['BRL', 'ZAR'] as const).map((currency) => ({
+				...PAYOUTS[currency],
+				currency,
+				orderId: uniqueOrderId(`GUARD-${currency}`),
+			}));
+			const parameters: INodeParameters = {
+				resource: 'payout',
+				operation: 'create',
+				currency: '={{ $json.currency }}',
+			};
+			const names = new Set(['BRL', 'ZAR'].flatMap((currency) => PAYOUT_RULES[currency as 'BRL'].fields));
+			for (const rule of [...names].filter((candidate) => candidate.required)) {
+				for (const name of [rule.name, `${rule.name}Text`]) parameters[name] = `={{ $json.${rule.name} }}`;
+			}
+			parameters[version >= 4 ? 'bankCodeList' : 'bankCode'] = { __rl: true, mode: 'list', value: '051001' };
+			const credential = credentialFor(sandbox, 'BRL', {
+				otherCurrencies: ['ZAR'],
+				appIdZar: APP_IDS.ZAR,
+				secretKeyZar: 'test-only-secret-zar',
+			});
+			const result = await runNode(sandbox, {
+				credential,
+				parameters,
+				items: rows,
+				settings: { typeVersion: version, onError: 'continueRegularOutput' },
+			});
+			const out = result.jsonOf(NODE);
+			expect(out.map((item) => [item.outcome, item.field ?? null, item.rule ?? null])).toEqual([
+				['invalid', 'bankCode', 'list'],
+				['accepted', null, null],
+			]);
+			expect(String(out[0].error)).toContain("not in HaiPay's list for BRL");
+			const sent = (orderId: string) => sandbox.requests.filter((request) => request.orderId === orderId);
+			expect([sent(rows[0].orderId).length, (sent(rows[1].orderId)[0]?.body as IDataObject)?.bankCode]).toEqual([
+				0,
+				'051001',
+			]);
+		},
+	);
 });

@@ -185,7 +185,8 @@ function merged(entries: Entry[]): Group[] {
  * fields the default (first) currency requires too, which every payout has. When the currency is an expression, n8n
  * shows every currency's parameters; a field only some currencies need (EUR's swiftCode, PKR's birth, the subject
  * USD and PKR require) would then stop every run, whatever its rows' currencies. Those are checked before signing,
- * for the rows whose currency needs them, like every other rule.
+ * for the rows whose currency needs them, like every other rule. For the same reason a field renamed by its kind
+ * (version 4: bankCodeText, bankCodeList) is never marked: with the currency an expression, each kind shows.
  */
 export function requiredParameters(rulesByCurrency: Record<string, RequestRules>, scope: Scope): INodeProperties[] {
 	const [defaultRules] = Object.values(rulesByCurrency);
@@ -200,7 +201,8 @@ export function requiredParameters(rulesByCurrency: Record<string, RequestRules>
 				list.push({
 					currency,
 					version,
-					property: everywhere.has(rule.name) ? { ...property, required: true } : property,
+					property:
+						everywhere.has(rule.name) && property.name === rule.name ? { ...property, required: true } : property,
 				});
 				byField.set(rule.name, list);
 			}

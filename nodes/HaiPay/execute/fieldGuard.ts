@@ -5,6 +5,7 @@ import type { FieldRule, RequestRules } from '../../shared/contract/rules/types'
 import type { OrderKind } from '../../shared/contract/statuses';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { fieldShape, parameterName, type FieldShape } from '../descriptions/fieldNames';
+import { ONE_TYPE_PER_NAME_FROM } from '../descriptions/versions';
 import { hasCollectionEntry, parameterValue, rawParameter } from './parameters';
 
 /*
@@ -38,6 +39,7 @@ function refuse(rule: FieldRule, rulesName: string, message: string): never {
 }
 
 interface Place {
+	version: number;
 	shape: FieldShape;
 	path: string;
 	currency: string;
@@ -72,9 +74,11 @@ function offered(ctx: IExecuteFunctions, rule: FieldRule, value: unknown, place:
 		);
 	}
 	if (typeof value === 'object') return refuse(rule, 'type', `holds an object, not a value: ${here}; set it again`);
-	// A list given a mapping as plain text (a workflow written by hand, or carried from a text field) reads the row's code.
+	// Plain text in a list is a code By Code where no text field shares the list's name (version 4: a workflow written
+	// by hand), and a mapping always; in version 3 it may be a code typed under another currency's text field.
 	const raw = rawParameter(ctx, place.path);
-	if (place.shape === 'list' && !(typeof raw === 'string' && raw.startsWith('='))) {
+	const mapping = typeof raw === 'string' && raw.startsWith('=');
+	if (place.shape === 'list' && !mapping && place.version < ONE_TYPE_PER_NAME_FROM) {
 		return refuse(
 			rule,
 			'type',
@@ -106,7 +110,7 @@ export function readFields(
 			continue;
 		}
 		const value = parameterValue(ctx, itemIndex, path, rule.required ? '' : undefined);
-		values[rule.name] = offered(ctx, rule, value, { shape, path, currency, kind });
+		values[rule.name] = offered(ctx, rule, value, { version, shape, path, currency, kind });
 	}
 	return values;
 }
