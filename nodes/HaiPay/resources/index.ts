@@ -106,7 +106,7 @@ function currencyOfResource(property: INodeProperties): INodeProperties {
 	const others = namesOf(OPERATIONS.filter((operation) => operation.resource === resource)).filter(
 		(name) => !own.includes(name),
 	);
-	const { operation: _shownFor, ...rest } = show;
+	const rest = Object.fromEntries(Object.entries(show).filter(([name]) => name !== 'operation'));
 	const hide = others.length > 0 ? { hide: { operation: others } } : {};
 	return { ...property, displayOptions: { show: rest, ...hide } };
 }
