@@ -6,7 +6,13 @@ import { runCheck } from './execute/check';
 import { runOperation } from './execute/runner';
 import { catalogueSearch } from './methods/catalogueSearch';
 import { LATEST_VERSION, NODE_VERSIONS } from './descriptions/versions';
-import { findOperation, OPERATIONS, operationSelectors, optionsSelectors, resourceSelector } from './resources';
+import {
+	findOperation,
+	operationProperties,
+	operationSelectors,
+	optionsSelectors,
+	resourceSelector,
+} from './resources';
 
 export class HaiPay implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,12 +33,7 @@ export class HaiPay implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'haiPayApi', required: true, testedBy: 'haiPayApiTest' }],
-		properties: [
-			resourceSelector,
-			...operationSelectors,
-			...OPERATIONS.flatMap((operation) => operation.properties),
-			...optionsSelectors,
-		],
+		properties: [resourceSelector, ...operationSelectors, ...operationProperties, ...optionsSelectors],
 	};
 
 	methods = { credentialTest: { haiPayApiTest: testHaiPayCredential }, listSearch: catalogueSearch };

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
 import { LOCAL_COLLECTIONS, PAYOUTS } from '../fixtures/bodies';
-import { NODE, credentialFor, payoutFromItem, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { credentialFor, named, NODE, payoutFromItem, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const sandbox = sandboxPerFile({ manual: true });
 const DEFAULT_URL = 'https://n8n.example.com/webhook/0f5e-haipay/haipay';
@@ -22,13 +22,16 @@ function brlRow(overrides: IDataObject = {}): IDataObject {
 }
 
 /** A BRL payout whose fields are mapped from the item, and whose bankCode is the given parameter value. */
-function brlPayout(bankCode: unknown, operation: 'create' | 'check' = 'create'): INodeParameters {
-	return {
-		...payoutFromItem('BRL', BRL_FIELDS),
-		operation,
-		bankCode: bankCode as INodeParameters[string],
-		options: { notFoundAfter: 1 },
-	};
+function brlPayout(bankCode: unknown, operation: 'create' | 'check' = 'create', version?: number): INodeParameters {
+	return named(
+		{
+			...payoutFromItem('BRL', BRL_FIELDS),
+			operation,
+			bankCode: bankCode as INodeParameters[string],
+			options: { notFoundAfter: 1 },
+		},
+		version,
+	);
 }
 
 /** The body of the apply the sandbox received for an orderId. */
@@ -64,11 +67,23 @@ describe('codes from the catalogue reach HaiPay as codes', () => {
 	it('version 3: an empty pick stops n8n itself, and a mapped code that comes out empty is refused; nothing is sent', async () => {
 		const unpicked = brlRow();
 		const run = runNode(sandbox(), {
-			parameters: brlPayout({ __rl: true, mode: 'list', value: '' }),
+			parameters: brlPayout({ __rl: true, mode: 'list', value: '' }, 'create', 3),
 			items: [unpicked],
 			credential: credentialFor(sandbox(), 'BRL'),
+			settings: { typeVersion: 3 },
 		});
 		await expect(run).rejects.toThrow('Parameter "Bank Code" is required');
+		// Version 4 marks no field of more than one kind required (a currency mapped from a sheet shows every kind):
+		// the item is refused instead, naming the field.
+		const [unpicked4] = (
+			await runNode(sandbox(), {
+				parameters: brlPayout({ __rl: true, mode: 'list', value: '' }),
+				items: [unpicked],
+				credential: credentialFor(sandbox(), 'BRL'),
+				settings: { onError: 'continueRegularOutput' },
+			})
+		).jsonOf(NODE);
+		expect(unpicked4).toMatchObject({ outcome: 'invalid', field: 'bankCode', rule: 'required' });
 		const empty = brlRow({ code: '' });
 		const result = await runNode(sandbox(), {
 			parameters: brlPayout({ __rl: true, mode: 'id', value: '={{ $json.code }}' }),
@@ -83,7 +98,7 @@ describe('codes from the catalogue reach HaiPay as codes', () => {
 	it("version 2: a saved workflow's text bankCode is sent as it was", async () => {
 		const row = brlRow();
 		const out = await runNode(sandbox(), {
-			parameters: brlPayout('PIX'),
+			parameters: brlPayout('PIX', 'create', 2),
 			items: [row],
 			credential: credentialFor(sandbox(), 'BRL'),
 			settings: { typeVersion: 2 },
@@ -95,7 +110,7 @@ describe('codes from the catalogue reach HaiPay as codes', () => {
 	it("version 3: a local collection's pay type and payment method picked from the lists", async () => {
 		const orderId = uniqueOrderId('CAT-PHP');
 		const fields = Object.keys(LOCAL_COLLECTIONS.PHP).filter((name) => !['payType', 'inBankCode'].includes(name));
-		const parameters: INodeParameters = {
+		const parameters: INodeParameters = named({
 			resource: 'collection',
 			operation: 'create',
 			currency: 'PHP',
@@ -103,7 +118,7 @@ describe('codes from the catalogue reach HaiPay as codes', () => {
 			...Object.fromEntries(fields.map((name) => [name, LOCAL_COLLECTIONS.PHP[name]])),
 			payType: { __rl: true, mode: 'list', value: 'QR' },
 			inBankCode: { __rl: true, mode: 'list', value: 'PH_QRPH_DYNAMIC' },
-		};
+		});
 		const out = (await runNode(sandbox(), { parameters, credential: credentialFor(sandbox(), 'PHP') })).jsonOf(NODE);
 		expect(out[0]).toMatchObject({ outcome: 'accepted', orderId });
 		expect(sentBody(orderId)).toMatchObject({ payType: 'QR', inBankCode: 'PH_QRPH_DYNAMIC' });
@@ -189,14 +204,14 @@ describe("the credential's Default Notify URL", () => {
 
 	it('fills a local collection too, and leaves a read without one', async () => {
 		const orderId = uniqueOrderId('CAT-NOTIFY-PHP');
-		const parameters: INodeParameters = {
+		const parameters: INodeParameters = named({
 			resource: 'collection',
 			operation: 'create',
 			currency: 'PHP',
 			orderId,
 			...LOCAL_COLLECTIONS.PHP,
 			options: { notFoundAfter: 1 },
-		};
+		});
 		await runNode(sandbox(), {
 			parameters,
 			credential: credentialFor(sandbox(), 'PHP', { defaultNotifyUrl: DEFAULT_URL }),

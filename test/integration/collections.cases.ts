@@ -9,7 +9,7 @@ import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import type { Sandbox } from '../../sandbox';
 import { NO_OP_NODE_TYPE, webhookServer } from '../harness';
 import { APP_IDS, LOCAL_COLLECTIONS, type LocalCollectionCurrency } from '../fixtures/bodies';
-import { credentialFor, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { credentialFor, named, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true, hangMs: 4_000, callbackSchedule: [50] });
 let sandbox: Sandbox;
@@ -116,14 +116,14 @@ describe('a PIX QR collection (BRL), mapped and checked', () => {
 		const orderId = uniqueOrderId('BRL');
 		const result = await runNode(sandbox, {
 			currency: 'BRL',
-			parameters: {
+			parameters: named({
 				resource: 'collection',
 				operation: 'create',
 				currency: 'BRL',
 				...LOCAL_COLLECTIONS.BRL,
 				orderId,
 				additionalFields: { subject: 'Order 7' },
-			},
+			}),
 		});
 		expect(result.jsonOf(NODE)[0]).toMatchObject({ outcome: 'accepted', orderId });
 		const [request] = requestsTo('/brl/collect/apply', orderId);

@@ -16,6 +16,7 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	parameters: IDataObject;
+	typeVersion: number;
 	credentials?: { haiPayApi?: { id: string; name: string } };
 	disabled?: boolean;
 }
@@ -49,7 +50,7 @@ describe('examples/7-pix.json', () => {
 					currency: 'BRL',
 					parameters: node.parameters as INodeParameters,
 					items: [order],
-					settings: { onError: 'continueRegularOutput' },
+					settings: { onError: 'continueRegularOutput', typeVersion: node.typeVersion },
 				})
 			).jsonOf(NODE)[0];
 		const first = await run();
@@ -80,7 +81,7 @@ describe('examples/7-pix.json', () => {
 					currency: 'BRL',
 					parameters: node.parameters as INodeParameters,
 					items: [payee],
-					settings: { onError: 'continueRegularOutput' },
+					settings: { onError: 'continueRegularOutput', typeVersion: node.typeVersion },
 				})
 			).jsonOf(NODE)[0];
 		expect(await run()).toMatchObject({ outcome: 'accepted', orderId: payee.orderId, currency: 'BRL' });

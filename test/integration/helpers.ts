@@ -1,6 +1,13 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
+import { fieldShape, parameterName } from '../../nodes/HaiPay/descriptions/fieldNames';
+import { LATEST_VERSION } from '../../nodes/HaiPay/descriptions/versions';
+import { hasCatalogue } from '../../nodes/shared/contract/catalogue';
+import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
+import { PAYOUT_RULES } from '../../nodes/shared/contract/rules/payout';
+import type { RequestRules } from '../../nodes/shared/contract/rules/types';
+import type { OrderKind } from '../../nodes/shared/contract/statuses';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { APP_IDS, PAYOUTS, type SandboxCurrency } from '../fixtures/bodies';
@@ -48,10 +55,50 @@ export async function runNode(sandbox: Sandbox, run: NodeRun): Promise<RunResult
 	});
 }
 
+const FIELD_RULES: Record<string, { kind: OrderKind; rules: Record<string, RequestRules> }> = {
+	payout: { kind: 'payout', rules: PAYOUT_RULES },
+	collection: {
+		kind: 'collection',
+		rules: {
+			...ENDPOINTS.mitApply.rules,
+			...ENDPOINTS.localCollectionApply.rules,
+			...ENDPOINTS.coinCollectionApply.rules,
+		},
+	},
+};
+
+/**
+ * A create's field's parameter name in a node version: from version 4 a field that is text for one currency and a
+ * drop-down or a list for another has one name per kind (nodes/HaiPay/descriptions/fieldNames.ts).
+ */
+export function fieldParameter(
+	currency: string,
+	field: string,
+	version: number = LATEST_VERSION,
+	resource = 'payout',
+): string {
+	const { kind, rules } = FIELD_RULES[resource];
+	const rule = rules[currency]?.fields.find((candidate) => candidate.name === field);
+	if (rule === undefined) return field;
+	return parameterName(field, fieldShape(rule, version, hasCatalogue(kind, field, currency)), version);
+}
+
+/** Parameters written with the gateway's field names, under the names the node version gives them. */
+export function named(parameters: INodeParameters, version: number = LATEST_VERSION): INodeParameters {
+	const resource = String(parameters.resource ?? 'payout');
+	const currency = String(parameters.currency ?? 'TZS');
+	const rename = (values: INodeParameters) =>
+		Object.fromEntries(
+			Object.entries(values).map(([key, value]) => [fieldParameter(currency, key, version, resource), value]),
+		) as INodeParameters;
+	const additional = parameters.additionalFields as INodeParameters | undefined;
+	return { ...rename(parameters), ...(additional === undefined ? {} : { additionalFields: rename(additional) }) };
+}
+
 /** Parameters that read every payout field from the incoming item, as a spreadsheet workflow does. */
 export function payoutFromItem(currency: string, fields: string[], additional: string[] = []): INodeParameters {
 	const parameters: INodeParameters = { resource: 'payout', operation: 'create', currency };
-	for (const field of fields) parameters[field] = `={{ $json.${field} }}`;
+	for (const field of fields) parameters[fieldParameter(currency, field)] = `={{ $json.${field} }}`;
 	if (additional.length > 0) {
 		parameters.additionalFields = Object.fromEntries(additional.map((field) => [field, `={{ $json.${field} }}`]));
 	}

@@ -12,7 +12,7 @@ import { CASHIER_APP_ID } from '../../sandbox/merchants';
 import { CASHIER_PAYMENT, COIN_COLLECTION, PAYOUTS } from '../fixtures/bodies';
 import { TEST_KEYS } from '../helpers/keys';
 import { signBody } from '../helpers/signing';
-import { uniqueOrderId } from './helpers';
+import { named, uniqueOrderId } from './helpers';
 import { credentialOf, runAgainst, secretOf, signingGateway, type SigningGateway } from './signing-gateway';
 
 const CASHIER_APPLY = '/global/cashier/collect/apply';
@@ -121,13 +121,14 @@ describe("6. a USDT collection priced in the row's own currency, never silently 
 	});
 
 	const fromItem = { resource: 'collection', operation: 'create', currency: 'USDT', fieldsFrom: 'input' };
-	const fromParameters = (pricedIn: string): INodeParameters => ({
-		...fromItem,
-		fieldsFrom: 'parameters',
-		...mapped(FIELDS),
-		additionalFields: { pricedIn },
-		options: resolveOff,
-	});
+	const fromParameters = (pricedIn: string): INodeParameters =>
+		named({
+			...fromItem,
+			fieldsFrom: 'parameters',
+			...mapped(FIELDS),
+			additionalFields: { pricedIn },
+			options: resolveOff,
+		} as INodeParameters);
 
 	it.each([
 		['no pricedIn', {}],

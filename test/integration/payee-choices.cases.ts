@@ -6,6 +6,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { parameterNames } from '../../nodes/HaiPay/descriptions/fieldNames';
 import { appFieldNames } from '../../nodes/shared/signing/apps';
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS, PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
@@ -47,7 +48,8 @@ function mixedSheet(extra: INodeParameters = {}): INodeParameters {
 		currency: '={{ $json.currency }}',
 		options: { notFoundAfter: 1 },
 	};
-	for (const field of MAPPED) parameters[field] = `={{ $json.${field} }}`;
+	// With the currency mapped, every kind of a field shows (version 4 names them apart): each is mapped.
+	for (const field of MAPPED) for (const name of parameterNames(field)) parameters[name] = `={{ $json.${field} }}`;
 	return { ...parameters, ...extra };
 }
 

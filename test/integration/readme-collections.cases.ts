@@ -14,7 +14,7 @@ import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import type { Sandbox } from '../../sandbox';
 import { APP_IDS, MIT_COLLECTION } from '../fixtures/bodies';
 import { runWorkflow } from '../harness';
-import { credentialFor, NODE, payoutFromItem, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { credentialFor, named, NODE, payoutFromItem, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -36,7 +36,7 @@ const MIT_FIELDS = [
 ];
 
 function collect(options: INodeParameters = {}): INodeParameters {
-	return { ...payoutFromItem('USD', MIT_FIELDS), resource: 'collection', options };
+	return named({ ...payoutFromItem('USD', MIT_FIELDS), resource: 'collection', options });
 }
 
 function mitRow(overrides: IDataObject = {}): IDataObject {

@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { APP_IDS, MIT_COLLECTION } from '../fixtures/bodies';
 import { binaryBuffer } from '../harness';
 import { pdfText } from '../sandbox/helpers';
-import { NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
+import { named, NODE, payoutFromItem, runNode, TZS_FIELDS, tzsRow, uniqueOrderId } from './helpers';
 
 let sandbox: Sandbox;
 
@@ -40,12 +40,12 @@ function mitRow(overrides: Record<string, unknown> = {}) {
 }
 
 describe('collection create (USD MIT)', () => {
-	const parameters: INodeParameters = {
+	const parameters: INodeParameters = named({
 		...payoutFromItem('USD', mitFields, ['tokenID']),
 		resource: 'collection',
 		// A refused create is confirmed by a query once Not Found After has passed: kept short here.
 		options: { notFoundAfter: 1 },
-	};
+	});
 
 	it('first charge returns a payment page; its token charges the card later without one', async () => {
 		const first = await runNode(sandbox, { currency: 'USD', parameters, items: [mitRow()] });

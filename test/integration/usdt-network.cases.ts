@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox';
 import { PAYOUTS } from '../fixtures/bodies';
 import { EVM, TRON } from '../helpers/usdt-addresses';
-import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { named, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -110,7 +110,7 @@ describe('USDT: the Network decides the address check', () => {
 
 	it('Parameters Below: the Network starts on nothing and an item without one is refused; a fixed EVM refuses a TRON address', async () => {
 		const fields = { ...PAYOUTS.USDT, network: undefined };
-		const base = { resource: 'payout', operation: 'create', currency: 'USDT', ...fields } as INodeParameters;
+		const base = named({ resource: 'payout', operation: 'create', currency: 'USDT', ...fields } as INodeParameters);
 		const [unchosen] = await run({ ...base, orderId: uniqueOrderId('USDT-NET') }, [{}]);
 		expect(unchosen).toMatchObject({ outcome: 'invalid', field: 'network', rule: 'required' });
 		const [mismatch] = await run({ ...base, orderId: uniqueOrderId('USDT-NET'), network: 'EVM' }, [{}]);

@@ -179,8 +179,9 @@ describe('HaiPay Trigger in n8n, with callbacks from the sandbox gateway', () =>
 						operation: 'create',
 						orderId,
 						amount: '49.00',
-						payType: 'CARD',
-						inBankCode: 'VISA',
+						// Version 4's names for USD's text fields (nodes/HaiPay/descriptions/fieldNames.ts).
+						payTypeText: 'CARD',
+						inBankCodeText: 'VISA',
 						name: 'Ada Lovelace',
 						phone: '15550001111',
 						email: 'ada@example.com',

@@ -218,9 +218,11 @@ describe('Subscription → Create on the panel', () => {
 			const show = property.displayOptions?.show ?? {};
 			const resources = show.resource as string[] | undefined;
 			const operations = show.operation as string[] | undefined;
+			const hidden = property.displayOptions?.hide?.operation as string[] | undefined;
 			return (
 				(resources === undefined || resources.includes('subscription')) &&
-				(operations === undefined || operations.includes('create'))
+				(operations === undefined || operations.includes('create')) &&
+				!(hidden ?? []).includes('create')
 			);
 		});
 		expect(shownHere.filter((property) => property.name === 'currency')).toHaveLength(1);

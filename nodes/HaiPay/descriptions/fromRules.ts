@@ -1,11 +1,11 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { hasCatalogue } from '../../shared/contract/catalogue';
+import { hasCatalogue, type CatalogueField } from '../../shared/contract/catalogue';
 import type { FieldRule, RequestRules } from '../../shared/contract/rules/types';
 import type { OrderKind } from '../../shared/contract/statuses';
-import { catalogueParameter, isCatalogueField, plainValue } from './catalogue';
+import { catalogueParameter } from './catalogue';
+import { fieldShape, parameterName } from './fieldNames';
 import {
-	CATALOGUE_LISTS_FROM,
 	LATEST_VERSION,
 	NO_MONEY_DEFAULTS_FROM,
 	NO_PAYEE_DEFAULTS_FROM,
@@ -123,12 +123,12 @@ export function parameterFor(
 	version: NodeVersion = LATEST_VERSION,
 	catalogued = false,
 ): INodeProperties {
-	if (catalogued && rule.enum === undefined && version >= CATALOGUE_LISTS_FROM && isCatalogueField(rule.name)) {
-		return catalogueParameter({ ...rule, name: rule.name });
-	}
+	const shape = fieldShape(rule, version, catalogued);
+	const name = parameterName(rule.name, shape, version);
+	if (shape === 'list') return { ...catalogueParameter({ ...rule, name: rule.name as CatalogueField }), name };
 	const base = {
 		displayName: rule.displayName,
-		name: rule.name,
+		name,
 		description: rule.description,
 	};
 	if (rule.enum) {
@@ -185,7 +185,8 @@ function merged(entries: Entry[]): Group[] {
  * fields the default (first) currency requires too, which every payout has. When the currency is an expression, n8n
  * shows every currency's parameters; a field only some currencies need (EUR's swiftCode, PKR's birth, the subject
  * USD and PKR require) would then stop every run, whatever its rows' currencies. Those are checked before signing,
- * for the rows whose currency needs them, like every other rule.
+ * for the rows whose currency needs them, like every other rule. For the same reason a field renamed by its kind
+ * (version 4: bankCodeText, bankCodeList) is never marked: with the currency an expression, each kind shows.
  */
 export function requiredParameters(rulesByCurrency: Record<string, RequestRules>, scope: Scope): INodeProperties[] {
 	const [defaultRules] = Object.values(rulesByCurrency);
@@ -200,7 +201,8 @@ export function requiredParameters(rulesByCurrency: Record<string, RequestRules>
 				list.push({
 					currency,
 					version,
-					property: everywhere.has(rule.name) ? { ...property, required: true } : property,
+					property:
+						everywhere.has(rule.name) && property.name === rule.name ? { ...property, required: true } : property,
 				});
 				byField.set(rule.name, list);
 			}
@@ -238,14 +240,4 @@ export function additionalFields(rulesByCurrency: Record<string, RequestRules>, 
 		...group.property,
 		displayOptions: show({ ...scope, currency: scope.currency ? group.currencies : undefined }, group.versions),
 	}));
-}
-
-/** The values of a request's fields for one item: each read by `read(name, required)`. */
-export function fieldValues(
-	rules: RequestRules,
-	read: (name: string, required: boolean) => unknown,
-): Record<string, unknown> {
-	const values: Record<string, unknown> = {};
-	for (const rule of rules.fields) values[rule.name] = plainValue(read(rule.name, rule.required));
-	return values;
 }

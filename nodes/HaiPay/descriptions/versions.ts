@@ -30,3 +30,6 @@ export const CATALOGUE_LISTS_FROM: NodeVersion = 3;
 
 /** The first version whose money-deciding drop-downs (`decidesMoney`) start with nothing chosen. */
 export const NO_MONEY_DEFAULTS_FROM: NodeVersion = 4;
+
+/** The first version in which a parameter name has one kind (text, drop-down or list) wherever it shows. */
+export const ONE_TYPE_PER_NAME_FROM: NodeVersion = 4;

@@ -23,6 +23,11 @@ function rawAt(parameters: unknown, path: string): unknown {
 	return current;
 }
 
+/** A parameter's value as saved on the node, expressions unresolved. */
+export function rawParameter(ctx: IExecuteFunctions, path: string): unknown {
+	return rawAt(ctx.getNode().parameters, path);
+}
+
 /** Whether a value holds an expression anywhere: a string that starts with "=", at any depth. */
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');

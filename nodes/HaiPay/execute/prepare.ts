@@ -4,16 +4,11 @@ import { jsonParse } from 'n8n-workflow';
 import { ORDER_ID_MAX_LENGTH, ORDER_NO_MAX_LENGTH } from '../../shared/contract/rules/reads';
 import type { RequestRules } from '../../shared/contract/rules/types';
 import { ItemFailure } from '../../shared/gateway/outcome';
-import {
-	FIELDS_FROM_INPUT,
-	FIELDS_FROM_PARAMETERS,
-	fieldValues,
-	inputValues,
-	rulesAt,
-} from '../descriptions/fromRules';
+import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS, inputValues, rulesAt } from '../descriptions/fromRules';
 import { inexactNumbersInObject, inexactNumbersInText } from '../validation/numbers';
 import { checkRequest, type RequestBody, type Violation } from '../validation/validate';
-import { hasCollectionEntry, isFixedParameter, parameterValue } from './parameters';
+import { readFields } from './fieldGuard';
+import { isFixedParameter, parameterValue } from './parameters';
 import { refuseOtherCurrency } from './rowCurrency';
 import { payeeConflicts } from './payee';
 import type { Prepared } from './types';
@@ -110,13 +105,7 @@ export function prepareCreate(
 		fromInput && parameterValue(ctx, itemIndex, 'fieldsFrom', FIELDS_FROM_PARAMETERS) === FIELDS_FROM_INPUT;
 	const values = fromItem
 		? inputValues(rules, ctx.getInputData()[itemIndex]?.json ?? {})
-		: fieldValues(rules, (name, required) => {
-				if (required) return parameterValue(ctx, itemIndex, name, '');
-				const path = `additionalFields.${name}`;
-				return hasCollectionEntry(ctx, 'additionalFields', name)
-					? parameterValue(ctx, itemIndex, path, undefined)
-					: undefined;
-			});
+		: readFields(ctx, itemIndex, rules, currency);
 	const conflicts = fromItem ? [] : payeeConflicts(ctx, itemIndex, rules, values);
 	const { body, warnings } = checkedBody(ctx, itemIndex, rules, values, conflicts);
 	const takesNotifyUrl = rules.fields.some((field) => field.name === 'notifyUrl');

@@ -5,6 +5,7 @@ import type { RequestRules } from '../../shared/contract/rules/types';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { columnProblems, type ColumnProblem, type ColumnRead, type SheetShape } from '../approval/columns';
 import { COLUMN_RULE } from '../approval/summary';
+import { parameterNames } from '../descriptions/fieldNames';
 import { FIELDS_FROM_INPUT, FIELDS_FROM_PARAMETERS } from '../descriptions/fromRules';
 import { parameterValue, referencedField } from './parameters';
 import type { Prepared } from './types';
@@ -56,7 +57,8 @@ function readsOf(parameters: Record<string, unknown>, fromInput: boolean): Map<s
 	for (const field of FIELDS.filter((name) => name !== 'currency')) {
 		if (fromInput) reads.set(field, { column: field, by: INPUT_FIELDS });
 		else {
-			const column = referencedField(locatorValue((mapped as Record<string, unknown>)[field]));
+			const under = parameterNames(field).map((name) => (mapped as Record<string, unknown>)[name]);
+			const column = under.map((value) => referencedField(locatorValue(value))).find((found) => found !== undefined);
 			if (column !== undefined) reads.set(field, { column, by: `${field} reads {{ $json["${column}"] }}` });
 		}
 	}

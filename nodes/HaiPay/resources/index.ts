@@ -90,3 +90,28 @@ export const optionsSelectors: INodeProperties[] = (() => {
 	const checks = namesOf(OPERATIONS.filter((operation) => operation.checkOnly === true));
 	return [createOptions(sentOnce), checkOptions, readOptions([...sentOnce, ...checks])];
 })();
+
+/**
+ * An operation's Currency shows for its resource unless another of the resource's operations is chosen, rather than
+ * only when its own is: the same on a saved node. When the resource changes, n8n's editor drops a drop-down's value
+ * that a shown parameter of that name does not offer, but judges "shown" without the operation when it is the
+ * resource's first, whose value a node does not store; a Payout's USDT then stayed under Subscription, which offers
+ * USD only, and hid every field.
+ */
+function currencyOfResource(property: INodeProperties): INodeProperties {
+	const show = property.displayOptions?.show;
+	if (property.name !== 'currency' || show?.resource === undefined || show.operation === undefined) return property;
+	const [resource] = show.resource as string[];
+	const own = show.operation as string[];
+	const others = namesOf(OPERATIONS.filter((operation) => operation.resource === resource)).filter(
+		(name) => !own.includes(name),
+	);
+	const rest = Object.fromEntries(Object.entries(show).filter(([name]) => name !== 'operation'));
+	const hide = others.length > 0 ? { hide: { operation: others } } : {};
+	return { ...property, displayOptions: { show: rest, ...hide } };
+}
+
+/** Every operation's parameters, in the order of OPERATIONS. */
+export const operationProperties: INodeProperties[] = OPERATIONS.flatMap((operation) =>
+	operation.properties.map(currencyOfResource),
+);
