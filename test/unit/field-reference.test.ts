@@ -8,6 +8,7 @@ import { fieldReference, PAGE, RULES_OF } from '../../scripts/reference/page';
 import { HaiPay } from '../../nodes/HaiPay/HaiPay.node';
 import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 import { OPERATIONS } from '../../nodes/HaiPay/resources';
+import { parameterNames } from '../../nodes/HaiPay/descriptions/fieldNames';
 import { ENDPOINTS } from '../../nodes/shared/contract/endpoints';
 
 const properties = new HaiPay().description.properties;
@@ -56,7 +57,9 @@ describe('the field reference', () => {
 			const section = sectionOf(title);
 			for (const [currency, rules] of Object.entries(RULES_OF[key]))
 				for (const field of rules?.fields ?? []) {
-					const rows = section.split('\n').filter((line) => line.includes(`\`${field.name}\` |`));
+					// Version 4 names a field by its kind (bankCode, bankCodeText, bankCodeList): any of its names counts.
+					const names = parameterNames(field.name);
+					const rows = section.split('\n').filter((line) => names.some((name) => line.includes(`\`${name}\` |`)));
 					const named = rows.some(
 						(row) => /^\| [^|]+ \| all \|/.test(row) || row.split(' | ')[1]?.split(', ').includes(currency),
 					);
