@@ -26,6 +26,19 @@ function availableOf(data: IDataObject): string | undefined {
 	return SIGNED_DECIMAL.test(text) ? text : undefined;
 }
 
+/**
+ * HaiPay's ledger answer names no account, so a signed balance of another currency cannot be told apart; but one that
+ * does name an App ID or a currency other than those asked is about another account and is not compared.
+ */
+function otherAccount(data: IDataObject, currency: string, signer: HaiPaySettings): string | undefined {
+	const appId = exactText(data.appId);
+	if (appId !== '' && appId !== String(signer.appId))
+		return `the signed answer is about App ID ${appId}, not ${currency}'s ${signer.appId}`;
+	const named = exactText(data.currency);
+	if (named !== '' && named !== currency) return `the signed answer is about ${named}, not ${currency}`;
+	return undefined;
+}
+
 /** What a balance query needs: the run's context and credential, and how long each attempt may take. */
 export interface BalanceQueries {
 	ctx: GatewayContext;
@@ -47,6 +60,8 @@ export async function readBalances(
 				const data = await provenData(ctx, query, signer, { timeoutMs, retries, credential }, (answer) =>
 					distrustBalance({ type: 'data', data: answer, verification: 'verified' }),
 				);
+				const other = otherAccount(data, currency, signer);
+				if (other !== undefined) return [currency, { unknown: other }];
 				const available = availableOf(data);
 				if (available === undefined)
 					return [currency, { unknown: "HaiPay's signed answer has no availableBal that reads as a decimal" }];
