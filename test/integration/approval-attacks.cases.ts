@@ -56,7 +56,7 @@ async function summaryOf(items: IDataObject[], options: IDataObject = {}): Promi
 	return result.jsonOf(NODE)[0];
 }
 
-async function pay(items: IDataObject[], approvals: unknown, uploadedBy: unknown = UPLOADER) {
+async function pay(items: IDataObject[], approvals: IDataObject[], uploadedBy: string = UPLOADER) {
 	return (await run('create', items, { approvalPolicy: POLICY, uploadedBy, approvals })).jsonOf(NODE);
 }
 
@@ -65,7 +65,8 @@ const received = (items: IDataObject[]): number =>
 		items.some((item) => (request.body as IDataObject | undefined)?.orderId === item.orderId),
 	).length;
 
-const by = (userId: unknown, fingerprint: unknown) => ({ userId, fingerprint, approvedAt: '2026-06-30T10:00:00Z' });
+const by = (userId: unknown, fingerprint: unknown): IDataObject =>
+	({ userId, fingerprint, approvedAt: '2026-06-30T10:00:00Z' }) as IDataObject;
 
 function expectRefused(out: IDataObject[], items: IDataObject[], reason: RegExp): void {
 	expect(out.length).toBe(items.length);
@@ -145,6 +146,19 @@ describe('a careless author pays only what was approved', () => {
 		const out = await pay(rows, [by('anna', summary.fingerprint)]);
 		expect(out.map((item) => item.outcome)).toEqual(['accepted', 'accepted']);
 	});
+});
+
+it('a policy naming ZAR twice, strict then lax, is refused: nothing paid', async () => {
+	const rows = [row('ZAR', '900.00')];
+	const { fingerprint } = await summaryOf(rows);
+	const lax = '{"oneApproverUpToTotal": "99999.00", "oneApproverUpToRow": "99999.00"}';
+	const policy = `{"ZAR": {"oneApproverUpToTotal": "10.00", "oneApproverUpToRow": "10.00"}, "ZAR": ${lax}}`;
+	const out = (
+		await run('create', rows, { approvalPolicy: policy, uploadedBy: UPLOADER, approvals: [by('anna', fingerprint)] })
+	).jsonOf(NODE);
+	expect(out[0]).toMatchObject({ outcome: 'invalid', field: 'approvalPolicy' });
+	expect(String(out[0].error)).toContain('names "ZAR" twice in one object');
+	expect(received(rows)).toBe(0);
 });
 
 describe('a lying gateway: a balance not proven is unknown, never enough', () => {

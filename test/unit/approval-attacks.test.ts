@@ -134,6 +134,34 @@ describe('a policy written to mislead is refused', () => {
 		expect(() => readPolicy(text)).toThrow(why);
 	});
 
+	it.each<[string, string, string]>([
+		[
+			'a currency',
+			'{"ZAR": {"oneApproverUpToTotal": "1", "oneApproverUpToRow": "1"}, "ZAR": {"oneApproverUpToTotal": "9999999", "oneApproverUpToRow": "9999999"}}',
+			'ZAR',
+		],
+		[
+			'a limit',
+			'{"ZAR": {"oneApproverUpToTotal": "1", "oneApproverUpToRow": "1", "oneApproverUpToTotal": "9999999"}}',
+			'oneApproverUpToTotal',
+		],
+		[
+			'a name written with an escape',
+			'{"ZAR": {"oneApproverUpToTotal": "1", "oneApproverUpToRow": "1"}, "\\u005aAR": {"oneApproverUpToTotal": "9", "oneApproverUpToRow": "9"}}',
+			'ZAR',
+		],
+	])('%s named twice is refused: JSON would keep the last, unseen', (_, text, name) => {
+		expect(() => readPolicy(text)).toThrow(`names "${name}" twice in one object`);
+	});
+
+	it('the same names in different objects, and inside strings, are not repeats', () => {
+		const text =
+			'{"ZAR": {"oneApproverUpToTotal": "1", "oneApproverUpToRow": "1"}, "*": {"oneApproverUpToTotal": "2", "oneApproverUpToRow": "2"}}';
+		expect(readPolicy(text).size).toBe(2);
+		const tricky = { ZAR: { oneApproverUpToTotal: '1\\", "ZAR": {', oneApproverUpToRow: '1' } };
+		expect(() => readPolicy(JSON.stringify(tricky))).toThrow('plain decimal');
+	});
+
 	it('limits "0" and "0.00" ask two approvers of any amount above zero', () => {
 		for (const zero of ['0', '0.00']) {
 			const policy = readPolicy({ ZAR: { oneApproverUpToTotal: zero, oneApproverUpToRow: zero } });

@@ -1,6 +1,7 @@
 import { compareDecimal, plainDecimal } from '../../shared/decimal';
 import type { Prepared } from '../execute/types';
 import { DecimalTotal } from './decimalTotal';
+import { repeatedName } from './jsonKeys';
 import { currencyDecimals, isPayoutCurrency } from './places';
 
 /**
@@ -73,6 +74,9 @@ export function readPolicy(value: unknown): ApprovalPolicy {
 		);
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
 		throw new PolicyError('must be a JSON object keyed by currency');
+	const repeated = typeof value === 'string' ? repeatedName(value) : undefined;
+	if (repeated !== undefined)
+		throw new PolicyError(`names "${repeated}" twice in one object: JSON would keep only the last, unseen`);
 	const entries = Object.entries(parsed as Record<string, unknown>);
 	if (entries.length === 0) throw new PolicyError('names no currency: an empty policy would let anything through');
 	const policy = new Map<string, OneApproverLimit>();
