@@ -182,6 +182,11 @@ describe('a lying gateway: a balance not proven is unknown, never enough', () =>
 		],
 		['availableBal a huge JSON number', { type: 'replaceData', path: LEDGER, data: { availableBal: 1e21 } }, /decimal/],
 		[
+			"availableBal a JSON number past a double's digits (99999999999999999.99 reads as 1e17)",
+			{ type: 'replaceData', path: LEDGER, data: { availableBal: 99999999999999999.99 } },
+			/decimal/,
+		],
+		[
 			'a signed answer naming another App ID',
 			{ type: 'replaceData', path: LEDGER, data: { appId: APP_IDS.TZS, availableBal: '99999.00' } },
 			/about App ID/,

@@ -162,6 +162,25 @@ describe('a policy written to mislead is refused', () => {
 		expect(() => readPolicy(JSON.stringify(tricky))).toThrow('plain decimal');
 	});
 
+	it.each([
+		["past a double's digits", '12345678901234567890'],
+		['at 10^13, where a double stops holding cents', '10000000000000.01'],
+		['with 16 significant digits', '1234567.891234567'],
+	])('a limit given as a JSON number %s is refused: JSON.parse does not keep what was written', (_, digits) => {
+		const text = `{"ZAR": {"oneApproverUpToTotal": ${digits}, "oneApproverUpToRow": 1}}`;
+		expect(() => readPolicy(text)).toThrow('as text from 10^13 up');
+	});
+
+	it('the same limits written as text are taken as written', () => {
+		const policy = readPolicy({
+			ZAR: { oneApproverUpToTotal: '12345678901234567890', oneApproverUpToRow: 9999999999999.99 },
+		});
+		expect(policy.get('ZAR')).toEqual({
+			oneApproverUpToTotal: '12345678901234567890',
+			oneApproverUpToRow: '9999999999999.99',
+		});
+	});
+
 	it('limits "0" and "0.00" ask two approvers of any amount above zero', () => {
 		for (const zero of ['0', '0.00']) {
 			const policy = readPolicy({ ZAR: { oneApproverUpToTotal: zero, oneApproverUpToRow: zero } });

@@ -6,6 +6,7 @@ import type { GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
 import { exactText } from '../../shared/text';
 import { distrustBalance } from '../execute/trust';
+import { exactNumberText } from './numbers';
 
 /**
  * The balance before the approval (Payout → Check, Options → Check Balance): HaiPay's signed balance of every
@@ -22,7 +23,7 @@ const SIGNED_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 function availableOf(data: IDataObject): string | undefined {
 	const value = data.availableBal;
-	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : exactText(value);
+	const text = typeof value === 'number' ? (exactNumberText(value) ?? '') : exactText(value);
 	return SIGNED_DECIMAL.test(text) ? text : undefined;
 }
 

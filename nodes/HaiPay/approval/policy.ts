@@ -2,6 +2,7 @@ import { compareDecimal, plainDecimal } from '../../shared/decimal';
 import type { Prepared } from '../execute/types';
 import { DecimalTotal } from './decimalTotal';
 import { repeatedName } from './jsonKeys';
+import { exactNumberText } from './numbers';
 import { currencyDecimals, isPayoutCurrency } from './places';
 
 /**
@@ -38,10 +39,11 @@ function limitOf(currency: string, value: unknown): OneApproverLimit {
 	const places = currency === OTHERS ? undefined : currencyDecimals(currency);
 	const limit = {} as Record<(typeof LIMIT_NAMES)[number], string>;
 	for (const name of LIMIT_NAMES) {
-		const amount = plainDecimal(entry[name]);
+		const given = entry[name];
+		const amount = plainDecimal(typeof given === 'number' ? (exactNumberText(given) ?? NaN) : given);
 		if (amount === undefined)
 			throw new PolicyError(
-				`"${currency}".${name} must be a plain decimal amount such as "10000.00" (got ${JSON.stringify(entry[name]) ?? 'nothing'})`,
+				`"${currency}".${name} must be a plain decimal amount such as "10000.00", as text from 10^13 up (got ${JSON.stringify(given) ?? 'nothing'})`,
 			);
 		const fraction = amount.split('.')[1] ?? '';
 		if (places !== undefined && fraction.replace(/0+$/, '').length > places)
