@@ -20,7 +20,10 @@ let sandbox: Sandbox;
 beforeAll(() => {
 	sandbox = running();
 });
-beforeEach(() => sandbox.control.setBalance(APP_IDS.ZAR, '1000000.00'));
+beforeEach(() => {
+	sandbox.control.setBalance(APP_IDS.ZAR, '1000000.00');
+	sandbox.control.setBalance(APP_IDS.TZS, '1000000.00');
+});
 
 const CURRENCIES = ['TZS', 'ZAR', 'BDT'] as const;
 const POLICY = JSON.stringify({
@@ -225,6 +228,44 @@ it("a ledger answering HTTP 200 with an HTML page (a proxy's login page): unknow
 		const line = (result.jsonOf(NODE)[0].currencies as IDataObject[])[0];
 		expect(line).toMatchObject({ balance: 'unknown', availableBal: null, shortfall: null });
 		expect(String(line.balanceWhy)).not.toBe('');
+	} finally {
+		await new Promise((resolve) => server.close(resolve));
+	}
+});
+
+it("a balance HaiPay signed for another currency's App ID, replayed as ZAR's: the signature does not verify, unknown", async () => {
+	// A proxy between the node and the sandbox keeps TZS's signed ledger answer, then answers ZAR's query with it.
+	let kept: string | undefined;
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			if (req.url === '/zar/account/ledger' && kept !== undefined) {
+				res.writeHead(200, { 'Content-Type': 'application/json' }).end(kept);
+				return;
+			}
+			void fetch(`${sandbox.baseUrl}${req.url}`, {
+				method: req.method,
+				headers: { 'Content-Type': 'application/json' },
+				body: Buffer.concat(chunks),
+			}).then(async (answer) => {
+				const body = await answer.text();
+				if (req.url === '/tzs/account/ledger') kept = body;
+				res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(body);
+			});
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	try {
+		const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const options = { approvalPolicy: POLICY, checkBalance: true };
+		const tzs = await run('check', [row('TZS', '1500')], options, proxy);
+		expect((tzs.jsonOf(NODE)[0].currencies as IDataObject[])[0].balance).toBe('enough');
+		expect(kept).toContain('availableBal');
+		const zar = await run('check', [row('ZAR', '10.00')], options, proxy);
+		const line = (zar.jsonOf(NODE)[0].currencies as IDataObject[])[0];
+		expect(line).toMatchObject({ currency: 'ZAR', balance: 'unknown', availableBal: null });
+		expect(String(line.balanceWhy)).toMatch(/signature does not verify/);
 	} finally {
 		await new Promise((resolve) => server.close(resolve));
 	}
