@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { plainDecimal } from '../../shared/decimal';
 import { ItemFailure } from '../../shared/gateway/outcome';
 import { trimmedText } from '../../shared/text';
+import { codePoint, readingOf } from '../../shared/contract/rules/identifiers';
 import { hasCollectionEntry, parameterValue } from '../execute/parameters';
 import type { Prepared } from '../execute/types';
 import { isFingerprint, rowsFingerprint } from './fingerprint';
@@ -35,6 +36,24 @@ function parsed(value: unknown): unknown {
 	return read;
 }
 
+/**
+ * A person's id as the policy compares it: "Alice ", "alice" and fullwidth "ａｌｉｃｅ" are one person (NFKC, case
+ * folded, spaces run together), or one insider would count as two approvers, or approve as someone other than the
+ * uploader. Only printable ASCII is taken after NFKC (n8n user ids are UUIDs): a Cyrillic "а" in "аlice" looks like
+ * the Latin letter and no folding joins them, so such an id is refused rather than counted.
+ */
+export function personOf(value: unknown, what: string): string {
+	const id = trimmedText(value).normalize('NFKC');
+	if (id === '') throw new PolicyError(`${what} has no user id (the approver's n8n user id)`);
+	if (id.length > 200) throw new PolicyError(`${what} has a user id longer than 200 characters`);
+	const odd = [...id].find((char) => !/^[\x20-\x7E]$/.test(char));
+	if (odd !== undefined)
+		throw new PolicyError(
+			`${what} has a user id with ${codePoint(odd)}, which is not printable ASCII: n8n user ids are, and a look-alike letter could pass for another person`,
+		);
+	return readingOf(id).replace(/\s+/g, ' ');
+}
+
 /** Reads the approvals: a list (or its JSON text) of `{ userId, fingerprint, approvedAt? }`; one alone is a list of one. */
 export function readApprovals(value: unknown): Approval[] {
 	const read = parsed(value);
@@ -43,11 +62,11 @@ export function readApprovals(value: unknown): Approval[] {
 		if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
 			throw new PolicyError(`approval ${index + 1} is not an object with userId and fingerprint`);
 		const { userId, fingerprint, approvedAt } = entry as Record<string, unknown>;
-		const id = trimmedText(userId);
-		if (id === '' || id.length > 200)
+		if (trimmedText(userId) === '')
 			throw new PolicyError(`approval ${index + 1} has no userId (the approver's n8n user id)`);
+		personOf(userId, `approval ${index + 1}`);
 		return {
-			userId: id,
+			userId: trimmedText(userId).normalize('NFKC'),
 			fingerprint: trimmedText(fingerprint),
 			...(approvedAt === undefined ? {} : { approvedAt: trimmedText(approvedAt) }),
 		};
@@ -62,13 +81,19 @@ export function countedApprovals(
 ): { counted: string[]; notCounted: string[] } {
 	const counted: string[] = [];
 	const notCounted: string[] = [];
+	const people = new Set<string>();
+	const uploader = uploadedBy === undefined ? undefined : personOf(uploadedBy, 'uploadedBy');
 	approvals.forEach(({ userId, fingerprint: approved }, index) => {
 		const who = `approval ${index + 1} (user ${userId})`;
+		const person = personOf(userId, `approval ${index + 1}`);
 		if (!isFingerprint(approved)) notCounted.push(`${who} names no fingerprint Payout → Check gives`);
 		else if (approved !== fingerprint) notCounted.push(`${who} is for other rows (${approved.slice(0, 15)}…)`);
-		else if (uploadedBy !== undefined && userId === uploadedBy) notCounted.push(`${who} is by the uploader`);
-		else if (counted.includes(userId)) notCounted.push(`${who} is the same person again`);
-		else counted.push(userId);
+		else if (person === uploader) notCounted.push(`${who} is by the uploader`);
+		else if (people.has(person)) notCounted.push(`${who} is the same person again`);
+		else {
+			people.add(person);
+			counted.push(userId);
+		}
 	});
 	return { counted, notCounted };
 }
@@ -95,6 +120,7 @@ function readSettings(ctx: IExecuteFunctions, field: { name: string }): Settings
 	const uploader = option(ctx, 'uploadedBy');
 	const uploadedBy = uploader === undefined ? undefined : trimmedText(uploader);
 	if (uploadedBy === '') throw new PolicyError('is added but empty, so the uploader could not be told apart');
+	if (uploadedBy !== undefined) personOf(uploadedBy, 'the uploader');
 	// "Neither the uploader" cannot hold unless the uploader is named: a policy without one refuses.
 	if (policy !== undefined && uploadedBy === undefined)
 		throw new PolicyError(

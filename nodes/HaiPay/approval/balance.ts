@@ -6,6 +6,7 @@ import type { GatewayContext } from '../../shared/gateway/request';
 import type { HaiPaySettings } from '../../shared/signing/credential';
 import { exactText } from '../../shared/text';
 import { distrustBalance } from '../execute/trust';
+import { exactNumberText } from './numbers';
 
 /**
  * The balance before the approval (Payout → Check, Options → Check Balance): HaiPay's signed balance of every
@@ -22,8 +23,21 @@ const SIGNED_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 function availableOf(data: IDataObject): string | undefined {
 	const value = data.availableBal;
-	const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : exactText(value);
+	const text = typeof value === 'number' ? (exactNumberText(value) ?? '') : exactText(value);
 	return SIGNED_DECIMAL.test(text) ? text : undefined;
+}
+
+/**
+ * HaiPay's ledger answer names no account, so a signed balance of another currency cannot be told apart; but one that
+ * does name an App ID or a currency other than those asked is about another account and is not compared.
+ */
+function otherAccount(data: IDataObject, currency: string, signer: HaiPaySettings): string | undefined {
+	const appId = exactText(data.appId);
+	if (appId !== '' && appId !== String(signer.appId))
+		return `the signed answer is about App ID ${appId}, not ${currency}'s ${signer.appId}`;
+	const named = exactText(data.currency);
+	if (named !== '' && named !== currency) return `the signed answer is about ${named}, not ${currency}`;
+	return undefined;
 }
 
 /** What a balance query needs: the run's context and credential, and how long each attempt may take. */
@@ -47,6 +61,8 @@ export async function readBalances(
 				const data = await provenData(ctx, query, signer, { timeoutMs, retries, credential }, (answer) =>
 					distrustBalance({ type: 'data', data: answer, verification: 'verified' }),
 				);
+				const other = otherAccount(data, currency, signer);
+				if (other !== undefined) return [currency, { unknown: other }];
 				const available = availableOf(data);
 				if (available === undefined)
 					return [currency, { unknown: "HaiPay's signed answer has no availableBal that reads as a decimal" }];

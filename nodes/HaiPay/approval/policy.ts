@@ -1,6 +1,8 @@
 import { compareDecimal, plainDecimal } from '../../shared/decimal';
 import type { Prepared } from '../execute/types';
 import { DecimalTotal } from './decimalTotal';
+import { repeatedName } from './jsonKeys';
+import { exactNumberText } from './numbers';
 import { currencyDecimals, isPayoutCurrency } from './places';
 
 /**
@@ -37,10 +39,11 @@ function limitOf(currency: string, value: unknown): OneApproverLimit {
 	const places = currency === OTHERS ? undefined : currencyDecimals(currency);
 	const limit = {} as Record<(typeof LIMIT_NAMES)[number], string>;
 	for (const name of LIMIT_NAMES) {
-		const amount = plainDecimal(entry[name]);
+		const given = entry[name];
+		const amount = plainDecimal(typeof given === 'number' ? (exactNumberText(given) ?? NaN) : given);
 		if (amount === undefined)
 			throw new PolicyError(
-				`"${currency}".${name} must be a plain decimal amount such as "10000.00" (got ${JSON.stringify(entry[name]) ?? 'nothing'})`,
+				`"${currency}".${name} must be a plain decimal amount such as "10000.00", as text from 10^13 up (got ${JSON.stringify(given) ?? 'nothing'})`,
 			);
 		const fraction = amount.split('.')[1] ?? '';
 		if (places !== undefined && fraction.replace(/0+$/, '').length > places)
@@ -73,6 +76,9 @@ export function readPolicy(value: unknown): ApprovalPolicy {
 		);
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
 		throw new PolicyError('must be a JSON object keyed by currency');
+	const repeated = typeof value === 'string' ? repeatedName(value) : undefined;
+	if (repeated !== undefined)
+		throw new PolicyError(`names "${repeated}" twice in one object: JSON would keep only the last, unseen`);
 	const entries = Object.entries(parsed as Record<string, unknown>);
 	if (entries.length === 0) throw new PolicyError('names no currency: an empty policy would let anything through');
 	const policy = new Map<string, OneApproverLimit>();
