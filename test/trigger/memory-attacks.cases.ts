@@ -5,12 +5,26 @@
  * were saved, a save between a result's emission and its take-back, every way n8n copies static data, the cap on
  * take-backs. test/trigger/memory-requests.ts stands in for n8n, as in memory.cases.ts.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, Workflow } from 'n8n-workflow';
 import { deepCopy, jsonStringify } from 'n8n-workflow';
+
+import { HaiPayTrigger } from '../../nodes/HaiPayTrigger/HaiPayTrigger.node';
 
 import { digestOf, FLUSH_MS, MEMORY_CAPACITY, MEMORY_FIELD, setMemoryClock } from '../../nodes/HaiPayTrigger/memory';
 import { isSaved, type Saved } from '../../nodes/HaiPayTrigger/memoryText';
-import { callbackOf, Database, deliver, newProcess, request, TestClock } from './memory-requests';
+import { testNodeDescription, webhookServer, type WebhookServer } from '../harness';
+import {
+	credentials,
+	deliver,
+	expectAcknowledgedOnly,
+	expectEmitted,
+	freshOrder,
+	payoutCallback,
+	signedByPlatform,
+	stepMemoryClockPerDelivery,
+	TRIGGER,
+} from './callbacks';
+import { callbackOf, Database, deliver as deliverTo, newProcess, request, TestClock } from './memory-requests';
 
 const MINUTE = 60_000;
 const keyOf = (orderNo: string) => `no:${orderNo}|2`;
@@ -69,19 +83,19 @@ describe('the repeat memory under attack', () => {
 
 		it.each(junk)('%s: a new result runs once, its resend runs nothing, the text saved is sound', async (_, member) => {
 			const [db, process] = [withMemory(member), newProcess()];
-			expect(await deliver(process, db, callbackOf('HPJ1'))).toBe(true);
-			expect(await deliver(process, db, callbackOf('HPJ1'))).toBe(false);
+			expect(await deliverTo(process, db, callbackOf('HPJ1'))).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPJ1'))).toBe(false);
 			const saved = savedIn(db);
 			expect(isSaved(saved)).toBe(true);
 			expect(saved.entries).toContain(digestOf(keyOf('HPJ1')));
 			// Another process (or a restart) reads it the same way.
-			expect(await deliver(newProcess(), db, callbackOf('HPJ1'))).toBe(false);
+			expect(await deliverTo(newProcess(), db, callbackOf('HPJ1'))).toBe(false);
 		});
 
 		it('a JSON "__proto__" member pollutes no prototype and is not taken for a text', async () => {
 			const text = `{"${MEMORY_FIELD}":{"__proto__":{"v":2,"stamp":"p","at":0,"entries":"${record('HPP1', '00000')}"},"polluted":1}}`;
 			const db = Object.assign(new Database(), { text });
-			expect(await deliver(newProcess(), db, callbackOf('HPP1'))).toBe(true);
+			expect(await deliverTo(newProcess(), db, callbackOf('HPP1'))).toBe(true);
 			expect(({} as IDataObject).polluted).toBeUndefined();
 			expect(({} as IDataObject).v).toBeUndefined();
 			expect(Object.getPrototypeOf(savedIn(db))).toBe(Object.prototype);
@@ -91,17 +105,17 @@ describe('the repeat memory under attack', () => {
 			// "-zzzz" reads as 1.7 million seconds in the future: 19 days remembered, were it taken as it reads.
 			const db = withMemory({ v: 2, stamp: 's', at: 0, entries: record('HPN1', '-zzzz') });
 			const process = newProcess();
-			expect(await deliver(process, db, callbackOf('HPN1'), { windowMinutes: 30 })).toBe(false);
+			expect(await deliverTo(process, db, callbackOf('HPN1'), { windowMinutes: 30 })).toBe(false);
 			clock.advance(31 * MINUTE);
-			expect(await deliver(process, db, callbackOf('HPN1'), { windowMinutes: 30 })).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPN1'), { windowMinutes: 30 })).toBe(true);
 		});
 
 		it('a take-back below zero years old stays no longer than the Repeat Window either', async () => {
 			const db = withMemory({ v: 2, stamp: 's', at: 0, entries: '', back: record('HPN2', '-zzzz') + '1' });
 			const process = newProcess();
-			expect(await deliver(process, db, callbackOf('HPN2'), { windowMinutes: 30 })).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPN2'), { windowMinutes: 30 })).toBe(true);
 			clock.advance(31 * MINUTE);
-			await deliver(process, db, callbackOf('HPN3'), { windowMinutes: 30 });
+			await deliverTo(process, db, callbackOf('HPN3'), { windowMinutes: 30 });
 			expect(savedIn(db).back ?? '').not.toContain(digestOf(keyOf('HPN2')));
 		});
 
@@ -115,7 +129,7 @@ describe('the repeat memory under attack', () => {
 			const full = { v: 2, stamp: 'full', at: 0, entries: records(MEMORY_CAPACITY, '') };
 			const timed = async (db: Database) => {
 				const started = performance.now();
-				expect(await deliver(newProcess(), db, callbackOf(`HPH${performance.now()}`))).toBe(true);
+				expect(await deliverTo(newProcess(), db, callbackOf(`HPH${performance.now()}`))).toBe(true);
 				return performance.now() - started;
 			};
 			const fullMs = await timed(withMemory(full));
@@ -137,19 +151,19 @@ describe('the repeat memory under attack', () => {
 				entries: record('HPV1', '0000a') + record('HPV2', '00001'),
 			});
 			const process = newProcess();
-			expect(await deliver(process, db, callbackOf('HPV1'))).toBe(false);
-			expect(await deliver(process, db, callbackOf('HPV2'))).toBe(false);
-			expect(await deliver(process, db, callbackOf('HPV3'))).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPV1'))).toBe(false);
+			expect(await deliverTo(process, db, callbackOf('HPV2'))).toBe(false);
+			expect(await deliverTo(process, db, callbackOf('HPV3'))).toBe(true);
 			expect(olderReads(savedIn(db))).toEqual(['HPV1', 'HPV2', 'HPV3'].map((orderNo) => digestOf(keyOf(orderNo))));
 		});
 
 		it('rolled back, the older version reads every result this one emitted and none it took back', async () => {
 			const [db, process] = [new Database(), newProcess()];
-			expect(await deliver(process, db, callbackOf('HPR1'))).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPR1'))).toBe(true);
 			clock.advance(FLUSH_MS);
 			await failedStart(process, db, 'HPR2');
 			clock.advance(FLUSH_MS);
-			expect(await deliver(process, db, callbackOf('HPR3'))).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPR3'))).toBe(true);
 			const saved = savedIn(db);
 			expect(saved.back).toContain(digestOf(keyOf('HPR2')));
 			// The older version: HPR1 and HPR3 are repeats to it, HPR2 (never run) runs on its resend.
@@ -165,7 +179,7 @@ describe('the repeat memory under attack', () => {
 			const entries = [...older, digestOf(keyOf('HPR5'))].map((digest) => digest + '00000').join('');
 			db.text = JSON.stringify({ [MEMORY_FIELD]: { v: 2, stamp: 'older.1', at: 0, entries } });
 			clock.advance(MINUTE);
-			expect(await deliver(newProcess(), db, callbackOf('HPR5'))).toBe(false);
+			expect(await deliverTo(newProcess(), db, callbackOf('HPR5'))).toBe(false);
 		});
 
 		it('both versions at once: a result this process took back stays out, whatever a text of the older version says', async () => {
@@ -176,9 +190,9 @@ describe('the repeat memory under attack', () => {
 			await failedStart(process, db, 'HPR4');
 			clock.advance(MINUTE);
 			db.text = JSON.stringify({ [MEMORY_FIELD]: { v: 2, stamp: 'older.9', at: 0, entries: record('HPR4', '00000') } });
-			expect(await deliver(process, db, callbackOf('HPR4'))).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPR4'))).toBe(true);
 			clock.advance(FLUSH_MS);
-			expect(await deliver(process, db, callbackOf('HPR4'))).toBe(false);
+			expect(await deliverTo(process, db, callbackOf('HPR4'))).toBe(false);
 		});
 	});
 
@@ -203,14 +217,14 @@ describe('the repeat memory under attack', () => {
 		it.each(copies)('%s: the copy holds the memory of the moment it was made', async (_, copy) => {
 			const [db, process] = [new Database(), newProcess()];
 			const staticData = db.load();
-			expect(await deliver(process, db, callbackOf('HPC1'), { staticData })).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPC1'), { staticData })).toBe(true);
 			await failedStart(process, db, 'HPC0');
-			expect(await deliver(process, db, callbackOf('HPC2'), { staticData })).toBe(true);
+			expect(await deliverTo(process, db, callbackOf('HPC2'), { staticData })).toBe(true);
 			const copied = JSON.parse(JSON.stringify(copy(staticData))) as IDataObject;
 			expect(isSaved(copied[MEMORY_FIELD])).toBe(true);
 			const restarted = Object.assign(new Database(), { text: JSON.stringify(copied) });
 			for (const orderNo of ['HPC1', 'HPC2'])
-				expect(await deliver(newProcess(), restarted, callbackOf(orderNo))).toBe(false);
+				expect(await deliverTo(newProcess(), restarted, callbackOf(orderNo))).toBe(false);
 		});
 	});
 
@@ -229,7 +243,7 @@ describe('the repeat memory under attack', () => {
 					if ((await memory.repeatOf()) === undefined) void memory.remember();
 					answer(500);
 					done();
-				} else if (await deliver(process, db, callbackOf(orderNo))) runs.set(orderNo, (runs.get(orderNo) ?? 0) + 1);
+				} else if (await deliverTo(process, db, callbackOf(orderNo))) runs.set(orderNo, (runs.get(orderNo) ?? 0) + 1);
 			}
 			expect([...runs.values()].filter((count) => count > 1)).toEqual([]);
 		});
@@ -249,17 +263,86 @@ describe('the repeat memory under attack', () => {
 			const timed = async (by: string, data: IDataObject) => {
 				const started = performance.now();
 				for (let index = 0; index < 2000; index++)
-					await deliver(by, db, callbackOf(`HPT-${index}`), { staticData: data });
+					await deliverTo(by, db, callbackOf(`HPT-${index}`), { staticData: data });
 				return performance.now() - started;
 			};
 			const [withNone, withFull] = [await timed(newProcess(), {}), await timed(process, staticData)];
 			expect(withFull).toBeLessThan(3 * withNone + 100);
 			clock.advance(FLUSH_MS);
-			await deliver(process, db, callbackOf('HPT-last'), { staticData });
+			await deliverTo(process, db, callbackOf('HPT-last'), { staticData });
 			const saved = JSON.parse(JSON.stringify(staticData[MEMORY_FIELD])) as Saved;
 			expect((saved.back ?? '').length).toBe(MEMORY_CAPACITY * 20);
 			expect(saved.back).toContain(digestOf(keyOf(`HPT${MEMORY_CAPACITY + 99}`)));
 			expect(saved.back).not.toContain(digestOf(keyOf('HPT0')));
 		});
+	});
+});
+
+/** What a careless step hands back as the run's static data (as a task runner does), its member for the trigger: */
+let junkForTrigger: unknown;
+
+/**
+ * A step that replaces the run's static data, as n8n 2.x does with a Code node's task-runner copy
+ * (`workflow.overrideStaticData`), with the trigger's saved member and its `back` field overwritten by `junkForTrigger`.
+ */
+class WritesJunk implements INodeType {
+	description = testNodeDescription('Writes Junk', 'writesJunk', "Overwrites the trigger's static data");
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const workflow = (this as unknown as { workflow: Workflow }).workflow;
+		const copy = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		const part = (copy[`node:${TRIGGER}`] ??= {}) as IDataObject;
+		part[MEMORY_FIELD] = junkForTrigger as IDataObject;
+		workflow.overrideStaticData(copy);
+		return [this.getInputData()];
+	}
+}
+
+describe("HaiPay Trigger: a step overwriting the trigger's saved memory", () => {
+	const servers: WebhookServer[] = [];
+	const serve = async (staticData?: IDataObject) => {
+		const server = await webhookServer({
+			nodeTypes: [HaiPayTrigger, WritesJunk],
+			credentials: { haipay: { type: 'haiPayApi', data: credentials() } },
+			nodes: [
+				{ name: TRIGGER, type: 'haiPayTrigger' },
+				{ name: 'After', type: 'writesJunk' },
+			],
+			staticData,
+		});
+		servers.push(server);
+		return server;
+	};
+	beforeEach(stepMemoryClockPerDelivery);
+	afterEach(async () => {
+		for (const server of servers.splice(0)) await server.close();
+	});
+	const junk: Array<[string, unknown]> = [
+		['a string', 'junk'],
+		['a huge text', { v: 2, stamp: 'huge', at: 0, entries: 'e'.repeat(19 * 200_000), back: 'b'.repeat(20 * 200_000) }],
+		[
+			'prototype names',
+			JSON.parse(
+				'{"__proto__":{"polluted":1},"v":2,"stamp":"constructor","at":0,"entries":"","back":"__proto__00000000000z"}',
+			),
+		],
+		['a back field naming every result', { v: 2, stamp: 'junk', at: 0, entries: '', back: 'x'.repeat(20) }],
+	];
+
+	it.each(junk)('%s: what the step saves still holds every result, through a restart', async (_, member) => {
+		junkForTrigger = member;
+		const server = await serve();
+		const [first, second] = [
+			signedByPlatform(payoutCallback(freshOrder())),
+			signedByPlatform(payoutCallback(freshOrder())),
+		];
+		expectEmitted(await deliver(server, first));
+		expectEmitted(await deliver(server, second));
+		await server.idle();
+		expect(({} as IDataObject).polluted).toBeUndefined();
+		const saved = (server.staticData()[`node:${TRIGGER}`] as IDataObject)[MEMORY_FIELD];
+		expect(isSaved(saved)).toBe(true);
+		const restarted = await serve(JSON.parse(JSON.stringify(server.staticData())) as IDataObject);
+		for (const body of [first, second]) expectAcknowledgedOnly(await deliver(restarted, body));
 	});
 });
