@@ -6,7 +6,7 @@ import { sleep } from 'n8n-workflow';
 import { FINAL_STATUSES } from '../shared/contract/statuses';
 import type { Callback } from './callback';
 import type { RepeatKeys } from './keys';
-import { decode, encode, isSaved, type Saved } from './memoryText';
+import { decode, encode, isSaved, liveText, type Saved } from './memoryText';
 import type { TriggerOptions } from './triggerOptions';
 
 /*
@@ -63,7 +63,7 @@ class ScopeMemory {
 	version = 0;
 	private text?: { version: number; saved: Saved };
 	/** What n8n serialises as the saved text whenever it saves a static data this process wrote into. */
-	readonly live = { toJSON: (): Saved => this.current() };
+	readonly live = liveText(() => this.current());
 	readonly open = new Set<Claim>();
 	private readonly id = randomBytes(6).toString('base64url');
 	saves = 0;
@@ -88,7 +88,10 @@ class ScopeMemory {
 	/** Takes a result back out: n8n could not start its workflow. */
 	takeBack(digest: string): void {
 		this.seen.delete(digest);
-		this.back.set(digest, { times: (this.back.get(digest)?.times ?? 0) + 1, at: seconds() });
+		const times = (this.back.get(digest)?.times ?? 0) + 1;
+		// Deleted first, so that the newest take-back is the last: keepBounded stops at the first within the window.
+		this.back.delete(digest);
+		this.back.set(digest, { times, at: seconds() });
 		[this.unsaved, this.version] = [this.unsaved + 1, this.version + 1];
 	}
 	/** Forgets from the oldest end what the window passed, and while over capacity; warns once a window if room or it is short. */
@@ -102,8 +105,10 @@ class ScopeMemory {
 			this.version += 1;
 			if (!expired && now - at < Math.min(short ?? series, windowSeconds)) short = now - at;
 		}
-		for (const [digest, { at }] of this.back)
-			if (now - at >= windowSeconds || this.back.size > MEMORY_CAPACITY) this.back.delete(digest);
+		for (const [digest, { at }] of this.back) {
+			if (now - at < windowSeconds && this.back.size <= MEMORY_CAPACITY) break;
+			this.back.delete(digest);
+		}
 		if (short === undefined || now - this.warnedShortAt < Math.max(windowSeconds, series)) return;
 		this.warnedShortAt = now;
 		warn(
@@ -112,6 +117,7 @@ class ScopeMemory {
 	}
 	/** How many of this process's saves `stored` is known to follow: 0 for no text, undefined for one never seen here. */
 	asOf(stored: unknown): number | undefined {
+		if (stored === this.live) return this.saves;
 		if (!isSaved(stored)) return 0;
 		if (stored.stamp.startsWith(`${this.id}.`)) return Number(stored.stamp.slice(this.id.length + 1));
 		return stored.stamp === this.taken?.stamp ? this.taken.saves : undefined;
@@ -123,6 +129,8 @@ class ScopeMemory {
 	 * than the text knows stays out, whatever the text says of it.
 	 */
 	takeIn(stored: unknown): void {
+		// Static data that still holds this process's live text (no copy from a database): nothing to take in or save.
+		if (stored === this.live) return;
 		const known = this.asOf(stored);
 		if (!isSaved(stored) || known !== undefined) {
 			if (this.seen.size + this.back.size > 0 && (!isSaved(stored) || (known ?? 0) < this.saves))
@@ -131,14 +139,15 @@ class ScopeMemory {
 		}
 		const [before, timesThere] = [this.unsaved, new Map<string, number>()];
 		this.taken = { stamp: stored.stamp, saves: this.saves };
-		for (const { digest, at, times = 0 } of decode(stored.back ?? '', seconds(), true)) {
+		for (const { digest, at, times = 0 } of decode(stored.back ?? '', seconds(), MEMORY_CAPACITY, true)) {
 			timesThere.set(digest, times);
 			if (times <= (this.back.get(digest)?.times ?? 0)) continue;
+			this.back.delete(digest);
 			this.back.set(digest, { times, at });
 			this.seen.delete(digest);
 		}
 		let count = 0;
-		for (const { digest, at } of decode(stored.entries, seconds())) {
+		for (const { digest, at } of decode(stored.entries, seconds(), MEMORY_CAPACITY)) {
 			count += 1;
 			if ((timesThere.get(digest) ?? 0) >= (this.back.get(digest)?.times ?? 0)) this.add(digest, at);
 		}

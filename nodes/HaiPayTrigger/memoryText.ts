@@ -22,6 +22,21 @@ export const isSaved = (value: unknown): value is Saved =>
 	typeof (value as Saved).entries === 'string' &&
 	['string', 'undefined'].includes(typeof (value as Saved).back);
 
+/**
+ * The saved text as `current()` gives it whenever it is read: by JSON (`toJSON`), and by a copy that reads members
+ * (structuredClone, a spread), which cannot copy a function of its own.
+ */
+export const liveText = (current: () => Saved): Saved =>
+	Object.create(
+		{ toJSON: current },
+		Object.fromEntries(
+			(['v', 'stamp', 'at', 'entries', 'back'] as const).map((name) => [
+				name,
+				{ get: () => current()[name], enumerable: true },
+			]),
+		),
+	) as Saved;
+
 /** A result remembered at `at`, or taken back `times` times (the last at `at`), in seconds of the memory's clock. */
 export type MemoryRecord = { digest: string; at: number; times?: number };
 
@@ -43,12 +58,17 @@ export function encode(
 	return taken === '' ? saved : { ...saved, back: taken };
 }
 
-/** The records of one member of a saved text, their ages counted back from `now`. */
-export function* decode(text: string, now: number, taken = false): Generator<MemoryRecord> {
+/**
+ * The newest `limit` records of one member of a saved text (records run oldest first), their ages counted back from
+ * `now`: a text something else wrote, huge or with ages below zero, costs no more than a full memory and keeps nothing
+ * longer than its window.
+ */
+export function* decode(text: string, now: number, limit: number, taken = false): Generator<MemoryRecord> {
 	const length = taken ? BACK_LENGTH : RECORD_LENGTH;
-	for (let offset = 0; offset + length <= text.length; offset += length) {
+	const first = Math.max(0, Math.floor(text.length / length) - limit) * length;
+	for (let offset = first; offset + length <= text.length; offset += length) {
 		const record = text.slice(offset, offset + length);
-		const at = now - (parseInt(record.slice(DIGEST_LENGTH, RECORD_LENGTH), 36) || 0);
+		const at = now - Math.max(parseInt(record.slice(DIGEST_LENGTH, RECORD_LENGTH), 36) || 0, 0);
 		yield taken
 			? { digest: record.slice(0, DIGEST_LENGTH), at, times: parseInt(record.slice(RECORD_LENGTH), 36) || 0 }
 			: { digest: record.slice(0, DIGEST_LENGTH), at };
