@@ -145,7 +145,7 @@ async function save(page: Page): Promise<void> {
 	);
 }
 
-describe('pick under one currency, switch, run: in the editor (node version 4)', () => {
+describe('the editor in a real browser: pick under one currency, switch, run (node version 4)', () => {
 	test('each switch of kind keeps nothing of the first currency; the run sends what shows or names the field', async () => {
 		const { page } = browser;
 		try {
