@@ -1,11 +1,13 @@
 import { createPrivateKey } from 'crypto';
 import { readFileSync } from 'fs';
+import { join } from 'path';
 
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
 import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
 import { digestOf } from '../../nodes/HaiPayTrigger/memory';
 import { signBody } from '../../sandbox';
 import { credentialOf, haiPayTrigger } from '../../playground/lib/haipay-nodes';
+import { INSTALL_DIR } from '../../playground/lib/paths';
 import { httpRequest } from '../../playground/lib/rest';
 import { callbackBody } from '../fixtures/bodies';
 import { eventually, startStack, type Stack } from './stack';
@@ -21,6 +23,18 @@ const [DIGEST_LENGTH, RECORD_LENGTH] = [14, 19];
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * The n8n under test's major version. On n8n 1.x a slow run whose Code node keeps static data, saved after a fast
+ * one, still loses the memory's newest results (docs/haipay-trigger.md, "How the memory reaches n8n's database"):
+ * that test runs on 2.x, where the memory is computed when n8n saves.
+ */
+const N8N_MAJOR = Number(
+	(
+		JSON.parse(readFileSync(join(INSTALL_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string }
+	).version.split('.')[0],
+);
+const onN8n2 = N8N_MAJOR >= 2 ? test : test.skip;
 
 const WORKFLOW_ID = 'haipayTestCodeSD';
 const WEBHOOK_ID = 'haipay-test-code-static-data';
@@ -148,7 +162,7 @@ describe('HaiPay Trigger, then a Code node with $getWorkflowStaticData, across a
 		}).toEqual({ newExecutions: 0, remembered: [true, true], count: 2 });
 	});
 
-	test(
+	onN8n2(
 		'a slow run whose Code node keeps static data, saved after a fast one, does not roll the memory back',
 		async () => {
 			const [slow, fast] = [SLOW_ORDER, 'HPFAST000001'].map(signedCallback);
