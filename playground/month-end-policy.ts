@@ -36,8 +36,21 @@ export const EXPIRED_NODE = 'Approval expired';
 /** The optional text an approver types with a rejection. */
 export const REASON_FIELD = 'Reason';
 
-/** The run's end when an approval page expires: n8n records it as failed with this message, and nothing was paid. */
-export const EXPIRED_MESSAGE = `No approver answered within ${APPROVAL_HOURS} hours: the approval expired and nothing was paid. Upload the sheet again.`;
+/** The page that expired: the second when it was shown (the first was answered then), else the first. */
+const EXPIRED_PAGE = `($('${SECOND_NODE}').isExecuted ? $('${SECOND_NODE}') : $('Approve'))`;
+
+/**
+ * Why nothing was paid, on the "Approval expired" ending: the approval page's address (the uploader's page, the link
+ * they sent on) shows it from then on. The time is the expired page's own Limit Wait Time, so it says what was set.
+ */
+export const EXPIRED_MESSAGE = `={{ 'No approver answered within ' + ${EXPIRED_PAGE}.params.resumeAmount + ' ' + ${EXPIRED_PAGE}.params.resumeUnit + ': the approval expired and nothing was paid. Upload the sheet again to have it approved.' }}`;
+
+/** The ending where an expired page leads (an n8n Form ending; n8n's Stop and Error would show the page only "finished with error"). */
+export const EXPIRED_ENDING: Parameters = {
+	respondWith: 'text',
+	completionTitle: 'Approval expired: nothing was paid',
+	completionMessage: EXPIRED_MESSAGE,
+};
 
 /** Whether a page was answered: an expired page passes on its input, which has no Decision. */
 export const ANSWERED = "={{ ['Approve', 'Reject'].includes($json.Decision) }}";

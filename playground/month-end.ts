@@ -14,7 +14,7 @@ import {
 import {
 	ANSWERED,
 	APPROVALS,
-	EXPIRED_MESSAGE,
+	EXPIRED_ENDING,
 	EXPIRED_NODE,
 	POLICY_JSON,
 	REASON_FIELD,
@@ -282,7 +282,7 @@ function about(b: WorkflowBuilder): void {
 				"2. **Check** (HaiPay, Payout → Check, Output *Approval Summary*) runs every row through the rules of its currency; no payout is signed or sent. With Options → *Look Up Existing Orders* it asks HaiPay's signed order query about each valid row: the rows HaiPay already has (a sheet uploaded twice) are listed with HaiPay's orderNo and status and left out of the totals to pay, and rows it could not answer for are counted to pay and listed as not checked; a currency whose query cannot prove an order absent (USDT) gets one line saying so. It gives the exact decimal total and row count to pay of each currency, what is wrong with the sheet's columns once for the sheet (a column it needs and did not find, with the column to rename, e.g. `Order ID` → `orderId`), every other row that breaks a rule with its field and reason, and the fingerprint of the rows to send.",
 				"3. **Anything to pay?** With no row to pay, the uploader gets **Nothing to pay** (the same summary, and why) and no page offers Approve. Otherwise **Approve** shows first, as warnings, the sheet's columns, the rows HaiPay already has and those not checked; then the totals to pay, who uploaded, and the page's address to send to an approver. *Reject* ends the run: nothing is paid.",
 				"4. **Approver allowed?** Both people sign in to n8n (the form's Authentication is *n8n User Auth*). An approval counts only from a person other than the uploader whose n8n email is on this node's list; any other ends at **Refused**: nothing is paid.",
-				"4b. **Finance controls** (docs/approvals.md): Check reads each currency's signed balance (a short one shows first on the page) and says how many approvers the approval policy asks; above one approver's limits a **Second approval** page goes to another person. Each page expires after 72 hours (the page's Limit Wait Time): the run ends failed at **Approval expired**, nothing paid. Pay is given the policy and the approvals, and sends nothing unless two distinct people, neither the uploader, approved these rows when the policy asks two.",
+				"4b. **Finance controls** (docs/approvals.md): Check reads each currency's signed balance (a short one shows first on the page) and says how many approvers the approval policy asks; above one approver's limits a **Second approval** page goes to another person. Each page expires after 72 hours (the page's Limit Wait Time): the run ends at **Approval expired**, nothing paid, and the page's address (the uploader's, the link sent on) says why. Pay is given the policy and the approvals, and sends nothing unless two distinct people, neither the uploader, approved these rows when the policy asks two.",
 				'5. On an allowed *Approve*, **Pay** (one HaiPay node, Payout → Create, the currency from each row, **On Error → Continue**, Options → *Approved Fingerprint* from Check) sends every valid row, only if they are exactly the rows approved; invalid ones come back `invalid` unsent.',
 				`6. The last page names the approver, the time and the execution, counts the rows per outcome ("Nothing new was paid" when none was accepted) and the browser downloads \`${MONTH_END_RESULTS}\`: every row in the sheet's order with its \`outcome\`, the amount as a number and as exact text, HaiPay's \`orderNo\` and \`error\`, and the approval: \`approvedBy\`, \`approvedAt\`, \`uploadedBy\`, \`executionId\`, the currency's \`approvedRows\` and \`approvedTotal\`, the \`fingerprint\`. Text that a spreadsheet would run as a formula starts with an apostrophe.`,
 				'',
@@ -329,14 +329,8 @@ export function monthEndPayouts(): WorkflowFile {
 		formEnding(NOTHING_TO_PAY, { respondWith: 'showText', responseText: NOTHING_TO_PAY_HTML }, [680, -360]),
 	);
 	const approve = b.add(decisionPage('Approve', APPROVAL_NOTE, 'Approve the month-end payouts', [680, -160]));
-	// An expired page passes its input on, with no Decision: the run ends there, failed with why, nothing paid.
-	const expired = b.add({
-		name: EXPIRED_NODE,
-		type: 'n8n-nodes-base.stopAndError',
-		typeVersion: 1,
-		position: [1120, -480],
-		parameters: { errorMessage: EXPIRED_MESSAGE },
-	});
+	// An expired page passes its input on, with no Decision: the run ends there, nothing paid, and the page says why.
+	const expired = b.add(formEnding(EXPIRED_NODE, EXPIRED_ENDING, [1120, -480]));
 	const answered = b.add(ifNode('Answered?', conditions([condition(ANSWERED, 'true', '', 'boolean')]), [900, -160]));
 	const approved = b.add(
 		ifNode(

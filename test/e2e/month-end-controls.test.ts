@@ -4,6 +4,7 @@ import { join } from 'path';
 import type { Page } from 'playwright-core';
 
 import type { WorkflowFile } from '../../dev/workflow-builder';
+import { condition, conditions, ifNode } from '../../playground/lib/base-nodes';
 import { CONTROLLER, OWNER, TREASURER } from '../../playground/lib/n8n';
 import { sheetFile, sheetRows, type SheetRow } from '../../playground/lib/sheet';
 import {
@@ -15,7 +16,8 @@ import {
 	monthEndPayouts,
 	type MonthEndRow,
 } from '../../playground/month-end';
-import { EXPIRED_MESSAGE, EXPIRED_NODE, SECOND_NODE } from '../../playground/month-end-policy';
+import { APPROVE_NODE } from '../../playground/month-end-approval';
+import { EXPIRED_NODE, SECOND_NODE } from '../../playground/month-end-policy';
 import { APP_IDS } from '../fixtures/bodies';
 import { openBrowser, signIn, type Browser } from './browser';
 import { OUTPUT } from './month-end-page';
@@ -27,23 +29,55 @@ import { eventually, startStack, type Stack } from './stack';
  * again on the second page: refused by the pay node, nothing paid), by two distinct people (paid once), and with the
  * uploader as second approver (refused); a currency short of balance shown first on the page, then a rejection
  * with its reason; and an approval page left to expire (a copy of the workflow whose page waits seconds, not 72
- * hours): the run ends failed at "Approval expired", nothing paid. The sandbox says what HaiPay received.
+ * hours): the run ends at "Approval expired", nothing paid, and the page's address the uploader holds says why. The
+ * sandbox says what HaiPay received.
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const EXPIRY_ID = 'haipayExMonthEndExpiry';
 const EXPIRY_PATH = 'haipay-month-end-expiry';
+const REMINDER_ID = 'haipayExMonthEndReminder';
+const REMINDER_PATH = 'haipay-month-end-reminder';
 
-/** Example 6 whose approval pages wait 0.05 minutes (3 s) instead of 72 hours, under its own id and form path. */
-function expiringCopy(): WorkflowFile {
+/** Example 6 under its own id and form path, whose approval pages wait `amount` minutes instead of 72 hours. */
+function copyOf(id: string, path: string, amount: number | string): WorkflowFile {
 	const file = monthEndPayouts();
-	const text = JSON.stringify(file).split(MONTH_END_FORM_PATH).join(EXPIRY_PATH);
-	const copy = JSON.parse(text) as WorkflowFile;
-	copy.id = EXPIRY_ID;
-	copy.name = `${file.name} (expiring)`;
+	const copy = JSON.parse(JSON.stringify(file).split(MONTH_END_FORM_PATH).join(path)) as WorkflowFile;
+	copy.id = id;
+	copy.name = `${file.name} (${id})`;
 	for (const node of copy.nodes as Array<{ name: string; parameters: Record<string, unknown> }>)
 		if (node.parameters.limitWaitTime === true)
-			Object.assign(node.parameters, { resumeAmount: 0.05, resumeUnit: 'minutes' });
+			Object.assign(node.parameters, { resumeAmount: amount, resumeUnit: 'minutes' });
+	return copy;
+}
+
+/** Example 6 whose approval pages wait 0.05 minutes (3 s). */
+const expiringCopy = () => copyOf(EXPIRY_ID, EXPIRY_PATH, 0.05);
+
+type Wires = Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+const to = (node: string) => [{ node, type: 'main', index: 0 }];
+
+/**
+ * docs/approvals.md's reminder, wired into example 6: Approve waits 3 s, then (its second run) 10 minutes; between,
+ * "Remind" (a No Op in place of the email to the approvers, which needs a mail server) runs once, and a second
+ * expiry goes to Approval expired.
+ */
+function remindingCopy(): WorkflowFile {
+	const copy = copyOf(REMINDER_ID, REMINDER_PATH, '={{ $runIndex === 0 ? 0.05 : 10 }}');
+	const reminded = condition("={{ $('Remind').isExecuted }}", 'true', '', 'boolean');
+	const remind = {
+		name: 'Remind',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [1120, -640],
+		parameters: {},
+	};
+	for (const [index, node] of [ifNode('Reminded?', conditions([reminded]), [1000, -640]), remind].entries())
+		copy.nodes.push({ id: `reminder-${index}`, ...node, position: node.position as [number, number] });
+	const wires = copy.connections as Wires;
+	wires['Answered?'].main[1] = to('Reminded?');
+	wires['Reminded?'] = { main: [to(EXPIRED_NODE), to('Remind')] };
+	wires.Remind = { main: [to(APPROVE_NODE)] };
 	return copy;
 }
 
@@ -53,8 +87,8 @@ let controller: Browser;
 let treasurer: Browser;
 
 beforeAll(async () => {
-	stack = await startStack(log, { workflows: [expiringCopy()] });
-	for (const id of [MONTH_END_WORKFLOW_ID, EXPIRY_ID]) await publish(id);
+	stack = await startStack(log, { workflows: [expiringCopy(), remindingCopy()] });
+	for (const id of [MONTH_END_WORKFLOW_ID, EXPIRY_ID, REMINDER_ID]) await publish(id);
 	await eventually(
 		'the published form',
 		async () => ((await fetch(formUrl(), { redirect: 'manual' })).status === 302 ? true : undefined),
@@ -138,8 +172,22 @@ function paid(rows: MonthEndRow[]): string[] {
 		.sort();
 }
 
-/** The newest execution of a workflow once it has finished, with its run data. */
-async function lastRun(workflowId = MONTH_END_WORKFLOW_ID, after = 0, waitMs = 120_000) {
+/** An execution's status and run data. */
+async function runOf(id: string) {
+	const execution = (await stack.rest.execution(id)) as { data: string; status: string };
+	const data = parse(execution.data) as {
+		resultData: { runData: Record<string, unknown>; error?: { message?: string } };
+	};
+	return { id, status: execution.status, runData: data.resultData.runData, error: data.resultData.error };
+}
+
+/** The newest execution of a workflow, started after `after`, once `ready` says so of it (by default: finished). */
+async function lastRun(
+	workflowId = MONTH_END_WORKFLOW_ID,
+	after = 0,
+	waitMs = 120_000,
+	ready = (status: string) => !['new', 'running', 'waiting'].includes(status),
+) {
 	const done = await eventually(
 		'a finished execution',
 		async () => {
@@ -148,17 +196,11 @@ async function lastRun(workflowId = MONTH_END_WORKFLOW_ID, after = 0, waitMs = 1
 				(a, b) => (a === undefined || Number(b.id) > Number(a.id) ? b : a),
 				undefined,
 			);
-			return newest !== undefined && Number(newest.id) > after && !['new', 'running', 'waiting'].includes(newest.status)
-				? newest
-				: undefined;
+			return newest !== undefined && Number(newest.id) > after && ready(newest.status) ? newest : undefined;
 		},
 		waitMs,
 	);
-	const execution = (await stack.rest.execution(done.id)) as { data: string };
-	const data = parse(execution.data) as {
-		resultData: { runData: Record<string, unknown>; error?: { message?: string } };
-	};
-	return { id: done.id, status: done.status, runData: data.resultData.runData, error: data.resultData.error };
+	return await runOf(done.id);
 }
 
 async function newestId(workflowId = MONTH_END_WORKFLOW_ID): Promise<number> {
@@ -256,16 +298,53 @@ describe('example 6: the approval policy, the balance and expiry in the browser'
 		}
 	});
 
-	test('an approval page left unanswered expires: the run ends failed with why, and nothing is paid', async () => {
+	test("an approval page left unanswered expires: nothing is paid, and the page's address tells the uploader why", async () => {
 		const { file, rows } = sheetOf({ TZS: 150000 });
 		const before = await newestId(EXPIRY_ID);
 		await upload(file, EXPIRY_PATH);
-		// n8n's wait tracker looks for due executions once a minute.
-		const run = await lastRun(EXPIRY_ID, before, 180_000);
-		expect(run.status).toBe('error');
+		const link = String(await owner.page.locator('a[href*="/form-waiting/"]').first().getAttribute('href'));
+		// n8n's wait tracker looks for due executions once a minute; the run then waits at the ending for a reader.
+		const atEnding = await eventually(
+			'the run at the expired ending',
+			async () => {
+				const run = await lastRun(EXPIRY_ID, before, 5_000, () => true);
+				return EXPIRED_NODE in run.runData ? run : undefined;
+			},
+			180_000,
+		);
+		expect(atEnding.runData).not.toHaveProperty('Pay');
+		expect(paid(rows)).toEqual([]);
+		await owner.page.goto(link);
+		await owner.page.getByText('Approval expired: nothing was paid').waitFor({ timeout: 60_000 });
+		expect(await owner.page.locator('body').innerText()).toContain(
+			'No approver answered within 0.05 minutes: the approval expired and nothing was paid. Upload the sheet again',
+		);
+		const run = await lastRun(EXPIRY_ID, before, 60_000);
+		expect(run.status).toBe('success');
 		expect(run.runData).toHaveProperty(EXPIRED_NODE);
 		expect(run.runData).not.toHaveProperty('Pay');
-		expect(run.error?.message).toBe(EXPIRED_MESSAGE);
 		expect(paid(rows)).toEqual([]);
+	}, 300_000);
+
+	test('a reminder as docs/approvals.md wires it: after the first wait the same link opens the page again, and the approval pays', async () => {
+		const { file, rows } = sheetOf({ TZS: 150000 });
+		const before = await newestId(REMINDER_ID);
+		await upload(file, REMINDER_PATH);
+		const reminded = await eventually(
+			'the reminder, the page waiting again',
+			async () => {
+				const run = await lastRun(REMINDER_ID, before, 5_000, () => true);
+				return run.status === 'waiting' && 'Remind' in run.runData ? run : undefined;
+			},
+			180_000,
+		);
+		expect((reminded.runData[APPROVE_NODE] as unknown[]).length).toBe(2);
+		expect(reminded.runData).not.toHaveProperty(EXPIRED_NODE);
+		const page = await handOn(owner.page, controller);
+		const download = page.waitForEvent('download', { timeout: 120_000 });
+		await decide(page, DECISION.approve);
+		const results = sheetRows(readFileSync(await (await download).path())).rows;
+		expect(results.map((row) => [row.outcome, row.approvedBy])).toEqual([['accepted', person(CONTROLLER)]]);
+		expect(paid(rows)).toEqual(rows.map((row) => String(row.orderId)));
 	}, 300_000);
 });

@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox';
 import { PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
 import { multiCurrencyCredential } from '../helpers/credentials';
-import { credentialFor, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -246,32 +246,5 @@ describe('Payout → Create holds the approvals to the policy', () => {
 		});
 		expect(paid.jsonOf(NODE)[0].outcome).toBe('accepted');
 		expect(received(rows)).toBe(1);
-	});
-
-	it('an operation whose rows name no amount (a card refund) is refused under a policy by amount, unsent', async () => {
-		const refundId = uniqueOrderId('POL-RF');
-		const result = await runNode(sandbox, {
-			parameters: {
-				resource: 'collection',
-				operation: 'refund',
-				currency: 'USD',
-				orderId: '={{ $json.refundId }}',
-				orderNo: '={{ $json.orderNo }}',
-				options: {
-					approvalPolicy: POLICY,
-					uploadedBy: UPLOADER,
-					approvals: [by('anna', 'v1:x'), by('ben', 'v1:y')],
-				} as INodeParameters,
-			},
-			items: [{ refundId, orderNo: 'HP123' }],
-			credential: credentialFor(sandbox, 'USD'),
-			settings: { onError: 'continueRegularOutput' },
-		});
-		const [item] = result.jsonOf(NODE);
-		expect(item).toMatchObject({ outcome: 'invalid', field: 'approvalPolicy', rule: 'approvalPolicy' });
-		expect(String(item.error)).toContain('row 1 of this operation has none');
-		expect(
-			sandbox.requests.filter((request) => (request.body as IDataObject | undefined)?.orderId === refundId),
-		).toEqual([]);
 	});
 });

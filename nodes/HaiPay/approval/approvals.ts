@@ -154,7 +154,7 @@ export function policyRefusal(
 	if (rows.length === 0) return undefined;
 	const settings = settingsOf(ctx);
 	if (settings instanceof ItemFailure) return settings;
-	// Refunds and changes name no amount: a policy by amount cannot hold them, so it refuses rather than guess.
+	// A payout row always names its amount (the contract requires it); one that did not is refused, never guessed.
 	const unpriced = rows.findIndex((row) => plainDecimal(row.body.amount) === undefined);
 	if (unpriced >= 0)
 		return refusal(

@@ -48,7 +48,7 @@ function approvalRefusal(
 /** What of a create's run the refusal needs: its items as prepared, and where their results go. */
 interface RunParts {
 	ctx: IExecuteFunctions;
-	operation: Advised;
+	operation: Advised & { resource: string };
 	continueOnFail: boolean;
 	prepared: Array<Prepared | undefined>;
 	results: Array<{ failure: ItemFailure } | object | undefined>;
@@ -59,8 +59,11 @@ interface RunParts {
  * valid item fails with the refusal (the invalid ones keep their own reason) and none is left to send.
  */
 export function refuseUnapproved(run: RunParts): void {
-	// The approved fingerprint first: rows other than those approved are refused as such, whatever the policy.
-	const refusal = approvalRefusal(run.ctx, run.prepared) ?? policyRefusal(run.ctx, run.prepared);
+	// The approved fingerprint first: rows other than those approved are refused as such, whatever the policy. The
+	// policy holds payouts only, where its options show (descriptions/options.ts): no other create is read for it.
+	const payouts = run.operation.resource === 'payout';
+	const refusal =
+		approvalRefusal(run.ctx, run.prepared) ?? (payouts ? policyRefusal(run.ctx, run.prepared) : undefined);
 	if (refusal === undefined) return;
 	const first = run.prepared.find((entry) => entry !== undefined);
 	if (!run.continueOnFail)

@@ -24,3 +24,13 @@ export function withPolicy(summary: IDataObject, policyValue: unknown, valid: re
 	});
 	return { ...summary, approvalsRequired: need.approvalsRequired, approvalWhy: need.why, currencies };
 }
+
+/**
+ * With Output "One Item per Row", what the policy asks of the run on every row item: approvals are given for the run
+ * as a whole (Payout → Create counts them over every row it sends), so each row carries the run's figure and why,
+ * the same as the summary's, never a figure of its own row.
+ */
+export function policyOfRun(policyValue: unknown, valid: readonly Prepared[]): IDataObject {
+	const need = approvalNeed(valid, readPolicy(policyValue));
+	return { approvalsRequired: need.approvalsRequired, approvalWhy: need.why };
+}

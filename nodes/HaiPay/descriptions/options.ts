@@ -75,6 +75,32 @@ const approvalPolicy: INodeProperties = {
 		'Per currency, up to which total and up to which single row one approver suffices; above either, two distinct approvers, neither the uploader. E.g. {"ZAR": {"oneApproverUpToTotal": "10000.00", "oneApproverUpToRow": "2500.00"}, "*": {...}}; "*" is every currency not named, and a currency in neither needs two. Amounts are exact decimals in the currency\'s places. Payout → Check puts approvalsRequired and why on its summary; Payout → Create sends nothing unless its Approvals meet it.',
 };
 
+/**
+ * Only Payout → Create holds a run to the approval policy (approval/approvals.ts): another create's rows are no
+ * payout, so its Options lack these. A value saved where one is hidden is dropped by n8n as the workflow loads.
+ */
+const ON_PAYOUTS = { show: { '/resource': ['payout'] } };
+
+const approvals: INodeProperties = {
+	displayName: 'Approvals (JSON)',
+	name: 'approvals',
+	type: 'json',
+	default: '[]',
+	description:
+		'Who approved these rows, however the approval was collected (an n8n Form, Wait, Slack or email send-and-wait): a list of {"userId": the approver\'s n8n user ID, "fingerprint": the fingerprint Payout → Check gave and they approved, "approvedAt": optional}. An approval counts once per person, only for rows with that fingerprint, never from Uploaded By. Fewer than the Approval Policy asks (one without a policy): nothing is sent and every row comes out "invalid" with rule approvalPolicy.',
+	displayOptions: ON_PAYOUTS,
+};
+
+const uploadedBy: INodeProperties = {
+	displayName: 'Uploaded By (User ID)',
+	name: 'uploadedBy',
+	type: 'string',
+	default: '',
+	description:
+		"The n8n user ID of who submitted the rows (as the upload form's output names its user), whose approval never counts. Needed with an Approval Policy; a fixed text such as 'schedule' where no person started the run.",
+	displayOptions: ON_PAYOUTS,
+};
+
 /** The Options of the operations that send once (`operations`, by name: every create, refund and change). */
 export const createOptions = (operations: string[]): INodeProperties => ({
 	displayName: 'Options',
@@ -92,15 +118,8 @@ export const createOptions = (operations: string[]): INodeProperties => ({
 			description:
 				"Whether an AI agent that calls this node as a tool may create payouts and collections. Off, such a call is refused and nothing is sent; reads work either way. Set it as a fixed switch: an expression here is refused when an agent calls. Put n8n's human approval in front of the tool before switching it on.",
 		},
-		approvalPolicy,
-		{
-			displayName: 'Approvals (JSON)',
-			name: 'approvals',
-			type: 'json',
-			default: '[]',
-			description:
-				'Who approved these rows, however the approval was collected (an n8n Form, Wait, Slack or email send-and-wait): a list of {"userId": the approver\'s n8n user ID, "fingerprint": the fingerprint Payout → Check gave and they approved, "approvedAt": optional}. An approval counts once per person, only for rows with that fingerprint, never from Uploaded By. Fewer than the Approval Policy asks (one without a policy): nothing is sent and every row comes out "invalid" with rule approvalPolicy.',
-		},
+		{ ...approvalPolicy, displayOptions: ON_PAYOUTS },
+		approvals,
 		{
 			displayName: 'Approved Fingerprint',
 			name: 'approvedFingerprint',
@@ -141,14 +160,7 @@ export const createOptions = (operations: string[]): INodeProperties => ({
 		timeout(
 			'A deadline for each request, its whole answer included. A create that misses it has an unknown outcome, which is then queried when "Resolve Unknown Outcomes" is on.',
 		),
-		{
-			displayName: 'Uploaded By (User ID)',
-			name: 'uploadedBy',
-			type: 'string',
-			default: '',
-			description:
-				"The n8n user ID of who submitted the rows (as the upload form's output names its user), whose approval never counts. Needed with an Approval Policy; a fixed text such as 'schedule' where no person started the run.",
-		},
+		uploadedBy,
 	],
 });
 
@@ -185,7 +197,7 @@ export const checkOptions: INodeProperties = {
 	options: [
 		{
 			...approvalPolicy,
-			description: `${approvalPolicy.description} With Output Approval Summary.`,
+			description: `${approvalPolicy.description} With Output One Item per Row, every row carries the run's approvalsRequired and approvalWhy.`,
 		},
 		{
 			displayName: 'Check Balance',

@@ -4,7 +4,7 @@ import type { OrderKind } from '../../shared/contract/statuses';
 import { CREATE_ADVICE, ItemFailure } from '../../shared/gateway/outcome';
 import { readBalances, withBalances } from '../approval/balance';
 import { standingFields, standingOf, type Standing } from '../approval/existing';
-import { withPolicy } from '../approval/policySummary';
+import { policyOfRun, withPolicy } from '../approval/policySummary';
 import { approvalSummary, type Checked, type SheetFindings } from '../approval/summary';
 import { declared } from './failures';
 import { queryOrders } from './orderQueries';
@@ -80,9 +80,27 @@ async function summaryItem(
 }
 
 /**
+ * What Options → Approval Policy adds (`apply` to its value), or undefined without it. A policy that cannot be read
+ * stops the check, naming it, whichever the Output: a check without it would look like one that asks one approver.
+ */
+function withApprovalPolicy(
+	ctx: IExecuteFunctions,
+	apply: (policyValue: unknown) => IDataObject,
+): IDataObject | undefined {
+	if (!hasCollectionEntry(ctx, 'options', 'approvalPolicy')) return undefined;
+	try {
+		return apply(parameterValue(ctx, 0, 'options.approvalPolicy', ''));
+	} catch (error) {
+		const why = error instanceof Error ? error.message : String(error);
+		throw new NodeOperationError(ctx.getNode(), `"Approval Policy" (approvalPolicy) ${why}: nothing was checked`, {
+			itemIndex: 0,
+		});
+	}
+}
+
+/**
  * The finance controls a summary may carry: what the approval policy asks of the sheet, and each currency's balance
- * beside its total to pay (approval/policySummary.ts, approval/balance.ts). A policy that cannot be read stops the
- * check, naming it: a summary without the policy would look like one that asks a single approver.
+ * beside its total to pay (approval/policySummary.ts, approval/balance.ts).
  */
 async function withControls(
 	ctx: IExecuteFunctions,
@@ -91,17 +109,7 @@ async function withControls(
 	loaded: Loaded,
 ): Promise<IDataObject> {
 	const valid = checked.filter((entry): entry is Prepared => !(entry instanceof ItemFailure));
-	let result = summary;
-	if (hasCollectionEntry(ctx, 'options', 'approvalPolicy')) {
-		try {
-			result = withPolicy(result, parameterValue(ctx, 0, 'options.approvalPolicy', ''), valid);
-		} catch (error) {
-			const why = error instanceof Error ? error.message : String(error);
-			throw new NodeOperationError(ctx.getNode(), `"Approval Policy" (approvalPolicy) ${why}: nothing was checked`, {
-				itemIndex: 0,
-			});
-		}
-	}
+	const result = withApprovalPolicy(ctx, (value) => withPolicy(summary, value, valid)) ?? summary;
 	if (parameterValue(ctx, 0, 'options.checkBalance', false) !== true) return result;
 	const toPay = new Set(
 		(result.currencies as IDataObject[]).filter((line) => Number(line.rows) > 0).map((line) => line.currency),
@@ -165,12 +173,14 @@ export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Pr
 	const standings = runOptionsOf(ctx).lookUpExisting ? await standingsOf(ctx, operation, checked, loaded) : undefined;
 	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT)
 		return [await summaryItem(ctx, checked, standings, { shape, problems }, loaded)];
+	const valid = checked.filter((entry): entry is Prepared => !(entry instanceof ItemFailure));
+	const policy = withApprovalPolicy(ctx, (value) => policyOfRun(value, valid)) ?? {};
 	return checked.map((entry, itemIndex) => {
 		const row = items[itemIndex]?.json ?? {};
 		const json =
 			entry instanceof ItemFailure
 				? invalidItem(ctx, row, entry, itemIndex)
 				: validItem(row, entry, standings?.get(itemIndex));
-		return { json, pairedItem: { item: itemIndex } };
+		return { json: { ...json, ...policy }, pairedItem: { item: itemIndex } };
 	});
 }
