@@ -74,8 +74,12 @@ const SHEET = {
 };
 /** `BENCH_SHEET_CASES=batches` (say): only the configurations of those kinds. */
 const SHEET_KINDS = (process.env.BENCH_SHEET_CASES ?? '').split(',').filter((kind) => kind !== '');
+/** `BENCH_SHEET_HEAPS=512,default` (say): only the configurations at those heap limits. */
+const SHEET_HEAPS = (process.env.BENCH_SHEET_HEAPS ?? '').split(',').filter((heap) => heap !== '');
 const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb).filter(
-	(c) => SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind),
+	(c) =>
+		(SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind)) &&
+		(SHEET_HEAPS.length === 0 || SHEET_HEAPS.includes(String(c.heapMb ?? 'default'))),
 );
 
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
