@@ -25,6 +25,7 @@ function bulk(overrides: Partial<BulkFigures> & Pick<BulkFigures, 'side' | 'sett
 		itemsPerSecond: 250,
 		cpuMsPerItem: 2,
 		cpuMsPerItemByRole: { main: 1.9, runner: 0.1 },
+		sandboxCpuMsPerItem: 1,
 		peakRssMb: { main: 900, runner: 150 },
 		rssGrowthMb: { main: 200, runner: 5 },
 		maxInFlight: 16,
@@ -97,6 +98,29 @@ describe('bench targets', () => {
 		expect(at(256).pass).toBe(true);
 		expect(at(255.9).pass).toBe(false);
 		expect(at(255.9).measured).toBe('255.9 items/s (80%)');
+	});
+
+	it('the mixed sheet: 75% of its 640 items/s bound passes at 480 and misses just under it', () => {
+		const at = (itemsPerSecond: number) =>
+			verdict(
+				targets([bulk({ side: 'haipay', setting: 'input', itemsPerSecond }), BASELINE], CALLBACKS, SETTINGS, 10_000),
+				'HaiPay node (one node',
+				'>= 75%',
+			);
+		expect(at(480).pass).toBe(true);
+		expect(at(479.9).pass).toBe(false);
+	});
+
+	it("the mixed sheet: at most half the baseline's CPU per item passes at 0.5x and misses just over it", () => {
+		const at = (cpuMsPerItem: number) =>
+			verdict(
+				targets([bulk({ side: 'haipay', setting: 'input', cpuMsPerItem }), BASELINE], CALLBACKS, SETTINGS, 10_000),
+				'HaiPay node (one node',
+				'at most half',
+			);
+		expect(at(1.2).pass).toBe(true);
+		expect(at(1.2).measured).toBe('0.50x (1.20 vs 2.40 ms)');
+		expect(at(1.21).pass).toBe(false);
 	});
 
 	it('beating the baseline means strictly more items/s and strictly less CPU per item', () => {
