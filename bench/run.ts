@@ -138,7 +138,7 @@ async function addWorkflows(
 	};
 }
 
-interface Measured {
+export interface Measured {
 	bulk: BulkFigures[];
 	sheet: SheetFigures[];
 	callbacks?: CallbackFigures;
@@ -256,7 +256,7 @@ async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
 }
 
 /** The sections of bench/results.md this run measured in full. */
-function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
+export function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
 	const rows = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
 	// A run under other n8n settings (BENCH_N8N_ENV) keeps its own sections beside those at n8n's defaults.
 	const settings = Object.entries(N8N_SETTINGS).map(([name, value]) => `${name}=${value}`);
