@@ -16,6 +16,8 @@ export interface BulkFigures {
 	itemsPerSecond: number;
 	cpuMsPerItem: number;
 	cpuMsPerItemByRole: { main: number; runner: number };
+	/** CPU of the bench's own process per row: the sandbox gateway (it runs there) and the bench's polling. */
+	sandboxCpuMsPerItem: number;
 	peakRssMb: { main: number; runner: number };
 	/** Peak minus the value just before the run. */
 	rssGrowthMb: { main: number; runner: number };
@@ -65,6 +67,7 @@ export async function runBulk(
 	const ordersBefore = sandbox.control.orders().length;
 	sandbox.control.resetInFlightPeak();
 	const sampler = new TreeSampler(server.pid).begin();
+	const ownCpu = process.cpuUsage();
 	const started = process.hrtime.bigint();
 	const answer = await httpRequest(`${stack.n8nUrl}/webhook/${bulk.path}?rows=${rows}&tag=${tag}`, {
 		method: 'POST',
@@ -75,6 +78,7 @@ export async function runBulk(
 	// The run's execution is saved after the answer; its CPU belongs to the run.
 	const settled = await settle(server.pid);
 	const tree = sampler.end();
+	const own = process.cpuUsage(ownCpu);
 	const maxInFlight = sandbox.control.inFlight().max;
 	if (answer.status !== 200)
 		throw new Error(
@@ -99,6 +103,7 @@ export async function runBulk(
 		itemsPerSecond: rows / wallSeconds,
 		cpuMsPerItem: tree.cpuMs / rows,
 		cpuMsPerItemByRole: { main: tree.cpuMsByRole.main / rows, runner: tree.cpuMsByRole.runner / rows },
+		sandboxCpuMsPerItem: (own.user + own.system) / 1000 / rows,
 		peakRssMb: { main: tree.peakRssMb.main, runner: tree.peakRssMb.runner },
 		rssGrowthMb: {
 			main: tree.peakRssMb.main - tree.startRssMb.main,

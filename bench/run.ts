@@ -74,8 +74,12 @@ const SHEET = {
 };
 /** `BENCH_SHEET_CASES=batches` (say): only the configurations of those kinds. */
 const SHEET_KINDS = (process.env.BENCH_SHEET_CASES ?? '').split(',').filter((kind) => kind !== '');
+/** `BENCH_SHEET_HEAPS=512,default` (say): only the configurations at those heap limits. */
+const SHEET_HEAPS = (process.env.BENCH_SHEET_HEAPS ?? '').split(',').filter((heap) => heap !== '');
 const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb).filter(
-	(c) => SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind),
+	(c) =>
+		(SHEET_KINDS.length === 0 || SHEET_KINDS.includes(c.kind)) &&
+		(SHEET_HEAPS.length === 0 || SHEET_HEAPS.includes(String(c.heapMb ?? 'default'))),
 );
 
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
@@ -134,7 +138,7 @@ async function addWorkflows(
 	};
 }
 
-interface Measured {
+export interface Measured {
 	bulk: BulkFigures[];
 	sheet: SheetFigures[];
 	callbacks?: CallbackFigures;
@@ -252,7 +256,7 @@ async function e2ePart(stack: BenchStack, measured: Measured): Promise<void> {
 }
 
 /** The sections of bench/results.md this run measured in full. */
-function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
+export function sections(parts: Part[], measured: Measured, host: Machine, date: string, command: string): Section[] {
 	const rows = ROWS.includes(10_000) ? 10_000 : Math.max(...ROWS);
 	// A run under other n8n settings (BENCH_N8N_ENV) keeps its own sections beside those at n8n's defaults.
 	const settings = Object.entries(N8N_SETTINGS).map(([name, value]) => `${name}=${value}`);

@@ -186,7 +186,13 @@ export async function startBenchStack(
 				parts.server = undefined;
 				const restarted = {
 					...options,
-					nodeFlags: [...N8N_FLAGS, ...(nodeFlags ?? [])],
+					nodeFlags: [
+						...N8N_FLAGS,
+						...(nodeFlags ?? []),
+						...(process.env.BENCH_N8N_PROF_DIR
+							? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_N8N_PROF_DIR}`]
+							: []),
+					],
 					extraEnv: { ...options.extraEnv, ...env },
 				};
 				parts.server = await startN8nServer(restarted, join(WORK, 'n8n.log'));

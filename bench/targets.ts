@@ -69,12 +69,14 @@ export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: numbe
 		const node = findRun(bulk, 'haipay', setting, rows);
 		if (!node || !base) continue;
 		const limit = limitOf(setting, settings);
-		const floor = limit * 0.8;
+		// The mixed sheet's goal is issue 44's (75% of its bound, half the baseline's CPU); field expressions keep 80%.
+		const share = setting === 'input' ? 0.75 : 0.8;
+		const floor = limit * share;
 		const who =
 			setting === 'input' ? 'HaiPay node (one node, currency from each row)' : 'HaiPay node (field expressions)';
 		out.push(
 			{
-				what: `${who} reaches >= 80% of the ${f0(limit)} items/s limit on ${f0(rows)} rows (>= ${f0(floor)} items/s)`,
+				what: `${who} reaches >= ${f0(share * 100)}% of the ${f0(limit)} items/s limit on ${f0(rows)} rows (>= ${f0(floor)} items/s)`,
 				measured: `${f1(node.itemsPerSecond)} items/s (${f0((node.itemsPerSecond / limit) * 100)}%)`,
 				pass: node.itemsPerSecond >= floor,
 			},
@@ -88,6 +90,15 @@ export function bulkTargets(bulk: BulkFigures[], settings: Settings, rows: numbe
 				measured: `${f2(node.cpuMsPerItem)} vs ${f2(base.cpuMsPerItem)} ms`,
 				pass: node.cpuMsPerItem < base.cpuMsPerItem,
 			},
+			...(setting === 'input'
+				? [
+						{
+							what: `${who} uses at most half the baseline's CPU per item on ${f0(rows)} rows`,
+							measured: `${f2(node.cpuMsPerItem / base.cpuMsPerItem)}x (${f2(node.cpuMsPerItem)} vs ${f2(base.cpuMsPerItem)} ms)`,
+							pass: node.cpuMsPerItem <= base.cpuMsPerItem * 0.5,
+						},
+					]
+				: []),
 			{
 				what: `${who}: peak RSS of n8n's main process grows < ${RSS_GROWTH_LIMIT_MB} MB over ${f0(rows)} rows`,
 				measured: `+${f0(node.rssGrowthMb.main)} MB (baseline +${f0(base.rssGrowthMb.main)} MB)`,

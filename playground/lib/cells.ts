@@ -32,6 +32,11 @@ export function plainCell(expression: string): string {
  * where n8n's Convert to File would start each batch with a byte order mark and a header.
  */
 export function csvLine(expressions: string[]): string {
+	return `={{ ${csvLineFunction()}([${expressions.join(', ')}]) }}`;
+}
+
+/** JavaScript: a function of an array of values that gives them as one such line (also in Code nodes). */
+export function csvLineFunction(): string {
 	const quoted = `((text) => /[",\\r\\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text)`;
-	return `={{ [${expressions.join(', ')}].map((value) => ${quoted}(${SAFE_TEXT}(value))).join(',') }}`;
+	return `((values) => values.map((value) => ${quoted}(${SAFE_TEXT}(value))).join(','))`;
 }

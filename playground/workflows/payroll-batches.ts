@@ -12,7 +12,7 @@ import {
 	textToFile,
 	writeFile,
 } from '../lib/base-nodes';
-import { csvLine, plainText } from '../lib/cells';
+import { csvLineFunction, plainText } from '../lib/cells';
 import { haiPay, mixedPayoutParameters } from '../lib/haipay-nodes';
 import { PAYROLL_BATCH, PAYROLL_RESULTS, PAYROLL_SHEET } from '../payroll';
 import { FILES, WORKFLOW_IDS } from './shared';
@@ -93,17 +93,7 @@ function rowsToPay(b: WorkflowBuilder): string {
 	const start = b.add(manualTrigger([-200, 0]));
 	const read = b.add(readFile(`Read ${PAYROLL_SHEET}`, `${FILES}/${PAYROLL_SHEET}`, [20, -100]));
 	const rows = b.add(csvFromFile('Rows', [240, -100]));
-	const numbered = b.add(
-		setFields(
-			'Number rows',
-			[
-				['row', '={{ $itemIndex + 1 }}', 'number'],
-				['key', "={{ ($itemIndex + 1) + '|' + String($json.orderId ?? '') }}"],
-			],
-			[460, -100],
-			true,
-		),
-	);
+	const numbered = b.add(code('Number rows', NUMBER_ROWS, [460, -100]));
 	// No results file yet (a first run): the read finds no file and outputs one empty item, and every row is paid. A
 	// file that is there but cannot be read or parsed stops the run before anything is sent: read as "nothing
 	// written", it would send the whole sheet again.
@@ -114,18 +104,7 @@ function rowsToPay(b: WorkflowBuilder): string {
 		ifNode('Results file found?', conditions([condition('={{ $json.fileName }}', 'exists', '')]), [240, 100]),
 	);
 	const results = b.add({ ...csvFromFile('Results so far', [460, 40]), alwaysOutputData: true });
-	const written = b.add(
-		setFields(
-			'Written before',
-			[
-				[
-					'key',
-					`={{ $json.row === undefined ? 'none' : ${plainText('$json.row')} + '|' + ${plainText('$json.orderId')} }}`,
-				],
-			],
-			[680, 100],
-		),
-	);
+	const written = b.add(code('Written before', WRITTEN_BEFORE, [680, 100]));
 	const notWritten = b.add({
 		...merge('Not written yet', 2, [900, 0]),
 		parameters: {
@@ -169,7 +148,7 @@ function payBatch(position: [number, number]): NodeSpec {
 	};
 }
 
-/** Batch → Pay → Result line → Batch text → To text → Append to payroll-results.csv → Batch written. */
+/** Batch → Pay → Batch text → To text → Append to payroll-results.csv → Batch written. */
 function payAndAppend(b: WorkflowBuilder): void {
 	const batch = b.add({
 		name: BATCH,
@@ -181,45 +160,7 @@ function payAndAppend(b: WorkflowBuilder): void {
 	const pay = b.add(
 		haiPay('Pay', 'payouts', mixedPayoutParameters('create'), [20, 400], { onError: 'continueRegularOutput' }),
 	);
-	const source = `$('${BATCH}').item.json`;
-	const line = b.add(
-		setFields(
-			'Result line',
-			[
-				[
-					'line',
-					csvLine([
-						`${source}.row`,
-						`${source}.orderId`,
-						`${source}.currency`,
-						`${source}.amount`,
-						`${source}.name`,
-						"$json.outcome ?? 'unknown'",
-						'$json.orderNo',
-						'$json.error',
-						'$json.errorCode',
-						'$json.field',
-					]),
-				],
-			],
-			[240, 400],
-		),
-	);
-	// The header goes with the batch that holds the sheet's first row: the one that starts the file.
-	const header = JSON.stringify(PAYROLL_RESULT_COLUMNS.join(','));
-	const text = b.add({
-		...setFields(
-			'Batch text',
-			[
-				[
-					'text',
-					`={{ (Number($('${BATCH}').first().json.row) === 1 ? ${header} + '\\n' : '') + $('Result line').all().map((item) => item.json.line).join('\\n') + '\\n' }}`,
-				],
-			],
-			[460, 400],
-		),
-		executeOnce: true,
-	});
+	const text = b.add(code('Batch text', batchText(), [240, 400]));
 	const file = b.add(textToFile('To text', 'text', PAYROLL_RESULTS, [680, 400]));
 	const append = b.add(writeFile(`Append to ${PAYROLL_RESULTS}`, `${FILES}/${PAYROLL_RESULTS}`, [900, 400], true));
 	// What goes back to the calling execution: one small item per batch, not the batch's payouts.
@@ -236,11 +177,60 @@ function payAndAppend(b: WorkflowBuilder): void {
 	);
 	for (const [from, to] of [
 		[batch, pay],
-		[pay, line],
-		[line, text],
+		[pay, text],
 		[text, file],
 		[file, append],
 		[append, done],
 	])
 		b.connect(from, to);
+}
+
+/*
+ * The per-row steps are Code nodes that handle the whole batch (or sheet) in one task: an n8n expression costs a
+ * third of a millisecond or more per row (n8n 2.x evaluates it in an isolate), as much as paying the row, and a
+ * sheet of 50,000 rows would spend a minute on numbering alone (bench/results.md, "A payroll-sized sheet").
+ */
+function code(name: string, jsCode: string, position: [number, number]): NodeSpec {
+	return {
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position,
+		parameters: { mode: 'runOnceForAllItems', jsCode },
+	};
+}
+
+/** Each row of the sheet with its line number and the key a rerun matches on (`row|orderId`). */
+const NUMBER_ROWS = `return $input.all().map((item, index) => ({
+  json: { ...item.json, row: index + 1, key: (index + 1) + '|' + String(item.json.orderId ?? '') },
+  pairedItem: index,
+}));`;
+
+/** Each line of the results file as its key; 'none' for the empty item of a file with no rows. */
+const WRITTEN_BEFORE = `const plain = (value) => ${plainText('value')};
+return $input.all().map((item, index) => ({
+  json: { key: item.json.row === undefined ? 'none' : plain(item.json.row) + '|' + plain(item.json.orderId) },
+  pairedItem: index,
+}));`;
+
+/**
+ * The batch's lines of the results file, one per row of the batch, from the row (Batch) and its payout (Pay, one
+ * item per row, paired with it); the header goes with the batch that holds the sheet's first row.
+ */
+function batchText(): string {
+	const header = JSON.stringify(PAYROLL_RESULT_COLUMNS.join(','));
+	return `const rows = $('${BATCH}').all();
+const line = ${csvLineFunction()};
+const rowOf = (item, index) => {
+  const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+  const at = typeof paired === 'number' ? paired : paired?.item ?? index;
+  return rows[at].json;
+};
+const lines = $input.all().map((item, index) => {
+  const row = rowOf(item, index);
+  const paid = item.json;
+  return line([row.row, row.orderId, row.currency, row.amount, row.name, paid.outcome ?? 'unknown', paid.orderNo, paid.error, paid.errorCode, paid.field]);
+});
+const first = Number(rows[0]?.json.row) === 1 ? ${header} + '\\n' : '';
+return [{ json: { text: first + lines.join('\\n') + '\\n' } }];`;
 }

@@ -3,6 +3,8 @@ import type { CallbackFigures } from '../../bench/callbacks';
 import { machine as readMachine, machineLine } from '../../bench/machine';
 import { QUEUE_SETTINGS, type QueueFigures } from '../../bench/queue-figures';
 import { queueFailures, queueMarkdown } from '../../bench/queue-report';
+import type { SheetFigures } from '../../bench/sheet';
+import { sheetTargets } from '../../bench/sheet-report';
 import {
 	failedRun,
 	markdown,
@@ -25,6 +27,7 @@ function bulk(overrides: Partial<BulkFigures> & Pick<BulkFigures, 'side' | 'sett
 		itemsPerSecond: 250,
 		cpuMsPerItem: 2,
 		cpuMsPerItemByRole: { main: 1.9, runner: 0.1 },
+		sandboxCpuMsPerItem: 1,
 		peakRssMb: { main: 900, runner: 150 },
 		rssGrowthMb: { main: 200, runner: 5 },
 		maxInFlight: 16,
@@ -97,6 +100,29 @@ describe('bench targets', () => {
 		expect(at(256).pass).toBe(true);
 		expect(at(255.9).pass).toBe(false);
 		expect(at(255.9).measured).toBe('255.9 items/s (80%)');
+	});
+
+	it('the mixed sheet: 75% of its 640 items/s bound passes at 480 and misses just under it', () => {
+		const at = (itemsPerSecond: number) =>
+			verdict(
+				targets([bulk({ side: 'haipay', setting: 'input', itemsPerSecond }), BASELINE], CALLBACKS, SETTINGS, 10_000),
+				'HaiPay node (one node',
+				'>= 75%',
+			);
+		expect(at(480).pass).toBe(true);
+		expect(at(479.9).pass).toBe(false);
+	});
+
+	it("the mixed sheet: at most half the baseline's CPU per item passes at 0.5x and misses just over it", () => {
+		const at = (cpuMsPerItem: number) =>
+			verdict(
+				targets([bulk({ side: 'haipay', setting: 'input', cpuMsPerItem }), BASELINE], CALLBACKS, SETTINGS, 10_000),
+				'HaiPay node (one node',
+				'at most half',
+			);
+		expect(at(1.2).pass).toBe(true);
+		expect(at(1.2).measured).toBe('0.50x (1.20 vs 2.40 ms)');
+		expect(at(1.21).pass).toBe(false);
 	});
 
 	it('beating the baseline means strictly more items/s and strictly less CPU per item', () => {
@@ -304,5 +330,35 @@ describe('bench targets', () => {
 		).toBe(
 			'bench: 1 configuration(s) failed; their sections of bench/results.md are kept as they were (callbacks):\n- callbacks: refusal cost of the largest body: res.once is not a function',
 		);
+	});
+});
+
+describe('the payroll sheet targets', () => {
+	const sheet = (kind: SheetFigures['kind'], itemsPerSecond: number, ended = 'done'): SheetFigures => ({
+		label: kind === 'batches' ? 'example 9' : 'one HaiPay node',
+		kind,
+		rows: 50_000,
+		ended,
+		paid: 50_000,
+		applies: 50_000,
+		sentTwice: 0,
+		...(kind === 'batches' ? { written: 50_000 } : {}),
+		wallSeconds: 100,
+		itemsPerSecond,
+		cpuMsPerRow: 2,
+		peakRssMb: { main: 900, runner: 150 },
+	});
+	const judged = (batches: number, one: number, ended = 'done') =>
+		verdict(sheetTargets([sheet('haipay', one), sheet('batches', batches, ended)], 50_000), 'example 9', '80%');
+
+	it('example 9 at 80% of the one-execution rate passes, just under it misses, and a run that did not end misses', () => {
+		expect(judged(320, 400).pass).toBe(true);
+		expect(judged(320, 400).measured).toBe('320.0 vs 400.0 items/s (80%)');
+		expect(judged(319.9, 400).pass).toBe(false);
+		expect(judged(400, 400, 'stopped by the cap').pass).toBe(false);
+	});
+
+	it('no example 9 target without both runs at the default heap', () => {
+		expect(sheetTargets([sheet('haipay', 400)], 50_000).some((t) => t.what.includes('80%'))).toBe(false);
 	});
 });
