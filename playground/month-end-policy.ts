@@ -18,10 +18,11 @@ export const MONTH_END_POLICY = {
 	'*': { oneApproverUpToTotal: '0', oneApproverUpToRow: '0' },
 } as const;
 
-export const POLICY_JSON = JSON.stringify(MONTH_END_POLICY);
-
 /** How long an approval page waits for its answer; then the run ends with nothing paid (edit it in the page's node). */
 export const APPROVAL_HOURS = 72;
+
+/** The policy as both nodes read it; Pay also counts an approval only for as long as its page would have waited. */
+export const POLICY_JSON = JSON.stringify({ ...MONTH_END_POLICY, approvalsValidForHours: APPROVAL_HOURS });
 
 /** A Form page's wait limit, as n8n's Form node names it. */
 export const WAIT_LIMIT: Parameters = {

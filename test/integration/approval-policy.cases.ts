@@ -248,3 +248,42 @@ describe('Payout → Create holds the approvals to the policy', () => {
 		expect(received(rows)).toBe(1);
 	});
 });
+
+describe("Payout → Create holds approvals to the policy's approvalsValidForHours", () => {
+	const EXPIRING = JSON.stringify({ ...JSON.parse(POLICY), approvalsValidForHours: 72 });
+	const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+	const at = (userId: string, fingerprint: unknown, approvedAt: string): IDataObject => ({
+		userId,
+		fingerprint: fingerprint as string,
+		approvedAt,
+	});
+
+	it('an approval 73 hours old counts for nothing: every row invalid, nothing sent, naming its age', async () => {
+		const rows = [row('ZAR', '500.00')];
+		const { fingerprint } = await summaryOf(rows);
+		const out = (
+			await pay(rows, { approvalPolicy: EXPIRING, approvals: [at('anna', fingerprint, hoursAgo(73))] })
+		).jsonOf(NODE);
+		expectRefused(out, /approval 1 \(user anna\) was given at .*, 73\.0 hours ago: approvals count for 72 hours/);
+		expect(received(rows)).toBe(0);
+	});
+
+	it('the same approval given an hour ago: paid once', async () => {
+		const rows = [row('ZAR', '500.00')];
+		const { fingerprint } = await summaryOf(rows);
+		const out = (
+			await pay(rows, { approvalPolicy: EXPIRING, approvals: [at('anna', fingerprint, hoursAgo(1))] })
+		).jsonOf(NODE);
+		expect(out.map((item) => item.outcome)).toEqual(['accepted']);
+		expect(received(rows)).toBe(1);
+	});
+
+	it('two approvers where one approval has expired: refused, nothing sent', async () => {
+		const rows = [row('ZAR', '900.00'), row('ZAR', '900.00')];
+		const { fingerprint } = await summaryOf(rows);
+		const approvals = [at('anna', fingerprint, hoursAgo(1)), at('ben', fingerprint, hoursAgo(80))];
+		const out = (await pay(rows, { approvalPolicy: EXPIRING, approvals })).jsonOf(NODE);
+		expectRefused(out, /two distinct approvers.*1 approval\(s\) count.*approval 2 \(user ben\) was given at/);
+		expect(received(rows)).toBe(0);
+	});
+});

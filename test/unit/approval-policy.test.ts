@@ -154,3 +154,53 @@ describe('approvals counted against the rows', () => {
 		expect(() => readApprovals('[{')).toThrow('is not JSON');
 	});
 });
+
+describe("approvals that expire (the policy's approvalsValidForHours)", () => {
+	const fingerprint = `v1:${'c'.repeat(64)}`;
+	const now = Date.parse('2026-12-06T12:00:00.000Z');
+	const expiry = { hours: 72, now };
+	const counted = (approvedAt: string | undefined) =>
+		countedApprovals(
+			readApprovals([{ userId: 'anna', fingerprint, ...(approvedAt === undefined ? {} : { approvedAt }) }]),
+			fingerprint,
+			'uploader',
+			expiry,
+		);
+
+	it('counts an approval exactly 72 hours old, not one a millisecond older', () => {
+		expect(counted('2026-12-03T12:00:00.000Z').counted).toEqual(['anna']);
+		expect(counted('2026-12-03T11:59:59.999Z').notCounted).toEqual([
+			'approval 1 (user anna) was given at 2026-12-03T11:59:59.999Z, 72.0 hours ago: approvals count for 72 hours',
+		]);
+	});
+
+	it('reads the zone: 14:00 at +02:00 is noon UTC, and the same time without a zone is refused', () => {
+		expect(counted('2026-12-03T14:00:00+02:00').counted).toEqual(['anna']);
+		expect(counted('2026-12-03T13:59:59+02:00').counted).toEqual([]);
+		expect(counted('2026-12-05T12:00:00').notCounted[0]).toMatch(/not an ISO 8601 time with its zone/);
+		expect(counted('yesterday').notCounted[0]).toMatch(/not an ISO 8601 time with its zone/);
+	});
+
+	it('refuses an approval without its time, and one from the future beyond five minutes of drift', () => {
+		expect(counted(undefined).notCounted).toEqual([
+			"approval 1 (user anna) has no approvedAt, and the policy's approvals count for 72 hours",
+		]);
+		expect(counted('2026-12-06T12:05:00.000Z').counted).toEqual(['anna']);
+		expect(counted('2026-12-06T12:05:00.001Z').notCounted[0]).toMatch(/in the future/);
+	});
+
+	it('without the member, an approval counts whatever its age or time', () => {
+		const approvals = readApprovals([{ userId: 'anna', fingerprint, approvedAt: '1999-01-01T00:00:00Z' }]);
+		expect(countedApprovals(approvals, fingerprint, 'uploader').counted).toEqual(['anna']);
+	});
+
+	it('reads the member beside the currencies and refuses what is not a number of hours', () => {
+		const limits = { oneApproverUpToTotal: '10', oneApproverUpToRow: '10' };
+		expect(readPolicy({ approvalsValidForHours: 72, ZAR: limits }).validForHours).toBe(72);
+		expect(readPolicy(JSON.stringify({ ZAR: limits, approvalsValidForHours: '0.5' })).validForHours).toBe(0.5);
+		expect(readPolicy({ ZAR: limits }).validForHours).toBeUndefined();
+		for (const bad of [0, -1, 'soon', 8785, null, true])
+			expect(() => readPolicy({ approvalsValidForHours: bad, ZAR: limits })).toThrow(/approvalsValidForHours/);
+		expect(() => readPolicy({ approvalsValidForHours: 72 })).toThrow(/names no currency/);
+	});
+});

@@ -6,6 +6,7 @@ import { trimmedText } from '../../shared/text';
 import { codePoint, readingOf } from '../../shared/contract/rules/identifiers';
 import { hasCollectionEntry, parameterValue } from '../execute/parameters';
 import type { Prepared } from '../execute/types';
+import { expiredWhy } from './expiry';
 import { isFingerprint, rowsFingerprint } from './fingerprint';
 import { approvalNeed, jsonOf, NOT_JSON, PolicyError, readPolicy, type ApprovalPolicy } from './policy';
 
@@ -78,15 +79,18 @@ export function countedApprovals(
 	approvals: readonly Approval[],
 	fingerprint: string,
 	uploadedBy: string | undefined,
+	expiry?: { hours: number; now: number },
 ): { counted: string[]; notCounted: string[] } {
 	const counted: string[] = [];
 	const notCounted: string[] = [];
 	const people = new Set<string>();
 	const uploader = uploadedBy === undefined ? undefined : personOf(uploadedBy, 'uploadedBy');
-	approvals.forEach(({ userId, fingerprint: approved }, index) => {
+	approvals.forEach(({ userId, fingerprint: approved, approvedAt }, index) => {
 		const who = `approval ${index + 1} (user ${userId})`;
 		const person = personOf(userId, `approval ${index + 1}`);
-		if (!isFingerprint(approved)) notCounted.push(`${who} names no fingerprint Payout → Check gives`);
+		const expired = expiry === undefined ? undefined : expiredWhy(approvedAt, expiry.hours, expiry.now);
+		if (expired !== undefined) notCounted.push(`${who} ${expired}`);
+		else if (!isFingerprint(approved)) notCounted.push(`${who} names no fingerprint Payout → Check gives`);
 		else if (approved !== fingerprint) notCounted.push(`${who} is for other rows (${approved.slice(0, 15)}…)`);
 		else if (person === uploader) notCounted.push(`${who} is by the uploader`);
 		else if (people.has(person)) notCounted.push(`${who} is the same person again`);
@@ -162,7 +166,10 @@ export function policyRefusal(
 			`"approvalPolicy" is by amount, and row ${unpriced + 1} of this operation has none`,
 		);
 	const need = approvalNeed(rows, settings.policy);
-	const { counted, notCounted } = countedApprovals(settings.approvals, rowsFingerprint(rows), settings.uploadedBy);
+	const hours = settings.policy?.validForHours;
+	const expiry = hours === undefined ? undefined : { hours, now: Date.now() };
+	const fingerprint = rowsFingerprint(rows);
+	const { counted, notCounted } = countedApprovals(settings.approvals, fingerprint, settings.uploadedBy, expiry);
 	if (counted.length >= need.approvalsRequired) return undefined;
 	const asked =
 		need.approvalsRequired === 2

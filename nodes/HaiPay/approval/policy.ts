@@ -4,6 +4,8 @@ import { DecimalTotal } from './decimalTotal';
 import { repeatedName } from './jsonKeys';
 import { exactNumberText } from './numbers';
 import { currencyDecimals, isPayoutCurrency } from './places';
+import { PolicyError } from './policyError';
+import { VALID_FOR, validForHoursOf } from './expiry';
 
 /**
  * The approval policy by amount, stated once per currency: up to which total, and up to which single row, one
@@ -19,11 +21,10 @@ export interface OneApproverLimit {
 	oneApproverUpToRow: string;
 }
 
-/** Limits by upper-case currency code; `*` stands for every currency not named. */
-export type ApprovalPolicy = ReadonlyMap<string, OneApproverLimit>;
+/** Limits by upper-case currency code; `*` stands for every currency not named; and how long an approval counts. */
+export type ApprovalPolicy = ReadonlyMap<string, OneApproverLimit> & { readonly validForHours?: number };
 
-/** A policy that cannot be read: the message names the entry and what is wrong with it. */
-export class PolicyError extends Error {}
+export { PolicyError };
 
 /** Any currency the policy does not name. */
 const OTHERS = '*';
@@ -79,9 +80,11 @@ export function readPolicy(value: unknown): ApprovalPolicy {
 	const repeated = typeof value === 'string' ? repeatedName(value) : undefined;
 	if (repeated !== undefined)
 		throw new PolicyError(`names "${repeated}" twice in one object: JSON would keep only the last, unseen`);
-	const entries = Object.entries(parsed as Record<string, unknown>);
+	const { [VALID_FOR]: validFor, ...currencies } = parsed as Record<string, unknown>;
+	const entries = Object.entries(currencies);
 	if (entries.length === 0) throw new PolicyError('names no currency: an empty policy would let anything through');
-	const policy = new Map<string, OneApproverLimit>();
+	const policy: Map<string, OneApproverLimit> & { validForHours?: number } = new Map();
+	if (validFor !== undefined) policy.validForHours = validForHoursOf(validFor);
 	for (const [key, limit] of entries) {
 		if (key !== OTHERS && !(key === key.toUpperCase() && isPayoutCurrency(key)))
 			throw new PolicyError(

@@ -72,7 +72,7 @@ const approvalPolicy: INodeProperties = {
 	type: 'json',
 	default: '{"*": {"oneApproverUpToTotal": "0", "oneApproverUpToRow": "0"}}',
 	description:
-		'Per currency, up to which total and up to which single row one approver suffices; above either, two distinct approvers, neither the uploader. E.g. {"ZAR": {"oneApproverUpToTotal": "10000.00", "oneApproverUpToRow": "2500.00"}, "*": {...}}; "*" is every currency not named, and a currency in neither needs two. Amounts are exact decimals in the currency\'s places. Payout → Check puts approvalsRequired and why on its summary; Payout → Create sends nothing unless its Approvals meet it.',
+		'Per currency, up to which total and up to which single row one approver suffices; above either, two distinct approvers, neither the uploader. E.g. {"ZAR": {"oneApproverUpToTotal": "10000.00", "oneApproverUpToRow": "2500.00"}, "*": {...}}; "*" is every currency not named, and a currency in neither needs two. Amounts are exact decimals in the currency\'s places. "approvalsValidForHours": 72 beside the currencies makes an approval count only for 72 hours after its approvedAt. Payout → Check puts approvalsRequired and why on its summary; Payout → Create sends nothing unless its Approvals meet it.',
 };
 
 /**
@@ -87,7 +87,7 @@ const approvals: INodeProperties = {
 	type: 'json',
 	default: '[]',
 	description:
-		'Who approved these rows, however the approval was collected (an n8n Form, Wait, Slack or email send-and-wait): a list of {"userId": the approver\'s n8n user ID, "fingerprint": the fingerprint Payout → Check gave and they approved, "approvedAt": optional}. An approval counts once per person, only for rows with that fingerprint, never from Uploaded By. Fewer than the Approval Policy asks (one without a policy): nothing is sent and every row comes out "invalid" with rule approvalPolicy.',
+		'Who approved these rows, however the approval was collected (an n8n Form, Wait, Slack or email send-and-wait): a list of {"userId": the approver\'s n8n user ID, "fingerprint": the fingerprint Payout → Check gave and they approved, "approvedAt": when, ISO 8601 with its zone (needed when the policy sets approvalsValidForHours)}. An approval counts once per person, only for rows with that fingerprint, never from Uploaded By. Fewer than the Approval Policy asks (one without a policy): nothing is sent and every row comes out "invalid" with rule approvalPolicy.',
 	displayOptions: ON_PAYOUTS,
 };
 
