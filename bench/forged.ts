@@ -64,7 +64,7 @@ export function manyAppsCredential(platformPrivateKey: string, count: number): I
  */
 export async function measureForgedRefusal(
 	platformPrivateKey: string,
-	{ apps = 19, rounds = 12, batch = 16 } = {},
+	{ apps = 19, rounds = 30, batch = 32 } = {},
 ): Promise<ForgedFigures> {
 	const webhook = await triggerWebhook();
 	const credential = manyAppsCredential(platformPrivateKey, apps);
