@@ -53,6 +53,10 @@ class Refusal extends Error {
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** A JSON string's text as far as its closing quote, each escape a backslash and the character after it. */
+const STRING = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"/y;
+/** A run of a composite value up to its next bracket, strings whole (a bracket in one is text): skipped in one pass. */
+const BETWEEN_BRACKETS = /(?:[^"[\]{}]+|"[^"\\]*(?:\\[\s\S][^"\\]*)*")+/y;
 
 function isSpace(code: number): boolean {
 	return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
@@ -72,29 +76,35 @@ class Reader {
 		while (this.at < this.text.length && isSpace(this.text.charCodeAt(this.at))) this.at++;
 	}
 
-	/** The end (exclusive) of the string that starts at `from` (its opening quote). */
-	private stringEnd(from: number): number {
-		let index = from + 1;
-		for (;;) {
-			const quote = this.text.indexOf('"', index);
-			if (quote < 0) this.notJson();
-			let backslashes = 0;
-			for (let back = quote - 1; back > from && this.text.charCodeAt(back) === 0x5c; back--) backslashes++;
-			if (backslashes % 2 === 0) return quote + 1;
-			index = quote + 1;
-		}
-	}
-
 	/** Where the next backslash at or after the last place asked about is: places are asked in order, so one pass finds all. */
 	private backslash = -1;
 
+	private nextBackslash(from: number): number {
+		if (this.backslash < from) this.backslash = this.findBackslash(from);
+		return this.backslash;
+	}
+
+	private findBackslash(from: number): number {
+		const found = this.text.indexOf('\\', from);
+		return found < 0 ? this.text.length : found;
+	}
+
+	/**
+	 * The end (exclusive) of the string that starts at `from` (its opening quote): the next quote when no backslash
+	 * comes before it (most strings), else as STRING reads it, in one native pass however many escapes it holds.
+	 */
+	private stringEnd(from: number): number {
+		const quote = this.text.indexOf('"', from + 1);
+		if (quote < 0) this.notJson();
+		if (this.nextBackslash(from) > quote) return quote + 1;
+		STRING.lastIndex = from;
+		if (!STRING.test(this.text)) this.notJson();
+		return STRING.lastIndex;
+	}
+
 	/** A member's name, decoded: its own text when it holds no escape (most do), else JSON's reading of it. */
 	private name(start: number, end: number): string {
-		if (this.backslash < start) {
-			const found = this.text.indexOf('\\', start);
-			this.backslash = found < 0 ? this.text.length : found;
-		}
-		if (this.backslash >= end) return this.text.slice(start + 1, end - 1);
+		if (this.nextBackslash(start) >= end) return this.text.slice(start + 1, end - 1);
 		try {
 			return JSON.parse(this.text.slice(start, end)) as string;
 		} catch {
@@ -108,16 +118,18 @@ class Reader {
 		let index = from;
 		while (index < this.text.length) {
 			const code = this.text.charCodeAt(index);
-			if (code === 0x22) {
-				index = this.stringEnd(index);
-				continue;
-			}
 			if (code === 0x7b || code === 0x5b) {
 				depth++;
 				if (depth > MAX_DEPTH) throw new Refusal('tooManyFields', `a value nests deeper than ${MAX_DEPTH} levels`);
 			} else if (code === 0x7d || code === 0x5d) {
 				depth--;
 				if (depth === 0) return index + 1;
+			} else {
+				// Not a bracket: a run without one, or a string that does not end (then not JSON).
+				BETWEEN_BRACKETS.lastIndex = index;
+				if (!BETWEEN_BRACKETS.test(this.text)) this.notJson();
+				index = BETWEEN_BRACKETS.lastIndex;
+				continue;
 			}
 			index++;
 		}
