@@ -44,6 +44,22 @@ export function forgedCallbackText(appId: number, bytes: number, run = 0, sign =
 	return JSON.stringify(body);
 }
 
+/**
+ * Other shapes of a forged body of about 62 KB, each made to slow down reading it: every value a run of escaped
+ * quotes, arrays of numbers, one array of empty strings. `long text` is forgedCallbackText's.
+ */
+export const FORGED_SHAPES: Record<string, (run: number, sign: string) => string> = {
+	'long text': (run, sign) => forgedCallbackText(APP_IDS.TZS, 62_000, run, sign),
+	'escaped quotes': (run, sign) => withExtra(run, sign, (index) => [`remark${index}`, '"'.repeat(160)], 185),
+	'number arrays': (run, sign) => withExtra(run, sign, (index) => [`list${index}`, Array(160).fill(1)], 180),
+	'an array of empty strings': (run, sign) => withExtra(run, sign, () => ['list', Array(19_000).fill('')], 1),
+};
+
+function withExtra(run: number, sign: string, member: (index: number) => [string, unknown], count: number): string {
+	const body = { ...callbackBody('payout', { orderId: `FORGED-${run}` }), appId: APP_IDS.TZS };
+	return JSON.stringify({ ...body, ...Object.fromEntries(Array.from({ length: count }, (_, i) => member(i))), sign });
+}
+
 /** A credential of the first `count` currencies of the sandbox, each App ID with its own secret. */
 export function manyAppsCredential(platformPrivateKey: string, count: number): ICredentialDataDecryptedObject {
 	const others = (Object.keys(APP_IDS) as Array<keyof typeof APP_IDS>).filter((currency) => currency !== 'TZS');
@@ -64,7 +80,7 @@ export function manyAppsCredential(platformPrivateKey: string, count: number): I
  */
 export async function measureForgedRefusal(
 	platformPrivateKey: string,
-	{ apps = 19, rounds = 30, batch = 32 } = {},
+	{ apps = 19, rounds = 30, batch = 32, shape = 'long text' } = {},
 ): Promise<ForgedFigures> {
 	const webhook = await triggerWebhook();
 	const credential = manyAppsCredential(platformPrivateKey, apps);
@@ -74,7 +90,8 @@ export async function measureForgedRefusal(
 	for (let round = 0; round <= rounds; round++) {
 		for (const size of ['large', 'small'] as const) {
 			const requests = Array.from({ length: batch }, (_, index) => {
-				const text = forgedCallbackText(APP_IDS.TZS, size === 'large' ? 62_000 : 0, round * batch + index, sign);
+				const run = round * batch + index;
+				const text = size === 'large' ? FORGED_SHAPES[shape](run, sign) : forgedCallbackText(APP_IDS.TZS, 0, run, sign);
 				if (size === 'large') bytes = text.length;
 				return webhookContext(Buffer.from(text, 'utf8'), JSON.parse(text), credential, `bench-forged-${apps}`);
 			});
