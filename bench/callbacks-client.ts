@@ -22,6 +22,8 @@ export interface CallbackJob {
 	count: number;
 	concurrency: number;
 	forged: boolean;
+	/** Forged bodies padded with long text fields to about this many bytes (under the trigger's 64 KiB cap). */
+	padTo?: number;
 	runId: string;
 	/**
 	 * Orders the gateway really has, to call back about (Confirm With HaiPay queries each one): the i-th callback
@@ -62,14 +64,27 @@ function body(job: CallbackJob, index: number): Record<string, unknown> {
 	});
 }
 
-/** Four kinds of forgery, in turn: another key, the wrong secret, a made-up signature, a field changed after signing. */
+/** `fields` with long text fields added until its JSON is about `bytes` long. */
+function padded(fields: Record<string, unknown>, bytes: number): Record<string, unknown> {
+	const out = { ...fields };
+	for (let index = 0, size = JSON.stringify(out).length; size < bytes - 800; index++) {
+		out[`remark${String(index).padStart(3, '0')}`] = 'x'.padEnd(320, 'y');
+		size += 335;
+	}
+	return out;
+}
+
+/**
+ * Four kinds of forgery, in turn: another key, the wrong secret, a made-up signature, a field changed after signing.
+ * The second and fourth carry a signature HaiPay's key made, which the trigger can refuse only by hashing the body.
+ */
 function forgedBody(
 	job: CallbackJob,
 	index: number,
 	platformKey: ReturnType<typeof loadPrivateKey>,
 	otherKey: ReturnType<typeof loadPrivateKey>,
 ): string {
-	const fields = body(job, index);
+	const fields = job.padTo === undefined ? body(job, index) : padded(body(job, index), job.padTo);
 	switch (index % 4) {
 		case 0:
 			return JSON.stringify({ ...fields, sign: signBody(fields, job.secret, otherKey) });

@@ -29,8 +29,16 @@ export interface CallbackFigures {
 		drainSeconds: number;
 		executionsPerSecond: number;
 	};
-	forged: CallbackResult & { executions: number };
+	forged: ForgedResult;
+	/** The same forgeries padded to FORGED_LARGE_BYTES, when asked for. */
+	forgedLarge?: ForgedResult;
 }
+
+/** Forged callbacks: what they were answered, executions they started (none), and n8n's CPU per request. */
+type ForgedResult = CallbackResult & { executions: number; cpuMsPerRequest?: number; bytes?: number };
+
+/** A forged body's size in the large forged load: under the trigger's 64 KiB cap, so that it is read. */
+export const FORGED_LARGE_BYTES = 62_000;
 
 function load(job: CallbackJob): Promise<CallbackResult> {
 	return runClient(join(__dirname, 'callbacks-client.ts'), job, 'the callback client');
@@ -116,7 +124,14 @@ export async function runCallbacks(
 	stack: BenchStack,
 	workflowId: string,
 	url: string,
-	options: { count: number; forged: number; concurrency: number; warmup: number; confirmWithHaiPay?: boolean },
+	options: {
+		count: number;
+		forged: number;
+		forgedLarge?: number;
+		concurrency: number;
+		warmup: number;
+		confirmWithHaiPay?: boolean;
+	},
 	progress: (line: string) => void,
 ): Promise<CallbackFigures> {
 	const runId = Date.now().toString(36).toUpperCase();
@@ -156,8 +171,20 @@ export async function runCallbacks(
 	const executions = after.total - before;
 	if (after.active > 0) progress(`  ${after.active} executions stay new or running: see ${stack.server.logFile}`);
 
-	const forged = await load({ ...base, count: options.forged, forged: true, runId: `${runId}F` });
-	const afterForged = (await settledCount(stack.rest, workflowId, after.total, progress)).total;
+	// n8n's CPU for each forged request, its executions counted after (none should start).
+	const forgedLoad = async (count: number, suffix: string, padTo?: number): Promise<ForgedResult> => {
+		const before = (await settledCount(stack.rest, workflowId, after.total, progress)).total;
+		await settle(stack.server.pid);
+		const forgedSampler = new TreeSampler(stack.server.pid).begin();
+		const result = await load({ ...base, count, forged: true, padTo, runId: `${runId}${suffix}` });
+		await settle(stack.server.pid);
+		const used = forgedSampler.end();
+		const executions = (await settledCount(stack.rest, workflowId, before, progress)).total - before;
+		return { ...result, executions, cpuMsPerRequest: used.cpuMs / Math.max(count, 1), bytes: padTo };
+	};
+	const forged = await forgedLoad(options.forged, 'F');
+	const forgedLarge =
+		options.forgedLarge === undefined ? undefined : await forgedLoad(options.forgedLarge, 'L', FORGED_LARGE_BYTES);
 	const drainSeconds = Math.max(genuine.seconds, (after.settledAt - started) / 1000);
 	return {
 		genuine: {
@@ -172,7 +199,8 @@ export async function runCallbacks(
 			drainSeconds,
 			executionsPerSecond: executions / drainSeconds,
 		},
-		forged: { ...forged, executions: afterForged - after.total },
+		forged,
+		...(forgedLarge === undefined ? {} : { forgedLarge }),
 	};
 }
 
@@ -211,7 +239,7 @@ async function cli(mode: string | undefined, arg: string | undefined, which = 'b
 	try {
 		const off = await stack.addWorkflow(triggerWorkflow(), true);
 		const on = await stack.addWorkflow(confirmedTriggerWorkflow(), true);
-		const load = { count, forged: 40, concurrency: 20, warmup: 20 };
+		const load = { count, forged: 40, forgedLarge: 40, concurrency: 20, warmup: 20 };
 		const results: Record<string, CallbackFigures> = {};
 		const cases = [
 			['confirm off', off, CALLBACK_WEBHOOK_ID, false],

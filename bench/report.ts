@@ -80,8 +80,11 @@ function genuineRow(what: string, genuine: CallbackFigures['genuine']): string {
 	return `| ${what} | ${f1(genuine.acknowledged / genuine.seconds)} | ${f0(genuine.p50)} | ${f0(genuine.p99)} | ${f0(genuine.acknowledged)} x 200 SUCCESS${genuine.other + genuine.refused > 0 ? `, ${f0(genuine.other + genuine.refused)} other` : ''} | ${f0(genuine.executions)} | ${f0(genuine.executions - genuine.stuck)} (${f0(genuine.executionsSucceeded)}) | ${f0(genuine.stuck)} | ${f0(genuine.lost)} | ${f1(genuine.executionsPerSecond)} | ${f0(genuine.cpuMsPerCallback)} |`;
 }
 
+/** Forged callbacks (four kinds in turn, callbacks-client.ts), with n8n's CPU per request when it was sampled. */
 function forgedRow(forged: CallbackFigures['forged']): string {
-	return `| ${f0(forged.sent)} forged | ${f1(forged.perSecond)} answered/s | ${f0(forged.p50)} | ${f0(forged.p99)} | ${f0(forged.refused)} x 401${forged.acknowledged + forged.other > 0 ? `, ${f0(forged.acknowledged + forged.other)} other` : ''} | ${f0(forged.executions)} | | | | | |`;
+	const size = forged.bytes === undefined ? '' : `, ${f0(forged.bytes / 1000)} KB each`;
+	const cpu = forged.cpuMsPerRequest === undefined ? '' : f1(forged.cpuMsPerRequest);
+	return `| ${f0(forged.sent)} forged${size} | ${f1(forged.perSecond)} answered/s | ${f0(forged.p50)} | ${f0(forged.p99)} | ${f0(forged.refused)} x 401${forged.acknowledged + forged.other > 0 ? `, ${f0(forged.acknowledged + forged.other)} other` : ''} | ${f0(forged.executions)} | | | | | ${cpu} |`;
 }
 
 export interface ReportInput {
@@ -176,7 +179,11 @@ export function callbackLines(
 		'| callbacks | accepted/s | p50 ms | p99 ms | answers | executions stored | ran to an end (succeeded) | never ran | lost | executions/s | CPU ms/callback |',
 		'|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
 		...(callbacks
-			? [genuineRow(`${f0(callbacks.genuine.sent)} signed, distinct`, callbacks.genuine), forgedRow(callbacks.forged)]
+			? [
+					genuineRow(`${f0(callbacks.genuine.sent)} signed, distinct`, callbacks.genuine),
+					forgedRow(callbacks.forged),
+					...(callbacks.forgedLarge ? [forgedRow(callbacks.forgedLarge)] : []),
+				]
 			: []),
 		...(input.confirmed
 			? [

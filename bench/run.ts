@@ -210,7 +210,8 @@ async function callbacksPart(
 	const load = { count: CALLBACKS, forged: FORGED, concurrency: SETTINGS.callbackConcurrency, warmup: 20 };
 	measured.callbacks = await attempt('callbacks', 'callbacks into the HaiPay Trigger', async () => {
 		await stack.restartN8n();
-		return runCallbacks(stack, ids.triggerId, `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`, load, say);
+		const url = `${stack.n8nUrl}/webhook/${CALLBACK_WEBHOOK_ID}/webhook`;
+		return runCallbacks(stack, ids.triggerId, url, { ...load, forgedLarge: FORGED }, say);
 	});
 	say(`callbacks: ${CONFIRMED} signed into the HaiPay Trigger with Confirm With HaiPay on (one order query each) ...`);
 	measured.confirmed = await attempt(

@@ -136,6 +136,13 @@ export function callbackTargets(
 			measured: `${f2(refusal.refuseMs)} ms (genuine callback ${f2(refusal.genuineMs)} ms)`,
 			pass: refusal.refuseMs < REFUSAL_GOAL_MS,
 		});
+		const forged = refusal.forged;
+		if (forged !== undefined)
+			out.push({
+				what: `refusing a forged ${f0(forged.bytes / 1000)} KB body at ${forged.apps} App IDs: at most twice a small forged body's CPU`,
+				measured: `${f2(forged.largeMs)} vs ${f2(forged.smallMs)} ms (${f2(forged.largeMs / forged.smallMs)}x)`,
+				pass: forged.largeMs <= 2 * forged.smallMs,
+			});
 	}
 	if (!callbacks) return out;
 	const { genuine, forged } = callbacks;

@@ -12,8 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
-import { readCallback } from '../shared/callback/body';
-import { parseCallback } from './callback';
+import { scanCallback } from '../shared/callback/body';
 import { provenKeys } from './keys';
 import { canonicalFields } from '../shared/signing/canonical';
 import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
@@ -115,19 +114,18 @@ export class HaiPayTrigger implements INodeType {
 		// Every callback is answered by this, on the monotonic clock: Confirm With HaiPay's queries and a copy's wait for
 		// its first delivery stop at it (503, HaiPay resends).
 		const deadlineAt = performance.now() + ANSWER_DEADLINE_MS;
-		const read = readCallback(this.getRequestObject().rawBody, this.getBodyData());
-		const received = parseCallback(read);
-		const reply = repliesFor(this, received);
+		// The body's names and places only: its values are decoded once its signature may be HaiPay's (verify.ts).
+		const scanned = scanCallback(this.getRequestObject().rawBody, this.getBodyData());
+		const reply = repliesFor(this, scanned);
 		// Refused by size or shape before the credential is read or any signature work is done.
-		if (!received.ok) return reply.refuse(received.problem, received.log);
-		const { callback } = received;
+		if (!scanned.ok) return reply.refuse(scanned.problem, scanned.log);
 
 		const credential = await triggerCredential(this);
 		reply.hide(credential.settings.secrets);
 		const options = readOptions(this);
-		const verdict = await verifyCallback(callback, credential.settings, options.verifySignature);
+		const verdict = await verifyCallback(scanned.body, credential.settings, options.verifySignature);
 		if (!verdict.ok) return reply.refuse(verdict.reason, verdict.log);
-		const { signer } = verdict;
+		const { signer, callback } = verdict;
 
 		const filteredOut = filteredOutBy(callback.output, options, signer.currency);
 		if (filteredOut !== undefined) return reply.acknowledge(filteredOut);

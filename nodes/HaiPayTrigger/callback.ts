@@ -50,8 +50,11 @@ export function isUnsigned(value: unknown): boolean {
 	return value === null || value === undefined || value === '';
 }
 
-function define(target: Record<string, unknown>, name: string, value: unknown): void {
-	Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+/** `name` as an own member: a name every object inherits is defined, never assigned (`__proto__` would set the prototype). */
+function put(target: Record<string, unknown>, name: string, value: unknown): void {
+	if (isPrototypeName(name))
+		Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+	else target[name] = value;
 }
 
 /** A number as JavaScript can hold it exactly, otherwise its digits as a string. */
@@ -66,19 +69,25 @@ function signedText(value: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
-/**
- * Both views of the members in one pass. The status is read once: a JSON number by its exact value (`2.0` and
- * `2e0` are 2), a string only when it is plain digits (`"2"`; `" 2 "` and `"2.0"` state none, see exactStatus).
- */
-function parsed(body: ExactBody): Callback {
+/** The members as HaiPay signed them: all the signature check needs. */
+function signedOf(body: ExactBody): Record<string, unknown> {
 	const signed: Record<string, unknown> = {};
+	for (const member of body.members) put(signed, member.name, member.numberText ?? member.value);
+	return signed;
+}
+
+/**
+ * The item's view of the members, the order and the repeat keys, in one pass. The status is read once: a JSON number
+ * by its exact value (`2.0` and `2e0` are 2), a string only when it is plain digits (`"2"`; `" 2 "` and `"2.0"` state
+ * none, see exactStatus).
+ */
+function readOf(body: ExactBody, signed: Record<string, unknown>): Pick<Callback, 'output' | 'order' | 'keys'> {
 	const output: Record<string, unknown> = {};
 	let status: number | undefined;
 	for (const member of body.members) {
-		define(signed, member.name, member.numberText ?? member.value);
 		if (member.name === 'sign') continue;
 		if (isUnsigned(member.value)) {
-			if (!isPrototypeName(member.name)) define(output, member.name, '');
+			if (!isPrototypeName(member.name)) put(output, member.name, '');
 			continue;
 		}
 		let value = member.numberText !== undefined ? numberOut(member.numberText) : member.value;
@@ -86,7 +95,7 @@ function parsed(body: ExactBody): Callback {
 			status = member.numberText !== undefined ? exactNumberStatus(member.numberText) : exactStatus(member.value);
 			value = status ?? value;
 		}
-		define(output, member.name, value);
+		put(output, member.name, value);
 	}
 	const order: OrderFacts = {
 		orderId: signedText(signed.orderId),
@@ -98,10 +107,39 @@ function parsed(body: ExactBody): Callback {
 	const refundNo = signedText(signed.refundNo);
 	if (refundNo !== undefined) Object.assign(order, { refundNo, statusText: signedText(signed.status) });
 	// Only a result keyed on its amount and payTime reads the signed text, once it is known to need it.
-	return { body, signed, output, order, keys: repeatKeys(output, status, () => canonicalFields(signed)) };
+	return { output, order, keys: repeatKeys(output, status, () => canonicalFields(signed)) };
+}
+
+/**
+ * The signed members now, the rest when first used: the signature is checked on `signed` alone, so a forged body
+ * never pays for the item's view of its members, nor for its order and keys.
+ */
+class ParsedCallback implements Callback {
+	readonly signed: Record<string, unknown>;
+	private read?: Pick<Callback, 'output' | 'order' | 'keys'>;
+
+	constructor(readonly body: ExactBody) {
+		this.signed = signedOf(body);
+	}
+
+	private get later(): Pick<Callback, 'output' | 'order' | 'keys'> {
+		return (this.read ??= readOf(this.body, this.signed));
+	}
+
+	get output(): Record<string, unknown> {
+		return this.later.output;
+	}
+
+	get order(): OrderFacts {
+		return this.later.order;
+	}
+
+	get keys(): RepeatKeys {
+		return this.later.keys;
+	}
 }
 
 /** The callback of a body read as exactly the text received (shared/callback/body.ts), or why it could not be read. */
 export function parseCallback(read: ReadResult): Received {
-	return read.ok ? { ok: true, callback: parsed(read.body) } : read;
+	return read.ok ? { ok: true, callback: new ParsedCallback(read.body) } : read;
 }

@@ -2,8 +2,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { ACKNOWLEDGEMENT, IDENTIFYING_FIELDS } from '../shared/contract/callback';
 import { redactText } from '../shared/gateway/redact';
-import type { BodyProblem } from '../shared/callback/body';
-import type { Received } from './callback';
+import type { BodyProblem, ScanResult, ScannedBody } from '../shared/callback/body';
 import { carrying } from './hooks';
 import { shown, SHOWN } from './shown';
 
@@ -81,13 +80,16 @@ function shownNames(names: string[], secrets: readonly string[]): string {
 	return redactText(names.join(','), secrets).split(',').map(shown).join(',');
 }
 
-/** Identifying fields of a callback for a log line, redacted as shown; never its signature, never a key. */
-function logContext(body: Record<string, unknown> | undefined, secrets: readonly string[]): IDataObject {
+/**
+ * Identifying fields of a callback for a log line, redacted as shown; never its signature, never a key. Each value
+ * is decoded alone, as signed: a refused body is never decoded whole for its log line.
+ */
+function logContext(body: ScannedBody | undefined, secrets: readonly string[]): IDataObject {
 	if (body === undefined) return {};
-	const show = (value: unknown) => shownRedacted(value, secrets);
-	const context: IDataObject = { fields: shownNames(Object.keys(body).slice(0, 40), secrets) };
+	const context: IDataObject = { fields: shownNames(body.names(40), secrets) };
 	for (const name of IDENTIFYING_FIELDS) {
-		if (body[name] !== undefined) context[name] = show(body[name]);
+		const value = body.signedValue(name);
+		if (value !== undefined) context[name] = shownRedacted(value, secrets);
 	}
 	return context;
 }
@@ -124,9 +126,9 @@ interface Replies {
 }
 
 /** The answers to this request, logged with the identifying fields of what it received. */
-export function repliesFor(ctx: IWebhookFunctions, received: Received): Replies {
+export function repliesFor(ctx: IWebhookFunctions, scanned: ScanResult): Replies {
 	const res = ctx.getResponseObject();
-	const signed = received.ok ? received.callback.signed : undefined;
+	const signed = scanned.ok ? scanned.body : undefined;
 	let hidden: readonly string[] = [];
 	// Made when a line is logged, from the secrets known then: nothing is redacted for a line never written.
 	let made: { context: IDataObject; secrets: readonly string[] } | undefined;

@@ -2,8 +2,7 @@
  * The trigger's callback parts on their own, without n8n: the repeat keys and the earlier-status rule, reading the
  * body, the kind and status filters, and what marks a subscription's recurring charge.
  */
-import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText } from '../../nodes/shared/callback/body';
-import { parseCallback } from '../../nodes/HaiPayTrigger/callback';
+import { MAX_BODY_BYTES, MAX_FIELDS, readCallback, redactedText, scanCallback } from '../../nodes/shared/callback/body';
 import { repeatKeys } from '../../nodes/HaiPayTrigger/keys';
 import { finalBefore } from '../../nodes/HaiPayTrigger/memory';
 import { filteredOutBy, kindOf } from '../../nodes/HaiPayTrigger/filters';
@@ -116,9 +115,9 @@ describe('body reading', () => {
 		const body = signedByPlatform(payoutCallback());
 		const settings = settingsFor(credentials());
 		const verdict = async (parsed: unknown) => {
-			const received = parseCallback(readCallback(undefined, parsed));
-			if (!received.ok) throw new Error(received.log);
-			return await verifyCallback(received.callback, settings, true);
+			const scanned = scanCallback(undefined, parsed);
+			if (!scanned.ok) throw new Error(scanned.log);
+			return await verifyCallback(scanned.body, settings, true);
 		};
 		expect(await verdict(body)).toMatchObject({ ok: true });
 		expect(await verdict({ ...body, status: 3 })).toMatchObject({ ok: false, reason: 'badSignature' });

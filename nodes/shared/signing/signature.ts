@@ -1,4 +1,4 @@
-import { constants, sign as rsaSign, verify as rsaVerify, type KeyObject } from 'crypto';
+import { constants, publicDecrypt, sign as rsaSign, verify as rsaVerify, type KeyObject } from 'crypto';
 
 import { canonicalString, type CanonicalOptions } from './canonical';
 
@@ -17,9 +17,40 @@ function signatureBytes(signature: unknown, publicKey: KeyObject): Buffer | unde
 	return modulusBytes > 0 && bytes.length !== modulusBytes ? undefined : bytes;
 }
 
+/** What PKCS#1 v1.5 signs for SHA-256 before the digest: the DER DigestInfo prefix (RFC 8017, section 9.2, note 1). */
+const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+
+/**
+ * Whether the signature, opened with the public key, holds a SHA-256 digest in PKCS#1 v1.5 form: what every
+ * signature made with the private key holds, and what no other value of the key's size can be made to hold without
+ * it. One public-key operation whatever the size of the body, so that a forged signature is refused before the
+ * body's string to sign is built or hashed; OpenSSL's verification below still decides every other one.
+ */
+function opensToDigest(bytes: Buffer, publicKey: KeyObject): boolean {
+	try {
+		const block = publicDecrypt({ key: publicKey, ...PADDING }, bytes);
+		return (
+			block.length === SHA256_DIGEST_INFO.length + 32 &&
+			block.subarray(0, SHA256_DIGEST_INFO.length).equals(SHA256_DIGEST_INFO)
+		);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * False for a signature the private key did not make (a forged one), at the cost of one public-key operation
+ * whatever the body; true for every signature it made, whichever body it was made for.
+ */
+export function mayBeSigned(signature: unknown, publicKey: KeyObject): boolean {
+	const bytes = signatureBytes(signature, publicKey);
+	return bytes !== undefined && opensToDigest(bytes, publicKey);
+}
+
 /*
  * Signing and verifying run on libuv's thread pool: in a bulk run n8n's main thread does everything else for every
- * item, and moving the RSA work off it lets a second core carry it, so more requests stay in flight.
+ * item, and moving the RSA work off it lets a second core carry it, so more requests stay in flight. Only the
+ * opening of a signature (opensToDigest: the public exponent, cheap) runs first on the main thread.
  */
 
 /** The base64 signature of a body's string to sign. */
@@ -51,7 +82,7 @@ export async function verify(
 	options: CanonicalOptions = {},
 ): Promise<boolean> {
 	const bytes = signatureBytes(signature, publicKey);
-	if (bytes === undefined) return false;
+	if (bytes === undefined || !opensToDigest(bytes, publicKey)) return false;
 	let message: Buffer;
 	try {
 		message = Buffer.from(canonicalString(body, secretKey, options), 'utf8');
