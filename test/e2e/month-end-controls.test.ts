@@ -31,7 +31,7 @@ import { eventually, startStack, type Stack } from './stack';
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const EXPIRY_ID = 'haipayExMonthEndExpiry';
+const EXPIRY_ID = 'haipayTestExpiry';
 const EXPIRY_PATH = 'haipay-month-end-expiry';
 
 /** Example 6 whose approval pages wait 0.05 minutes (3 s) instead of 72 hours, under its own id and form path. */
