@@ -64,6 +64,21 @@ export function stableId(...parts: string[]): string {
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/**
+ * The longest workflow ID whose static data n8n 1.x saves (`isWorkflowIdValid` in n8n's dist/utils.js; 2.x takes
+ * 21): of a longer one it saves none, warning only in its log, so a HaiPay Trigger's repeat memory is lost at restart.
+ */
+export const MAX_WORKFLOW_ID_LENGTH = 16;
+
+/** Refuses a workflow ID n8n would take but keep no static data of. */
+export function checkWorkflowId(id: string): void {
+	if (id.length > 0 && id.length <= MAX_WORKFLOW_ID_LENGTH) return;
+	throw new Error(
+		`Workflow ID "${id}" has ${id.length} characters; use 1 to ${MAX_WORKFLOW_ID_LENGTH}: n8n 1.x saves no static ` +
+			"data of a workflow with a longer ID, so the HaiPay Trigger's repeat memory would not survive a restart",
+	);
+}
+
 /** Nodes without a position are laid out in a row, this far apart. */
 const STEP_X = 220;
 
@@ -71,7 +86,10 @@ export class WorkflowBuilder {
 	readonly nodes: WorkflowNode[] = [];
 	readonly connections: Connections = {};
 
-	/** `id`: the workflow's id in a file; for a workflow sent to the REST API, any name that is its own. */
+	/**
+	 * `id`: the workflow's id in a file (at most `MAX_WORKFLOW_ID_LENGTH` characters); for a workflow sent to the REST
+	 * API, which gives it an ID of n8n's own, any name that is its own.
+	 */
 	constructor(readonly id: string) {}
 
 	/** Adds a node and returns its name, for `connect`. */
@@ -93,8 +111,12 @@ export class WorkflowBuilder {
 		return { name, nodes: this.nodes, connections: this.connections, settings: { ...settings } };
 	}
 
-	/** The workflow as an importable file; its versionId changes only when its nodes or connections do. */
+	/**
+	 * The workflow as an importable file; its versionId changes only when its nodes or connections do. Here `id`
+	 * becomes the workflow's ID in n8n, so it is checked (`checkWorkflowId`).
+	 */
 	file(name: string, description: string, settings: Record<string, unknown> = FILE_SETTINGS): WorkflowFile {
+		checkWorkflowId(this.id);
 		return {
 			id: this.id,
 			name,

@@ -12,7 +12,7 @@ import { eventually, startStack, type Stack } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-const WORKFLOW_ID = 'haipayTestCatalog';
+const WORKFLOW_ID = 'haipayTestPicker';
 const NODE = 'Pay ZAR';
 const ORDER_ID = 'CAT-E2E-ZAR-0001';
 

@@ -34,7 +34,7 @@ import { eventually, startStack, type Stack } from './stack';
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const EXPIRY_ID = 'haipayExMonthEndExpiry';
+const EXPIRY_ID = 'haipayTestExpiry';
 const EXPIRY_PATH = 'haipay-month-end-expiry';
 const REMINDER_ID = 'haipayExMonthEndReminder';
 const REMINDER_PATH = 'haipay-month-end-reminder';

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import type { WorkflowFile } from '../../dev/workflow-builder';
+import { checkWorkflowId, type WorkflowFile } from '../../dev/workflow-builder';
 import type { Sandbox } from '../../sandbox';
 import { ensureN8n } from '../../playground/lib/install';
 import {
@@ -50,8 +50,11 @@ function workflowsToImport(work: string, workflows: WorkflowFile[]): string {
 	mkdirSync(dir, { recursive: true });
 	for (const file of readdirSync(EXAMPLES).filter((name) => name.endsWith('.json')))
 		copyFileSync(join(EXAMPLES, file), join(dir, file));
-	for (const workflow of workflows)
+	for (const workflow of workflows) {
+		// A test's copy of a built workflow may take an ID of its own, past the builder's check.
+		checkWorkflowId(workflow.id);
 		writeFileSync(join(dir, `test-${workflow.id}.json`), JSON.stringify(workflow, null, 2));
+	}
 	return dir;
 }
 

@@ -16,9 +16,9 @@ import { eventually, startStack, type Stack } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-const CREATE_ID = 'haipayTestSubCreate';
-const CANCEL_ID = 'haipayTestSubCancel';
-const CALLBACKS_ID = 'haipayTestSubBack';
+const CREATE_ID = 'haipayTestSubNew';
+const CANCEL_ID = 'haipayTestSubEnd';
+const CALLBACKS_ID = 'haipayTestSubCb';
 const WEBHOOK_ID = 'haipay-test-subscription-charges';
 const SUBSCRIPTION_ORDER_ID = 'E2E-SUB-0001';
 const USD = { haiPayApi: { id: `hpsandbox${APP_IDS.USD}`, name: 'HaiPay Sandbox USD' } };

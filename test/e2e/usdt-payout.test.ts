@@ -13,8 +13,8 @@ import { eventually, startStack, type Stack } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-const PAY_ID = 'haipayTestUsdtPay';
-const CALLBACKS_ID = 'haipayTestUsdtBack';
+const PAY_ID = 'haipayTestUsdt';
+const CALLBACKS_ID = 'haipayTestUsdtCb';
 const WEBHOOK_ID = 'haipay-test-usdt-callbacks';
 const ORDER_ID = 'E2E-USDT-0001';
 const USDT = { haiPayApi: { id: `hpsandbox${APP_IDS.USDT}`, name: 'HaiPay Sandbox USDT' } };
