@@ -36,7 +36,7 @@ import { eventually, startStack, type Stack } from './stack';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const EXPIRY_ID = 'haipayTestExpiry';
 const EXPIRY_PATH = 'haipay-month-end-expiry';
-const REMINDER_ID = 'haipayExMonthEndReminder';
+const REMINDER_ID = 'haipayTestRemind';
 const REMINDER_PATH = 'haipay-month-end-reminder';
 
 /** Example 6 under its own id and form path, whose approval pages wait `amount` minutes instead of 72 hours. */
