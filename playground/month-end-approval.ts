@@ -1,4 +1,4 @@
-import { safeCell } from './lib/cells';
+import { textCell } from './lib/cells';
 import { CONTROLLER, OWNER, TREASURER } from './lib/n8n';
 import { SUMMARY_NODE } from './month-end-pages';
 import { SECOND_NODE } from './month-end-policy';
@@ -64,13 +64,13 @@ const APPROVED_LINE = `(${`$('${SUMMARY_NODE}').first().json`}.currencies.find((
  * `approvedRows`/`approvedTotal` are those of the row's currency as the approver saw them (exact decimal text).
  */
 export const APPROVAL_FIELDS: Array<[string, string, string?]> = [
-	['approvedBy', safeCell(`${PERSON}(${APPROVER})`)],
-	['approvedAt', safeCell(`$('${APPROVE_NODE}').first().json.submittedAt`)],
-	['uploadedBy', safeCell(`${PERSON}(${UPLOADER})`)],
-	['executionId', safeCell('$execution.id')],
+	['approvedBy', textCell(`${PERSON}(${APPROVER})`)],
+	['approvedAt', textCell(`$('${APPROVE_NODE}').first().json.submittedAt`)],
+	['uploadedBy', textCell(`${PERSON}(${UPLOADER})`)],
+	['executionId', textCell('$execution.id')],
 	['approvedRows', `={{ ${APPROVED_LINE}.rows ?? null }}`, 'number'],
-	['approvedTotal', safeCell(`${APPROVED_LINE}.total`)],
-	['fingerprint', safeCell(`$('${SUMMARY_NODE}').first().json.fingerprint`)],
+	['approvedTotal', textCell(`${APPROVED_LINE}.total`)],
+	['fingerprint', textCell(`$('${SUMMARY_NODE}').first().json.fingerprint`)],
 ];
 
 /** The last page's line naming the approval, for the message of the results page. */

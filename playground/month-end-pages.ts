@@ -1,4 +1,4 @@
-import { safeCell } from './lib/cells';
+import { textCell } from './lib/cells';
 import { CONTROLS } from './month-end-policy';
 
 /**
@@ -95,20 +95,20 @@ const DECIMALS = `(${SUMMARY}.currencies.find((line) => line.currency === String
 
 /** The fields of one results row: [name, n8n expression, type]. */
 export const RESULT_FIELDS: Array<[string, string, string?]> = [
-	['orderId', safeCell(`${SOURCE}.orderId`)],
-	['currency', safeCell(`${SOURCE}.currency`)],
+	['orderId', textCell(`${SOURCE}.orderId`)],
+	['currency', textCell(`${SOURCE}.currency`)],
 	// A number cell Excel sums; a value that is no plain decimal stays empty here and readable in amountText.
 	['amount', `={{ ((text) => /^\\d+(\\.\\d+)?$/.test(text) ? Number(text) : null)(${AMOUNT_TEXT}) }}`, 'number'],
 	[
 		'amountText',
-		safeCell(
+		textCell(
 			`((text, places) => { if (places === undefined || !/^\\d+(\\.\\d+)?$/.test(text)) return text; const [whole, fraction = ''] = text.split('.'); return places === 0 && fraction === '' ? whole : whole + '.' + fraction.padEnd(places, '0'); })(${AMOUNT_TEXT}, ${DECIMALS})`,
 		),
 	],
 	['outcome', "={{ $json.outcome ?? 'unknown' }}"],
-	['orderNo', safeCell('$json.orderNo')],
-	['field', safeCell('$json.field')],
-	['error', safeCell('$json.error')],
+	['orderNo', textCell('$json.orderNo')],
+	['field', textCell('$json.field')],
+	['error', textCell('$json.error')],
 ];
 
 const COUNTS =

@@ -1,5 +1,5 @@
 import type { Parameters } from '../dev/workflow-builder';
-import { safeCell } from './lib/cells';
+import { textCell } from './lib/cells';
 
 /**
  * Example 6's finance controls: the approval policy by amount (one approver up to each currency's limits, two
@@ -76,9 +76,9 @@ export const UPLOADED_BY = "={{ $('Upload the sheet').first().json.user?.id ?? '
 export const SECOND_FIELDS: Array<[string, string, string?]> = [
 	[
 		'secondApprovedBy',
-		safeCell(`$('${SECOND_NODE}').isExecuted ? ${PERSON}($('${SECOND_NODE}').first().json.user) : ''`),
+		textCell(`$('${SECOND_NODE}').isExecuted ? ${PERSON}($('${SECOND_NODE}').first().json.user) : ''`),
 	],
-	['secondApprovedAt', safeCell(`$('${SECOND_NODE}').isExecuted ? $('${SECOND_NODE}').first().json.submittedAt : ''`)],
+	['secondApprovedAt', textCell(`$('${SECOND_NODE}').isExecuted ? $('${SECOND_NODE}').first().json.submittedAt : ''`)],
 ];
 
 /**

@@ -59,7 +59,7 @@ function about(b: WorkflowBuilder): void {
 				'## HaiPay callbacks',
 				"**Payout results** takes the payout callbacks of every currency: its credential holds an App ID per currency and checks each callback with its own App ID's secret. **USD results** takes the card collections of the USD App ID. A trigger refuses callbacks of App IDs its credential does not hold. Activate the workflow and use each trigger's **Production URL** as `notifyUrl`.",
 				'',
-				`Every accepted result is routed by status and appended to \`${FILES}/callbacks.jsonl\`. A USD card payment's \`tokenID\` is stored in \`${FILES}/mit-tokens/<orderId>.json\` for the next charge.`,
+				`Every accepted result is routed by status and appended to \`${FILES}/callbacks.jsonl\`; a subscription's recurring charge reaching **USD results** is booked by its status, with its \`subscriptionNo\`. A USD card payment's \`tokenID\` is stored in \`${FILES}/mit-tokens/<orderId>.json\` for the next charge.`,
 				'',
 				"Forged or wrongly signed callbacks are answered 401 and start nothing; HaiPay's repeats of a result are answered SUCCESS and start nothing.",
 			].join('\n'),
@@ -132,14 +132,17 @@ function recordResults(b: WorkflowBuilder, route: string): void {
 	b.connect(text, append);
 }
 
-/** The result as one line of JSON, with what the workflow did about it. */
+/**
+ * The result as one line of JSON, with what the workflow did about it. A subscription's charge has no orderId of the
+ * merchant's: its subscription's numbers say what was paid (a payout or collection line has none).
+ */
 function resultLine(name: string, action: string, position: [number, number]): NodeSpec {
 	return setFields(
 		name,
 		[
 			[
 				'line',
-				`={{ JSON.stringify({ receivedAt: $now.toISO(), action: '${action}', kind: $json.kind, currency: $json.currency, orderId: $json.orderId, orderNo: $json.orderNo, status: $json.status, statusLabel: $json.statusLabel, amount: $json.amount, fee: $json.fee, payTime: $json.payTime ?? null, errorMsg: $json.errorMsg ?? null }) + '\\n' }}`,
+				`={{ JSON.stringify({ receivedAt: $now.toISO(), action: '${action}', kind: $json.kind, subscriptionNo: $json.subscriptionNo, subscriptionOrderId: $json.subscriptionOrderId, currency: $json.currency, orderId: $json.orderId, orderNo: $json.orderNo, status: $json.status, statusLabel: $json.statusLabel, amount: $json.amount, fee: $json.fee, payTime: $json.payTime ?? null, errorMsg: $json.errorMsg ?? null }) + '\\n' }}`,
 			],
 		],
 		position,

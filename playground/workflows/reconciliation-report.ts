@@ -1,6 +1,6 @@
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
 import { condition, conditions, manualTrigger, readFile, stickyNote, writeFile } from '../lib/base-nodes';
-import { plainCell } from '../lib/cells';
+import { textCell } from '../lib/cells';
 import { haiPay } from '../lib/haipay-nodes';
 import { MONTH_END_RESULTS } from '../month-end';
 import { FILES, WORKFLOW_IDS } from './shared';
@@ -56,8 +56,8 @@ export function reconciliationReport(): WorkflowFile {
 			{
 				resource: 'payout',
 				operation: 'get',
-				currency: plainCell('$json.currency'),
-				orderId: plainCell('$json.orderId'),
+				currency: textCell('$json.currency'),
+				orderId: textCell('$json.orderId'),
 				options: { concurrency: 4 },
 			},
 			[680, 0],
@@ -109,7 +109,7 @@ function about(b: WorkflowBuilder): void {
 				'',
 				`- Rows whose \`outcome\` is ${QUERIED_OUTCOMES.map((outcome) => `\`${outcome}\``).join(', ')}, or that have no outcome, are queried (Payout → Get, 4 at a time); the others were never paid and are reported as not sent.`,
 				`- \`${FILES}/${RECONCILIATION_REPORT}\`: one \`order\` row per row of the file, in its order (status label, amount, fee, actual amount, pay time, HaiPay's error message), then one \`total\` row per currency and status with the row count and the exact decimal totals.`,
-				'- Text a spreadsheet would run as a formula starts with an apostrophe.',
+				'- Text is written as it is, without an apostrophe: an XLSX text cell never runs as a formula.',
 			].join('\n'),
 			[-260, -460],
 			700,

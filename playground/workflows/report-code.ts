@@ -1,16 +1,16 @@
-import { SAFE_TEXT } from '../lib/cells';
+import { PLAIN_TEXT } from '../lib/cells';
 
 /**
  * The Code node of the reconciliation report (example 8), as the JavaScript n8n runs. It reads every row of the file
  * (`Rows`) and every answer of `Query`, so that each row of the file comes out once, in its order, whether it was
  * queried or not; then the totals per currency and status, added as decimal text (a JavaScript number drifts from the
  * bank's sum, as in nodes/HaiPay/approval/decimalTotal.ts, whose algorithm this repeats: a Code node imports nothing
- * of the package). Text cells get the leading apostrophe of playground/lib/cells.ts, its very function.
+ * of the package). Text is written as it is: an XLSX string cell never runs as a formula (playground/lib/cells.ts).
  */
 export const REPORT_CODE = String.raw`// Every row of the file once, in its order, then per currency and status the row count and exact totals.
-const safe = ${SAFE_TEXT};
-// The results file wrote formula-like text with one more apostrophe: read back, it is dropped.
-const plain = (value) => String(value ?? '').replace(/^'/, '').trim();
+// Text as it is: an XLSX string cell is never run as a formula, so no apostrophe is added or taken away.
+const asText = ${PLAIN_TEXT};
+const plain = (value) => asText(value).trim();
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 const decimalText = (value) => { const text = typeof value === 'number' ? String(value) : String(value ?? '').trim(); return DECIMAL.test(text) ? text : ''; };
 // Exact sums: whole numbers of the smallest unit seen, as BigInt.
@@ -49,17 +49,17 @@ const rows = $('Rows').all().map((item) => {
 	const amountText = decimalText(from.amount ?? item.json.amountText ?? item.json.amount);
 	return {
 		section: 'order',
-		orderId: safe(orderId),
-		currency: safe(currency),
-		sentOutcome: safe(sentOutcome),
-		orderNo: safe(from.orderNo ?? plain(item.json.orderNo)),
+		orderId,
+		currency,
+		sentOutcome,
+		orderNo: asText(from.orderNo ?? plain(item.json.orderNo)),
 		status: from.status ?? '',
 		statusLabel: label,
 		amount: amountText === '' ? '' : Number(amountText),
 		fee: decimalText(from.fee) === '' ? '' : Number(from.fee),
 		actualAmount: decimalText(from.actualAmount) === '' ? '' : Number(from.actualAmount),
-		payTime: safe(from.payTime),
-		errorMsg: safe(answer === undefined ? plain(item.json.error) : answer.error ?? answer.errorMsg),
+		payTime: asText(from.payTime),
+		errorMsg: asText(answer === undefined ? plain(item.json.error) : answer.error ?? answer.errorMsg),
 		rows: '',
 		totalAmount: '',
 		totalFee: '',

@@ -1,10 +1,12 @@
 /**
  * Example 6 as saved, its HaiPay nodes and n8n's own nodes (Set, If, Merge, Extract from File, Convert to File, from
- * the pinned n8n) run in real n8n-core executions against the sandbox; the file it writes read back with SheetJS.
+ * the pinned n8n) run in real n8n-core executions against the sandbox; the file it writes read back with SheetJS and
+ * from its own XML.
  * What a form shows is n8n expressions, evaluated here by a Set node in the form's place. The approval page's totals
  * are the exact decimal sums of the valid rows, its invalid rows named with field and reason; the rows paid are the
  * rows approved, and a sheet edited between Check and pay is not paid; the results are amounts as numbers with the
- * exact text beside them, no cell a formula; a second upload warns first, naming every row HaiPay already has, shows
+ * exact text beside them, text a spreadsheet would run written as it is in a string cell, no cell a formula and none
+ * with an added apostrophe (CSV's guard, examples 1 and 3); a second upload warns first, naming every row HaiPay already has, shows
  * 0 to pay in each currency, and ends "Nothing new was paid", each duplicate row naming HaiPay's existing orderNo.
  * Maker-checker: the results name the approver, the time, the run and the totals approved; an approval by the
  * uploader, or by a person not on the approver list, pays nothing. Examples 1 and 3: example-csv-files.test.ts.
@@ -18,7 +20,8 @@ import { CONTROLLER, OWNER } from '../../playground/lib/n8n';
 import { sheetFile } from '../../playground/lib/sheet';
 import { binaryBuffer, connect, type NodeSpec, type RunResult } from '../harness';
 import { step, STEP_NODE_TYPE } from '../helpers/n8n-base-nodes';
-import { CURRENCIES, exampleRuns, formulaCells, readExample } from './example-runs';
+import { expectTextAsIs } from './cells';
+import { CURRENCIES, exampleRuns, readExample } from './example-runs';
 
 const Decimal = DecimalJs.clone({ precision: 100 });
 const examples = exampleRuns();
@@ -33,12 +36,13 @@ function sentOrderIds(): string[] {
 
 // ---- example 6 -------------------------------------------------------------------------------------------
 
-/** The sample sheet, and rows whose text a spreadsheet would run: they are paid or refused, and written safely. */
+const HOSTILE = '=HYPERLINK("http://evil.example/","Open")';
+/** The sample sheet, and rows whose text a spreadsheet would run: they are paid or refused, and written as text. */
 const SHEET_ROWS: IDataObject[] = [
 	...MONTH_END_ROWS,
 	{ ...MONTH_END_ROWS[1], orderId: '@ME-2026-06-0013', amount: 0.1 + 1 },
 	{ ...MONTH_END_ROWS[0], orderId: '-ME-2026-06-0014', amount: '1000.10', currency: '\tTZS' },
-	{ ...MONTH_END_ROWS[3], orderId: '+ME-2026-06-0015', amount: '=1+2' },
+	{ ...MONTH_END_ROWS[3], orderId: '+ME-2026-06-0015', amount: HOSTILE },
 ];
 const INVALID = new Set(['ME-2026-06-0007', 'ME-2026-06-0009', '+ME-2026-06-0015']);
 
@@ -193,27 +197,29 @@ describe('example 6, month-end payouts', () => {
 		expect(html).toContain('<td>+ME-2026-06-0015</td><td>amount</td>');
 
 		expect(sentOrderIds().sort()).toEqual(valid.map((row) => String(row.orderId)).sort());
-		const book = read(await binaryBuffer(result, 'To XLSX'), { type: 'buffer' });
-		expect(formulaCells(book)).toEqual([]);
+		const bytes = await binaryBuffer(result, 'To XLSX');
+		const book = read(bytes, { type: 'buffer' });
+		// XLSX marks a formula (<f>) apart from text: text a spreadsheet would run is a string cell, as it is.
+		await expectTextAsIs(bytes, [HOSTILE, '@ME-2026-06-0013', '-ME-2026-06-0014', '\tTZS', '+ME-2026-06-0015']);
 		const written = utils.sheet_to_json<IDataObject>(book.Sheets.Results, { defval: '' });
-		expect(written.map((row) => String(row.orderId).replace(/^'/, ''))).toEqual(SHEET_ROWS.map((row) => row.orderId));
+		expect(written.map((row) => row.orderId)).toEqual(SHEET_ROWS.map((row) => row.orderId));
 		expect(written[13]).toMatchObject({
-			orderId: "'-ME-2026-06-0014",
-			currency: "'\tTZS",
+			orderId: '-ME-2026-06-0014',
+			currency: '\tTZS',
 			amount: 1000.1,
 			amountText: '1000.10',
 			outcome: 'accepted',
 		});
 		expect(written[12]).toMatchObject({
-			orderId: "'@ME-2026-06-0013",
+			orderId: '@ME-2026-06-0013',
 			amount: 1.1,
 			amountText: '1.10',
 			outcome: 'accepted',
 		});
 		expect(written[14]).toMatchObject({
-			orderId: "'+ME-2026-06-0015",
+			orderId: '+ME-2026-06-0015',
 			amount: '',
-			amountText: "'=1+2",
+			amountText: HOSTILE,
 			outcome: 'invalid',
 			field: 'amount',
 		});
@@ -233,7 +239,7 @@ describe('example 6, month-end payouts', () => {
 		);
 		const fingerprint = String(result.jsonOf('Check')[0].fingerprint);
 		for (const row of written) {
-			const currency = String(row.currency).replace(/^'/, '').trim();
+			const currency = String(row.currency).trim();
 			const approved = valid.filter((entry) => String(entry.currency).trim() === currency);
 			const total = approved
 				.reduce((sum, entry) => sum.plus(asText(entry.amount)), new Decimal(0))
@@ -316,7 +322,7 @@ describe('example 6, month-end payouts', () => {
 		expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(12);
 		// Each duplicate names the order HaiPay already has, from the node's signed query.
 		for (const row of result.jsonOf('Result row').filter((entry) => entry.outcome === 'duplicate')) {
-			const orderId = String(row.orderId).replace(/^'/, '');
+			const orderId = String(row.orderId);
 			expect(row.orderNo).toBe(examples.sandbox().orders.find((order) => order.orderId === orderId)?.orderNo);
 		}
 		expect(result.jsonOf('Last page')[0]).toEqual({

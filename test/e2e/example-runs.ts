@@ -1,7 +1,6 @@
 /**
  * What the tests of the saved examples share: the examples' HaiPay nodes and n8n's own nodes (from the pinned n8n)
- * in real n8n-core executions against one sandbox per test file, the nodes of a saved example file by name, and
- * (cells.ts) the cells of a results file a spreadsheet would run.
+ * in real n8n-core executions against one sandbox per test file, and the nodes of a saved example file by name.
  */
 import { readFileSync } from 'fs';
 import type { IConnections, IDataObject } from 'n8n-workflow';
@@ -13,8 +12,6 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { runWorkflow, type NodeSpec, type RunResult } from '../harness';
 import { multiCurrencyCredential } from '../helpers/credentials';
 import { baseNodeTypes, HarnessStep } from '../helpers/n8n-base-nodes';
-
-export { formulaCells } from './cells';
 
 export const CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
 

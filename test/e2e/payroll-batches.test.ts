@@ -19,7 +19,7 @@ import {
 	payrollRows,
 	type PayrollRow,
 } from '../../playground/payroll';
-import { formulaCells } from './cells';
+import { csvFormulaCells } from './cells';
 import { runByRest, stackPerFile } from './stack';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -50,7 +50,7 @@ function results(): { lines: string[]; rows: Array<Record<string, string>>; form
 	const text = readFileSync(join(running().files, PAYROLL_RESULTS), 'utf8');
 	const book = read(text, { type: 'string', raw: true, cellFormula: true });
 	const rows = utils.sheet_to_json<Record<string, string>>(book.Sheets[book.SheetNames[0]], { defval: '', raw: false });
-	return { lines: text.split('\n').filter((line) => line !== ''), rows, formulas: formulaCells(book) };
+	return { lines: text.split('\n').filter((line) => line !== ''), rows, formulas: csvFormulaCells(book) };
 }
 
 const plain = (cell: string) => cell.replace(/^'/, '');

@@ -1,6 +1,9 @@
 import { parse } from 'flatted';
+import { existsSync, readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
 
 import { WorkflowBuilder, type WorkflowFile } from '../../dev/workflow-builder';
+import { callbackUrl } from '../../playground/examples';
 import { haiPay, haiPayTrigger } from '../../playground/lib/haipay-nodes';
 import { nodeOutput } from '../../playground/lib/n8n';
 import { N8N_PORT } from '../../playground/lib/paths';
@@ -10,8 +13,9 @@ import { eventually, startStack, type Stack } from './stack';
 /**
  * A subscription on a real n8n server: Subscription → Create, its fields typed in the panel, run with `n8n execute`;
  * HaiPay's signed answer proves it. A recurring charge, asked of the sandbox over its HTTP control API (HaiPay
- * charges on its own schedule), reaches an active workflow's HaiPay Trigger, which labels it kind "subscription".
- * Then a workflow finds the subscription by its own ID and cancels it; the sandbox then refuses to charge it.
+ * charges on its own schedule), reaches an active workflow's HaiPay Trigger, which labels it kind "subscription";
+ * sent to example 2's USD trigger, a paid charge is booked as paid, under its subscription. Then a workflow finds
+ * the subscription by its own ID and cancels it; the sandbox then refuses to charge it.
  */
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -171,6 +175,40 @@ describe('a subscription on n8n', () => {
 			statusGroup: 'success',
 		});
 		expect(item.dedupKey).toMatch(new RegExp(`^sub:${subscriptionNo}\\|`));
+	});
+
+	test("sent to example 2's USD trigger, a paid charge is booked as paid, under its subscription", async () => {
+		const charge = await control('/subscriptions/charge', { subscriptionNo, url: callbackUrl('USD') });
+		expect(charge.status).toBe(200);
+		const orderNo = String((charge.json.body as Record<string, unknown>).orderNo);
+		const callback = await stack.sandbox.waitForCallback((a) => a.orderNo === orderNo && a.acknowledged, 60_000);
+		expect(callback).toMatchObject({ url: callbackUrl('USD'), httpStatus: 200, response: 'SUCCESS' });
+		const file = join(stack.files, 'callbacks.jsonl');
+		const lines = () =>
+			(existsSync(file) ? readFileSync(file, 'utf8') : '')
+				.split('\n')
+				.filter((line) => line !== '')
+				.map((line) => JSON.parse(line) as Record<string, unknown>);
+		const line = await eventually(`example 2's line for ${orderNo}`, () =>
+			lines().find((entry) => entry.orderNo === orderNo),
+		);
+		expect(line).toEqual({
+			receivedAt: expect.any(String),
+			action: 'mark paid',
+			kind: 'subscription',
+			subscriptionNo,
+			subscriptionOrderId: SUBSCRIPTION_ORDER_ID,
+			currency: 'USD',
+			orderNo,
+			status: 2,
+			statusLabel: 'success',
+			amount: '9.99',
+			payTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+			errorMsg: null,
+		});
+		// Booked once; a charge carries no card token, so none is stored.
+		expect(lines().filter((entry) => entry.subscriptionNo === subscriptionNo)).toHaveLength(1);
+		expect(readdirSync(join(stack.files, 'mit-tokens'))).toEqual([]);
 	});
 
 	test('is found by its Subscription Order ID and cancelled, proven by the signed answer; no charge follows', async () => {
