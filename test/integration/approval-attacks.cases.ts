@@ -8,12 +8,12 @@
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { APP_IDS, PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
-import { multiCurrencyCredential } from '../helpers/credentials';
-import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
+import { NODE, sandboxPerFile } from './helpers';
+import { runSheet, sheetRow } from './payout-sheets';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -33,24 +33,12 @@ const POLICY = JSON.stringify({
 const UPLOADER = 'user-uploader';
 type Fault = Parameters<Sandbox['control']['addFault']>[0];
 
-function row(currency: PayoutCurrency, amount: string): IDataObject {
-	return { currency, orderId: uniqueOrderId(`ATK-${currency}`), ...PAYOUTS[currency], amount };
-}
+const row = (currency: PayoutCurrency, amount: string) => sheetRow('ATK', currency, { amount });
 
 async function run(operation: 'check' | 'create', items: IDataObject[], options: IDataObject, baseUrl?: string) {
-	const parameters: INodeParameters = {
-		resource: 'payout',
-		operation,
-		currency: '={{ $json.currency }}',
-		fieldsFrom: 'input',
-		options: { retries: 0, ...(operation === 'create' ? { notFoundAfter: 1 } : { output: 'summary' }), ...options },
-	};
-	return await runNode(sandbox, {
-		parameters,
-		items,
-		credential: multiCurrencyCredential(baseUrl ?? sandbox.baseUrl, CURRENCIES),
-		settings: { onError: 'continueRegularOutput' },
-	});
+	const all = { retries: 0, ...(operation === 'check' ? { output: 'summary' } : {}), ...options };
+	const settings = { onError: 'continueRegularOutput' };
+	return await runSheet(sandbox, operation, items, all, { currencies: CURRENCIES, baseUrl, settings });
 }
 
 async function summaryOf(items: IDataObject[], options: IDataObject = {}): Promise<IDataObject> {

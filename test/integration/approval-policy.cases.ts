@@ -4,12 +4,12 @@
  * of a sheet; Create, given the approvals (n8n user id and the fingerprint each approved), sends nothing unless they
  * meet it: under the limit one approver; above it two distinct people, neither the uploader, both for these rows.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
-import { multiCurrencyCredential } from '../helpers/credentials';
-import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import type { PayoutCurrency } from '../fixtures/bodies';
+import { NODE, sandboxPerFile } from './helpers';
+import { requestsFor, runSheet, sheetRow } from './payout-sheets';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -24,24 +24,10 @@ const POLICY = JSON.stringify({
 });
 const UPLOADER = 'user-uploader';
 
-function row(currency: PayoutCurrency, amount: string): IDataObject {
-	return { currency, orderId: uniqueOrderId(`POL-${currency}`), ...PAYOUTS[currency], amount };
-}
-
-const parameters = (operation: 'check' | 'create', options: IDataObject): INodeParameters => ({
-	resource: 'payout',
-	operation,
-	currency: '={{ $json.currency }}',
-	fieldsFrom: 'input',
-	options: (operation === 'create' ? { notFoundAfter: 1, ...options } : options) as INodeParameters,
-});
+const row = (currency: PayoutCurrency, amount: string) => sheetRow('POL', currency, { amount });
 
 async function check(items: IDataObject[], options: IDataObject = { approvalPolicy: POLICY }) {
-	return await runNode(sandbox, {
-		parameters: parameters('check', { output: 'summary', ...options }),
-		items,
-		credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
-	});
+	return await runSheet(sandbox, 'check', items, { output: 'summary', ...options }, { currencies: CURRENCIES });
 }
 
 async function summaryOf(items: IDataObject[]): Promise<IDataObject> {
@@ -55,19 +41,11 @@ async function pay(
 	options: IDataObject,
 	settings: IDataObject = { onError: 'continueRegularOutput' },
 ) {
-	return await runNode(sandbox, {
-		parameters: parameters('create', { approvalPolicy: POLICY, uploadedBy: UPLOADER, ...options }),
-		items,
-		credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
-		settings,
-	});
+	const all = { approvalPolicy: POLICY, uploadedBy: UPLOADER, ...options };
+	return await runSheet(sandbox, 'create', items, all, { currencies: CURRENCIES, settings });
 }
 
-function received(items: IDataObject[]): number {
-	return sandbox.requests.filter((request) =>
-		items.some((item) => (request.body as IDataObject | undefined)?.orderId === item.orderId),
-	).length;
-}
+const received = (items: IDataObject[]) => requestsFor(sandbox, items);
 
 const by = (userId: string, fingerprint: unknown): IDataObject => ({
 	userId,
@@ -203,16 +181,13 @@ describe('Payout → Create holds the approvals to the policy', () => {
 		const rows = [row('TZS', '1500'), row('ZAR', '10.00')];
 		const { fingerprint } = await summaryOf(rows);
 		const given: IDataObject = { approvals: [by('anna', fingerprint)], ...options };
-		const result = await runNode(sandbox, {
-			parameters: parameters('create', {
-				approvalPolicy: POLICY,
-				...(options.uploadedBy === undefined && 'uploadedBy' in options ? {} : { uploadedBy: UPLOADER }),
-				...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
-			}),
-			items: rows,
-			credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
-			settings: { onError: 'continueRegularOutput' },
-		});
+		const all = {
+			approvalPolicy: POLICY,
+			...(options.uploadedBy === undefined && 'uploadedBy' in options ? {} : { uploadedBy: UPLOADER }),
+			...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+		};
+		const settings = { onError: 'continueRegularOutput' };
+		const result = await runSheet(sandbox, 'create', rows, all, { currencies: CURRENCIES, settings });
 		const out = result.jsonOf(NODE);
 		expectRefused(out, reason);
 		expect(out[0].field).toBe(field);
@@ -231,19 +206,24 @@ describe('Payout → Create holds the approvals to the policy', () => {
 	it('Approvals alone, without a policy: one approver who is not the uploader, for these rows', async () => {
 		const rows = [row('ZAR', '99999.00')];
 		const { fingerprint } = await summaryOf(rows);
-		const bare = { notFoundAfter: 1, uploadedBy: UPLOADER };
-		const refused = await runNode(sandbox, {
-			parameters: parameters('create', { ...bare, approvals: [by(UPLOADER, fingerprint)] }),
-			items: rows,
-			credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
-			settings: { onError: 'continueRegularOutput' },
-		});
+		const bare = { uploadedBy: UPLOADER };
+		const refused = await runSheet(
+			sandbox,
+			'create',
+			rows,
+			{ ...bare, approvals: [by(UPLOADER, fingerprint)] },
+			{ currencies: CURRENCIES, settings: { onError: 'continueRegularOutput' } },
+		);
 		expectRefused(refused.jsonOf(NODE), /asks one approver other than the uploader/);
-		const paid = await runNode(sandbox, {
-			parameters: parameters('create', { ...bare, approvals: [by('anna', fingerprint)] }),
-			items: rows,
-			credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
-		});
+		const paid = await runSheet(
+			sandbox,
+			'create',
+			rows,
+			{ ...bare, approvals: [by('anna', fingerprint)] },
+			{
+				currencies: CURRENCIES,
+			},
+		);
 		expect(paid.jsonOf(NODE)[0].outcome).toBe('accepted');
 		expect(received(rows)).toBe(1);
 	});

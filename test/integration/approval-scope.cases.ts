@@ -5,12 +5,13 @@
  * not show the policy, the approvals or the uploader, n8n drops such a saved value as the workflow loads, and the
  * collection or refund is sent as without them (approvals that would refuse a payout refuse nothing there).
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { LOCAL_COLLECTIONS, PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
+import { LOCAL_COLLECTIONS, type PayoutCurrency } from '../fixtures/bodies';
 import { multiCurrencyCredential } from '../helpers/credentials';
 import { credentialFor, NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { runSheet, sheetRow } from './payout-sheets';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -29,22 +30,11 @@ const REFUSING = {
 	uploadedBy: 'user-uploader',
 };
 
-function row(currency: PayoutCurrency, amount: string, overrides: IDataObject = {}): IDataObject {
-	return { currency, orderId: uniqueOrderId(`SCP-${currency}`), ...PAYOUTS[currency], amount, ...overrides };
-}
+const row = (currency: PayoutCurrency, amount: string, overrides: IDataObject = {}) =>
+	sheetRow('SCP', currency, { amount, ...overrides });
 
 async function checkRows(items: IDataObject[], options: IDataObject) {
-	return await runNode(sandbox, {
-		parameters: {
-			resource: 'payout',
-			operation: 'check',
-			currency: '={{ $json.currency }}',
-			fieldsFrom: 'input',
-			options: options as INodeParameters,
-		},
-		items,
-		credential: multiCurrencyCredential(sandbox.baseUrl, ['TZS', 'ZAR']),
-	});
+	return await runSheet(sandbox, 'check', items, options, { currencies: ['TZS', 'ZAR'] });
 }
 
 const sentWith = (orderId: unknown) =>

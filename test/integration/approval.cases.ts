@@ -4,12 +4,12 @@
  * summary approved, then edited (a row added, removed, or another amount, currency or payee) before the pay step:
  * nothing is sent. Unedited, or only reordered, it is paid.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
-import { multiCurrencyCredential } from '../helpers/credentials';
-import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import type { PayoutCurrency } from '../fixtures/bodies';
+import { NODE, sandboxPerFile } from './helpers';
+import { requestsFor, runSheet, sheetRow } from './payout-sheets';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -19,24 +19,10 @@ beforeAll(() => {
 
 const CURRENCIES = ['TZS', 'ZAR', 'NGN', 'EGP', 'BDT'] as const;
 
-function row(currency: PayoutCurrency, overrides: IDataObject = {}): IDataObject {
-	return { currency, orderId: uniqueOrderId(`APR-${currency}`), ...PAYOUTS[currency], ...overrides };
-}
-
-const parameters = (operation: 'check' | 'create', options: IDataObject = {}): INodeParameters => ({
-	resource: 'payout',
-	operation,
-	currency: '={{ $json.currency }}',
-	fieldsFrom: 'input',
-	options: (operation === 'create' ? { notFoundAfter: 1, ...options } : options) as INodeParameters,
-});
+const row = (currency: PayoutCurrency, overrides: IDataObject = {}) => sheetRow('APR', currency, overrides);
 
 async function summarise(items: IDataObject[]): Promise<IDataObject> {
-	const result = await runNode(sandbox, {
-		parameters: parameters('check', { output: 'summary' }),
-		items,
-		credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
-	});
+	const result = await runSheet(sandbox, 'check', items, { output: 'summary' }, { currencies: CURRENCIES });
 	expect(result.status).toBe('success');
 	const out = result.jsonOf(NODE);
 	expect(out).toHaveLength(1);
@@ -49,19 +35,10 @@ async function pay(
 	settings: Record<string, unknown> = { onError: 'continueRegularOutput' },
 ) {
 	const options = approvedFingerprint === undefined ? {} : { approvedFingerprint };
-	return await runNode(sandbox, {
-		parameters: parameters('create', options),
-		items,
-		credential: multiCurrencyCredential(sandbox.baseUrl, CURRENCIES),
-		settings,
-	});
+	return await runSheet(sandbox, 'create', items, options, { currencies: CURRENCIES, settings });
 }
 
-function received(items: IDataObject[]): number {
-	return sandbox.requests.filter((request) =>
-		items.some((item) => (request.body as IDataObject | undefined)?.orderId === item.orderId),
-	).length;
-}
+const received = (items: IDataObject[]) => requestsFor(sandbox, items);
 
 describe('Payout → Check, Output: Approval Summary', () => {
 	it('gives exact totals and row counts per currency, every invalid row with its field and reason, and sends nothing', async () => {

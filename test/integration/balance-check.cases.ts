@@ -4,12 +4,12 @@
  * an unsigned answer, a forged signature, a signed answer with no decimal availableBal or about an order): the
  * currency is `unknown`, said why, and never enough. Real n8n-core executions against the sandbox over HTTP.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../../sandbox';
-import { APP_IDS, PAYOUTS, type PayoutCurrency } from '../fixtures/bodies';
-import { multiCurrencyCredential } from '../helpers/credentials';
-import { NODE, runNode, sandboxPerFile, uniqueOrderId } from './helpers';
+import { APP_IDS, type PayoutCurrency } from '../fixtures/bodies';
+import { NODE, sandboxPerFile } from './helpers';
+import { runSheet, sheetRow } from './payout-sheets';
 
 const running = sandboxPerFile({ manual: true });
 let sandbox: Sandbox;
@@ -24,23 +24,12 @@ beforeEach(() => {
 const CURRENCIES = ['TZS', 'ZAR', 'NGN'] as const;
 type Fault = Parameters<Sandbox['control']['addFault']>[0];
 
-function row(currency: PayoutCurrency, amount: string, overrides: IDataObject = {}): IDataObject {
-	return { currency, orderId: uniqueOrderId(`BAL-${currency}`), ...PAYOUTS[currency], amount, ...overrides };
-}
+const row = (currency: PayoutCurrency, amount: string, overrides: IDataObject = {}) =>
+	sheetRow('BAL', currency, { amount, ...overrides });
 
 async function summaryOf(items: IDataObject[], options: IDataObject = { checkBalance: true }, credential = {}) {
-	const parameters: INodeParameters = {
-		resource: 'payout',
-		operation: 'check',
-		currency: '={{ $json.currency }}',
-		fieldsFrom: 'input',
-		options: { output: 'summary', retries: 0, ...options } as INodeParameters,
-	};
-	const result = await runNode(sandbox, {
-		parameters,
-		items,
-		credential: { ...multiCurrencyCredential(sandbox.baseUrl, CURRENCIES), ...credential },
-	});
+	const all = { output: 'summary', retries: 0, ...options };
+	const result = await runSheet(sandbox, 'check', items, all, { currencies: CURRENCIES, credential });
 	expect(result.status).toBe('success');
 	return result.jsonOf(NODE)[0];
 }
