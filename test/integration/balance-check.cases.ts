@@ -127,3 +127,24 @@ describe('a balance that cannot be read or proven is unknown, never enough', () 
 		for (const currency of ['ZAR', 'TZS']) expect(String(lineOf(summary, currency).balanceWhy)).toContain('not signed');
 	});
 });
+
+it('asked for with One Item per Row, it stops the check naming the option and the output, and asks HaiPay nothing', async () => {
+	const before = sandbox.requests.length;
+	const items = [row('ZAR', '10.00')];
+	const result = await runSheet(
+		sandbox,
+		'check',
+		items,
+		{ checkBalance: true, lookUpExisting: true },
+		{
+			currencies: CURRENCIES,
+		},
+	);
+	expect(result.status).toBe('error');
+	expect(result.error?.message).toBe(
+		'"Check Balance" (checkBalance) puts each currency\'s balance on the Approval Summary: set Output to Approval Summary, or turn Check Balance off; nothing was checked',
+	);
+	expect(sandbox.requests.length).toBe(before);
+	const rows = await runSheet(sandbox, 'check', items, { checkBalance: false }, { currencies: CURRENCIES });
+	expect(rows.jsonOf(NODE)[0]).toMatchObject({ outcome: 'valid' });
+});

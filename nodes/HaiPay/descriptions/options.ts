@@ -205,7 +205,7 @@ export const checkOptions: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to read HaiPay's signed balance of every currency with a row to pay (Output Approval Summary): each currency line gets availableBal, the shortfall and balance enough, short or unknown. A balance that is not signed by HaiPay, cannot be read or is not a decimal is unknown, never enough. Only balance queries are sent.",
+				"Whether to read HaiPay's signed balance of every currency with a row to pay (Output Approval Summary): each currency line gets availableBal, the shortfall and balance enough, short or unknown. A balance that is not signed by HaiPay, cannot be read or is not a decimal is unknown, never enough. Only balance queries are sent; with One Item per Row the check stops, naming this option.",
 		},
 		{
 			...concurrency,

@@ -166,13 +166,20 @@ async function standingsOf(
 export async function runCheck(ctx: IExecuteFunctions, operation: Operation): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const loaded = await loadSettings(ctx);
+	const summary = parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT;
+	// Balances are per currency and go on the summary: asked for beside row items, they would be silently dropped.
+	if (!summary && parameterValue(ctx, 0, 'options.checkBalance', false) === true)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'"Check Balance" (checkBalance) puts each currency\'s balance on the Approval Summary: set Output to Approval Summary, or turn Check Balance off; nothing was checked',
+			{ itemIndex: 0 },
+		);
 	// The sheet's columns first: a row refused for them is never asked about at HaiPay.
 	const shape = sheetShape(ctx);
 	const problems = columnProblems(shape);
 	const checked = refusedForColumns(checkAll(ctx, operation, loaded.settings, items.length), problems);
 	const standings = runOptionsOf(ctx).lookUpExisting ? await standingsOf(ctx, operation, checked, loaded) : undefined;
-	if (parameterValue(ctx, 0, 'options.output', 'rows') === SUMMARY_OUTPUT)
-		return [await summaryItem(ctx, checked, standings, { shape, problems }, loaded)];
+	if (summary) return [await summaryItem(ctx, checked, standings, { shape, problems }, loaded)];
 	const valid = checked.filter((entry): entry is Prepared => !(entry instanceof ItemFailure));
 	const policy = withApprovalPolicy(ctx, (value) => policyOfRun(value, valid)) ?? {};
 	return checked.map((entry, itemIndex) => {
