@@ -13,13 +13,13 @@ import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
 import { scanCallback } from '../shared/callback/body';
-import { provenKeys } from './keys';
+import { provenKeys, repeatKeys } from './keys';
 import { canonicalFields } from '../shared/signing/canonical';
-import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
+import { ANSWER_DEADLINE_MS, confirmCallback, neverAskableWhy, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
-import { emittedItem, markUnconfirmed } from './item';
+import { emittedItem, markUnconfirmed, markUnproven } from './item';
 import { hookMemory, keepMemoryInExecution } from './hooks';
 import { openMemory } from './memory';
 import { readOptions } from './triggerOptions';
@@ -138,12 +138,24 @@ export class HaiPayTrigger implements INodeType {
 		);
 		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
 		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
+		// What no query can settle in any reading runs without its fields in doubt, named in `unproven`: held, it would
+		// get 503 until HaiPay gave up (a declined subscription charge, whose orderNo could end its errorMsg).
+		const neverAskable = neverAskableWhy(kind, callback.order, signer);
+		const unproven = fields.settle !== undefined && neverAskable !== undefined ? fields.droppable : undefined;
+		const settle = unproven === undefined ? fields.settle : undefined;
 		// What no published query can confirm runs flagged (item.ts `markUnconfirmed`); a field in doubt still needs HaiPay.
-		const unconfirmable = unaskableWhy(kind, callback.order, signer) !== undefined && fields.settle === undefined;
-		const confirm = !unconfirmable && (options.confirm || fields.settle !== undefined);
-		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
+		const unconfirmable = unaskableWhy(kind, callback.order, signer) !== undefined && settle === undefined;
+		const confirm = !unconfirmable && (options.confirm || settle !== undefined);
+		const split = settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
+		// Keyed without what is in doubt: every re-split of one signed body is then one result.
+		const ownKeys =
+			unproven === undefined
+				? callback.keys
+				: repeatKeys(withoutFields(callback.output, unproven), callback.order.status, () =>
+						canonicalFields(callback.signed),
+					);
 
-		const memory = openMemory(this, options, callback, deadlineAt);
+		const memory = openMemory(this, options, callback, deadlineAt, ownKeys);
 		// n8n's end of this request, and the serialisation of an emitted item, enter the memory too (hooks.ts).
 		hookMemory(this, memory);
 		const repeat = await memory.repeatOf();
@@ -155,13 +167,13 @@ export class HaiPayTrigger implements INodeType {
 					credentialData: credential.data,
 					kind,
 					deadlineAt,
-					why: fields.settle,
+					why: settle,
 				})
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
 		// A callback in doubt is keyed as HaiPay's answer names its order too: a re-split and its genuine body are one result.
 		const proven =
-			confirmation !== undefined && fields.settle !== undefined
+			confirmation !== undefined && settle !== undefined
 				? provenKeys(callback.output, callback.order.status, () => canonicalFields(callback.signed), confirmation.data)
 				: undefined;
 		const provenRepeat = proven === undefined ? undefined : memory.provenRepeat(proven);
@@ -172,12 +184,19 @@ export class HaiPayTrigger implements INodeType {
 			kind,
 			confirmed: confirmation?.data,
 			split,
-			doubt: fields.settle !== undefined,
-			dedupKey: proven?.dedupKey,
+			doubt: settle !== undefined,
+			dedupKey: proven?.dedupKey ?? (unproven === undefined ? undefined : ownKeys.dedupKey),
 			fields,
 			secrets: signer.secrets,
 		});
 		if (options.confirm && unconfirmable) markUnconfirmed(item, unaskableWhy(kind, callback.order, signer));
+		if (unproven !== undefined) markUnproven(item, unproven, neverAskable);
 		return reply.emit(item, options.verifySignature, memory.resaver());
 	}
+}
+
+function withoutFields(body: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+	const rest = { ...body };
+	for (const name of names) delete rest[name];
+	return rest;
 }
