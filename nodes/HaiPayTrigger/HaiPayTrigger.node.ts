@@ -13,7 +13,7 @@ import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
 import { scanCallback } from '../shared/callback/body';
-import { provenKeys, repeatKeys } from './keys';
+import { provenKeys, unprovenKeys } from './keys';
 import { canonicalFields } from '../shared/signing/canonical';
 import { ANSWER_DEADLINE_MS, confirmCallback, neverAskableWhy, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';
@@ -151,9 +151,7 @@ export class HaiPayTrigger implements INodeType {
 		const ownKeys =
 			unproven === undefined
 				? callback.keys
-				: repeatKeys(withoutFields(callback.output, unproven), callback.order.status, () =>
-						canonicalFields(callback.signed),
-					);
+				: unprovenKeys(callback.output, unproven, callback.order.status, () => canonicalFields(callback.signed));
 
 		const memory = openMemory(this, options, callback, deadlineAt, ownKeys);
 		// n8n's end of this request, and the serialisation of an emitted item, enter the memory too (hooks.ts).
@@ -193,10 +191,4 @@ export class HaiPayTrigger implements INodeType {
 		if (unproven !== undefined) markUnproven(item, unproven, neverAskable);
 		return reply.emit(item, options.verifySignature, memory.resaver());
 	}
-}
-
-function withoutFields(body: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
-	const rest = { ...body };
-	for (const name of names) delete rest[name];
-	return rest;
 }

@@ -8,6 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CALLBACK_READINGS, PRODUCT_FIELDS } from '../../nodes/shared/contract/callback';
+import { CASHIER_APP_ID } from '../../sandbox/merchants';
 import { byteOrder, canonicalFields, canonicalString } from '../../nodes/shared/signing/canonical';
 import { decidingDoubts } from '../../nodes/shared/signing/readings';
 import { APP_IDS, callbackBody } from '../fixtures/bodies';
@@ -24,6 +25,7 @@ import {
 	signedAnswer,
 	type Fields,
 } from './outcome-setup';
+import { sandboxTrigger } from './sandbox-trigger';
 import { TRIGGER, usdTriggerPerDescribe } from './usd-trigger';
 
 type Body = Record<string, string>;
@@ -246,5 +248,32 @@ describe('a payout with the same doubt still settles by query', () => {
 		const item = trigger.server.executions[0].items[0].json;
 		expect(item).toMatchObject({ confirmed: true, orderNo: base.orderNo });
 		expect(item).not.toHaveProperty('unproven');
+	});
+});
+
+describe('a cashier collection without orderId whose orderNo is in doubt', () => {
+	const trigger = sandboxTrigger({ callbackTimeoutMs: 10_000, prefix: 'UNPROVEN-CB' });
+	const [cashierId] = CASHIER_APP_ID;
+	const cashierSecret = 'test-only-secret-cashier';
+
+	it('runs once keyed by the signed text (no order is left to key it by); its re-split and resend are repeats', async () => {
+		const server = await trigger.serve({}, APP_IDS.TZS, undefined, {
+			otherCurrencies: ['CASHIER'],
+			appIdCashier: cashierId,
+			secretKeyCashier: cashierSecret,
+		});
+		const fields = { appId: cashierId, currency: 'CASHIER', amount: '19.99', status: 3, errorMsg: 'card declined' };
+		const genuine = signedByPlatform({ ...fields, orderNo: 'HPCASH-UNPROVEN-1' }, cashierSecret);
+		const resplit: Record<string, unknown> = { ...genuine, errorMsg: 'card declined&orderNo=HPCASH-UNPROVEN-1' };
+		delete resplit.orderNo;
+		expect(canonicalString(resplit, cashierSecret)).toBe(canonicalString(genuine, cashierSecret));
+		expect((await server.send(TRIGGER, genuine)).text).toBe('SUCCESS');
+		expect((await server.send(TRIGGER, resplit)).text).toBe('SUCCESS');
+		expect((await server.send(TRIGGER, genuine)).text).toBe('SUCCESS');
+		expect(server.executions).toHaveLength(1);
+		const item = server.executions[0].items[0].json;
+		expect(item).toMatchObject({ kind: 'collection', confirmed: false, unproven: ['orderNo'] });
+		expect(item).not.toHaveProperty('orderNo');
+		expect(String(item.dedupKey)).toMatch(/^signed:[0-9a-f]{32}$/);
 	});
 });
