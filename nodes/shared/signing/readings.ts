@@ -187,10 +187,10 @@ export function decidingDoubt(
 }
 
 /**
- * Every mark on the received body, in the order decidingDoubt reports the first. Each mark is read off the body as
- * received, never off a body with a field taken away, so no mark hides another: a deciding field that some reading
- * changes, adds or takes away is the `field` of at least one (test/trigger/unproven.cases.ts checks every reading of
- * generated bodies).
+ * Every mark on the received body, in the order decidingDoubt reports the first. Each is read off the body as received,
+ * never off one with a field taken away, so no mark hides another: unless a carried field or one naming the product is
+ * marked (the callback is then held whatever else is), every deciding field some reading changes, adds or takes away
+ * is the `field` of one (test/trigger/unproven.cases.ts checks every reading of generated bodies).
  */
 export function decidingDoubts(
 	signed: Record<string, unknown>,
