@@ -13,9 +13,10 @@ import { testHaiPayCredential } from '../shared/gateway/credentialTest';
 import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
 import { scanCallback } from '../shared/callback/body';
-import { provenKeys, unprovenKeys } from './keys';
+import { provenKeys } from './keys';
+import { settling } from './unproven';
 import { canonicalFields } from '../shared/signing/canonical';
-import { ANSWER_DEADLINE_MS, confirmCallback, neverAskableWhy, unaskableWhy } from './confirm';
+import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
@@ -136,22 +137,11 @@ export class HaiPayTrigger implements INodeType {
 			fields.unknownFields.map((name) => redactText(name, signer.secrets)),
 			(message) => this.logger.warn(message),
 		);
-		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
-		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
-		// What no query can settle in any reading runs without its fields in doubt, named in `unproven`: held, it would
-		// get 503 until HaiPay gave up (a declined subscription charge, whose orderNo could end its errorMsg).
-		const neverAskable = neverAskableWhy(kind, callback.order, signer);
-		const unproven = fields.settle !== undefined && neverAskable !== undefined ? fields.droppable : undefined;
-		const settle = unproven === undefined ? fields.settle : undefined;
-		// What no published query can confirm runs flagged (item.ts `markUnconfirmed`); a field in doubt still needs HaiPay.
+		// What settles a doubt, if anything does (unproven.ts); a callback no query can confirm runs flagged (item.ts).
+		const { unproven, settle, neverAskable, ownKeys } = settling(callback, fields, kind, signer);
 		const unconfirmable = unaskableWhy(kind, callback.order, signer) !== undefined && settle === undefined;
 		const confirm = !unconfirmable && (options.confirm || settle !== undefined);
 		const split = settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
-		// Keyed without what is in doubt: every re-split of one signed body is then one result.
-		const ownKeys =
-			unproven === undefined
-				? callback.keys
-				: unprovenKeys(callback.output, unproven, callback.order.status, () => canonicalFields(callback.signed));
 
 		const memory = openMemory(this, options, callback, deadlineAt, ownKeys);
 		// n8n's end of this request, and the serialisation of an emitted item, enter the memory too (hooks.ts).
