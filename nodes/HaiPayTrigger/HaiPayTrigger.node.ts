@@ -14,12 +14,13 @@ import { redactText } from '../shared/gateway/redact';
 import { announceNewFields, checkFields } from './ambiguity';
 import { scanCallback } from '../shared/callback/body';
 import { provenKeys } from './keys';
+import { settling } from './unproven';
 import { canonicalFields } from '../shared/signing/canonical';
 import { ANSWER_DEADLINE_MS, confirmCallback, unaskableWhy } from './confirm';
 import { triggerCredential } from './credentialCache';
 import { CALLBACK_WEBHOOK, triggerProperties } from './description';
 import { filteredOutBy, kindOf } from './filters';
-import { emittedItem, markUnconfirmed } from './item';
+import { emittedItem, markUnconfirmed, markUnproven } from './item';
 import { hookMemory, keepMemoryInExecution } from './hooks';
 import { openMemory } from './memory';
 import { readOptions } from './triggerOptions';
@@ -136,14 +137,13 @@ export class HaiPayTrigger implements INodeType {
 			fields.unknownFields.map((name) => redactText(name, signer.secrets)),
 			(message) => this.logger.warn(message),
 		);
-		// A deciding field in doubt is settled by HaiPay's query whatever the option says: refusing it could lose a result.
-		// Once HaiPay confirms, its answer stands in for any field whose reading is in doubt (item.ts).
-		// What no published query can confirm runs flagged (item.ts `markUnconfirmed`); a field in doubt still needs HaiPay.
-		const unconfirmable = unaskableWhy(kind, callback.order, signer) !== undefined && fields.settle === undefined;
-		const confirm = !unconfirmable && (options.confirm || fields.settle !== undefined);
-		const split = fields.settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
+		// What settles a doubt, if anything does (unproven.ts); a callback no query can confirm runs flagged (item.ts).
+		const { unproven, settle, neverAskable, ownKeys } = settling(callback, fields, kind, signer);
+		const unconfirmable = unaskableWhy(kind, callback.order, signer) !== undefined && settle === undefined;
+		const confirm = !unconfirmable && (options.confirm || settle !== undefined);
+		const split = settle !== undefined || fields.ambiguousText.length > 0 || fields.unknownFields.length > 0;
 
-		const memory = openMemory(this, options, callback, deadlineAt);
+		const memory = openMemory(this, options, callback, deadlineAt, ownKeys);
 		// n8n's end of this request, and the serialisation of an emitted item, enter the memory too (hooks.ts).
 		hookMemory(this, memory);
 		const repeat = await memory.repeatOf();
@@ -155,13 +155,13 @@ export class HaiPayTrigger implements INodeType {
 					credentialData: credential.data,
 					kind,
 					deadlineAt,
-					why: fields.settle,
+					why: settle,
 				})
 			: undefined;
 		if (confirmation !== undefined && confirmation.result !== 'confirmed') return reply.unconfirmed(confirmation);
 		// A callback in doubt is keyed as HaiPay's answer names its order too: a re-split and its genuine body are one result.
 		const proven =
-			confirmation !== undefined && fields.settle !== undefined
+			confirmation !== undefined && settle !== undefined
 				? provenKeys(callback.output, callback.order.status, () => canonicalFields(callback.signed), confirmation.data)
 				: undefined;
 		const provenRepeat = proven === undefined ? undefined : memory.provenRepeat(proven);
@@ -172,12 +172,13 @@ export class HaiPayTrigger implements INodeType {
 			kind,
 			confirmed: confirmation?.data,
 			split,
-			doubt: fields.settle !== undefined,
-			dedupKey: proven?.dedupKey,
+			doubt: settle !== undefined,
+			dedupKey: proven?.dedupKey ?? (unproven === undefined ? undefined : ownKeys.dedupKey),
 			fields,
 			secrets: signer.secrets,
 		});
 		if (options.confirm && unconfirmable) markUnconfirmed(item, unaskableWhy(kind, callback.order, signer));
+		if (unproven !== undefined) markUnproven(item, unproven, neverAskable);
 		return reply.emit(item, options.verifySignature, memory.resaver());
 	}
 }

@@ -1,6 +1,6 @@
-import { CALLBACK_FIELDS, CALLBACK_READINGS, DECIDING_FIELDS } from '../shared/contract/callback';
+import { CALLBACK_FIELDS, CALLBACK_READINGS, DECIDING_FIELDS, PRODUCT_FIELDS } from '../shared/contract/callback';
 import type { HaiPaySettings } from '../shared/signing/credential';
-import { badNameOf, decidingDoubt, otherReadings, type DecidingDoubt } from '../shared/signing/readings';
+import { badNameOf, decidingDoubts, otherReadings, type DecidingDoubt } from '../shared/signing/readings';
 import { isUnsigned, type Callback } from './callback';
 import type { TriggerOptions } from './triggerOptions';
 import { redactText } from '../shared/gateway/redact';
@@ -20,6 +20,11 @@ export interface FieldsCheck {
 	refused?: string;
 	/** Why only HaiPay's order query may settle it (whatever Confirm With HaiPay says): a deciding field is in doubt. */
 	settle?: string;
+	/**
+	 * With `settle`: every deciding field some reading changes, adds or takes away, when none of them is carried or names
+	 * the product, so that a callback no query can settle may run without them (HaiPayTrigger.node.ts).
+	 */
+	droppable?: string[];
 	/** Free-text fields whose text another reading would cut short, adding the fields it names. */
 	ambiguousText: string[];
 	/** Signed fields outside those HaiPay's callbacks are known to carry. */
@@ -69,10 +74,14 @@ export function checkFields(
 			refused: `the name of the field ${named(badName.field)} ${what}: no HaiPay field has such a name, so its signed string could be read as other fields`,
 		};
 	}
-	const doubt = decidingDoubt(callback.signed, CALLBACK_READINGS, { arrayStyle: signer.arrayStyle });
-	if (doubt === undefined) return checked;
+	const doubts = decidingDoubts(callback.signed, CALLBACK_READINGS, { arrayStyle: signer.arrayStyle });
+	if (doubts.length === 0) return checked;
+	const [doubt] = doubts;
+	const inDoubt = [...new Set(doubts.map((each) => each.field))];
+	const held = (name: string) => CALLBACK_READINGS.carried.has(name) || PRODUCT_FIELDS.has(name);
 	return {
 		...checked,
+		...(inDoubt.some(held) ? {} : { droppable: inDoubt }),
 		settle: `${doubtText(doubt, named)}, which would change what the workflow acts on; HaiPay's order query decides`,
 	};
 }

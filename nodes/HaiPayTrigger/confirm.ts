@@ -99,6 +99,16 @@ export function unaskableWhy(kind: CallbackKind, facts: OrderFacts, settings: Ha
 }
 
 /**
+ * Why no reading of this callback's signed string could be asked about, or undefined: its product has no query, or
+ * the query needs the orderId, which every reading lacks alike (it is carried: shared/contract/callback.ts).
+ */
+export function neverAskableWhy(kind: CallbackKind, facts: OrderFacts, settings: HaiPaySettings): string | undefined {
+	const [product] = productsOf(kind, settings);
+	const needsId = product.query?.needsNumber === true && facts.orderId === undefined;
+	return product.query === undefined || needsId ? unaskableWhy(kind, facts, settings) : undefined;
+}
+
+/**
  * What HaiPay's current status makes of the callback's, once a proven answer shows the thing: the product's judge
  * (shared/products/judge.ts) reads the answer as the node's settlement does, so that an answer in a status HaiPay
  * publishes for nothing of the kind, a second status, or another payment confirms nothing. Where HaiPay publishes

@@ -47,6 +47,7 @@ const NODE_FIELDS = new Set([
 	'dedupKey',
 	'ambiguousText',
 	'unknownFields',
+	'unproven',
 	'payTimeIso',
 ]);
 
@@ -148,4 +149,21 @@ function confirmedFields(
 export function markUnconfirmed(item: IDataObject, why: string | undefined): void {
 	item.confirmed = false;
 	item.unconfirmedWhy = `${why ?? 'HaiPay publishes no query that confirms it'}. Its signature is HaiPay's, but a body sent again after the Repeat Window would look the same: to act once, claim dedupKey.`;
+}
+
+/**
+ * A callback no query can settle whose deciding fields are in doubt (HaiPayTrigger.node.ts): each is left off the
+ * item (a card token: null) and named in `unproven`, since some reading of the same signature gives it another value
+ * or none; `confirmed: false` says why whatever Confirm With HaiPay says.
+ */
+export function markUnproven(item: IDataObject, names: string[], why: string | undefined): void {
+	for (const name of names) {
+		if ((TOKEN_FIELDS as readonly string[]).includes(name)) item.tokenID = null;
+		if (name !== 'tokenID') delete item[name];
+	}
+	item.unproven = [...names];
+	markUnconfirmed(
+		item,
+		`${why ?? 'HaiPay publishes no query that confirms it'}; the signed text could also be read with other ${names.join(', ')}, so the item leaves them out (unproven)`,
+	);
 }

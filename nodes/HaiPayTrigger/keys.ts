@@ -1,3 +1,5 @@
+import { createHash } from 'crypto';
+
 import { EARLIER_STATUSES, exactStatus, REPEATING_STATUSES } from '../shared/contract/statuses';
 import { NAMED_BY_CALLBACK } from '../shared/products';
 
@@ -94,4 +96,22 @@ export function provenKeys(
 ): RepeatKeys {
 	const stated = (name: string) => (part(answer[name]) !== '' ? answer[name] : output[name]);
 	return repeatKeys({ ...output, orderId: stated('orderId'), orderNo: stated('orderNo') }, status, signedText);
+}
+
+/**
+ * The keys of a callback run without its deciding fields in doubt (HaiPayTrigger.node.ts): keyed without them, so
+ * that every re-split of one signed text is one result. One that then names no order (a cashier collection whose only
+ * number was in doubt) is keyed by the signed text itself, the same in every reading.
+ */
+export function unprovenKeys(
+	output: Record<string, unknown>,
+	unproven: readonly string[],
+	status: number | undefined,
+	signedText: () => string,
+): RepeatKeys {
+	const rest = { ...output };
+	for (const name of unproven) delete rest[name];
+	const keys = repeatKeys(rest, status, signedText);
+	if (keys.dedupKey !== undefined) return keys;
+	return { dedupKey: `signed:${createHash('sha256').update(signedText()).digest('hex').slice(0, 32)}` };
 }

@@ -276,14 +276,12 @@ export function openMemory(
 	callback: Callback,
 	/** The answer deadline, on `performance.now()` (HaiPayTrigger.node.ts). */
 	deadlineAt: number,
+	/** In place of the callback's keys (unproven.ts). */
+	keys: RepeatKeys = callback.keys,
 ) {
 	const memory = scopes.get(scopeOf(ctx)) ?? new ScopeMemory();
 	scopes.set(scopeOf(ctx), memory);
-	const [staticData, windowSeconds, { keys }] = [
-		ctx.getWorkflowStaticData('node'),
-		options.windowMinutes * 60,
-		callback,
-	];
+	const [staticData, windowSeconds] = [ctx.getWorkflowStaticData('node'), options.windowMinutes * 60];
 	const warn = (message: string) => ctx.logger.warn(`HaiPay Trigger: ${message}`);
 	if (memory.savesLost(staticData[MEMORY_FIELD])) warn(SAVES_LOST);
 	memory.takeIn(staticData[MEMORY_FIELD]);

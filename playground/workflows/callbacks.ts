@@ -134,7 +134,8 @@ function recordResults(b: WorkflowBuilder, route: string): void {
 
 /**
  * The result as one line of JSON, with what the workflow did about it. A subscription's charge has no orderId of the
- * merchant's: its subscription's numbers say what was paid (a payout or collection line has none).
+ * merchant's: its subscription's numbers say what was paid (a payout or collection line has none), also when a
+ * declined charge's orderNo is left off as unproven (named on the line; absent from every other line).
  */
 function resultLine(name: string, action: string, position: [number, number]): NodeSpec {
 	return setFields(
@@ -142,7 +143,7 @@ function resultLine(name: string, action: string, position: [number, number]): N
 		[
 			[
 				'line',
-				`={{ JSON.stringify({ receivedAt: $now.toISO(), action: '${action}', kind: $json.kind, subscriptionNo: $json.subscriptionNo, subscriptionOrderId: $json.subscriptionOrderId, currency: $json.currency, orderId: $json.orderId, orderNo: $json.orderNo, status: $json.status, statusLabel: $json.statusLabel, amount: $json.amount, fee: $json.fee, payTime: $json.payTime ?? null, errorMsg: $json.errorMsg ?? null }) + '\\n' }}`,
+				`={{ JSON.stringify({ receivedAt: $now.toISO(), action: '${action}', kind: $json.kind, subscriptionNo: $json.subscriptionNo, subscriptionOrderId: $json.subscriptionOrderId, currency: $json.currency, orderId: $json.orderId, orderNo: $json.orderNo, status: $json.status, statusLabel: $json.statusLabel, amount: $json.amount, fee: $json.fee, payTime: $json.payTime ?? null, errorMsg: $json.errorMsg ?? null, unproven: $json.unproven }) + '\\n' }}`,
 			],
 		],
 		position,

@@ -18,6 +18,12 @@ const NAMING = NAMED_BY_CALLBACK.map(({ callback }) => callback);
 /** Members that decide what kind of result a callback is: a refund's number, a product's own member, a card token. */
 const KIND_FIELDS: readonly string[] = ['refundNo', ...NAMING.map((named) => named.member), ...TOKEN_FIELDS];
 
+/**
+ * The deciding members that say which product a callback reports (a refund's number, a product's own member): a
+ * reading that adds or takes one away reports another product, so no run may start with one of them unproven.
+ */
+export const PRODUCT_FIELDS: ReadonlySet<string> = new Set(['refundNo', ...NAMING.map((named) => named.member)]);
+
 /** What a run acts on: a callback whose other reading could change one of these is never taken on its signature alone. */
 export const DECIDING_FIELDS: readonly string[] = [...IDENTIFYING_FIELDS, ...KIND_FIELDS];
 

@@ -159,18 +159,22 @@ function namesInside(text: string): string[] {
 	return names;
 }
 
-/** The deciding field a reading could join into the text before it (mark 3), or undefined. */
-function joinedDoubt(names: string[], inside: string[][], shape: CallbackShape): DecidingDoubt | undefined {
+/** Every deciding field a reading could join into the text before it (mark 3), each with the first such text. */
+function joinedDoubts(names: string[], inside: string[][], shape: CallbackShape): DecidingDoubt[] {
 	const stops = (name: string) => (shape.carried !== undefined ? shape.carried.has(name) : shape.deciding.has(name));
+	const found: DecidingDoubt[] = [];
 	for (const [index, name] of names.entries()) {
 		if (!shape.deciding.has(name) || shape.carried?.has(name) === true) continue;
 		for (let before = index - 1; before >= 0 && !stops(names[before]); before--) {
 			const text = names[before];
-			if (!shape.deciding.has(text) && (!shape.plain.has(text) || inside[before].length > 0))
-				return { field: name, how: 'joined', in: text };
+			// A deciding value holding `&name=` is cut in some reading, and the text it then ends in may run on over this.
+			if (inside[before].length > 0 || (!shape.deciding.has(text) && !shape.plain.has(text))) {
+				found.push({ field: name, how: 'joined', in: text });
+				break;
+			}
 		}
 	}
-	return undefined;
+	return found;
 }
 
 /** The first deciding field another reading of the signed string could change, add or take away, or undefined. */
@@ -179,6 +183,20 @@ export function decidingDoubt(
 	shape: CallbackShape,
 	options: { arrayStyle?: ArrayStyle } = {},
 ): DecidingDoubt | undefined {
+	return decidingDoubts(signed, shape, options)[0];
+}
+
+/**
+ * Every mark on the received body, in the order decidingDoubt reports the first. Each is read off the body as received,
+ * never off one with a field taken away, so no mark hides another: unless a carried field or one naming the product is
+ * marked (the callback is then held whatever else is), every deciding field some reading changes, adds or takes away
+ * is the `field` of one (test/trigger/unproven.cases.ts checks every reading of generated bodies).
+ */
+export function decidingDoubts(
+	signed: Record<string, unknown>,
+	shape: CallbackShape,
+	options: { arrayStyle?: ArrayStyle } = {},
+): DecidingDoubt[] {
 	const names = Object.keys(signed)
 		.filter((name) => name !== 'sign' && !isSkipped(signed[name]))
 		.sort(byteOrder);
@@ -189,12 +207,18 @@ export function decidingDoubt(
 	const couldStand = (a: string, b: string) =>
 		byteOrder(names[0], b) < 0 &&
 		!names.some((name) => carried?.has(name) === true && byteOrder(a, name) * byteOrder(name, b) > 0);
+	const found: DecidingDoubt[] = [];
 	for (const [index, name] of names.entries()) {
 		if (shape.deciding.has(name) && (inside[index].length > 0 || listElementsSplit(signed[name], options.arrayStyle))) {
-			return { field: name, how: 'cut', in: name, ...(inside[index].length > 0 ? { adds: inside[index][0] } : {}) };
+			found.push({
+				field: name,
+				how: 'cut',
+				in: name,
+				...(inside[index].length > 0 ? { adds: inside[index][0] } : {}),
+			});
 		}
-		const added = inside[index].find((each) => shape.deciding.has(each) && couldStand(name, each));
-		if (added !== undefined) return { field: added, how: 'added', in: name };
+		for (const added of inside[index].filter((each) => shape.deciding.has(each) && couldStand(name, each)))
+			found.push({ field: added, how: 'added', in: name });
 	}
-	return joinedDoubt(names, inside, shape);
+	return [...found, ...joinedDoubts(names, inside, shape)];
 }
