@@ -211,6 +211,26 @@ describe('a subscription on n8n', () => {
 		expect(readdirSync(join(stack.files, 'mit-tokens'))).toEqual([]);
 	});
 
+	test('a declined charge reaches example 2 once, booked failed under its subscription, its orderNo left off as unproven', async () => {
+		const charge = await control('/subscriptions/charge', { subscriptionNo, status: 3, url: callbackUrl('USD') });
+		expect(charge.status).toBe(200);
+		const body = charge.json.body as Record<string, unknown>;
+		expect(body).toMatchObject({ status: 3, errorMsg: 'card declined' });
+		const callback = await stack.sandbox.waitForCallback((a) => a.orderNo === body.orderNo && a.acknowledged, 60_000);
+		expect(callback).toMatchObject({ httpStatus: 200, response: 'SUCCESS' });
+		const file = join(stack.files, 'callbacks.jsonl');
+		const failed = () =>
+			readFileSync(file, 'utf8')
+				.split('\n')
+				.filter((line) => line !== '')
+				.map((line) => JSON.parse(line) as Record<string, unknown>)
+				.filter((entry) => entry.subscriptionNo === subscriptionNo && entry.action === 'mark failed');
+		const [line] = await eventually("example 2's failed line", () => (failed().length > 0 ? failed() : undefined));
+		expect(line).toMatchObject({ kind: 'subscription', status: 3, errorMsg: 'card declined', unproven: ['orderNo'] });
+		expect(line.orderNo).toBeUndefined();
+		expect(failed()).toHaveLength(1);
+	});
+
 	test('is found by its Subscription Order ID and cancelled, proven by the signed answer; no charge follows', async () => {
 		const { run } = await stack.execute(CANCEL_ID);
 		expect(nodeOutput(run, 'Find')).toMatchObject([{ subscriptionNo, status: '2', verified: true }]);
