@@ -68,7 +68,8 @@ const CONTROLLER_USER = {
 	lastName: CONTROLLER.lastName,
 };
 const CLERK_USER = { id: 'u-clerk', email: 'clerk@haipay-playground.test', firstName: 'Sam', lastName: 'Clerk' };
-const APPROVED_AT = '2026-06-30T17:45:00.000+00:00';
+/** An hour ago, in the form n8n's Form gives `submittedAt`: example 6's policy counts an approval for 72 hours. */
+const APPROVED_AT = new Date(Date.now() - 3_600_000).toISOString().replace('Z', '+00:00');
 
 /**
  * Example 6 from the upload to the results file; the form trigger a step that names the uploader, the approval page,
@@ -235,7 +236,9 @@ describe('example 6, month-end payouts', () => {
 			message: expect.stringContaining('Rows by outcome: accepted: 12, invalid: 3.'),
 		});
 		expect(String(result.jsonOf('Last page')[0].message)).toMatch(
-			/^Approved by Pat Controller \(controller@haipay-playground\.test\) at 2026-06-30T17:45:00\.000\+00:00, execution \S+\. /,
+			new RegExp(
+				`^Approved by Pat Controller \\(controller@haipay-playground\\.test\\) at ${APPROVED_AT.replace(/[.+]/g, '\\$&')}, execution \\S+\\. `,
+			),
 		);
 		const fingerprint = String(result.jsonOf('Check')[0].fingerprint);
 		for (const row of written) {
