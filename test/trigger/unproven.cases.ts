@@ -9,9 +9,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CALLBACK_READINGS, PRODUCT_FIELDS } from '../../nodes/shared/contract/callback';
 import { CASHIER_APP_ID } from '../../sandbox/merchants';
-import { byteOrder, canonicalFields, canonicalString } from '../../nodes/shared/signing/canonical';
+import { canonicalFields, canonicalString } from '../../nodes/shared/signing/canonical';
 import { decidingDoubts } from '../../nodes/shared/signing/readings';
 import { APP_IDS, callbackBody } from '../fixtures/bodies';
+import { random, readingsOf, type Body } from '../helpers/readings';
 import { withSignature } from '../helpers/signing';
 import type { WebhookServer } from '../harness';
 import { signedByPlatform } from './callbacks';
@@ -28,44 +29,7 @@ import {
 import { sandboxTrigger } from './sandbox-trigger';
 import { TRIGGER, usdTriggerPerDescribe } from './usd-trigger';
 
-type Body = Record<string, string>;
-
 const SHAPE = CALLBACK_READINGS;
-
-/** Every body whose signed string is `text` that HaiPay could have signed (no `&` in a deciding or plain value). */
-function readingsOf(text: string): Body[] {
-	const found: Body[] = [];
-	const ends = [...text.matchAll(/&/gu)].map((match) => match.index as number).concat(text.length);
-	const walk = (start: number, last: string | undefined, body: Body) => {
-		if (start > text.length) {
-			if ([...SHAPE.carried].every((name) => body[name] !== undefined)) found.push({ ...body });
-			return;
-		}
-		for (const end of ends.filter((at) => at > start)) {
-			const segment = text.slice(start, end);
-			const equals = segment.indexOf('=');
-			if (equals < 0) continue;
-			const [name, value] = [segment.slice(0, equals), segment.slice(equals + 1)];
-			if (name === '' || name === 'sign' || /[&=\u0000-\u0020\u007f]/u.test(name) || value === '') continue;
-			if (last !== undefined && byteOrder(last, name) >= 0) continue;
-			if (value.includes('&') && (SHAPE.deciding.has(name) || SHAPE.plain.has(name))) continue;
-			walk(end + 1, name, { ...body, [name]: value });
-		}
-	};
-	walk(0, undefined, {});
-	return found;
-}
-
-/** A small deterministic generator (mulberry32), so that a failure names a body that fails again. */
-function random(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const TEXT_NAMES = ['errorMsg', 'bankName', 'orderMemo', 'remark', 'zz'];
 const OPTIONAL = ['refundNo', 'tokenID', 'fee', 'payTime', 'subscriptionNo', 'subscriptionOrderId', ...TEXT_NAMES];
@@ -104,7 +68,7 @@ describe('decidingDoubts names every deciding field a reading changes, not only 
 				const present = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== ''));
 				const named = new Set(decidingDoubts(present, SHAPE).map((doubt) => doubt.field));
 				const moved = new Set<string>();
-				for (const reading of readingsOf(canonicalFields(present)))
+				for (const reading of readingsOf(canonicalFields(present), { shape: SHAPE, carried: SHAPE.carried }))
 					for (const name of SHAPE.deciding) if (reading[name] !== present[name]) moved.add(name);
 				expect([present, moved.size > 0 && named.size === 0]).toEqual([present, false]);
 				// A carried field or one naming the product in doubt holds the callback whatever else is: only otherwise

@@ -198,8 +198,9 @@ describe("approvals that expire (the policy's approvalsValidForHours)", () => {
 		const limits = { oneApproverUpToTotal: '10', oneApproverUpToRow: '10' };
 		expect(readPolicy({ approvalsValidForHours: 72, ZAR: limits }).validForHours).toBe(72);
 		expect(readPolicy(JSON.stringify({ ZAR: limits, approvalsValidForHours: '0.5' })).validForHours).toBe(0.5);
+		expect(readPolicy({ approvalsValidForHours: 8784, ZAR: limits }).validForHours).toBe(8784);
 		expect(readPolicy({ ZAR: limits }).validForHours).toBeUndefined();
-		for (const bad of [0, -1, 'soon', 8785, null, true])
+		for (const bad of [0, -1, 'soon', '0x10', '1e2', '', 8785, null, true])
 			expect(() => readPolicy({ approvalsValidForHours: bad, ZAR: limits })).toThrow(/approvalsValidForHours/);
 		expect(() => readPolicy({ approvalsValidForHours: 72 })).toThrow(/names no currency/);
 	});

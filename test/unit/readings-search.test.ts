@@ -6,14 +6,9 @@
  * short: several `&` at once, joins across fields, a field added after the field that was split.
  */
 import { CALLBACK_READINGS, CALLBACK_SHAPE } from '../../nodes/shared/contract/callback';
-import { byteOrder, canonicalFields } from '../../nodes/shared/signing/canonical';
+import { canonicalFields } from '../../nodes/shared/signing/canonical';
 import { decidingDoubt } from '../../nodes/shared/signing/readings';
-
-type Body = Record<string, string>;
-
-function plausible(name: string): boolean {
-	return name !== '' && name !== 'sign' && !/[&=\u0000-\u0020\u007f]/u.test(name);
-}
+import { random, readingsOf, type Body } from '../helpers/readings';
 
 /**
  * Whether HaiPay could have signed this reading (see readings.ts): else it is no genuine callback to be replayed.
@@ -26,34 +21,6 @@ function couldBeHaiPays(reading: Body, carried?: ReadonlySet<string>): boolean {
 	return [...(carried ?? [])].every((name) => reading[name] !== undefined);
 }
 
-/**
- * Every body whose signed string is `text`: cut at `&` into `name=value`, names strictly increasing, no value empty.
- * With `haipays`, only those HaiPay could have signed (pruned as they are built: a deciding or HaiPay-written value
- * holding `&` ends the branch).
- */
-function readingsOf(text: string, haipays = false): Body[] {
-	const found: Body[] = [];
-	const ends = [...text.matchAll(/&/gu)].map((match) => match.index as number).concat(text.length);
-	const walk = (start: number, last: string | undefined, body: Body) => {
-		if (start > text.length) {
-			found.push({ ...body });
-			return;
-		}
-		for (const end of ends.filter((at) => at > start)) {
-			const segment = text.slice(start, end);
-			const equals = segment.indexOf('=');
-			if (equals < 0) continue;
-			const [name, value] = [segment.slice(0, equals), segment.slice(equals + 1)];
-			if (!plausible(name) || value === '' || (last !== undefined && byteOrder(last, name) >= 0)) continue;
-			if (haipays && value.includes('&') && (CALLBACK_SHAPE.deciding.has(name) || CALLBACK_SHAPE.plain.has(name)))
-				continue;
-			walk(end + 1, name, { ...body, [name]: value });
-		}
-	};
-	walk(0, undefined, {});
-	return found;
-}
-
 function decidingOf(body: Body): string {
 	return JSON.stringify([...CALLBACK_SHAPE.deciding].sort().map((name) => body[name] ?? null));
 }
@@ -61,20 +28,9 @@ function decidingOf(body: Body): string {
 /** A reading HaiPay could have signed that changes, adds or takes away a deciding field, or undefined. */
 function harmfulReading(body: Body, carried?: ReadonlySet<string>): Body | undefined {
 	const own = decidingOf(body);
-	return readingsOf(canonicalFields(body), true).find(
+	return readingsOf(canonicalFields(body), { shape: CALLBACK_SHAPE }).find(
 		(reading) => couldBeHaiPays(reading, carried) && decidingOf(reading) !== own,
 	);
-}
-
-/** A small deterministic generator (mulberry32), so that a failure names a body that fails again. */
-function random(seed: number): () => number {
-	let state = seed;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 const TEXT_NAMES = ['errorMsg', 'bankName', 'remark', 'zz', 'channelRef', 'reason', 'subject'];

@@ -21,7 +21,8 @@ const ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\
 
 /** Reads the policy's `approvalsValidForHours`: a positive number of hours up to a year. */
 export function validForHoursOf(value: unknown): number {
-	const hours = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	// Text is read only as plain decimal hours: Number() would also take "0x10" as 16 and "1e2" as 100.
+	const hours = typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
 	if (typeof hours !== 'number' || !Number.isFinite(hours) || hours <= 0 || hours > MOST_HOURS)
 		throw new PolicyError(
 			`"${VALID_FOR}" must be a number of hours above 0 and at most ${MOST_HOURS} (got ${JSON.stringify(value) ?? 'nothing'})`,
