@@ -1,7 +1,7 @@
 import { httpRequest } from '../playground/lib/rest';
 import { settle, TreeSampler } from './proc';
 import { nodeSeconds } from './runData';
-import type { BenchStack } from './stack';
+import { startLoopWindow, type BenchStack } from './stack';
 
 /** One bulk run: N rows through one workflow, driven through its production webhook on the running server. */
 
@@ -66,6 +66,7 @@ export async function runBulk(
 	const appliesBefore = sandbox.appliesReceived();
 	const ordersBefore = sandbox.control.orders().length;
 	sandbox.control.resetInFlightPeak();
+	startLoopWindow(server.pid);
 	const sampler = new TreeSampler(server.pid).begin();
 	const ownCpu = process.cpuUsage();
 	const started = process.hrtime.bigint();

@@ -21,6 +21,8 @@ export interface Machine {
 	n8nHeapLimitMb?: number;
 	/** 1, 5 and 15 minute load averages before the run: other work on the machine skews every figure. */
 	loadBefore: number[];
+	/** The same once the run has measured, set when its sections are written: a load that rose during it shows. */
+	loadAfter?: number[];
 }
 
 /**
@@ -72,8 +74,18 @@ export function machine(options: { n8n: boolean } = { n8n: true }): Machine {
 		benchNode: process.version,
 		...n8n,
 		openssl: fact("openssl's version", () => run('openssl', ['version']), text),
-		loadBefore: loadavg().map((value) => Math.round(value * 100) / 100),
+		loadBefore: loadNow(),
 	};
+}
+
+export function loadNow(): number[] {
+	return loadavg().map((value) => Math.round(value * 100) / 100);
+}
+
+/** The machine's load around a run, the sentence that ends every section's machine line. */
+export function loadSentence(m: Machine): string {
+	const after = m.loadAfter === undefined ? '' : `; after it: ${m.loadAfter.join(', ')}`;
+	return `Load average before the run: ${m.loadBefore.join(', ')}${after}.`;
 }
 
 const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -92,5 +104,5 @@ export function n8nFacts(m: Machine): { n8n: string; n8nNode: string; n8nHeapLim
 /** The line under a section measured on n8n. */
 export function machineLine(m: Machine): string {
 	const { n8n, n8nNode, n8nHeapLimitMb } = n8nFacts(m);
-	return `Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; the benchmark and the sandbox on Node ${m.benchNode}, n8n ${n8n} on Node ${n8nNode}; ${m.openssl}; V8's default heap limit for n8n: ${f0(n8nHeapLimitMb)} MB. Load average before the run: ${m.loadBefore.join(', ')}.`;
+	return `Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; the benchmark and the sandbox on Node ${m.benchNode}, n8n ${n8n} on Node ${n8nNode}; ${m.openssl}; V8's default heap limit for n8n: ${f0(n8nHeapLimitMb)} MB. ${loadSentence(m)}`;
 }

@@ -4,7 +4,7 @@ import type { Failure } from './report';
 /** The parts `npm run bench` measures, and how a failed configuration is kept for the end of the run. */
 
 /** The parts a run measures: `BENCH_PARTS` (comma-separated), all by default; `BENCH_QUEUE=0` leaves queue out. */
-export const PARTS = ['bulk', 'sheet', 'callbacks', 'e2e', 'signing', 'queue'] as const;
+export const PARTS = ['bulk', 'sheet', 'callbacks', 'e2e', 'signing', 'sandbox', 'queue'] as const;
 export type Part = (typeof PARTS)[number];
 
 export function partsOf(env: NodeJS.ProcessEnv): Part[] {

@@ -28,10 +28,9 @@ export const WITH_SETTINGS = '-with-settings';
  * The order sections are written in, each part followed by its run under other n8n settings (BENCH_N8N_ENV); a
  * section of another name is kept after these.
  */
-export const SECTION_ORDER = ['bulk', 'sheet', 'callbacks', 'profile', 'e2e', 'signing', 'queue'].flatMap((id) => [
-	id,
-	`${id}${WITH_SETTINGS}`,
-]);
+export const SECTION_ORDER = ['bulk', 'sheet', 'sandbox', 'callbacks', 'profile', 'e2e', 'signing', 'queue'].flatMap(
+	(id) => [id, `${id}${WITH_SETTINGS}`],
+);
 
 /** Sections written before they had a marker, by title. */
 const LEGACY_TITLES: Record<string, string> = { 'Queue mode': 'queue' };
@@ -106,7 +105,7 @@ export function resultsHead(ports: { n8n: number; sandbox: number }): string {
 	return [
 		'# Benchmark results',
 		'',
-		"Written by `npm run bench` (bench/run.ts), `npm run bench:queue` (bench/queue.ts), `npm run bench:profile`, `npm run bench:memory` and `npx tsx bench/signing.ts`; docs/benchmarks.md says what each measures. Each section comes from the run named under its heading, with its date and command: a run rewrites the sections it measured and keeps the others as they were (`BENCH_PARTS` chooses the parts a run measures: bulk, sheet, callbacks, e2e, signing, queue; `BENCH_QUEUE=0` leaves queue out; a run with `BENCH_N8N_ENV` set writes its sections beside those at n8n's defaults). Sections from different runs were measured at different moments of a shared machine: compare figures within a section.",
+		"Written by `npm run bench` (bench/run.ts), `npm run bench:queue` (bench/queue.ts), `npm run bench:profile`, `npm run bench:memory` and `npx tsx bench/signing.ts`; docs/benchmarks.md says what each measures. Each section comes from the run named under its heading, with its date and command: a run rewrites the sections it measured and keeps the others as they were (`BENCH_PARTS` chooses the parts a run measures: bulk, sheet, callbacks, e2e, signing, sandbox, queue; `BENCH_QUEUE=0` leaves queue out; a run with `BENCH_N8N_ENV` set writes its sections beside those at n8n's defaults). Sections from different runs were measured at different moments of a shared machine: compare figures within a section.",
 		`The benchmark's n8n listens on ${ports.n8n} and its sandbox on ${ports.sandbox}.`,
 	].join('\n');
 }

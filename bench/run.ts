@@ -6,6 +6,7 @@ import { ensureN8n } from '../playground/lib/install';
 import { onStopSignal, say } from '../playground/lib/session';
 import { APP_IDS } from '../test/fixtures/bodies';
 import { runBulk, type BulkCase, type BulkFigures } from './bulk';
+import { bulkCases, bulkCasesOf } from './bulk-cases';
 import {
 	CONFIRMED_CALLBACK_WEBHOOK_ID,
 	confirmedTriggerWorkflow,
@@ -14,7 +15,7 @@ import {
 } from './callbacks';
 import { E2E_SETTINGS, runEndToEnd } from './e2e';
 import { e2eLines, e2eTarget, type EndToEndFigures } from './e2e-figures';
-import { machine, type Machine } from './machine';
+import { loadNow, machine, type Machine } from './machine';
 import { runQueueBench } from './queue';
 import type { QueueFigures } from './queue-figures';
 import { queueFailures, queueSection } from './queue-report';
@@ -24,9 +25,10 @@ import { commandLine, resultsHead, sectionMarkdown, WITH_SETTINGS, writeResults,
 import { attempter, partsOf, type Part } from './parts';
 import { addSheetWorkflows, runSheet, type SheetFigures } from './sheet';
 import { sheetCases, sheetLines, sheetTargets } from './sheet-report';
+import { measureSandboxCapacity, sandboxLines, sandboxTargets, type SandboxFigures } from './sandbox-capacity';
 import { measureSigning, signingMachineLine, type SigningFigures } from './signing';
-import { BENCH_PORTS, N8N_SETTINGS, startBenchStack, WORK, type BenchStack } from './stack';
-import { bulkTargets, callbackTargets, type Settings, type Target } from './targets';
+import { BENCH_PORTS, BENCH_SANDBOX, loopLine, N8N_SETTINGS, startBenchStack, WORK, type BenchStack } from './stack';
+import { bulkTargets, callbackTargets, limitOf, type Settings, type Target } from './targets';
 import {
 	baselineWorkflow,
 	CALLBACK_WEBHOOK_ID,
@@ -64,6 +66,8 @@ const FORGED = Number(process.env.BENCH_FORGED ?? 200);
 /** Callbacks with Confirm With HaiPay on: each costs a gateway query, so fewer than the unconfirmed run. */
 const CONFIRMED = Number(process.env.BENCH_CONFIRMED_CALLBACKS ?? 500);
 const SIGNING_SECONDS = Number(process.env.BENCH_SIGNING_SECONDS ?? 3);
+/** Applies in each flat-out run of the sandbox part (half as many paced). */
+const SANDBOX_REQUESTS = Number(process.env.BENCH_SANDBOX_REQUESTS ?? 6_000);
 /** n8n's old-space limit for the capped runs, the way n8n's docs bound its memory (`--max-old-space-size`). */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 1024);
 /** The sheet part: its rows, the minutes each configuration may take, and the heap of n8n Cloud's smallest plan. */
@@ -85,28 +89,8 @@ const SHEET_CASES = sheetCases(HEAP_MB, SHEET.smallHeapMb).filter(
 const SETTINGS: Settings = { latencyMs: 50, inFlight: 16, limit: 0, batchInterval: 50, callbackConcurrency: 20 };
 SETTINGS.limit = (SETTINGS.inFlight * 1000) / SETTINGS.latencyMs;
 
-const CASES: BulkCase[] = [
-	{ label: 'HaiPay node, concurrency 16', side: 'haipay', setting: 'tuned', path: 'bench-haipay-tuned' },
-	{
-		label: 'one HaiPay node for every currency, concurrency 16, currency and fields from each row',
-		side: 'haipay',
-		setting: 'input',
-		path: 'bench-haipay-input',
-	},
-	{ label: 'Code + HTTP Request, batches of 16', side: 'baseline', setting: 'tuned', path: 'bench-baseline-tuned' },
-	{ label: 'HaiPay node, default', side: 'haipay', setting: 'default', path: 'bench-haipay-default' },
-	{ label: 'Code + HTTP Request, default', side: 'baseline', setting: 'default', path: 'bench-baseline-default' },
-	// The same two tuned workflows again on the largest row count, with n8n's heap limited: at V8's default limit
-	// the peak RSS measures when V8 chooses to collect, rather than what the run keeps.
-	...(['haipay', 'baseline'] as const).map((side): BulkCase => ({
-		label: `${side === 'haipay' ? 'HaiPay node, concurrency 16' : 'Code + HTTP Request, batches of 16'}, n8n heap limit ${HEAP_MB} MB`,
-		side,
-		setting: 'tuned',
-		path: `bench-${side}-tuned`,
-		heapMb: HEAP_MB,
-		rows: [Math.max(...ROWS)],
-	})),
-];
+const CASES = bulkCases(HEAP_MB, Math.max(...ROWS));
+const BULK_CASES = bulkCasesOf(CASES, process.env.BENCH_BULK_CASES);
 
 async function addWorkflows(
 	stack: BenchStack,
@@ -147,6 +131,7 @@ export interface Measured {
 	refusal?: RefusalFigures;
 	e2e?: EndToEndFigures;
 	signing?: SigningFigures;
+	sandbox?: SandboxFigures;
 	queue?: QueueFigures;
 	failures: Failure[];
 	/** Minutes each part took. */
@@ -157,7 +142,7 @@ async function bulkPart(stack: BenchStack, measured: Measured): Promise<void> {
 	const attempt = attempter(measured.failures);
 	stack.sandbox.control.setConfig({ latencyMs: SETTINGS.latencyMs });
 	for (const rows of ROWS) {
-		for (const bulkCase of CASES.filter((c) => c.rows === undefined || c.rows.includes(rows))) {
+		for (const bulkCase of BULK_CASES.filter((c) => c.rows === undefined || c.rows.includes(rows))) {
 			say(`${bulkCase.label}: ${rows.toLocaleString('en-US')} rows ...`);
 			const figures = await attempt('bulk', `${bulkCase.label}, ${rows.toLocaleString('en-US')} rows`, async () => {
 				// Each run in a fresh n8n process, warmed up by a small run of the same workflow: memory growth is
@@ -166,6 +151,8 @@ async function bulkPart(stack: BenchStack, measured: Measured): Promise<void> {
 				await runBulk(stack, bulkCase, WARMUP_ROWS);
 				return runBulk(stack, bulkCase, rows);
 			});
+			const loop = loopLine(stack.server.pid);
+			if (loop !== undefined) say(`  n8n's main thread: ${loop}`);
 			if (!figures) continue;
 			say(
 				`  ${figures.wallSeconds.toFixed(1)} s, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerItem.toFixed(2)} CPU ms/item, max ${figures.maxInFlight} in flight, RSS main ${figures.peakRssMb.main.toFixed(0)} MB (+${figures.rssGrowthMb.main.toFixed(0)})`,
@@ -191,6 +178,8 @@ async function sheetPart(stack: BenchStack, measured: Measured): Promise<void> {
 			`sheet: ${sheetCase.label}, heap ${sheetCase.heapMb ?? 'default'}`,
 			() => runSheet(stack, sheetCase, SHEET.rows, SHEET.capMinutes, index),
 		);
+		const loop = loopLine(stack.server.pid);
+		if (loop !== undefined) say(`  n8n's main thread: ${loop}`);
 		if (figures)
 			say(
 				`  ${figures.ended}: ${figures.paid} paid, ${figures.itemsPerSecond.toFixed(1)} items/s, ${figures.cpuMsPerRow.toFixed(2)} CPU ms/row, RSS main ${figures.peakRssMb.main.toFixed(0)} MB, ${figures.sentTwice} sent twice`,
@@ -267,7 +256,8 @@ export function sections(parts: Part[], measured: Measured, host: Machine, date:
 		date,
 		command,
 		minutes: measured.minutes[id],
-		body: sectionBody(lines, list, host, id === 'signing' ? signingMachineLine : undefined),
+		// The parts measured before n8n starts name no n8n.
+		body: sectionBody(lines, list, host, id === 'signing' || id === 'sandbox' ? signingMachineLine : undefined),
 	});
 	const out: Section[] = [];
 	if (parts.includes('bulk'))
@@ -286,6 +276,15 @@ export function sections(parts: Part[], measured: Measured, host: Machine, date:
 				'A payroll-sized sheet',
 				sheetLines(measured.sheet, { ...SHEET, latencyMs: SETTINGS.latencyMs, inFlight: SETTINGS.inFlight }),
 				sheetTargets(measured.sheet, SHEET.rows),
+			),
+		);
+	if (parts.includes('sandbox') && measured.sandbox)
+		out.push(
+			section(
+				'sandbox',
+				'The sandbox alone',
+				sandboxLines(measured.sandbox),
+				sandboxTargets(measured.sandbox, limitOf('input', SETTINGS)),
 			),
 		);
 	if (parts.includes('callbacks'))
@@ -315,7 +314,7 @@ export function sections(parts: Part[], measured: Measured, host: Machine, date:
 async function main(): Promise<void> {
 	const started = Date.now();
 	const parts = partsOf(process.env);
-	const onN8n = parts.some((part) => part !== 'signing');
+	const onN8n = parts.some((part) => part !== 'signing' && part !== 'sandbox');
 	// Installed first, so that the machine's facts name the n8n that runs.
 	if (onN8n) await ensureN8n(say);
 	const host = machine({ n8n: onN8n });
@@ -337,6 +336,21 @@ async function main(): Promise<void> {
 			`the shipped sign() and verify(), one at a time and on the thread pool, vs openssl speed rsa2048 (${SIGNING_SECONDS} s each) ...`,
 		);
 		measured.signing = await measureSigning(SIGNING_SECONDS);
+	});
+	// The sandbox alone, before n8n starts: what it serves must be a multiple of what the bulk part asks of it.
+	await timed('sandbox', async () => {
+		const bound = limitOf('input', SETTINGS);
+		say(`the sandbox alone, flat out, ${SETTINGS.inFlight * 2} at a time, then paced at ${bound}/s ...`);
+		measured.sandbox = await attempter(measured.failures)('sandbox', 'the sandbox alone', () =>
+			measureSandboxCapacity({
+				concurrency: SETTINGS.inFlight * 2,
+				warmup: 500,
+				requests: SANDBOX_REQUESTS,
+				pacedRate: bound,
+				pacedRequests: SANDBOX_REQUESTS / 2,
+				sandbox: BENCH_SANDBOX,
+			}),
+		);
 	});
 
 	let stack: BenchStack | undefined;
@@ -375,6 +389,7 @@ async function main(): Promise<void> {
 /** Writes the sections of the parts measured in full and every figure to bench/.work/; fails if any part did. */
 function writeMeasured(parts: Part[], measured: Measured, host: Machine, started: number): void {
 	const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+	host.loadAfter = loadNow();
 	const command = commandLine(process.env.npm_lifecycle_event === 'bench' ? 'npm run bench' : 'npx tsx bench/run.ts');
 	const failures = [...measured.failures, ...(measured.queue ? queueFailures(measured.queue) : [])];
 	const failed = new Set(failures.map((failure) => failure.part));

@@ -28,6 +28,8 @@ export interface LoadJob {
 	 * by the client waiting for it.
 	 */
 	rate?: number;
+	/** False: a new TCP connection for every request, as n8n's request helper opens them. Default: keep-alive. */
+	keepAlive?: boolean;
 }
 
 export interface LoadResult {
@@ -97,7 +99,7 @@ function bodies(count: number, runId: string): string[] {
 
 async function run(job: LoadJob): Promise<LoadResult> {
 	const payloads = bodies(job.warmup + job.requests, job.runId);
-	const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
+	const agent = new http.Agent({ keepAlive: job.keepAlive ?? true, maxSockets: job.concurrency });
 	const url = new URL(job.path, job.baseUrl);
 	let errors = 0;
 	let firstError: string | undefined;

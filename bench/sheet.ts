@@ -9,7 +9,7 @@ import { PAYROLL_RESULTS, PAYROLL_SHEET, payrollCsv, payrollRows } from '../play
 import type { RequestLogEntry } from '../sandbox';
 import { APP_IDS } from '../test/fixtures/bodies';
 import { settle, TreeSampler } from './proc';
-import type { BenchStack } from './stack';
+import { startLoopWindow, type BenchStack } from './stack';
 import { until } from './until';
 import { baselineWorkflow, mixedHaiPayWorkflow, signingCode, type RowsMaker } from './workflows';
 
@@ -217,6 +217,7 @@ export async function runSheet(
 	rmSync(join(folder, PAYROLL_RESULTS), { force: true });
 	await settle(stack.server.pid);
 	const counted = ledger(stack, prefix);
+	startLoopWindow(stack.server.pid);
 	const sampler = new TreeSampler(stack.server.pid).begin();
 	const started = process.hrtime.bigint();
 	const result = await start(stack, sheetCase, capMinutes * 60_000);

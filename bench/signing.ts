@@ -7,7 +7,7 @@ import { parsePrivateKey, parsePublicKey } from '../nodes/shared/signing/keys';
 import { sign, verify } from '../nodes/shared/signing/signature';
 import { payoutBody } from '../test/fixtures/bodies';
 import { TEST_KEYS } from '../test/helpers/keys';
-import { machine, type Machine } from './machine';
+import { loadSentence, machine, type Machine } from './machine';
 import { signingLines } from './report';
 import { RESULTS_FILE, sectionMarkdown, writeResults } from './results-file';
 import type { SigningFigures } from './signing-figures';
@@ -96,7 +96,7 @@ export async function measureSigning(seconds = 3): Promise<SigningFigures> {
 
 /** What the figures depend on: no n8n runs in this benchmark, so none of its versions are named. */
 export function signingMachineLine(m: Machine): string {
-	return `Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; Node ${m.benchNode}; ${m.openssl}. Load average before the run: ${m.loadBefore.join(', ')}.`;
+	return `Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Linux ${m.kernel}; Node ${m.benchNode}; ${m.openssl}. ${loadSentence(m)}`;
 }
 
 /** Measures, prints the table, and rewrites the signing section of bench/results.md (the others are kept). */

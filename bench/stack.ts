@@ -23,8 +23,37 @@ import { buildPackage, startSandboxGateway } from '../playground/lib/session';
 export const BENCH_PORTS = { n8n: 5960, runner: 5961, sandbox: 8650, faultProxy: 8651, counter: 8652 } as const;
 export const WORK = join(__dirname, '.work');
 
-/** `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say). */
-const N8N_FLAGS = (process.env.BENCH_N8N_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== '');
+/**
+ * `BENCH_N8N_FLAGS`: Node flags for every n8n server the benchmark starts, for profiling (`--cpu-prof`, say).
+ * `BENCH_LOOP_PROBE=1`: each n8n main process records its event loop's delay and its collections' pauses
+ * (bench/loop-probe.cjs) into bench/.work/loop/.
+ */
+const LOOP_PROBE = process.env.BENCH_LOOP_PROBE === '1';
+const N8N_FLAGS = [
+	...(process.env.BENCH_N8N_FLAGS ?? '').split(/\s+/).filter((flag) => flag !== ''),
+	...(LOOP_PROBE ? ['--require', join(__dirname, 'loop-probe.cjs')] : []),
+];
+
+/** Starts bench/loop-probe.cjs's figures again in an n8n main process: a measured run begins. */
+export function startLoopWindow(pid: number): void {
+	if (LOOP_PROBE) process.kill(pid, 'SIGUSR2');
+}
+
+/**
+ * The benchmark's sandbox: orders stay where the apply puts them (manual), so no settle timers or callbacks add work
+ * to the figures. The sandbox part measures the same sandbox alone.
+ */
+export const BENCH_SANDBOX = { manual: true, callbackSchedule: [] as number[] };
+
+/** What bench/loop-probe.cjs recorded of an n8n main process so far, as one line; undefined without the probe. */
+export function loopLine(pid: number): string | undefined {
+	if (!LOOP_PROBE) return undefined;
+	try {
+		return readFileSync(join(WORK, 'loop', `loop-${pid}.json`), 'utf8').trim();
+	} catch {
+		return `no loop figures for process ${pid}`;
+	}
+}
 
 /**
  * `BENCH_N8N_ENV`: n8n settings for every n8n server the benchmark starts, as `NAME=value` words, to measure an
@@ -155,14 +184,12 @@ export async function startBenchStack(
 		await parts.sandbox?.close();
 	};
 	try {
-		// Orders stay where the apply puts them (manual): no settle timers or callbacks add work to the figures.
 		const gateway = await startSandboxGateway({
 			port: BENCH_PORTS.sandbox,
 			stateDir,
 			persist: false,
-			manual: true,
+			...BENCH_SANDBOX,
 			latencyMs: 0,
-			callbackSchedule: [],
 			...delivery,
 		});
 		const sandbox = (parts.sandbox = gateway.sandbox);

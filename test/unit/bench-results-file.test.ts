@@ -115,9 +115,32 @@ describe('bench/results.md sections', () => {
 describe('the parts a bench run measures', () => {
 	it('all by default, BENCH_QUEUE=0 leaves the queue out, BENCH_PARTS names the others, an unknown part is refused', async () => {
 		const { partsOf } = await import('../../bench/parts');
-		expect(partsOf({})).toEqual(['bulk', 'sheet', 'callbacks', 'e2e', 'signing', 'queue']);
-		expect(partsOf({ BENCH_QUEUE: '0' })).toEqual(['bulk', 'sheet', 'callbacks', 'e2e', 'signing']);
+		expect(partsOf({})).toEqual(['bulk', 'sheet', 'callbacks', 'e2e', 'signing', 'sandbox', 'queue']);
+		expect(partsOf({ BENCH_QUEUE: '0' })).toEqual(['bulk', 'sheet', 'callbacks', 'e2e', 'signing', 'sandbox']);
 		expect(partsOf({ BENCH_PARTS: 'e2e, signing', BENCH_QUEUE: '0' })).toEqual(['e2e', 'signing']);
 		expect(() => partsOf({ BENCH_PARTS: 'bulk,callback' })).toThrow('unknown part callback');
+	});
+});
+
+describe('the bulk configurations a bench run measures', () => {
+	it('all by default, BENCH_BULK_CASES names some by side, setting and heap, an unknown one is refused', async () => {
+		const { bulkCases, bulkCasesOf: pick } = await import('../../bench/bulk-cases');
+		const bulkCasesOf = (keys: string | undefined) => pick(bulkCases(1024, 10_000), keys);
+		const keys = (cases: Array<{ side: string; setting: string; heapMb?: number }>) =>
+			cases.map((c) => `${c.side}-${c.setting}${c.heapMb === undefined ? '' : `@${c.heapMb}`}`);
+		expect(keys(bulkCasesOf(undefined))).toEqual([
+			'haipay-tuned',
+			'haipay-input',
+			'baseline-tuned',
+			'haipay-default',
+			'baseline-default',
+			'haipay-tuned@1024',
+			'baseline-tuned@1024',
+		]);
+		expect(keys(bulkCasesOf(' haipay-input, baseline-tuned '))).toEqual(['haipay-input', 'baseline-tuned']);
+		expect(keys(bulkCasesOf('haipay-tuned@1024'))).toEqual(['haipay-tuned@1024']);
+		expect(() => bulkCasesOf('haipay-input,haipay-inputs')).toThrow(
+			/BENCH_BULK_CASES: unknown haipay-inputs \(known: haipay-tuned, haipay-input,/,
+		);
 	});
 });

@@ -1,8 +1,9 @@
 import type { BulkFigures } from '../../bench/bulk';
 import type { CallbackFigures } from '../../bench/callbacks';
-import { machine as readMachine, machineLine } from '../../bench/machine';
+import { loadSentence, machine as readMachine, machineLine } from '../../bench/machine';
 import { QUEUE_SETTINGS, type QueueFigures } from '../../bench/queue-figures';
 import { queueFailures, queueMarkdown } from '../../bench/queue-report';
+import { sandboxLines, sandboxTargets, type CapacityRun, type SandboxFigures } from '../../bench/sandbox-capacity';
 import type { SheetFigures } from '../../bench/sheet';
 import { sheetTargets } from '../../bench/sheet-report';
 import {
@@ -360,5 +361,59 @@ describe('the payroll sheet targets', () => {
 
 	it('no example 9 target without both runs at the default heap', () => {
 		expect(sheetTargets([sheet('haipay', 400)], 50_000).some((t) => t.what.includes('80%'))).toBe(false);
+	});
+});
+
+describe('the sandbox alone', () => {
+	const run = (label: string, perSecond: number, errors = 0): CapacityRun => ({
+		label,
+		requests: 6_000,
+		errors,
+		seconds: 6_000 / perSecond,
+		perSecond,
+		p50: 5,
+		p90: 8,
+		p99: 12,
+		max: 20,
+		cpuMsPerApply: 0.4,
+	});
+	const figures = (fresh: number, overrides: Partial<SandboxFigures> = {}): SandboxFigures => ({
+		concurrency: 32,
+		baseline: run('no-op node:http server', 7_000),
+		keepAlive: run('sandbox, keep-alive', 2_800),
+		fresh: run('sandbox, a new connection each', fresh),
+		paced: run('sandbox, 640/s offered', 640),
+		pacedRate: 640,
+		orders: 16_500,
+		expectedOrders: 16_500,
+		...overrides,
+	});
+	const headroom = (f: SandboxFigures) => verdict(sandboxTargets(f, 640), 'the sandbox alone', '3x');
+	const complete = (f: SandboxFigures) => verdict(sandboxTargets(f, 640), 'every apply', 'order');
+
+	it('three times the bulk bound over new connections passes, just under misses, and keep-alive does not count', () => {
+		expect(headroom(figures(1_920)).pass).toBe(true);
+		expect(headroom(figures(1_920)).measured).toBe('1,920 applies/s (3.00x), keep-alive 2,800');
+		expect(headroom(figures(1_919)).pass).toBe(false);
+		expect(headroom(figures(1_000, { keepAlive: run('sandbox, keep-alive', 5_000) })).pass).toBe(false);
+		expect(headroom({ ...figures(2_000), fresh: run('sandbox, a new connection each', 2_000, 1) }).pass).toBe(false);
+	});
+
+	it('an error answer or an order too few or too many misses', () => {
+		expect(complete(figures(2_000)).pass).toBe(true);
+		expect(complete(figures(2_000, { orders: 16_499 })).pass).toBe(false);
+		expect(complete(figures(2_000, { orders: 16_501 })).pass).toBe(false);
+		expect(complete(figures(2_000, { paced: run('sandbox, 640/s offered', 640, 1) })).pass).toBe(false);
+	});
+
+	it('its section shows every server and the machine line both loads', () => {
+		const text = sandboxLines(figures(2_000)).join('\n');
+		expect(text).toContain('| sandbox, a new connection each | 2,000 | 5.00 | 12.00 | 0.40 | 0 |');
+		expect(text).toContain('| no-op node:http server | 7,000 |');
+		const m = readMachine({ n8n: false });
+		expect(loadSentence({ ...m, loadBefore: [1, 2, 3] })).toBe('Load average before the run: 1, 2, 3.');
+		expect(loadSentence({ ...m, loadBefore: [1, 2, 3], loadAfter: [4, 5, 6] })).toBe(
+			'Load average before the run: 1, 2, 3; after it: 4, 5, 6.',
+		);
 	});
 });
