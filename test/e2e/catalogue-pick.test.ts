@@ -104,16 +104,16 @@ describe('the editor in a real browser: a bank code from the method catalogue', 
 		expect(await storedBankCode()).toMatchObject({ __rl: true, mode: 'list', value: '051001' });
 
 		await page.locator('[data-test-id^="execute-workflow-button"]').first().click({ force: true });
-		const order = await eventually(
-			'the payout at the sandbox',
-			() => stack.sandbox.control.order({ orderId: ORDER_ID }),
-			60_000,
-		);
-		expect(order).toBeDefined();
-		const applies = stack.sandbox.requests.filter(
-			(request) => request.path === '/zar/pay/apply' && (request.body as { orderId?: string }).orderId === ORDER_ID,
-		);
-		expect(applies.map((request) => (request.body as { bankCode?: string }).bankCode)).toEqual(['051001']);
+		// The sandbox makes the order before it signs and logs its answer, so the wait is for the logged apply (an
+		// order alone can be read a few milliseconds before its request is in the log), then for the node's success,
+		// after which any second apply would be in the log too.
+		const applies = () =>
+			stack.sandbox.requests.filter(
+				(request) => request.path === '/zar/pay/apply' && (request.body as { orderId?: string }).orderId === ORDER_ID,
+			);
+		await eventually('the payout logged at the sandbox', () => (applies().length > 0 ? true : undefined), 60_000);
 		await canvasNode(page, NODE).locator('[data-test-id="canvas-node-status-success"]').waitFor();
+		expect(stack.sandbox.control.order({ orderId: ORDER_ID })).toBeDefined();
+		expect(applies().map((request) => (request.body as { bankCode?: string }).bankCode)).toEqual(['051001']);
 	});
 });
