@@ -92,7 +92,10 @@ export interface Sandbox {
 	/** Every subscription, oldest first (live objects); `chargeSubscription` posts a recurring charge's callback. */
 	readonly subscriptions: Subscription[];
 	chargeSubscription(subscriptionNo: string, status?: 2 | 3, url?: string): void;
-	/** The most recent gateway requests (control and cashier requests are not logged). */
+	/**
+	 * The most recent gateway requests (control and cashier requests are not logged), each logged as its answer goes
+	 * out: an apply's order exists a few milliseconds earlier, so wait for the entry, not the order.
+	 */
 	readonly requests: RequestLogEntry[];
 	/** Every callback attempt so far. */
 	readonly callbacks: CallbackAttempt[];
