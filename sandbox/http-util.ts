@@ -19,6 +19,10 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<stri
 		});
 		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
 		req.on('error', reject);
+		// A client gone before its body ended: the handler must finish (it is counted in flight until then).
+		req.on('close', () => {
+			if (!req.complete) reject(new Error('the client went away before its body ended'));
+		});
 	});
 }
 

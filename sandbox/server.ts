@@ -73,9 +73,24 @@ export class SandboxServer {
 
 	private async api(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
 		const started = Date.now();
-		// 'close' fires once per response, also when the connection is reset or held and dropped by a fault.
+		// Counted until both its answer has closed ('close' fires once per response, also when the connection is reset
+		// or dropped by a fault) and its handling is done: a client that goes away early, as a killed worker does,
+		// does not stop a handler that may still make an order.
 		this.gateway.traffic.requestStarted();
-		res.once('close', () => this.gateway.traffic.requestEnded());
+		let open = 2;
+		const end = () => {
+			open -= 1;
+			if (open === 0) this.gateway.traffic.requestEnded();
+		};
+		res.once('close', end);
+		try {
+			await this.handleApi(req, res, path, started);
+		} finally {
+			end();
+		}
+	}
+
+	private async handleApi(req: IncomingMessage, res: ServerResponse, path: string, started: number): Promise<void> {
 		const method = req.method ?? 'GET';
 		const { body, parseError } = await readJson(req);
 		this.gateway.traffic.noteReceived(path, body);

@@ -45,7 +45,7 @@ export class Traffic {
 		return Object.fromEntries(this.applies);
 	}
 
-	/** Gateway requests (not control or cashier ones) between their arrival and the end of their answer. */
+	/** Gateway requests (not control or cashier ones) from their arrival until their answer has closed and their handling is done. */
 	requestStarted(): void {
 		this.inFlightNow += 1;
 		if (this.inFlightNow > this.inFlightPeak) this.inFlightPeak = this.inFlightNow;

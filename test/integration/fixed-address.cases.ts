@@ -125,6 +125,8 @@ describe('deposits to the fixed address reach the HaiPay Trigger', () => {
 				(attempt) => attempt.orderNo === first.orderNo && attempt.attempt === 1 && attempt.jobId !== first.id,
 			);
 			await sandbox.control.flushCallbacks();
+			// A run the resend wrongly started is recorded after its answer: wait for every run to end.
+			await server.idle();
 			// The two deposits' callbacks are sent at once, and either may start its run first.
 			const items = server.executions
 				.map((execution) => execution.items[0].json)

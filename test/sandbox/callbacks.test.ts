@@ -67,6 +67,8 @@ describe('callbacks', () => {
 			});
 			expect(receiver.received[0]).not.toHaveProperty('payTime');
 			expect(sandbox.callbacks.filter((a) => a.orderNo === silent)).toHaveLength(0);
+			// An attempt is logged only once answered: no callback queued either.
+			expect(sandbox.control.callbackJobs().filter((job) => job.orderNo === silent)).toEqual([]);
 		} finally {
 			await sandbox.close();
 			await receiver.close();

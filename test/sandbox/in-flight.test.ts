@@ -65,4 +65,39 @@ describe('requests in flight', () => {
 		await until(() => sandbox.control.inFlight().now === 0);
 		expect(sandbox.control.inFlight()).toEqual({ now: 0, max: 1 });
 	});
+
+	it('keeps a request counted after its client went away, until its handling is done and its order made', async () => {
+		// A worker killed mid-run: its connection closes while the gateway still makes the order, and a test that
+		// waits for nothing in flight must then see every order there will be.
+		const { latencyMs } = sandbox.control.config();
+		sandbox.control.setConfig({ latencyMs: 300 });
+		try {
+			const body = signed(tzsPayout());
+			let giveUp = () => {};
+			const gone = new Promise<void>((resolve) => (giveUp = resolve));
+			const answer = rawPost(sandbox.baseUrl, '/tzs/pay/apply', body, gone);
+			await until(() => sandbox.control.inFlight().now === 1);
+			giveUp();
+			await expect(answer).rejects.toThrow(/client timeout/);
+			const orderOf = () => sandbox.orders.find((order) => order.orderId === body.orderId);
+			expect(orderOf()).toBeUndefined();
+			expect(sandbox.control.inFlight().now).toBe(1);
+			await until(() => sandbox.control.inFlight().now === 0);
+			expect(orderOf()).toBeDefined();
+		} finally {
+			sandbox.control.setConfig({ latencyMs });
+		}
+	});
+
+	it('ends the count of a request whose client went away before its body ended, with no order', async () => {
+		const body = signed(tzsPayout());
+		let giveUp = () => {};
+		const gone = new Promise<void>((resolve) => (giveUp = resolve));
+		const answer = rawPost(sandbox.baseUrl, '/tzs/pay/apply', body, gone, new Promise(() => {}));
+		await until(() => sandbox.control.inFlight().now === 1);
+		giveUp();
+		await expect(answer).rejects.toThrow(/client timeout/);
+		await until(() => sandbox.control.inFlight().now === 0);
+		expect(sandbox.orders.find((order) => order.orderId === body.orderId)).toBeUndefined();
+	});
 });

@@ -259,6 +259,10 @@ describe('card refunds (/usd/refund/apply, /usd/refund/refundQuery)', () => {
 		).toMatchObject({ status: 'SUCCESS' });
 		expect(sandbox.control.ledger(APP.USD).frzBal).toBe(before.frzBal);
 		expect(sandbox.callbacks.filter((attempt) => attempt.orderId === refundId)).toEqual([]);
+		// An attempt is logged only once answered: no callback queued either.
+		const mentions = (job: { body: unknown }) =>
+			[refundId, String(data.refundNo)].some((key) => JSON.stringify(job.body).includes(key));
+		expect(sandbox.control.callbackJobs().filter(mentions)).toEqual([]);
 	});
 
 	it.each([
