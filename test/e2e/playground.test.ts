@@ -286,7 +286,9 @@ describe('example 4: USD card collection (MIT)', () => {
 		expect(stored).toMatchObject({ orderId: firstOrderId, tokenID: order?.mit?.tokenID, appId: 1006 });
 		await expectCallbackExecutions(running(), executionsBefore + 1);
 
-		// HaiPay resends a result until it hears SUCCESS: a repeat is acknowledged and starts nothing.
+		// HaiPay resends a result until it hears SUCCESS: a repeat is acknowledged and starts nothing. The first
+		// attempt is logged once its answer is in, which can be after its run wrote the token: counted from after it.
+		await running().sandbox.waitForCallback((a) => a.orderId === firstOrderId && a.acknowledged, 15_000);
 		const before = running().sandbox.callbacks.length;
 		running().sandbox.control.resendCallback(String(order?.orderNo));
 		const repeat = await running().sandbox.waitForCallback(
