@@ -347,7 +347,7 @@ async function main(): Promise<void> {
 				warmup: 500,
 				requests: SANDBOX_REQUESTS,
 				pacedRate: bound,
-				pacedRequests: SANDBOX_REQUESTS / 2,
+				pacedRequests: Math.floor(SANDBOX_REQUESTS / 2),
 				sandbox: BENCH_SANDBOX,
 			}),
 		);

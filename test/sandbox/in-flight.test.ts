@@ -70,7 +70,8 @@ describe('requests in flight', () => {
 		// A worker killed mid-run: its connection closes while the gateway still makes the order, and a test that
 		// waits for nothing in flight must then see every order there will be.
 		const { latencyMs } = sandbox.control.config();
-		sandbox.control.setConfig({ latencyMs: 300 });
+		// Long enough that the checks before the order is made cannot be overtaken by it on a slow machine.
+		sandbox.control.setConfig({ latencyMs: 2_000 });
 		try {
 			const body = signed(tzsPayout());
 			let giveUp = () => {};
