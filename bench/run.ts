@@ -337,7 +337,7 @@ async function main(): Promise<void> {
 		);
 		measured.signing = await measureSigning(SIGNING_SECONDS);
 	});
-	// The sandbox alone, before n8n starts: what it serves must be a multiple of what the bulk part asks of it.
+	// The sandbox alone, before n8n starts: it must serve a multiple of what the bulk part asks.
 	await timed('sandbox', async () => {
 		const bound = limitOf('input', SETTINGS);
 		say(`the sandbox alone, flat out, ${SETTINGS.inFlight * 2} at a time, then paced at ${bound}/s ...`);
